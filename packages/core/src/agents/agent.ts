@@ -1,0 +1,14 @@
+import type { AgentEvent } from '../events/agent-event.js';
+import type { InvocationContext } from './invocation-context.js';
+
+/**
+ * An agent: anything that turns an invocation context into a stream of events. Events it yields
+ * are stored by the runner before the generator resumes, so after `yield` the event is in
+ * `ctx.events` and its state delta is in `ctx.state`.
+ */
+export interface Agent {
+  readonly name: string;
+  readonly description: string;
+  readonly subAgents?: readonly Agent[];
+  run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined>;
+}

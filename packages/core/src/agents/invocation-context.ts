@@ -1,0 +1,128 @@
+import type { AgentEvent, EventDraft } from '../events/agent-event.js';
+import type { SessionKey } from '../sessions/session.js';
+import type { RunBudget } from '../runner/run-limits.js';
+import type { Agent } from './agent.js';
+
+/** The session as a run sees it while it runs: events and state grow as events are stored. */
+export interface LiveSession extends SessionKey {
+  readonly events: AgentEvent[];
+  /** Merged state, `temp:` keys of this invocation included. */
+  readonly state: Record<string, unknown>;
+  version: number;
+}
+
+/** What every agent of one invocation shares. Built by the `Runner`. */
+export interface InvocationServices {
+  readonly invocationId: string;
+  readonly session: LiveSession;
+  readonly signal: AbortSignal;
+  /** True when the caller asked for streaming: agents stream model output as partial events. */
+  readonly streaming: boolean;
+  readonly budget: RunBudget;
+  /** Answers to interrupts, by interrupt id, from this invocation's stored `resumeValues`. */
+  readonly resumeValues: ReadonlyMap<string, unknown>;
+  /** Ids of interrupts already stored in this invocation. */
+  readonly interruptIds: ReadonlySet<string>;
+  newId(): string;
+}
+
+export interface ChildOptions {
+  /** A branch name for this child (`ParallelAgent`): its events are hidden from sibling branches. */
+  readonly branch?: string;
+  /** Where the child's own history starts in `events` (default: now). */
+  readonly scopeStart?: number;
+}
+
+/**
+ * One agent's view of a running invocation: who it is (`path`, `branch`), where its own history
+ * starts (`scopeStart`), and the shared services. Created by the runner and by parent agents.
+ */
+export class InvocationContext {
+  constructor(
+    readonly services: InvocationServices,
+    readonly agent: Agent,
+    readonly path: string,
+    readonly branch: string | undefined,
+    /** Index in `events` where this agent's current run began; earlier events are history. */
+    readonly scopeStart: number,
+  ) {}
+
+  get invocationId(): string {
+    return this.services.invocationId;
+  }
+  get session(): LiveSession {
+    return this.services.session;
+  }
+  get events(): readonly AgentEvent[] {
+    return this.services.session.events;
+  }
+  get state(): Readonly<Record<string, unknown>> {
+    return this.services.session.state;
+  }
+  get signal(): AbortSignal {
+    return this.services.signal;
+  }
+  get streaming(): boolean {
+    return this.services.streaming;
+  }
+
+  /** A context for a sub-agent, whose own history starts now (or at `scopeStart`). */
+  child(agent: Agent, options: ChildOptions = {}): InvocationContext {
+    const branch = options.branch === undefined ? this.branch : this.branch ? `${this.branch}.${options.branch}` : options.branch;
+    return new InvocationContext(
+      this.services,
+      agent,
+      `${this.path}/${agent.name}`,
+      branch,
+      options.scopeStart ?? this.services.session.events.length,
+    );
+  }
+
+  /** The same context with another abort signal (e.g. to stop one group of sub-agents). */
+  withSignal(signal: AbortSignal): InvocationContext {
+    return new InvocationContext({ ...this.services, signal }, this.agent, this.path, this.branch, this.scopeStart);
+  }
+
+  /** Stamps id, invocation, author, path, branch and time on an event this agent emits. */
+  event(draft: EventDraft): AgentEvent {
+    const event: AgentEvent = {
+      ...draft,
+      id: this.services.newId(),
+      invocationId: this.services.invocationId,
+      author: draft.author ?? this.agent.name,
+      path: this.path,
+      timestamp: Date.now(),
+    };
+    if (this.branch !== undefined) (event as { branch?: string }).branch = this.branch;
+    return event;
+  }
+
+  /** True when an event of another branch must stay hidden from this agent. */
+  isVisible(event: AgentEvent): boolean {
+    const b = event.branch;
+    if (!b || !this.branch || b === this.branch) return true;
+    return this.branch.startsWith(`${b}.`);
+  }
+
+  /** This agent's own stored events since its run began (resume reads them to pick up). */
+  ownEvents(): AgentEvent[] {
+    const out: AgentEvent[] = [];
+    const events = this.services.session.events;
+    for (let i = this.scopeStart; i < events.length; i++) {
+      const e = events[i] as AgentEvent;
+      if (e.path === this.path && e.branch === this.branch) out.push(e);
+    }
+    return out;
+  }
+
+  /** The latest cursor this agent stored in its current run, and where it is in `events`. */
+  lastAgentState(): { state: Readonly<Record<string, unknown>>; index: number } | undefined {
+    const events = this.services.session.events;
+    for (let i = events.length - 1; i >= this.scopeStart; i--) {
+      const e = events[i] as AgentEvent;
+      if (e.path === this.path && e.branch === this.branch && e.actions?.agentState)
+        return { state: e.actions.agentState, index: i };
+    }
+    return undefined;
+  }
+}

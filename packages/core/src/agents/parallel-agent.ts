@@ -1,0 +1,80 @@
+import type { AgentEvent, Interrupt } from '../events/agent-event.js';
+import { RunAbortedError } from '../errors/run-errors.js';
+import type { Agent } from './agent.js';
+import { abortErrorOf } from './abort.js';
+import { AsyncQueue } from './async-queue.js';
+import type { InvocationContext } from './invocation-context.js';
+import { RunInterruptedSignal } from './run-interrupted.js';
+import { checkWorkflowOptions, type WorkflowAgentOptions } from './workflow-options.js';
+
+interface Delivery {
+  readonly event: AgentEvent;
+  readonly stored: () => void;
+}
+
+/**
+ * Runs its sub-agents at once, each on its own branch (siblings do not see each other's events).
+ * Events are stored as they arrive. A failing child stops its siblings; an interrupting child
+ * lets them finish, then the run ends `interrupted` with every interrupt raised.
+ */
+export class ParallelAgent implements Agent {
+  readonly name: string;
+  readonly description: string;
+  readonly subAgents: readonly Agent[];
+
+  constructor(options: WorkflowAgentOptions) {
+    checkWorkflowOptions('ParallelAgent', options);
+    this.name = options.name;
+    this.description = options.description ?? '';
+    this.subAgents = options.subAgents;
+  }
+
+  async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
+    const cursor = ctx.lastAgentState();
+    if (cursor?.state.done) return;
+    let scopeStart: number;
+    if (cursor) scopeStart = cursor.index + 1;
+    else {
+      yield ctx.event({ actions: { agentState: { started: true } } });
+      scopeStart = ctx.events.length;
+    }
+    const stop = new AbortController();
+    const onParentAbort = () => stop.abort(ctx.signal.reason);
+    if (ctx.signal.aborted) onParentAbort();
+    else ctx.signal.addEventListener('abort', onParentAbort, { once: true });
+    const groupCtx = ctx.withSignal(stop.signal);
+
+    const queue = new AsyncQueue<Delivery>();
+    const interrupts: Interrupt[] = [];
+    let failure: { error: unknown } | undefined;
+    let running = this.subAgents.length;
+    const pump = async (agent: Agent) => {
+      try {
+        for await (const event of agent.run(groupCtx.child(agent, { branch: agent.name, scopeStart }))) {
+          await new Promise<void>((stored) => queue.push({ event, stored }));
+        }
+      } catch (error) {
+        if (error instanceof RunInterruptedSignal) interrupts.push(...error.interrupts);
+        else if (!failure && !(error instanceof RunAbortedError && !ctx.signal.aborted)) {
+          failure = { error };
+          stop.abort(error);
+        }
+      } finally {
+        if (--running === 0) queue.close();
+      }
+    };
+    for (const agent of this.subAgents) void pump(agent);
+    try {
+      for (let d = await queue.next(); d; d = await queue.next()) {
+        yield d.event;
+        d.stored();
+      }
+    } finally {
+      ctx.signal.removeEventListener('abort', onParentAbort);
+    }
+    if (failure) throw failure.error;
+    if (ctx.signal.aborted) throw abortErrorOf(ctx.signal);
+    if (interrupts.length) throw new RunInterruptedSignal(interrupts);
+    yield ctx.event({ actions: { agentState: { done: true } } });
+  }
+}

@@ -1,0 +1,258 @@
+import { z } from 'zod';
+import type { AgentEvent, EventDraft, FinalAnswer } from '../events/agent-event.js';
+import { ConfigurationError } from '../errors/replan-error.js';
+import {
+  EmptyModelResponseError,
+  MaxIterationsError,
+  ModelCallError,
+  OutputValidationError,
+} from '../errors/run-errors.js';
+import type { ToolCallBlock } from '../messages/content-block.js';
+import { type Message, messageText, systemMessage, toolCallsOf, userMessage } from '../messages/message.js';
+import type { ChatModel, ModelRequest, ModelResponse, ModelSettings, ToolChoice } from '../models/chat-model.js';
+import type { ReActPlanner } from '../planners/react-planner.js';
+import { DeltaState } from '../sessions/delta-state.js';
+import { type Tool, toolSpecOf } from '../tools/tool.js';
+import { buildContextMessages } from '../context/build-context.js';
+import type { ContextOptions } from '../context/context-options.js';
+import type { Agent } from './agent.js';
+import { assertAgentName } from './agent-name.js';
+import type { InvocationContext } from './invocation-context.js';
+import { callModel } from './model-call.js';
+import type { HookContext, ReActHooks } from './react-hooks.js';
+import { RunInterruptedSignal } from './run-interrupted.js';
+import { executeToolCalls } from './tool-execution.js';
+
+export type Instruction = string | ((state: Readonly<Record<string, unknown>>, ctx: InvocationContext) => string | Promise<string>);
+
+export interface ReActAgentOptions extends ContextOptions {
+  readonly name: string;
+  readonly description?: string;
+  readonly model: ChatModel;
+  readonly instruction?: Instruction;
+  readonly tools?: readonly Tool[];
+  /** Most model calls in one run of this agent (default 10). Reaching it ends the run `max_iterations`. */
+  readonly maxIterations?: number;
+  /** Most tool calls of one model turn running at once (default 8). */
+  readonly toolConcurrency?: number;
+  /** Store the answer (text, or the structured answer) in session state under this key. */
+  readonly outputKey?: string;
+  /** Ask for and validate a structured answer (zod v4). Invalid answers are sent back twice, then fail. */
+  readonly outputSchema?: z.ZodType;
+  readonly toolChoice?: ToolChoice;
+  readonly settings?: ModelSettings;
+  readonly hooks?: ReActHooks;
+  readonly planner?: ReActPlanner;
+}
+
+const EMPTY_NUDGE =
+  'Your last reply was empty. Continue: call a tool if you still need one, or give your final answer as text.';
+const MAX_OUTPUT_REPAIRS = 2;
+
+/**
+ * The ReAct loop: build context → hooks → model → tool calls run concurrently, each result stored
+ * as it finishes → repeat until the model answers without tool calls, or `maxIterations`.
+ */
+export class ReActAgent implements Agent {
+  readonly name: string;
+  readonly description: string;
+  readonly subAgents: readonly Agent[] = [];
+  readonly maxIterations: number;
+  private readonly tools: ReadonlyMap<string, Tool>;
+
+  constructor(readonly options: ReActAgentOptions) {
+    assertAgentName(options.name);
+    if (!options.model || typeof options.model.generate !== 'function')
+      throw new ConfigurationError(`ReActAgent "${options.name}" needs a model (a ChatModel).`);
+    if (options.includeSources && options.includeSources.length === 0)
+      throw new ConfigurationError(
+        `ReActAgent "${options.name}": includeSources: [] would hide everything; leave it undefined to hear everyone.`,
+      );
+    const maxIterations = options.maxIterations ?? 10;
+    if (!Number.isInteger(maxIterations) || maxIterations < 1)
+      throw new ConfigurationError(`ReActAgent "${options.name}": maxIterations must be a positive integer.`);
+    this.name = options.name;
+    this.description = options.description ?? '';
+    this.maxIterations = maxIterations;
+    const tools = new Map<string, Tool>();
+    for (const t of options.tools ?? []) {
+      if (tools.has(t.name)) throw new ConfigurationError(`ReActAgent "${options.name}": two tools are named "${t.name}".`);
+      tools.set(t.name, t);
+    }
+    this.tools = tools;
+  }
+
+  async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
+    const own = ctx.ownEvents();
+    if (own.some((e) => e.actions?.final)) return; // finished before a crash or an interrupt
+    const hookState = new DeltaState(ctx.state);
+    let iteration = 0;
+    let outputRepairs = 0;
+    for (const e of own) {
+      if (e.message?.role === 'assistant' || e.meta?.kind === 'empty-response') iteration++;
+      if (e.meta?.kind === 'invalid-output') outputRepairs++;
+    }
+    let justNudged = own[own.length - 1]?.meta?.kind === 'empty-response';
+    let pending = pendingToolCalls(own);
+    const messages = buildContextMessages(ctx, this.options);
+    const emit = (draft: EventDraft): AgentEvent => {
+      const hookDelta = hookState.take();
+      if (!hookDelta) return ctx.event(draft);
+      const stateDelta = { ...hookDelta, ...draft.actions?.stateDelta };
+      return ctx.event({ ...draft, actions: { ...draft.actions, stateDelta } });
+    };
+    const hookContext = (state: DeltaState): HookContext => ({
+      agentName: this.name,
+      invocationId: ctx.invocationId,
+      sessionId: ctx.session.id,
+      userId: ctx.session.userId,
+      iteration,
+      state,
+      signal: ctx.signal,
+    });
+
+    for (;;) {
+      if (pending.length) {
+        const execution = executeToolCalls(ctx, pending, {
+          tools: this.tools,
+          concurrency: this.options.toolConcurrency ?? 8,
+          ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
+          hookContext,
+        });
+        let step = await execution.next();
+        for (; !step.done; step = await execution.next()) {
+          yield step.value;
+          if (step.value.message) messages.push(step.value.message);
+        }
+        if (step.value.length) throw new RunInterruptedSignal(step.value);
+        pending = [];
+      }
+      if (iteration >= this.maxIterations) throw new MaxIterationsError(this.name, this.maxIterations);
+
+      const request = await this.request(ctx, messages);
+      const response = yield* this.respond(ctx, request, hookContext(hookState));
+      iteration++;
+      const message = this.options.planner?.processResponse?.(response.message) ?? response.message;
+      const usage = response.usage ? { usage: response.usage } : {};
+      const calls = toolCallsOf(message);
+      if (calls.length) {
+        const event = emit({ message, ...usage });
+        yield event;
+        messages.push(message);
+        pending = calls;
+        justNudged = false;
+        continue;
+      }
+      const text = messageText(message);
+      if (!text.trim()) {
+        if (justNudged) throw new EmptyModelResponseError(this.name);
+        const nudge = emit({ message: userMessage(EMPTY_NUDGE), ...usage, meta: { kind: 'empty-response' } });
+        yield nudge;
+        messages.push(nudge.message as Message);
+        justNudged = true;
+        continue;
+      }
+      justNudged = false;
+      const final = this.finalAnswer(text);
+      if ('invalid' in final) {
+        if (++outputRepairs > MAX_OUTPUT_REPAIRS) throw new OutputValidationError(this.name, text, final.invalid);
+        yield emit({ message, ...usage });
+        const repair = emit({
+          message: userMessage(`Your answer does not match the required JSON schema: ${final.invalid}. Reply again with JSON that matches it.`),
+          meta: { kind: 'invalid-output' },
+        });
+        yield repair;
+        messages.push(message, repair.message as Message);
+        continue;
+      }
+      const outputKey = this.options.outputKey;
+      yield emit({
+        message,
+        ...usage,
+        actions: {
+          final,
+          ...(outputKey ? { stateDelta: { [outputKey]: final.structured !== undefined ? final.structured : final.text } } : {}),
+        },
+      });
+      return;
+    }
+  }
+
+  private async request(ctx: InvocationContext, context: readonly Message[]): Promise<ModelRequest> {
+    const { instruction, planner, outputSchema } = this.options;
+    const tools = [...this.tools.values()].map(toolSpecOf);
+    const parts: string[] = [];
+    const text = typeof instruction === 'function' ? await instruction(ctx.state, ctx) : instruction;
+    if (text) parts.push(text);
+    const plannerText = planner?.instruction?.(tools);
+    if (plannerText) parts.push(plannerText);
+    const settings = planner?.settings ? planner.settings(this.options.settings) : this.options.settings;
+    return {
+      messages: parts.length ? [systemMessage(parts.join('\n\n')), ...context] : context,
+      ...(tools.length ? { tools } : {}),
+      ...(this.options.toolChoice && tools.length ? { toolChoice: this.options.toolChoice } : {}),
+      ...(outputSchema ? { responseFormat: { name: `${this.name}_output`, schema: outputJsonSchema(outputSchema), strict: true } } : {}),
+      ...(settings ? { settings } : {}),
+    };
+  }
+
+  private async *respond(
+    ctx: InvocationContext,
+    request: ModelRequest,
+    hookCtx: HookContext,
+  ): AsyncGenerator<AgentEvent, ModelResponse, undefined> {
+    const hooks = this.options.hooks;
+    let response = (await hooks?.beforeModel?.(hookCtx, request)) ?? undefined;
+    if (!response) {
+      try {
+        response = yield* callModel(ctx, this.options.model, request);
+      } catch (error) {
+        const recovered =
+          error instanceof ModelCallError && hooks?.onError
+            ? ((await hooks.onError(hookCtx, error, { stage: 'model' })) as ModelResponse | undefined)
+            : undefined;
+        if (!recovered) throw error;
+        response = recovered;
+      }
+    }
+    return (await hooks?.afterModel?.(hookCtx, response)) ?? response;
+  }
+
+  private finalAnswer(text: string): FinalAnswer | { invalid: string } {
+    const schema = this.options.outputSchema;
+    if (!schema) return { text };
+    let json: unknown;
+    try {
+      json = JSON.parse(stripJsonFence(text));
+    } catch (error) {
+      return { invalid: `not valid JSON (${(error as Error).message})` };
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success)
+      return { invalid: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') };
+    return { text, structured: parsed.data };
+  }
+}
+
+/** Tool calls of the agent's last model turn that have no stored result yet. */
+function pendingToolCalls(own: readonly AgentEvent[]): ToolCallBlock[] {
+  for (let i = own.length - 1; i >= 0; i--) {
+    const message = own[i]?.message;
+    if (message?.role !== 'assistant') continue;
+    const calls = toolCallsOf(message);
+    if (!calls.length) return [];
+    const answered = new Set<string>();
+    for (let j = i + 1; j < own.length; j++)
+      for (const block of own[j]?.message?.content ?? []) if (block.type === 'tool_result') answered.add(block.toolCallId);
+    return calls.filter((c) => !answered.has(c.id));
+  }
+  return [];
+}
+
+const stripJsonFence = (text: string) => text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
+
+function outputJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}

@@ -1,0 +1,38 @@
+import type { AgentEvent } from '../events/agent-event.js';
+import type { Agent } from './agent.js';
+import type { InvocationContext } from './invocation-context.js';
+import { checkWorkflowOptions, type WorkflowAgentOptions } from './workflow-options.js';
+
+/**
+ * Runs its sub-agents one after another. Before each it stores a cursor (`agentState.index`),
+ * so a resumed run continues with the sub-agent that was running.
+ */
+export class SequentialAgent implements Agent {
+  readonly name: string;
+  readonly description: string;
+  readonly subAgents: readonly Agent[];
+
+  constructor(options: WorkflowAgentOptions) {
+    checkWorkflowOptions('SequentialAgent', options);
+    this.name = options.name;
+    this.description = options.description ?? '';
+    this.subAgents = options.subAgents;
+  }
+
+  async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
+    const cursor = ctx.lastAgentState();
+    if (cursor?.state.done) return;
+    const resumeAt = typeof cursor?.state.index === 'number' ? cursor.state.index : -1;
+    for (let i = Math.max(resumeAt, 0); i < this.subAgents.length; i++) {
+      const agent = this.subAgents[i] as Agent;
+      let scopeStart: number;
+      if (i === resumeAt && cursor) scopeStart = cursor.index + 1;
+      else {
+        yield ctx.event({ actions: { agentState: { index: i, agent: agent.name } } });
+        scopeStart = ctx.events.length;
+      }
+      yield* agent.run(ctx.child(agent, { scopeStart }));
+    }
+    yield ctx.event({ actions: { agentState: { index: this.subAgents.length, done: true } } });
+  }
+}

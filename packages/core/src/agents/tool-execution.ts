@@ -1,0 +1,158 @@
+import pLimit from 'p-limit';
+import type { AgentEvent, Interrupt } from '../events/agent-event.js';
+import type { ToolCallBlock, ToolResultBlock } from '../messages/content-block.js';
+import { toolMessage } from '../messages/message.js';
+import { DeltaState } from '../sessions/delta-state.js';
+import { InterruptSignal } from '../tools/interrupt-signal.js';
+import type { Tool, } from '../tools/tool.js';
+import type { ToolContext } from '../tools/tool-context.js';
+import { abortErrorOf, raceAbort } from './abort.js';
+import { AsyncQueue } from './async-queue.js';
+import type { InvocationContext } from './invocation-context.js';
+import type { HookContext, ReActHooks, ToolHookContext } from './react-hooks.js';
+
+export interface ToolExecutionOptions {
+  readonly tools: ReadonlyMap<string, Tool>;
+  readonly concurrency: number;
+  readonly hooks?: ReActHooks;
+  readonly hookContext: (state: DeltaState) => HookContext;
+}
+
+/** The answer a human gave to a `needsApproval` interrupt. */
+function approvalOf(value: unknown): { approved: boolean; message?: string } {
+  if (typeof value === 'boolean') return { approved: value };
+  if (value && typeof value === 'object' && 'approved' in value) {
+    const v = value as { approved: unknown; message?: unknown; reason?: unknown };
+    const message = typeof v.message === 'string' ? v.message : typeof v.reason === 'string' ? v.reason : undefined;
+    return message === undefined ? { approved: v.approved === true } : { approved: v.approved === true, message };
+  }
+  return { approved: false, message: `unrecognised approval value ${JSON.stringify(value)}` };
+}
+
+export const approvalInterruptId = (toolCallId: string) => `${toolCallId}:approval`;
+export const toolInterruptId = (toolCallId: string, n: number) => `${toolCallId}:${n}`;
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Runs tool calls concurrently (at most `concurrency` at once) and yields each one's event as soon
+ * as it finishes, so its result is stored before its siblings end. An interrupting call yields an
+ * interrupt event instead. Returns the interrupts raised.
+ */
+export async function* executeToolCalls(
+  ctx: InvocationContext,
+  calls: readonly ToolCallBlock[],
+  options: ToolExecutionOptions,
+): AsyncGenerator<AgentEvent, Interrupt[], undefined> {
+  const queue = new AsyncQueue<AgentEvent>();
+  const limit = pLimit(Math.max(1, options.concurrency));
+  const interrupts: Interrupt[] = [];
+  let remaining = calls.length;
+  for (const call of calls)
+    void limit(() => runOne(ctx, call, options)).then(
+      (event) => {
+        const interrupt = event.actions?.interrupt;
+        if (interrupt) interrupts.push(interrupt);
+        // An interrupt stored before (a resume that did not answer it) is not stored twice.
+        if (!interrupt || !ctx.services.interruptIds.has(interrupt.id)) queue.push(event);
+        if (--remaining === 0) queue.close();
+      },
+      (error) => queue.fail(error),
+    );
+  if (!calls.length) queue.close();
+  for (let event = await queue.next(); event; event = await queue.next()) yield event;
+  return interrupts;
+}
+
+async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: ToolExecutionOptions): Promise<AgentEvent> {
+  const { services } = ctx;
+  const state = new DeltaState(services.session.state);
+  const result = (output: unknown, isError = false): AgentEvent => {
+    const block: ToolResultBlock = isError
+      ? { type: 'tool_result', toolCallId: call.id, name: call.name, output, isError: true }
+      : { type: 'tool_result', toolCallId: call.id, name: call.name, output };
+    const stateDelta = state.take();
+    return ctx.event({ message: toolMessage([block]), ...(stateDelta ? { actions: { stateDelta } } : {}) });
+  };
+  const interruptEvent = (interrupt: Interrupt): AgentEvent => ctx.event({ actions: { interrupt } });
+
+  const tool = options.tools.get(call.name);
+  if (!tool) {
+    const names = [...options.tools.keys()];
+    return result(
+      `Error: unknown tool "${call.name}". Available tools: ${names.length ? names.join(', ') : 'none'}. Call one of them or answer without a tool.`,
+      true,
+    );
+  }
+  if (call.argsError)
+    return result(`Error: the arguments of "${call.name}" are not valid JSON (${call.argsError}). Send valid JSON arguments.`, true);
+  const parsed = tool.parameters.safeParse(call.args);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
+    return result(`Error: invalid arguments for "${call.name}": ${issues}. Fix the arguments and call the tool again.`, true);
+  }
+  const args = parsed.data;
+
+  let interruptCount = 0;
+  const toolCtx: ToolContext = {
+    toolName: tool.name,
+    toolCallId: call.id,
+    idempotencyKey: `${services.session.id}:${call.id}`,
+    agentName: ctx.agent.name,
+    appName: services.session.appName,
+    userId: services.session.userId,
+    sessionId: services.session.id,
+    invocationId: services.invocationId,
+    signal: services.signal,
+    state,
+    interrupt<T>(payload: unknown, opts?: { reason?: string }): T {
+      const id = toolInterruptId(call.id, ++interruptCount);
+      if (services.resumeValues.has(id)) return services.resumeValues.get(id) as T;
+      throw new InterruptSignal({ id, reason: opts?.reason ?? 'input', payload, toolCallId: call.id, toolName: tool.name });
+    },
+  };
+
+  if (tool.needsApproval) {
+    const needs = typeof tool.needsApproval === 'function' ? await tool.needsApproval(args, toolCtx) : true;
+    if (needs) {
+      const id = approvalInterruptId(call.id);
+      if (!services.resumeValues.has(id))
+        return interruptEvent({ id, reason: 'approval', payload: { tool: tool.name, args }, toolCallId: call.id, toolName: tool.name });
+      const answer = approvalOf(services.resumeValues.get(id));
+      if (!answer.approved)
+        return result(
+          `The user rejected this call of "${tool.name}"${answer.message ? `: ${answer.message}` : ''}. Do not retry it unchanged.`,
+          true,
+        );
+    }
+  }
+
+  const hooks = options.hooks;
+  const hookCtx = (): ToolHookContext => ({ ...options.hookContext(state), call });
+  if (hooks?.beforeTool) {
+    const short = await hooks.beforeTool(hookCtx(), args);
+    if (short !== undefined) return result(short);
+  }
+  let output: unknown;
+  let isError = false;
+  try {
+    output = await raceAbort(Promise.resolve().then(() => tool.execute(args, toolCtx)), services.signal);
+  } catch (error) {
+    if (error instanceof InterruptSignal) {
+      state.take();
+      return interruptEvent(error.interrupt);
+    }
+    if (services.signal.aborted) throw abortErrorOf(services.signal);
+    const recovered = hooks?.onError ? await hooks.onError(hookCtx(), error, { stage: 'tool', call }) : undefined;
+    if (recovered !== undefined) output = recovered;
+    else {
+      output = `Error: tool "${tool.name}" failed: ${errorText(error)}`;
+      isError = true;
+    }
+  }
+  if (hooks?.afterTool) {
+    const replaced = await hooks.afterTool(hookCtx(), output, isError);
+    if (replaced !== undefined) output = replaced;
+  }
+  return result(output, isError);
+}

@@ -1,0 +1,22 @@
+import type { Agent } from './agent.js';
+import { assertAgentName } from './agent-name.js';
+import { ConfigurationError } from '../errors/replan-error.js';
+
+export interface WorkflowAgentOptions {
+  readonly name: string;
+  readonly description?: string;
+  readonly subAgents: readonly Agent[];
+}
+
+/** Validates a workflow agent's options: a valid name and uniquely named sub-agents. */
+export function checkWorkflowOptions(kind: string, options: WorkflowAgentOptions): void {
+  assertAgentName(options.name);
+  if (!Array.isArray(options.subAgents) || options.subAgents.length === 0)
+    throw new ConfigurationError(`${kind} "${options.name}" needs at least one sub-agent in subAgents.`);
+  const names = new Set<string>([options.name]);
+  for (const agent of options.subAgents) {
+    if (names.has(agent.name))
+      throw new ConfigurationError(`${kind} "${options.name}": agent name "${agent.name}" is used twice; names must be unique in a tree.`);
+    names.add(agent.name);
+  }
+}

@@ -1,0 +1,92 @@
+import { ReplanError } from './replan-error.js';
+
+/** An agent used its `maxIterations` model calls without reaching an answer. */
+export class MaxIterationsError extends ReplanError {
+  constructor(
+    readonly agentName: string,
+    readonly maxIterations: number,
+  ) {
+    super(
+      `Agent "${agentName}" reached maxIterations (${maxIterations}) without a final answer. ` +
+        `Raise maxIterations, give the agent better tools or instructions, or inspect the session's events.`,
+    );
+  }
+}
+
+/** The run was aborted through its AbortSignal. The session is left resumable. */
+export class RunAbortedError extends ReplanError {
+  constructor(reason?: unknown) {
+    super(
+      `The run was aborted${reason instanceof Error ? `: ${reason.message}` : reason !== undefined ? `: ${String(reason)}` : ''}. ` +
+        'Everything finished so far is stored; call runner.resume() to continue.',
+      { cause: reason },
+    );
+  }
+}
+
+export type BudgetKind = 'maxModelCalls' | 'maxTokens' | 'timeoutMs' | 'maxCost';
+
+/** A run limit was reached. The session is left resumable (with a new budget). */
+export class BudgetExceededError extends ReplanError {
+  constructor(
+    readonly budget: BudgetKind,
+    readonly limit: number,
+    readonly used: number,
+  ) {
+    super(
+      `Run budget "${budget}" exceeded (limit ${limit}, used ${used}). ` +
+        'The session is stored; resume it with a higher limit to continue.',
+    );
+  }
+}
+
+/** A model call failed. `cause` holds the provider's error. */
+export class ModelCallError extends ReplanError {
+  constructor(
+    readonly agentName: string,
+    cause: unknown,
+  ) {
+    super(
+      `Model call of agent "${agentName}" failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+  }
+}
+
+/** The model returned neither text nor tool calls, even after being asked again. */
+export class EmptyModelResponseError extends ReplanError {
+  constructor(readonly agentName: string) {
+    super(
+      `Agent "${agentName}": the model returned an empty answer (no text, no tool calls) twice. ` +
+        'Check the model and its settings (maxTokens, stop sequences) or the prompt.',
+    );
+  }
+}
+
+/** The model's structured answer did not match the agent's `outputSchema`, after repair attempts. */
+export class OutputValidationError extends ReplanError {
+  constructor(
+    readonly agentName: string,
+    readonly output: string,
+    readonly issues: string,
+  ) {
+    super(`Agent "${agentName}": the answer does not match outputSchema: ${issues}`);
+  }
+}
+
+/** `resume` named an interrupt id that is not open in the session. */
+export class UnknownInterruptError extends ReplanError {
+  constructor(
+    readonly interruptId: string,
+    readonly openInterruptIds: readonly string[],
+  ) {
+    super(
+      `No open interrupt "${interruptId}" in this session. Open interrupts: ` +
+        (openInterruptIds.length ? openInterruptIds.join(', ') : 'none') +
+        '. Use the ids from RunResult.interrupts.',
+    );
+  }
+}
+
+/** Nothing to resume: the session has no invocation, or its last one cannot continue. */
+export class NothingToResumeError extends ReplanError {}

@@ -1,0 +1,53 @@
+import { ReplanError } from './replan-error.js';
+
+/** An append was made against a stale session version; nothing was written. */
+export class ConcurrentUpdateError extends ReplanError {
+  constructor(
+    readonly sessionId: string,
+    readonly expectedVersion: number,
+    readonly actualVersion: number,
+  ) {
+    super(
+      `Session "${sessionId}" was changed by someone else (expected version ${expectedVersion}, found ${actualVersion}); ` +
+        'nothing was written. Reload the session and retry, or let the other writer finish.',
+    );
+  }
+}
+
+export class SessionNotFoundError extends ReplanError {
+  constructor(
+    readonly appName: string,
+    readonly userId: string,
+    readonly sessionId: string,
+  ) {
+    super(
+      `No session "${sessionId}" for user "${userId}" in app "${appName}". ` +
+        'Check the ids, or start a new run with runner.run().',
+    );
+  }
+}
+
+export class SessionExistsError extends ReplanError {
+  constructor(readonly sessionId: string) {
+    super(`Session "${sessionId}" already exists; append to it instead of creating it again.`);
+  }
+}
+
+/** A stored session record is unreadable: corrupt, or written by an unknown schema version. */
+export class SessionCorruptError extends ReplanError {
+  constructor(
+    readonly sessionId: string,
+    readonly detail: string,
+    readonly eventId?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `Session "${sessionId}" is corrupt${eventId ? ` at event "${eventId}"` : ''}: ${detail}. ` +
+        'Restore it from a backup or delete it; replan will not guess at its contents.',
+      options,
+    );
+  }
+}
+
+/** The session store itself failed (I/O, connection). Nothing partial was written. */
+export class SessionStoreError extends ReplanError {}

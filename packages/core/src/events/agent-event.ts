@@ -1,0 +1,76 @@
+import type { Message } from '../messages/message.js';
+import type { Usage } from '../models/usage.js';
+
+/** A question a run stopped on, waiting for a human (or another system) to answer via `resume`. */
+export interface Interrupt {
+  /** Stable id; answer it with `runner.resume({ values: { [id]: value } })`. */
+  readonly id: string;
+  /** Why the run stopped: `'approval'` for `needsApproval` tools, else what the tool passed. */
+  readonly reason: string;
+  readonly payload: unknown;
+  /** The tool call that asked, when a tool asked. */
+  readonly toolCallId?: string;
+  readonly toolName?: string;
+}
+
+/** The structured answer of an agent, on its last message event. */
+export interface FinalAnswer {
+  /** The answer text. */
+  readonly text: string;
+  /** A structured answer (`outputSchema`, or a plan-execute `respond` call), when there is one. */
+  readonly structured?: unknown;
+}
+
+export type RunStatus = 'completed' | 'interrupted' | 'max_iterations' | 'aborted' | 'failed' | 'budget_exceeded';
+
+/** What an event does besides carrying a message. */
+export interface EventActions {
+  /** Session state changes; keys are scoped by prefix (`app:`, `user:`, `temp:`, none). */
+  readonly stateDelta?: Readonly<Record<string, unknown>>;
+  /** Ends the enclosing `LoopAgent`. */
+  readonly exitLoop?: boolean;
+  readonly transferTo?: string;
+  readonly interrupt?: Interrupt;
+  /** Answers to interrupts, stored when a run is resumed with values. */
+  readonly resumeValues?: Readonly<Record<string, unknown>>;
+  /** A composite agent's cursor (sequence index, loop iteration, ...), read back on resume. */
+  readonly agentState?: Readonly<Record<string, unknown>>;
+  /** The agent's answer. */
+  readonly final?: FinalAnswer;
+  /** Written by the runner when an invocation has finished for good (completed or max_iterations). */
+  readonly invocationEnd?: { readonly status: RunStatus; readonly output?: string };
+}
+
+export interface EventError {
+  /** The error class name, e.g. `'MaxIterationsError'`. */
+  readonly name: string;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** One entry of a session's log. Everything a run does is an event; the log is the checkpoint. */
+export interface AgentEvent {
+  readonly id: string;
+  readonly invocationId: string;
+  /** The agent's name, or `'user'` for user input. */
+  readonly author: string;
+  /** The agent's stable place in the tree, e.g. `plan_execute/executor`. */
+  readonly path: string;
+  /** Set inside `ParallelAgent` children: events of one branch are hidden from its siblings. */
+  readonly branch?: string;
+  /** Milliseconds since the epoch. */
+  readonly timestamp: number;
+  readonly message?: Message;
+  readonly usage?: Usage;
+  /** A streaming delta: shown to consumers, never stored. */
+  readonly partial?: boolean;
+  readonly error?: EventError;
+  readonly actions?: EventActions;
+  /** Free-form, JSON-serialisable labels (e.g. `{ kind: 'plan' }`, `{ stepId: 's1' }`). */
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+/** An event's fields before the runtime stamps id, invocation, author, path and time on it. */
+export type EventDraft = Omit<AgentEvent, 'id' | 'invocationId' | 'author' | 'path' | 'timestamp' | 'branch'> & {
+  readonly author?: string;
+};

@@ -1,0 +1,125 @@
+// Messages and content blocks
+export type { ContentBlock, TextBlock, ReasoningBlock, ReasoningKind, ToolCallBlock, ToolResultBlock } from './messages/content-block.js';
+export type { Message, Role } from './messages/message.js';
+export {
+  textBlock,
+  systemMessage,
+  userMessage,
+  assistantMessage,
+  toolMessage,
+  messageText,
+  toolCallsOf,
+  toolResultsOf,
+  reasoningOf,
+  toUserMessage,
+  stringifyToolOutput,
+} from './messages/message.js';
+
+// Models
+export type {
+  ChatModel,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+  ModelSettings,
+  ModelCallOptions,
+  ToolSpec,
+  ToolChoice,
+  ResponseFormat,
+  FinishReason,
+} from './models/chat-model.js';
+export type { Usage } from './models/usage.js';
+export { addUsage, emptyUsage, totalTokens } from './models/usage.js';
+
+// Tools
+export { tool, toolSpecOf, toolParametersSchema } from './tools/tool.js';
+export type { Tool, ToolDefinition } from './tools/tool.js';
+export type { ToolContext, StateAccess } from './tools/tool-context.js';
+export { InterruptSignal, isInterruptSignal } from './tools/interrupt-signal.js';
+
+// Events
+export type {
+  AgentEvent,
+  EventDraft,
+  EventActions,
+  EventError,
+  Interrupt,
+  FinalAnswer,
+  RunStatus,
+} from './events/agent-event.js';
+export { agentEventSchema, parseAgentEvent } from './events/event-schema.js';
+
+// Sessions
+export type { Session, SessionKey, SessionSummary } from './sessions/session.js';
+export { SESSION_SCHEMA_VERSION } from './sessions/session.js';
+export type {
+  SessionStore,
+  CreateSessionInput,
+  ListSessionsInput,
+  SessionPage,
+  AppendOptions,
+} from './sessions/session-store.js';
+export { InMemorySessionStore } from './sessions/in-memory-session-store.js';
+export { APP_PREFIX, USER_PREFIX, TEMP_PREFIX, stateScopeOf, splitStateDelta, withoutTempKeys } from './sessions/state-scope.js';
+export type { StateScope, ScopedDelta } from './sessions/state-scope.js';
+export { foldSessionState } from './sessions/fold-state.js';
+export { DeltaState } from './sessions/delta-state.js';
+export { compareSummaries, encodeCursor, decodeCursor, pageSummaries } from './sessions/session-paging.js';
+
+// Agents
+export type { Agent } from './agents/agent.js';
+export { InvocationContext } from './agents/invocation-context.js';
+export type { InvocationServices, LiveSession, ChildOptions } from './agents/invocation-context.js';
+export { ReActAgent } from './agents/react-agent.js';
+export type { ReActAgentOptions, Instruction } from './agents/react-agent.js';
+export type { ReActHooks, HookContext, ToolHookContext, HookErrorSite } from './agents/react-hooks.js';
+export { SequentialAgent } from './agents/sequential-agent.js';
+export { ParallelAgent } from './agents/parallel-agent.js';
+export { LoopAgent } from './agents/loop-agent.js';
+export type { LoopAgentOptions } from './agents/loop-agent.js';
+export type { WorkflowAgentOptions } from './agents/workflow-options.js';
+export { RunInterruptedSignal } from './agents/run-interrupted.js';
+export { callModel } from './agents/model-call.js';
+export { executeToolCalls, approvalInterruptId, toolInterruptId } from './agents/tool-execution.js';
+export type { ToolExecutionOptions } from './agents/tool-execution.js';
+export { abortErrorOf, raceAbort } from './agents/abort.js';
+export { AsyncQueue } from './agents/async-queue.js';
+export { assertAgentName, assertUniqueAgentNames } from './agents/agent-name.js';
+
+// Context
+export { buildContextMessages } from './context/build-context.js';
+export type { ContextOptions, IncludeContents, IncludeSource } from './context/context-options.js';
+
+// Planners
+export type { ReActPlanner } from './planners/react-planner.js';
+
+// Runner
+export { Runner } from './runner/runner.js';
+export type { RunnerOptions, RunOptions, ResumeOptions } from './runner/runner.js';
+export { Run } from './runner/run.js';
+export type { RunResult } from './runner/run.js';
+export { RunBudget } from './runner/run-limits.js';
+export type { RunLimits } from './runner/run-limits.js';
+export { readInvocation } from './runner/invocation-log.js';
+export type { InvocationLog } from './runner/invocation-log.js';
+
+// Errors
+export { ReplanError, ConfigurationError } from './errors/replan-error.js';
+export {
+  MaxIterationsError,
+  RunAbortedError,
+  BudgetExceededError,
+  ModelCallError,
+  EmptyModelResponseError,
+  OutputValidationError,
+  UnknownInterruptError,
+  NothingToResumeError,
+} from './errors/run-errors.js';
+export type { BudgetKind } from './errors/run-errors.js';
+export {
+  ConcurrentUpdateError,
+  SessionNotFoundError,
+  SessionExistsError,
+  SessionCorruptError,
+  SessionStoreError,
+} from './errors/session-errors.js';

@@ -1,0 +1,60 @@
+import type { ContentBlock, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock } from './content-block.js';
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+/** A provider-neutral chat message. */
+export interface Message {
+  readonly role: Role;
+  readonly content: readonly ContentBlock[];
+}
+
+export const textBlock = (text: string): TextBlock => ({ type: 'text', text });
+
+export const systemMessage = (text: string): Message => ({ role: 'system', content: [textBlock(text)] });
+export const userMessage = (text: string): Message => ({ role: 'user', content: [textBlock(text)] });
+export const assistantMessage = (content: string | readonly ContentBlock[]): Message => ({
+  role: 'assistant',
+  content: typeof content === 'string' ? [textBlock(content)] : content,
+});
+export const toolMessage = (results: readonly ToolResultBlock[]): Message => ({ role: 'tool', content: results });
+
+/** The message's visible text: its text blocks joined, reasoning and tool traffic left out. */
+export function messageText(message: Message | undefined): string {
+  if (!message) return '';
+  let text = '';
+  for (const block of message.content) if (block.type === 'text') text += block.text;
+  return text;
+}
+
+export function toolCallsOf(message: Message | undefined): ToolCallBlock[] {
+  if (!message) return [];
+  return message.content.filter((b): b is ToolCallBlock => b.type === 'tool_call');
+}
+
+export function toolResultsOf(message: Message | undefined): ToolResultBlock[] {
+  if (!message) return [];
+  return message.content.filter((b): b is ToolResultBlock => b.type === 'tool_result');
+}
+
+export function reasoningOf(message: Message | undefined): ReasoningBlock[] {
+  if (!message) return [];
+  return message.content.filter((b): b is ReasoningBlock => b.type === 'reasoning');
+}
+
+/** Turns what a user passes as input into a user message. */
+export function toUserMessage(input: string | Message | readonly ContentBlock[]): Message {
+  if (typeof input === 'string') return userMessage(input);
+  if (Array.isArray(input)) return { role: 'user', content: input as readonly ContentBlock[] };
+  return input as Message;
+}
+
+/** Renders a tool output as the text a model reads. */
+export function stringifyToolOutput(output: unknown): string {
+  if (typeof output === 'string') return output;
+  if (output === undefined) return '';
+  try {
+    return JSON.stringify(output);
+  } catch {
+    return String(output);
+  }
+}

@@ -1,0 +1,70 @@
+import type { Message } from '../messages/message.js';
+import type { Usage } from './usage.js';
+
+/** A tool as a model sees it: a name, what it does and its arguments as JSON Schema. */
+export interface ToolSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Record<string, unknown>;
+}
+
+export type ToolChoice = 'auto' | 'required' | 'none' | { readonly name: string };
+
+/** Ask for a structured answer that matches a JSON Schema. */
+export interface ResponseFormat {
+  readonly name: string;
+  readonly schema: Record<string, unknown>;
+  readonly strict?: boolean;
+  readonly description?: string;
+}
+
+export interface ModelSettings {
+  readonly temperature?: number;
+  readonly maxTokens?: number;
+  readonly topP?: number;
+  /** Native thinking: effort for reasoning models, or a token budget where the provider takes one. */
+  readonly reasoning?: { readonly effort?: 'minimal' | 'low' | 'medium' | 'high'; readonly budgetTokens?: number };
+  /** Fields passed to the provider as they are (e.g. `{ top_k: 20 }`). */
+  readonly extra?: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  readonly messages: readonly Message[];
+  readonly tools?: readonly ToolSpec[];
+  readonly toolChoice?: ToolChoice;
+  readonly responseFormat?: ResponseFormat;
+  readonly settings?: ModelSettings;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'refusal';
+
+export interface ModelResponse {
+  /** The assistant message. */
+  readonly message: Message;
+  readonly finishReason: FinishReason;
+  readonly usage?: Usage;
+}
+
+/** One piece of a streamed answer; the last part is always `finish` with the whole response. */
+export type ModelStreamPart =
+  | { readonly type: 'text-delta'; readonly delta: string }
+  | { readonly type: 'reasoning-delta'; readonly delta: string }
+  | {
+      readonly type: 'tool-call-delta';
+      readonly index: number;
+      readonly id?: string;
+      readonly name?: string;
+      readonly argsDelta: string;
+    }
+  | { readonly type: 'finish'; readonly response: ModelResponse };
+
+export interface ModelCallOptions {
+  readonly signal?: AbortSignal;
+}
+
+/** A chat model. Implementations: `OpenAIChatModel` (@replan/providers), `ScriptedModel` (testing). */
+export interface ChatModel {
+  readonly id: string;
+  generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse>;
+  stream(req: ModelRequest, opts?: ModelCallOptions): AsyncIterable<ModelStreamPart>;
+}

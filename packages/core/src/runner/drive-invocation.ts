@@ -1,0 +1,169 @@
+import type { Agent } from '../agents/agent.js';
+import { abortErrorOf } from '../agents/abort.js';
+import { InvocationContext, type LiveSession } from '../agents/invocation-context.js';
+import { RunInterruptedSignal } from '../agents/run-interrupted.js';
+import type { AgentEvent, RunStatus } from '../events/agent-event.js';
+import { ReplanError } from '../errors/replan-error.js';
+import { BudgetExceededError, MaxIterationsError, RunAbortedError } from '../errors/run-errors.js';
+import { ConcurrentUpdateError } from '../errors/session-errors.js';
+import type { Session } from '../sessions/session.js';
+import type { SessionStore } from '../sessions/session-store.js';
+import { withoutTempKeys } from '../sessions/state-scope.js';
+import { readInvocation } from './invocation-log.js';
+import type { RunResult } from './run.js';
+import { RunBudget, type RunLimits } from './run-limits.js';
+
+export interface DriveOptions {
+  readonly agent: Agent;
+  readonly store: SessionStore;
+  readonly session: Session;
+  readonly invocationId: string;
+  /** Index of the invocation's first event. */
+  readonly start: number;
+  readonly newId: () => string;
+  readonly emit: (event: AgentEvent) => void;
+  readonly streaming: boolean;
+  readonly signal?: AbortSignal;
+  readonly limits?: RunLimits;
+  readonly resumeValues?: Map<string, unknown>;
+  readonly interruptIds?: Set<string>;
+}
+
+/** Aborts on the caller's signal or when `timeoutMs` runs out. */
+function runSignal(signal: AbortSignal | undefined, timeoutMs: number | undefined) {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(new RunAbortedError(signal?.reason));
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  const started = Date.now();
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => controller.abort(new BudgetExceededError('timeoutMs', timeoutMs, Date.now() - started)), timeoutMs);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
+
+/**
+ * Runs the root agent for one invocation: stores each non-partial event before the agent goes on
+ * (optimistically, against the session version), applies state deltas, forwards every event, and
+ * maps how the agent ended to a `RunResult`.
+ */
+export async function driveInvocation(options: DriveOptions): Promise<RunResult> {
+  const { agent, store, emit } = options;
+  const budget = new RunBudget(options.limits);
+  const { signal, dispose } = runSignal(options.signal, options.limits?.timeoutMs);
+  const live: LiveSession = {
+    appName: options.session.appName,
+    userId: options.session.userId,
+    id: options.session.id,
+    events: options.session.events.slice(),
+    state: { ...options.session.state },
+    version: options.session.version,
+  };
+  const interruptIds = options.interruptIds ?? new Set<string>();
+  const ctx = new InvocationContext(
+    {
+      invocationId: options.invocationId,
+      session: live,
+      signal,
+      streaming: options.streaming,
+      budget,
+      resumeValues: options.resumeValues ?? new Map(),
+      interruptIds,
+      newId: options.newId,
+    },
+    agent,
+    agent.name,
+    undefined,
+    options.start,
+  );
+
+  const store1 = async (event: AgentEvent): Promise<AgentEvent> => {
+    const delta = event.actions?.stateDelta;
+    const stored = delta && withoutTempKeys(delta) !== delta ? { ...event, actions: { ...event.actions, stateDelta: withoutTempKeys(delta) } } : event;
+    const { version } = await store.appendEvents(live, [stored], { expectedVersion: live.version });
+    live.version = version;
+    live.events.push(stored);
+    if (delta) Object.assign(live.state, delta);
+    if (event.actions?.interrupt) interruptIds.add(event.actions.interrupt.id);
+    return stored;
+  };
+  const result = (status: RunStatus, error?: Error): RunResult => {
+    const log = readInvocation(live.events, options.invocationId);
+    const final = status === 'completed' ? log?.final : undefined;
+    return {
+      status,
+      output: final?.text,
+      ...(final?.structured !== undefined ? { structured: final.structured } : {}),
+      sessionId: live.id,
+      invocationId: options.invocationId,
+      interrupts: status === 'interrupted' ? (log?.openInterrupts ?? []) : [],
+      usage: budget.usage,
+      modelCalls: budget.modelCalls,
+      ...(error ? { error } : {}),
+    };
+  };
+  /** Stores an event describing how the run ended; a store failure here must not hide the cause. */
+  const record = async (error: Error, end?: RunStatus) => {
+    const event: AgentEvent = {
+      id: options.newId(),
+      invocationId: options.invocationId,
+      author: (error as { agentName?: string }).agentName ?? agent.name,
+      path: agent.name,
+      timestamp: Date.now(),
+      error: { name: error.name, message: error.message },
+      ...(end ? { actions: { invocationEnd: { status: end } } } : {}),
+      meta: { kind: 'run-error' },
+    };
+    try {
+      emit(await store1(event));
+    } catch {
+      emit(event);
+    }
+  };
+
+  try {
+    for await (const event of agent.run(ctx)) {
+      if (event.partial) emit(event);
+      else emit(await store1(event));
+    }
+    const output = readInvocation(live.events, options.invocationId)?.final?.text;
+    emit(
+      await store1({
+        id: options.newId(),
+        invocationId: options.invocationId,
+        author: agent.name,
+        path: agent.name,
+        timestamp: Date.now(),
+        actions: { invocationEnd: { status: 'completed', ...(output !== undefined ? { output } : {}) } },
+        meta: { kind: 'invocation-end' },
+      }),
+    );
+    return result('completed');
+  } catch (caught) {
+    let error = asError(caught);
+    if (signal.aborted && !(error instanceof ReplanError)) error = abortErrorOf(signal);
+    if (error instanceof RunInterruptedSignal) return result('interrupted');
+    if (error instanceof MaxIterationsError) {
+      await record(error, 'max_iterations');
+      return result('max_iterations', error);
+    }
+    if (error instanceof BudgetExceededError) {
+      await record(error);
+      return result('budget_exceeded', error);
+    }
+    if (error instanceof RunAbortedError) return result('aborted', error);
+    if (!(error instanceof ConcurrentUpdateError)) await record(error);
+    return result('failed', error);
+  } finally {
+    dispose();
+  }
+}

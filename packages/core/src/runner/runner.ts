@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import type { Agent } from '../agents/agent.js';
+import { assertUniqueAgentNames } from '../agents/agent-name.js';
+import type { AgentEvent, RunStatus } from '../events/agent-event.js';
+import { ConfigurationError } from '../errors/replan-error.js';
+import { NothingToResumeError, UnknownInterruptError } from '../errors/run-errors.js';
+import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
+import type { ContentBlock } from '../messages/content-block.js';
+import { type Message, toUserMessage } from '../messages/message.js';
+import { emptyUsage } from '../models/usage.js';
+import { InMemorySessionStore } from '../sessions/in-memory-session-store.js';
+import type { Session, SessionKey } from '../sessions/session.js';
+import type { SessionStore } from '../sessions/session-store.js';
+import { driveInvocation } from './drive-invocation.js';
+import { readInvocation } from './invocation-log.js';
+import { Run, type RunResult } from './run.js';
+import type { RunLimits } from './run-limits.js';
+
+export interface RunnerOptions {
+  readonly agent: Agent;
+  readonly appName: string;
+  /** Where sessions are kept (default: a new `InMemorySessionStore`). */
+  readonly sessionStore?: SessionStore;
+  /** Event and invocation ids (default: random UUIDs). */
+  readonly generateId?: () => string;
+}
+
+interface CommonRunOptions {
+  readonly userId: string;
+  readonly signal?: AbortSignal;
+  readonly limits?: RunLimits;
+  /** Stream model output as partial events (`event.partial`), never stored. */
+  readonly stream?: boolean;
+}
+
+export interface RunOptions extends CommonRunOptions {
+  /** An existing session to continue, or the id for a new one (default: a new random id). */
+  readonly sessionId?: string;
+  readonly input: string | Message | readonly ContentBlock[];
+  /** Initial state of a new session (ignored for an existing one). */
+  readonly state?: Readonly<Record<string, unknown>>;
+}
+
+export interface ResumeOptions extends CommonRunOptions {
+  readonly sessionId: string;
+  /** Answers to open interrupts, by interrupt id (see `RunResult.interrupts`). */
+  readonly values?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Runs an agent tree over sessions: `run` starts an invocation with user input, `resume` continues
+ * the last one (after an interrupt, a crash, an abort or a budget stop) from the stored events.
+ */
+export class Runner {
+  readonly agent: Agent;
+  readonly appName: string;
+  readonly sessionStore: SessionStore;
+  private readonly newId: () => string;
+
+  constructor(options: RunnerOptions) {
+    if (!options.agent) throw new ConfigurationError('Runner needs an agent.');
+    if (!options.appName) throw new ConfigurationError('Runner needs an appName (sessions are stored per app).');
+    assertUniqueAgentNames(options.agent);
+    this.agent = options.agent;
+    this.appName = options.appName;
+    this.sessionStore = options.sessionStore ?? new InMemorySessionStore();
+    this.newId = options.generateId ?? randomUUID;
+  }
+
+  /** Starts an invocation: stores the user's input, then runs the agent. */
+  run(options: RunOptions): Run {
+    return new Run(async (emit) => {
+      const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId ?? this.newId() };
+      const invocationId = this.newId();
+      const input: AgentEvent = {
+        id: this.newId(),
+        invocationId,
+        author: 'user',
+        path: 'user',
+        timestamp: Date.now(),
+        message: toUserMessage(options.input),
+      };
+      const session = await this.storeInput(key, input, options.state);
+      emit(input);
+      return driveInvocation({
+        ...this.driveBase(options, emit),
+        session,
+        invocationId,
+        start: session.events.length - 1,
+      });
+    });
+  }
+
+  /**
+   * Continues the session's last invocation. With `values`, answers its open interrupts (the
+   * tools that asked run again and receive them). Without, continues after a crash, an abort or
+   * a budget stop; a finished invocation returns its stored result without calling any model.
+   */
+  resume(options: ResumeOptions): Run {
+    return new Run(async (emit) => {
+      const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId };
+      const session = await this.sessionStore.get(key);
+      if (!session) throw new SessionNotFoundError(key.appName, key.userId, key.id);
+      const log = readInvocation(session.events);
+      if (!log) throw new NothingToResumeError(`Session "${key.id}" has no invocation to resume; start one with runner.run().`);
+      const values = options.values ?? {};
+      for (const id of Object.keys(values))
+        if (!log.openInterrupts.some((i) => i.id === id))
+          throw new UnknownInterruptError(id, log.openInterrupts.map((i) => i.id));
+      const done = (status: RunStatus, output: string | undefined): RunResult => ({
+        status,
+        output,
+        ...(log.final?.structured !== undefined ? { structured: log.final.structured } : {}),
+        sessionId: key.id,
+        invocationId: log.invocationId,
+        interrupts: status === 'interrupted' ? log.openInterrupts : [],
+        usage: emptyUsage(),
+        modelCalls: 0,
+      });
+      if (log.end) return done(log.end.status as RunStatus, log.end.output);
+      if (log.openInterrupts.length && !Object.keys(values).length) return done('interrupted', undefined);
+      // The resume event claims the session: a concurrent resume fails here, before doing anything.
+      const marker: AgentEvent = {
+        id: this.newId(),
+        invocationId: log.invocationId,
+        author: 'user',
+        path: 'user',
+        timestamp: Date.now(),
+        actions: { resumeValues: values },
+        meta: { kind: 'resume' },
+      };
+      const { version } = await this.sessionStore.appendEvents(key, [marker], { expectedVersion: session.version });
+      emit(marker);
+      for (const [id, value] of Object.entries(values)) log.resumeValues.set(id, value);
+      return driveInvocation({
+        ...this.driveBase(options, emit),
+        session: { ...session, events: [...session.events, marker], version },
+        invocationId: log.invocationId,
+        start: log.start,
+        resumeValues: log.resumeValues,
+        interruptIds: log.interruptIds,
+      });
+    });
+  }
+
+  private driveBase(options: CommonRunOptions, emit: (e: AgentEvent) => void) {
+    return {
+      agent: this.agent,
+      store: this.sessionStore,
+      newId: this.newId,
+      emit,
+      streaming: options.stream ?? false,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+    };
+  }
+
+  private async storeInput(
+    key: SessionKey,
+    input: AgentEvent,
+    state: Readonly<Record<string, unknown>> | undefined,
+  ): Promise<Session> {
+    const existing = await this.sessionStore.get(key);
+    if (!existing) {
+      try {
+        return await this.sessionStore.create({ ...key, ...(state ? { state } : {}) }, [input]);
+      } catch (error) {
+        if (!(error instanceof SessionExistsError)) throw error;
+        return this.storeInput(key, input, state); // created meanwhile: append instead
+      }
+    }
+    const { version } = await this.sessionStore.appendEvents(key, [input], { expectedVersion: existing.version });
+    return { ...existing, events: [...existing.events, input], version };
+  }
+}

@@ -1,0 +1,133 @@
+import type { ContentBlock, ToolCallBlock } from '../messages/content-block.js';
+import type { Message } from '../messages/message.js';
+import { toolCallsOf } from '../messages/message.js';
+import type {
+  ChatModel,
+  FinishReason,
+  ModelCallOptions,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+} from '../models/chat-model.js';
+import type { Usage } from '../models/usage.js';
+
+/** One scripted answer: text, a message, a whole response, an error to throw, or a function of the request. */
+export type ScriptedReply =
+  | string
+  | Message
+  | ModelResponse
+  | Error
+  | ((request: ModelRequest, call: number) => ScriptedReply | Promise<ScriptedReply>);
+
+export interface ScriptedModelOptions {
+  readonly id?: string;
+  /** Answers in order, one per call. */
+  readonly responses?: readonly ScriptedReply[];
+  /** Answers every call after the scripted `responses` run out (or all calls, if none). */
+  readonly respond?: (request: ModelRequest, call: number) => ScriptedReply | Promise<ScriptedReply>;
+  /** Delay before each answer (honours the abort signal). */
+  readonly latencyMs?: number | ((call: number) => number);
+  /** Usage reported with each answer that has none (default: 10 input, 5 output tokens). */
+  readonly usage?: Usage | null;
+  /** Characters per streamed text chunk (default 8). */
+  readonly chunkSize?: number;
+}
+
+/** A tool call to script: `callTools({ name: 'search', args: { q: 'x' } })`. */
+export interface ScriptedToolCall {
+  readonly name: string;
+  readonly args?: Record<string, unknown>;
+  readonly id?: string;
+}
+
+let nextCallId = 0;
+
+/** An assistant message that calls tools (ids are generated when not given). */
+export function callTools(...calls: readonly ScriptedToolCall[]): Message {
+  return {
+    role: 'assistant',
+    content: calls.map(
+      (c): ToolCallBlock => ({ type: 'tool_call', id: c.id ?? `call_${++nextCallId}`, name: c.name, args: c.args ?? {} }),
+    ),
+  };
+}
+
+/** An assistant message with text (and optionally other blocks before it, such as reasoning). */
+export function reply(text: string, ...before: readonly ContentBlock[]): Message {
+  return { role: 'assistant', content: [...before, { type: 'text', text }] };
+}
+
+const isResponse = (r: object): r is ModelResponse => 'message' in r && 'finishReason' in r;
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * A `ChatModel` that plays scripted answers: for tests, demos and benchmarks. Records every
+ * request (`requests`), can add latency, and streams when asked (text in chunks, tool calls as
+ * deltas, then the whole response).
+ */
+export class ScriptedModel implements ChatModel {
+  readonly id: string;
+  readonly requests: ModelRequest[] = [];
+  private readonly responses: readonly ScriptedReply[];
+  private cursor = 0;
+
+  constructor(private readonly options: ScriptedModelOptions = {}) {
+    this.id = options.id ?? 'scripted';
+    this.responses = options.responses ?? [];
+  }
+
+  /** How many calls were made. */
+  get calls(): number {
+    return this.requests.length;
+  }
+
+  async generate(request: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
+    const call = this.requests.length;
+    this.requests.push(request);
+    const latency = typeof this.options.latencyMs === 'function' ? this.options.latencyMs(call) : this.options.latencyMs;
+    if (latency) await sleep(latency, opts.signal);
+    else if (opts.signal?.aborted) throw opts.signal.reason;
+    let scripted: ScriptedReply | undefined = this.cursor < this.responses.length ? this.responses[this.cursor++] : this.options.respond;
+    if (scripted === undefined)
+      throw new Error(`ScriptedModel "${this.id}": no response scripted for call #${call + 1}. Add one to responses or pass respond.`);
+    while (typeof scripted === 'function') scripted = await scripted(request, call);
+    if (scripted instanceof Error) throw scripted;
+    return this.normalise(scripted);
+  }
+
+  async *stream(request: ModelRequest, opts: ModelCallOptions = {}): AsyncIterable<ModelStreamPart> {
+    const response = await this.generate(request, opts);
+    const size = this.options.chunkSize ?? 8;
+    let index = 0;
+    for (const block of response.message.content) {
+      if (block.type === 'text')
+        for (let i = 0; i < block.text.length; i += size) yield { type: 'text-delta', delta: block.text.slice(i, i + size) };
+      else if (block.type === 'reasoning' && block.reasoning) yield { type: 'reasoning-delta', delta: block.reasoning };
+      else if (block.type === 'tool_call')
+        yield { type: 'tool-call-delta', index: index++, id: block.id, name: block.name, argsDelta: JSON.stringify(block.args) };
+    }
+    yield { type: 'finish', response };
+  }
+
+  private normalise(r: string | Message | ModelResponse): ModelResponse {
+    const usage = this.options.usage === null ? undefined : (this.options.usage ?? { inputTokens: 10, outputTokens: 5 });
+    if (typeof r === 'string') r = reply(r);
+    if (isResponse(r)) return r.usage || !usage ? r : { ...r, usage };
+    const finishReason: FinishReason = toolCallsOf(r).length ? 'tool_calls' : 'stop';
+    return usage ? { message: r, finishReason, usage } : { message: r, finishReason };
+  }
+}

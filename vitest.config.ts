@@ -1,0 +1,35 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+// Tests run against the TypeScript sources: each package name resolves to its src entry.
+const alias = {
+  '@replan/core/testing': src('./packages/core/src/testing/index.ts'),
+  '@replan/core': src('./packages/core/src/index.ts'),
+  '@replan/planexecute': src('./packages/planexecute/src/index.ts'),
+  '@replan/providers': src('./packages/providers/src/index.ts'),
+  '@replan/postgres': src('./packages/postgres/src/index.ts'),
+};
+
+const project = (name: string, extra: Record<string, unknown> = {}) => ({
+  resolve: { alias },
+  test: {
+    name,
+    root: src(`./packages/${name}`),
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    ...extra,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      project('core'),
+      project('providers'),
+      project('planexecute'),
+      project('postgres', { testTimeout: 60_000, hookTimeout: 120_000 }),
+    ],
+  },
+});
