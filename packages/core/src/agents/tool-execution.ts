@@ -129,25 +129,23 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
 
   const hooks = options.hooks;
   const hookCtx = (): ToolHookContext => ({ ...options.hookContext(state), call });
-  if (hooks?.beforeTool) {
-    const short = await hooks.beforeTool(hookCtx(), args);
-    if (short !== undefined) return result(short);
-  }
-  let output: unknown;
+  let output: unknown = hooks?.beforeTool ? await hooks.beforeTool(hookCtx(), args) : undefined;
   let isError = false;
-  try {
-    output = await raceAbort(Promise.resolve().then(() => tool.execute(args, toolCtx)), services.signal);
-  } catch (error) {
-    if (error instanceof InterruptSignal) {
-      state.take();
-      return interruptEvent(error.interrupt);
-    }
-    if (services.signal.aborted) throw abortErrorOf(services.signal);
-    const recovered = hooks?.onError ? await hooks.onError(hookCtx(), error, { stage: 'tool', call }) : undefined;
-    if (recovered !== undefined) output = recovered;
-    else {
-      output = `Error: tool "${tool.name}" failed: ${errorText(error)}`;
-      isError = true;
+  if (output === undefined) {
+    try {
+      output = await raceAbort(Promise.resolve().then(() => tool.execute(args, toolCtx)), services.signal);
+    } catch (error) {
+      if (error instanceof InterruptSignal) {
+        state.take();
+        return interruptEvent(error.interrupt);
+      }
+      if (services.signal.aborted) throw abortErrorOf(services.signal);
+      const recovered = hooks?.onError ? await hooks.onError(hookCtx(), error, { stage: 'tool', call }) : undefined;
+      if (recovered !== undefined) output = recovered;
+      else {
+        output = `Error: tool "${tool.name}" failed: ${errorText(error)}`;
+        isError = true;
+      }
     }
   }
   if (hooks?.afterTool) {

@@ -1,0 +1,5 @@
+import { describe, expect, it } from 'vitest';
+import { InMemorySessionStore } from '@replan/core';
+import { runSessionStoreContract } from '@replan/core/testing';
+
+runSessionStoreContract({ name: 'InMemorySessionStore', createStore: () => new InMemorySessionStore(), test: { describe, it, expect } });

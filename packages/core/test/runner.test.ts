@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  ConcurrentUpdateError,
+  ConfigurationError,
+  InMemorySessionStore,
+  ReActAgent,
+  Runner,
+  SequentialAgent,
+  SessionNotFoundError,
+  tool,
+} from '@replan/core';
+import { ScriptedModel, callTools } from '@replan/core/testing';
+import { collect, sleep } from './support.js';
+
+const echo = tool({ name: 'echo', description: '', parameters: z.object({ v: z.string() }), execute: ({ v }) => v });
+
+describe('Runner', () => {
+  it('refuses an agent tree with duplicate names', () => {
+    const model = new ScriptedModel();
+    const a = new ReActAgent({ name: 'same', model });
+    const b = new ReActAgent({ name: 'same', model });
+    expect(() => new SequentialAgent({ name: 'root', subAgents: [a, b] })).toThrow(ConfigurationError);
+    const nested = new SequentialAgent({ name: 'inner', subAgents: [a] });
+    const outer = new SequentialAgent({ name: 'outer', subAgents: [nested, new SequentialAgent({ name: 'other', subAgents: [b] })] });
+    expect(() => new Runner({ agent: outer, appName: 'x' })).toThrow(/"same" is used twice/);
+  });
+
+  it('rejects resuming an unknown session with SessionNotFoundError', async () => {
+    const runner = new Runner({ agent: new ReActAgent({ name: 'a', model: new ScriptedModel() }), appName: 'x' });
+    await expect(runner.resume({ userId: 'u', sessionId: 'missing' }).result()).rejects.toBeInstanceOf(SessionNotFoundError);
+  });
+
+  it('creates a session under a given new id and continues it on the next run', async () => {
+    const model = new ScriptedModel({ responses: ['first', 'second'] });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'a', model }), appName: 'x' });
+    await runner.run({ userId: 'u', sessionId: 'chosen', input: 'one' }).result();
+    const r2 = await runner.run({ userId: 'u', sessionId: 'chosen', input: 'two' }).result();
+    expect(r2.output).toBe('second');
+    // The second call sees the whole conversation.
+    expect(model.requests[1]?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
+  it('returns the stored result when resuming a finished invocation, without calling the model', async () => {
+    const model = new ScriptedModel({ responses: ['the answer'] });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'a', model }), appName: 'x' });
+    const first = await runner.run({ userId: 'u', sessionId: 's', input: 'q' }).result();
+    const again = await runner.resume({ userId: 'u', sessionId: 's' }).result();
+    expect(again).toMatchObject({ status: 'completed', output: 'the answer', invocationId: first.invocationId });
+    expect(model.calls).toBe(1);
+  });
+
+  it('aborts promptly mid tool call, leaving a session that resumes without re-running finished work', async () => {
+    let fastRuns = 0;
+    let slowRuns = 0;
+    const fast = tool({ name: 'fast', description: '', parameters: z.object({}), execute: () => (fastRuns++, 'fast done') });
+    const slow = tool({
+      name: 'slow',
+      description: '',
+      parameters: z.object({}),
+      execute: async () => {
+        slowRuns++;
+        await sleep(slowRuns === 1 ? 10_000 : 1); // ignores the signal on purpose: the runner must not wait
+        return 'slow done';
+      },
+    });
+    const model = new ScriptedModel({ responses: [callTools({ name: 'fast', id: 'f' }, { name: 'slow', id: 's' }), 'all done'] });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [fast, slow] }), appName: 'x' });
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 50);
+    const aborted = await runner.run({ userId: 'u', sessionId: 's', input: 'go', signal: controller.signal }).result();
+    expect(aborted.status).toBe('aborted');
+    expect(aborted.error?.name).toBe('RunAbortedError');
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    const resumed = await runner.resume({ userId: 'u', sessionId: 's' }).result();
+    expect(resumed.status).toBe('completed');
+    expect(resumed.output).toBe('all done');
+    expect(fastRuns).toBe(1); // its result was stored before the abort
+    expect(slowRuns).toBe(2); // started but unfinished: run again
+    expect(model.calls).toBe(2); // the tool-calling turn was not asked again
+  });
+
+  it('ends budget_exceeded on maxModelCalls and resumes with a new budget', async () => {
+    const model = new ScriptedModel({ responses: [callTools({ name: 'echo', args: { v: '1' } }), callTools({ name: 'echo', args: { v: '2' } }), 'end'] });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [echo] }), appName: 'x' });
+    const r = await runner.run({ userId: 'u', sessionId: 's', input: 'go', limits: { maxModelCalls: 2 } }).result();
+    expect(r.status).toBe('budget_exceeded');
+    expect(r.error).toMatchObject({ name: 'BudgetExceededError', budget: 'maxModelCalls' });
+    expect(model.calls).toBe(2);
+    const resumed = await runner.resume({ userId: 'u', sessionId: 's' }).result();
+    expect(resumed).toMatchObject({ status: 'completed', output: 'end' });
+    expect(model.calls).toBe(3);
+  });
+
+  it('ends budget_exceeded on maxTokens', async () => {
+    const model = new ScriptedModel({ respond: () => callTools({ name: 'echo', args: { v: 'x' } }), usage: { inputTokens: 60, outputTokens: 0 } });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [echo] }), appName: 'x' });
+    const r = await runner.run({ userId: 'u', input: 'go', limits: { maxTokens: 100 } }).result();
+    expect(r.status).toBe('budget_exceeded');
+    expect(r.usage.inputTokens).toBe(120);
+    expect(model.calls).toBe(2);
+  });
+
+  it('ends budget_exceeded when timeoutMs passes during a model call', async () => {
+    const model = new ScriptedModel({ responses: ['late'], latencyMs: 5_000 });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'a', model }), appName: 'x' });
+    const started = Date.now();
+    const r = await runner.run({ userId: 'u', input: 'go', limits: { timeoutMs: 30 } }).result();
+    expect(r.status).toBe('budget_exceeded');
+    expect(r.error).toMatchObject({ budget: 'timeoutMs' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('stops at maxCost priced per model', async () => {
+    const model = new ScriptedModel({ id: 'm1', respond: () => callTools({ name: 'echo', args: { v: 'x' } }), usage: { inputTokens: 1_000_000, outputTokens: 0 } });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [echo] }), appName: 'x' });
+    const r = await runner.run({ userId: 'u', input: 'go', limits: { maxCost: 2.5, prices: { m1: { inputPerMillion: 1, outputPerMillion: 4 } } } }).result();
+    expect(r.status).toBe('budget_exceeded');
+    expect(model.calls).toBe(3);
+  });
+
+  it('lets exactly one of two concurrent resumes proceed; the other gets ConcurrentUpdateError', async () => {
+    const store = new InMemorySessionStore();
+    const model = new ScriptedModel({ responses: [callTools({ name: 'echo', args: { v: 'a' } }), 'done'], latencyMs: 5 });
+    const runnerA = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [echo] }), appName: 'x', sessionStore: store });
+    const controller = new AbortController();
+    controller.abort();
+    await runnerA.run({ userId: 'u', sessionId: 's', input: 'go', signal: controller.signal }).result();
+    const runnerB = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [echo] }), appName: 'x', sessionStore: store });
+    const outcomes = await Promise.allSettled([
+      runnerA.resume({ userId: 'u', sessionId: 's' }).result(),
+      runnerB.resume({ userId: 'u', sessionId: 's' }).result(),
+    ]);
+    const ok = outcomes.filter((o) => o.status === 'fulfilled');
+    const failed = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
+    expect(ok.length).toBe(1);
+    expect(failed[0]?.reason).toBeInstanceOf(ConcurrentUpdateError);
+    expect((ok[0] as PromiseFulfilledResult<{ status: string }>).value.status).toBe('completed');
+    expect(model.calls).toBe(2);
+  });
+
+  it('fails an invocation whose session was changed underneath with ConcurrentUpdateError, writing nothing more', async () => {
+    const store = new InMemorySessionStore();
+    const intruder = tool({
+      name: 'intrude',
+      description: '',
+      parameters: z.object({}),
+      execute: async () => {
+        const s = await store.get({ appName: 'x', userId: 'u', id: 's' });
+        await store.appendEvents({ appName: 'x', userId: 'u', id: 's' }, [{ id: 'other', invocationId: 'z', author: 'user', path: 'user', timestamp: 1 }], { expectedVersion: s!.version });
+        return 'ok';
+      },
+    });
+    const model = new ScriptedModel({ responses: [callTools({ name: 'intrude' }), 'done'] });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [intruder] }), appName: 'x', sessionStore: store });
+    const r = await runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result();
+    expect(r.status).toBe('failed');
+    expect(r.error).toBeInstanceOf(ConcurrentUpdateError);
+    const s = await store.get({ appName: 'x', userId: 'u', id: 's' });
+    expect(s?.events.at(-1)?.id).toBe('other');
+  });
+});

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigurationError, tool } from '@replan/core';
+
+describe('tool()', () => {
+  it('makes the JSON Schema of its zod parameters', () => {
+    const t = tool({
+      name: 'search',
+      description: 'Search documents',
+      parameters: z.object({ query: z.string().describe('what to look for'), limit: z.number().int().optional() }),
+      execute: () => [],
+    });
+    expect(t.jsonSchema).toMatchObject({
+      type: 'object',
+      properties: { query: { type: 'string', description: 'what to look for' }, limit: { type: 'integer' } },
+      required: ['query'],
+    });
+    expect(t.jsonSchema.$schema).toBeUndefined();
+  });
+
+  it('rejects a name providers would refuse', () => {
+    expect(() => tool({ name: 'bad name!', description: '', parameters: z.object({}), execute: () => 1 })).toThrow(ConfigurationError);
+  });
+
+  it('rejects non-object parameters and non-zod schemas with a clear error', () => {
+    expect(() => tool({ name: 'x', description: '', parameters: z.string(), execute: () => 1 })).toThrow(/z\.object/);
+    expect(() => tool({ name: 'y', description: '', parameters: { type: 'object' } as never, execute: () => 1 })).toThrow(/zod v4/);
+  });
+});
