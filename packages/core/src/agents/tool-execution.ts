@@ -45,7 +45,10 @@ export async function* executeToolCalls(
   options: ToolExecutionOptions,
 ): AsyncGenerator<AgentEvent, Interrupt[], undefined> {
   const queue = new AsyncQueue<AgentEvent>();
-  const limit = pLimit(Math.max(1, options.concurrency));
+  const concurrency = Math.max(1, options.concurrency);
+  // p-limit only when there are more calls than slots: most turns have one or two calls.
+  const limit: (task: () => Promise<AgentEvent>) => Promise<AgentEvent> =
+    calls.length > concurrency ? pLimit(concurrency) : (task) => task();
   const interrupts: Interrupt[] = [];
   let remaining = calls.length;
   for (const call of calls)

@@ -1,0 +1,61 @@
+/**
+ * Framework overhead per ReAct iteration (one model call + one tool call, events stored in the
+ * in-memory store), against a hand-written loop making the same model and tool calls.
+ * Run: pnpm bench (or: pnpm build && npx tsx bench/react-overhead.ts)
+ */
+import { z } from 'zod';
+import { type ChatModel, type ModelRequest, ReActAgent, Runner, tool, toolCallsOf } from '@replan/core';
+import { ScriptedModel, callTools } from '@replan/core/testing';
+import { fmt, medianMs, table } from './measure.js';
+
+const noop = tool({ name: 'noop', description: 'does nothing', parameters: z.object({ i: z.number() }), execute: ({ i }) => i });
+
+/** A zero-latency model that calls `noop` until `iterations` calls were made, then answers. */
+const modelFor = (iterations: number) =>
+  new ScriptedModel({
+    respond: (_req, call) => (call + 1 < iterations ? callTools({ name: 'noop', args: { i: call } }) : 'done'),
+  });
+
+async function framework(iterations: number): Promise<void> {
+  const agent = new ReActAgent({ name: 'bench', model: modelFor(iterations), tools: [noop], maxIterations: iterations + 1 });
+  const result = await new Runner({ agent, appName: 'bench' }).run({ userId: 'u', input: 'go' }).result();
+  if (result.status !== 'completed') throw new Error(`bench run ended ${result.status}: ${result.error?.message}`);
+}
+
+/** The same model and tool calls, with a plain array of messages and no events or store. */
+async function handWritten(iterations: number): Promise<void> {
+  const model: ChatModel = modelFor(iterations);
+  const messages: ModelRequest['messages'][number][] = [{ role: 'user', content: [{ type: 'text', text: 'go' }] }];
+  const tools = [{ name: noop.name, description: noop.description, parameters: noop.jsonSchema }];
+  for (;;) {
+    const response = await model.generate({ messages, tools });
+    messages.push(response.message);
+    const calls = toolCallsOf(response.message);
+    if (!calls.length) return;
+    for (const call of calls) {
+      const output = await noop.execute(noop.parameters.parse(call.args), undefined as never);
+      messages.push({ role: 'tool', content: [{ type: 'tool_result', toolCallId: call.id, name: call.name, output }] });
+    }
+  }
+}
+
+export async function reactOverhead(): Promise<string> {
+  const rows: (string | number)[][] = [];
+  const perIteration: Record<number, number> = {};
+  for (const n of [10, 50, 100]) {
+    const fw = (await medianMs(() => framework(n), 25, 10)) / n;
+    const hw = (await medianMs(() => handWritten(n), 25, 10)) / n;
+    perIteration[n] = fw;
+    rows.push([n, fmt(fw * 1000), fmt(hw * 1000), fmt(fw / hw)]);
+  }
+  const flat = (perIteration[100] as number) / (perIteration[10] as number);
+  return [
+    '### ReAct overhead per iteration (µs)',
+    '',
+    table(['iterations', 'replan', 'hand-written loop', 'ratio'], rows),
+    '',
+    `Growth 10 → 100 iterations: ${fmt(flat, 2)}× per iteration (flat = 1.0).`,
+  ].join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await reactOverhead());

@@ -1,0 +1,11 @@
+/** Runs every benchmark and prints Markdown to paste into docs/performance.md. */
+import { reactOverhead } from './react-overhead.js';
+
+const benches: [string, () => Promise<string>][] = [['react-overhead', reactOverhead]];
+const only = process.argv[2];
+console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
+for (const [name, bench] of benches) {
+  if (only && only !== name) continue;
+  console.log(await bench());
+  console.log();
+}
