@@ -1,0 +1,61 @@
+/**
+ * A ReAct agent with two local tools, offline: a ScriptedModel plays the model's part.
+ * Run: pnpm build && npx tsx examples/react/main.ts
+ */
+import { z } from 'zod';
+import { type AgentEvent, ReActAgent, Runner, tool } from '@replan/core';
+import { ScriptedModel, callTools } from '@replan/core/testing';
+
+const prices: Record<string, number> = { apple: 0.5, bread: 2.25, coffee: 7.9 };
+
+const lookupPrice = tool({
+  name: 'lookup_price',
+  description: 'Price of one item in EUR',
+  parameters: z.object({ item: z.string() }),
+  execute: ({ item }) => {
+    const price = prices[item.toLowerCase()];
+    if (price === undefined) throw new Error(`no price for "${item}"`);
+    return price;
+  },
+});
+
+const multiply = tool({
+  name: 'multiply',
+  description: 'Multiply two numbers',
+  parameters: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => Math.round(a * b * 100) / 100,
+});
+
+const model = new ScriptedModel({
+  latencyMs: 150,
+  responses: [
+    callTools({ name: 'lookup_price', args: { item: 'coffee' } }, { name: 'lookup_price', args: { item: 'bread' } }),
+    callTools({ name: 'multiply', args: { a: 7.9, b: 3 } }, { name: 'multiply', args: { a: 2.25, b: 2 } }),
+    'Three bags of coffee cost €23.70 and two loaves of bread €4.50: €28.20 in all.',
+  ],
+});
+
+const agent = new ReActAgent({
+  name: 'shopper',
+  model,
+  tools: [lookupPrice, multiply],
+  instruction: 'Answer shopping questions. Use the tools for prices and arithmetic.',
+});
+
+function show(event: AgentEvent): void {
+  const who = `\x1b[36m${event.author.padEnd(8)}\x1b[0m`;
+  for (const block of event.message?.content ?? []) {
+    if (block.type === 'text' && block.text) console.log(`${who} ${event.message?.role === 'user' ? '›' : '💬'} ${block.text}`);
+    if (block.type === 'tool_call') console.log(`${who} 🔧 ${block.name}(${JSON.stringify(block.args)})`);
+    if (block.type === 'tool_result') console.log(`${who} ${block.isError ? '✗' : '✓'} ${block.name} → ${JSON.stringify(block.output)}`);
+  }
+  if (event.error) console.log(`${who} ✗ ${event.error.name}: ${event.error.message}`);
+}
+
+const runner = new Runner({ agent, appName: 'react-example' });
+const run = runner.run({ userId: 'demo', input: 'What do 3 bags of coffee and 2 loaves of bread cost?' });
+for await (const event of run) show(event);
+const result = await run.result();
+console.log(`\nstatus: ${result.status}, model calls: ${result.modelCalls}, tokens: ${result.usage.inputTokens + result.usage.outputTokens}`);
+if (result.status !== 'completed') process.exitCode = 1;
+else console.log(`answer: ${result.output}`);
