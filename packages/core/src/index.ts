@@ -88,10 +88,16 @@ export { assertAgentName, assertUniqueAgentNames } from './agents/agent-name.js'
 
 // Context
 export { buildContextMessages } from './context/build-context.js';
+export { QUOTE_BEGIN, QUOTE_END, QUOTE_PREAMBLE, neutraliseMarkers } from './context/quoted-context.js';
+export { MISSING_RESULT_OUTPUT } from './context/tool-pairing.js';
 export type { ContextOptions, IncludeContents, IncludeSource } from './context/context-options.js';
 
 // Planners
 export type { ReActPlanner } from './planners/react-planner.js';
+export { PlanReActPlanner } from './planners/plan-react-planner.js';
+export { BuiltInPlanner } from './planners/built-in-planner.js';
+export type { BuiltInPlannerOptions, ThinkingSettings } from './planners/built-in-planner.js';
+export { PLAN_REACT_TAGS, splitPlanReActTags, joinPlanReActTags } from './messages/plan-react-tags.js';
 
 // Runner
 export { Runner } from './runner/runner.js';
