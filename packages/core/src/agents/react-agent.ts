@@ -43,6 +43,12 @@ export interface ReActAgentOptions extends ContextOptions {
   readonly settings?: ModelSettings;
   readonly hooks?: ReActHooks;
   readonly planner?: ReActPlanner;
+  /**
+   * Replaces the context built from the session (`includeContents`/`includeSources` then do not
+   * apply): the model sees the instruction, these messages, then this agent's own turn so far.
+   * For agents whose input is computed, e.g. a plan-execute executor built from the plan.
+   */
+  readonly inputMessages?: (ctx: InvocationContext) => readonly Message[] | Promise<readonly Message[]>;
 }
 
 const EMPTY_NUDGE =
@@ -94,7 +100,9 @@ export class ReActAgent implements Agent {
     }
     let justNudged = own[own.length - 1]?.meta?.kind === 'empty-response';
     let pending = pendingToolCalls(own);
-    const messages = buildContextMessages(ctx, this.options);
+    const messages = this.options.inputMessages
+      ? [...(await this.options.inputMessages(ctx)), ...own.flatMap((e) => (e.message && !e.partial ? [e.message] : []))]
+      : buildContextMessages(ctx, this.options);
     const emit = (draft: EventDraft): AgentEvent => {
       const hookDelta = hookState.take();
       if (!hookDelta) return ctx.event(draft);

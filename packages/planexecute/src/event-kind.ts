@@ -1,0 +1,70 @@
+import type { AgentEvent, EventError, FinalAnswer } from '@replan/core';
+import { SessionKeys, type ExecutedStep } from './session-keys.js';
+
+/** The `meta` key the plan-execute agents tag their events with. */
+export const PLAN_EXECUTE_META = 'planExecute';
+
+/** The tags stored in `event.meta.planExecute`. */
+export type PlanExecuteTag = 'planning' | 'repair' | 'plan' | 'revised-plan' | 'step' | 'step-result' | 'answer';
+
+/**
+ * What a plan-execute event is, for a UI or log. Works on partial (streamed) events too, so a
+ * consumer can render a plan, a step's progress, a revision and the answer as they arrive.
+ */
+export type PlanExecuteEventKind =
+  /** A planner or replanner model call in progress (streamed deltas). */
+  | { readonly kind: 'planning'; readonly agent: string; readonly partial: boolean }
+  /** A faulty planner/replanner answer, or the repair message sent back to the model. */
+  | { readonly kind: 'repair'; readonly agent: string; readonly attempt: number; readonly problem: string }
+  /** The planner's plan. */
+  | { readonly kind: 'plan'; readonly plan: unknown }
+  /** A new plan from the replanner (it replaces the previous one). */
+  | { readonly kind: 'revised-plan'; readonly plan: unknown; readonly executedSteps: readonly ExecutedStep[] }
+  /** Progress of a step: the executor's model output, tool calls and tool results. */
+  | { readonly kind: 'step-progress'; readonly step: unknown; readonly stepNumber: number; readonly partial: boolean }
+  /** A step finished, with its result. */
+  | { readonly kind: 'step-result'; readonly executedStep: ExecutedStep; readonly stepNumber: number }
+  /** The final answer (the run's output). */
+  | { readonly kind: 'answer'; readonly answer: FinalAnswer; readonly executedSteps: readonly ExecutedStep[] }
+  /** The run stopped with an error (e.g. `MaxIterationsError`, `PlanningError`). */
+  | { readonly kind: 'error'; readonly error: EventError };
+
+type Meta = Readonly<Record<string, unknown>>;
+
+/** Adds plan-execute tags to an event's meta, keeping what is there (core reads its own `kind`). */
+export function tagged(event: AgentEvent, tag: PlanExecuteTag, extra: Meta = {}): AgentEvent {
+  return { ...event, meta: { ...event.meta, ...extra, [PLAN_EXECUTE_META]: tag } };
+}
+
+/** The plan-execute tag of an event, if it has one. */
+export function tagOf(event: AgentEvent): PlanExecuteTag | undefined {
+  return event.meta?.[PLAN_EXECUTE_META] as PlanExecuteTag | undefined;
+}
+
+const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+
+/** Classifies an event of a plan-execute run; `undefined` for events that are none of these (cursors, user input). */
+export function planExecuteEventKind(event: AgentEvent): PlanExecuteEventKind | undefined {
+  if (event.error) return { kind: 'error', error: event.error };
+  const meta = event.meta ?? {};
+  const delta = event.actions?.stateDelta ?? {};
+  switch (tagOf(event)) {
+    case 'planning':
+      return { kind: 'planning', agent: event.author, partial: event.partial === true };
+    case 'repair':
+      return { kind: 'repair', agent: event.author, attempt: num(meta.attempt), problem: String(meta.problem ?? '') };
+    case 'plan':
+      return { kind: 'plan', plan: delta[SessionKeys.Plan] };
+    case 'revised-plan':
+      return { kind: 'revised-plan', plan: delta[SessionKeys.Plan], executedSteps: (delta[SessionKeys.ExecutedSteps] ?? []) as ExecutedStep[] };
+    case 'step':
+      return { kind: 'step-progress', step: meta.step, stepNumber: num(meta.stepNumber), partial: event.partial === true };
+    case 'step-result':
+      return { kind: 'step-result', executedStep: delta[SessionKeys.ExecutedStep] as ExecutedStep, stepNumber: num(meta.stepNumber) };
+    case 'answer':
+      if (!event.actions?.final) return undefined;
+      return { kind: 'answer', answer: event.actions.final, executedSteps: (delta[SessionKeys.ExecutedSteps] ?? []) as ExecutedStep[] };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,77 @@
+import { LoopAgent, SequentialAgent, type Agent, type ChatModel, type Tool } from '@replan/core';
+import type { z } from 'zod';
+import { createExecutor } from './executor.js';
+import { createPlanner, type StructuredOutput } from './planner.js';
+import { createReplanner } from './replanner.js';
+
+interface CommonOptions {
+  /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */
+  readonly maxIterations?: number;
+  /** The root agent's name (default `plan_execute`); the loop is named `execute_replan`. */
+  readonly name?: string;
+  readonly description?: string;
+}
+
+/** Build from your own planner, executor and replanner (e.g. from `createPlanner` and friends). */
+export interface PlanExecuteAgentOptions extends CommonOptions {
+  readonly planner: Agent;
+  readonly executor: Agent;
+  readonly replanner: Agent;
+}
+
+/** The one-call form: one model (or one per role) and the executor's tools; defaults for the rest. */
+export interface PlanExecuteQuickOptions extends CommonOptions {
+  readonly model: ChatModel;
+  readonly tools?: readonly Tool[];
+  readonly planSchema?: z.ZodType;
+  /** Models per role, overriding `model`. */
+  readonly plannerModel?: ChatModel;
+  readonly executorModel?: ChatModel;
+  readonly replannerModel?: ChatModel;
+  /** Most model calls of one step (the executor's `maxIterations`, default 10). */
+  readonly stepMaxIterations?: number;
+  readonly structuredOutput?: StructuredOutput;
+}
+
+const isQuick = (o: PlanExecuteAgentOptions | PlanExecuteQuickOptions): o is PlanExecuteQuickOptions =>
+  'model' in o && o.model !== undefined && !('planner' in o);
+
+/**
+ * The plan–execute–replan agent: a `SequentialAgent` of the planner and a `LoopAgent` of executor
+ * and replanner that must end with the replanner's answer (`requireExit`): running out of
+ * `maxIterations` ends the run `max_iterations` with an error event, `ExecutedSteps` and the
+ * last `Plan` kept in the session.
+ */
+export function createPlanExecuteAgent(options: PlanExecuteAgentOptions | PlanExecuteQuickOptions): SequentialAgent {
+  const { planner, executor, replanner } = isQuick(options) ? defaultAgents(options) : options;
+  const loop = new LoopAgent({
+    name: 'execute_replan',
+    description: 'Runs a step, then revises the plan or answers.',
+    subAgents: [executor, replanner],
+    maxIterations: options.maxIterations ?? 10,
+    requireExit: true,
+  });
+  return new SequentialAgent({
+    name: options.name ?? 'plan_execute',
+    description: options.description ?? 'Plans, executes the plan step by step, and replans until it can answer.',
+    subAgents: [planner, loop],
+  });
+}
+
+function defaultAgents(o: PlanExecuteQuickOptions): { planner: Agent; executor: Agent; replanner: Agent } {
+  const planSchema = o.planSchema ? { planSchema: o.planSchema } : {};
+  return {
+    planner: createPlanner({
+      model: o.plannerModel ?? o.model,
+      ...planSchema,
+      ...(o.tools ? { tools: o.tools } : {}),
+      ...(o.structuredOutput ? { structuredOutput: o.structuredOutput } : {}),
+    }),
+    executor: createExecutor({
+      model: o.executorModel ?? o.model,
+      ...(o.tools ? { tools: o.tools } : {}),
+      ...(o.stepMaxIterations !== undefined ? { maxIterations: o.stepMaxIterations } : {}),
+    }),
+    replanner: createReplanner({ model: o.replannerModel ?? o.model, ...planSchema }),
+  };
+}

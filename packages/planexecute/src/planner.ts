@@ -1,0 +1,122 @@
+import type { z } from 'zod';
+import {
+  assertAgentName,
+  messageText,
+  toolCallsOf,
+  type Agent,
+  type AgentEvent,
+  type ChatModel,
+  type InvocationContext,
+  type Message,
+  type ModelRequest,
+  type ModelSettings,
+} from '@replan/core';
+import { assertModel } from './assert-model.js';
+import { tagged, tagOf } from './event-kind.js';
+import { calledNames, decisionCall, parseCallArgs, parseWith, type Parsed } from './decision-call.js';
+import { defaultPlanSchema } from './plan-schema.js';
+import { planToolFor } from './plan-tools.js';
+import { formatPlannerPrompt, type PlannerPromptInput } from './prompts.js';
+import { SessionKeys } from './session-keys.js';
+import { conversationOf } from './user-input.js';
+
+/** How the planner gets a structured plan from its model. */
+export type StructuredOutput = 'tool-call' | 'response-format';
+
+export interface PlannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
+  readonly model: ChatModel;
+  /** The plan's zod schema (default `{ steps: string[] }`); it needs a `steps` array. Stored as plain JSON. */
+  readonly planSchema?: S;
+  /** Replaces the system text of `PlannerPrompt` (`{tools}` is filled in). */
+  readonly instruction?: string;
+  /** Replaces the whole default input (system message included). */
+  readonly buildInput?: (input: PlannerPromptInput) => readonly Message[] | Promise<readonly Message[]>;
+  /** `'tool-call'` (default): force the `plan` tool. `'response-format'`: ask for JSON matching the schema. */
+  readonly structuredOutput?: StructuredOutput;
+  /** The executor's tools, listed in the prompt so the plan uses them. */
+  readonly tools?: readonly { readonly name: string; readonly description: string }[];
+  readonly settings?: ModelSettings;
+  readonly name?: string;
+  readonly description?: string;
+  /** Repair attempts before `PlanningError` (default 2). */
+  readonly maxRepairs?: number;
+}
+
+const stripJsonFence = (text: string) => text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
+
+/** Reads a plan from a forced `plan` tool call. */
+export function parsePlanCall<S extends z.ZodType>(message: Message, schema: S): Parsed<z.output<S>> {
+  const calls = toolCallsOf(message);
+  const call = calls.find((c) => c.name === 'plan');
+  if (!call) return { ok: false, problem: `the answer must call the "plan" tool, but ${calledNames(calls)}` };
+  return parseCallArgs(call, schema);
+}
+
+/** Reads a plan from a JSON text answer (response-format mode). */
+function parsePlanText<S extends z.ZodType>(message: Message, schema: S): Parsed<z.output<S>> {
+  const text = messageText(message);
+  let json: unknown;
+  try {
+    json = JSON.parse(stripJsonFence(text));
+  } catch (error) {
+    return { ok: false, problem: `the answer is not valid JSON (${(error as Error).message})` };
+  }
+  return parseWith(schema, json, 'the plan fields');
+}
+
+/**
+ * The planner: one model call (plus repairs) that writes the plan. Stores `UserInput`, `Plan`
+ * and an empty `ExecutedSteps` with the event carrying the model's answer (tagged `plan`). When
+ * its own events already hold a plan (a resumed run), it does nothing: it is never called twice.
+ */
+export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements Agent {
+  readonly name: string;
+  readonly description: string;
+  readonly planSchema: S;
+  private readonly request: Omit<ModelRequest, 'messages'>;
+
+  constructor(readonly options: PlannerOptions<S>) {
+    this.name = options.name ?? 'planner';
+    assertAgentName(this.name);
+    assertModel(options.model, `Planner "${this.name}"`);
+    this.description = options.description ?? 'Writes a step-by-step plan for the objective.';
+    this.planSchema = (options.planSchema ?? defaultPlanSchema) as S;
+    const plan = planToolFor(this.planSchema, `Planner "${this.name}"`);
+    this.request =
+      options.structuredOutput === 'response-format'
+        ? { responseFormat: { name: 'plan', schema: plan.parameters, strict: true }, ...settingsOf(options) }
+        : { tools: [plan], toolChoice: { name: 'plan' }, ...settingsOf(options) };
+  }
+
+  async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
+    if (ctx.ownEvents().some((e) => tagOf(e) === 'plan')) return;
+    const userInput = conversationOf(ctx);
+    const input: PlannerPromptInput = { userInput, ...(this.options.tools ? { tools: this.options.tools } : {}) };
+    const messages = this.options.buildInput
+      ? await this.options.buildInput(input)
+      : formatPlannerPrompt(input, this.options.instruction);
+    const textMode = this.options.structuredOutput === 'response-format';
+    const { value: plan, response } = yield* decisionCall(ctx, {
+      model: this.options.model,
+      request: { ...this.request, messages },
+      parse: (m) => (textMode ? parsePlanText(m, this.planSchema) : parsePlanCall(m, this.planSchema)),
+      repairHint: textMode
+        ? 'Reply with only a JSON object that matches the plan schema.'
+        : 'Call the "plan" tool once, with arguments that match its schema.',
+      ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
+    });
+    const event = ctx.event({
+      message: response.message,
+      ...(response.usage ? { usage: response.usage } : {}),
+      actions: { stateDelta: { [SessionKeys.UserInput]: userInput, [SessionKeys.Plan]: plan, [SessionKeys.ExecutedSteps]: [] } },
+    });
+    yield tagged(event, 'plan');
+  }
+}
+
+const settingsOf = (o: { readonly settings?: ModelSettings }) => (o.settings ? { settings: o.settings } : {});
+
+/** Creates a planner (see `Planner`). */
+export function createPlanner<S extends z.ZodType = typeof defaultPlanSchema>(options: PlannerOptions<S>): Planner<S> {
+  return new Planner(options);
+}

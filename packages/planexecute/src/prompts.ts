@@ -1,0 +1,123 @@
+import { systemMessage, userMessage, type Message } from '@replan/core';
+import type { ExecutedStep, ExecutionContext, ExecutorInput } from './session-keys.js';
+import { stepText } from './plan-schema.js';
+
+/**
+ * A prompt: the system text and, for the executor and replanner, a task message that follows the
+ * user's own messages (kept with their roles). `{name}` placeholders are filled from `inputs`.
+ */
+export interface PromptTemplate {
+  readonly system: string;
+  /** The user-role message after the conversation; absent for the planner. */
+  readonly task?: string;
+  /** The placeholders the template uses, and so the inputs it needs. */
+  readonly inputs: readonly string[];
+}
+
+/** The planner's prompt. Inputs: the objective (the user's messages) and the executor's tools. */
+export const PlannerPrompt: PromptTemplate = {
+  system: `You are an expert planning agent. The conversation below states an objective. Write a step-by-step plan that reaches it, by calling the "plan" tool.
+
+Each step must be:
+- specific and actionable: an executor can carry it out without guessing;
+- self-contained: it names every value, entity and constraint it needs (the executor sees the plan and earlier results, not your reasoning);
+- necessary: no redundant steps; the last step produces what the objective asks for.
+
+The executor can use these tools:
+{tools}`,
+  inputs: ['objective', 'tools'],
+};
+
+/** The executor's prompt. Inputs: objective, plan, completed steps with results, current step. */
+export const ExecutorPrompt: PromptTemplate = {
+  system: `You are a careful executor agent. The conversation below states the overall objective; a plan has been made for it. Carry out exactly the one step you are given, using your tools when they help, then answer with that step's result: the facts, numbers or text the next steps need. Do not do later steps.`,
+  task: `## PLAN
+{plan}
+
+## COMPLETED STEPS AND RESULTS
+{executedSteps}
+
+## YOUR STEP
+{step}`,
+  inputs: ['objective', 'plan', 'executedSteps', 'step'],
+};
+
+/** The replanner's prompt. Inputs: objective, plan, completed steps with results, tool names. */
+export const ReplannerPrompt: PromptTemplate = {
+  system: `You review progress toward the objective stated in the conversation below and choose exactly ONE action:
+
+1. The objective is met, or the results show it cannot be met: call "{respondTool}" with the complete final answer for the user, based on the step results.
+2. More work is needed: call "{planTool}" with a revised plan that lists ONLY the steps still to do (never completed ones), adapted to what the results taught you. If a step failed (see its tool errors), plan a way around the failure.
+
+Steps in the plan must be specific, self-contained and necessary, in a logical order.`,
+  task: `## CURRENT PLAN
+{plan}
+
+## COMPLETED STEPS AND RESULTS
+{executedSteps}
+
+Decide now: call "{respondTool}" or "{planTool}".`,
+  inputs: ['objective', 'plan', 'executedSteps', 'planTool', 'respondTool'],
+};
+
+/** Replaces `{name}` placeholders; unknown names are left as they are. */
+export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/\{(\w+)\}/g, (all, name: string) => values[name] ?? all);
+}
+
+/** Completed steps as a numbered list with results, tool errors and structured output. */
+export function formatExecutedSteps(steps: readonly ExecutedStep[]): string {
+  if (!steps.length) return '(none yet)';
+  return steps
+    .map((s, i) => {
+      const lines = [`${i + 1}. Step: ${stepText(s.step)}`, `   Result: ${s.result}`];
+      if (s.structured !== undefined) lines.push(`   Structured result: ${JSON.stringify(s.structured)}`);
+      for (const e of s.toolErrors ?? []) lines.push(`   Tool error (${e.tool}): ${e.error}`);
+      return lines.join('\n');
+    })
+    .join('\n');
+}
+
+/** The executor tools as the planner reads them: one `- name: description` line each. */
+export function formatToolList(tools: readonly { readonly name: string; readonly description: string }[] | undefined): string {
+  if (!tools?.length) return '(not listed: plan steps that a general assistant can do)';
+  return tools.map((t) => `- ${t.name}: ${t.description}`).join('\n');
+}
+
+export interface PlannerPromptInput {
+  readonly userInput: readonly Message[];
+  readonly tools?: readonly { readonly name: string; readonly description: string }[];
+}
+
+/** The planner's default messages: its system prompt, then the user's messages as they are. */
+export function formatPlannerPrompt(input: PlannerPromptInput, system = PlannerPrompt.system): Message[] {
+  return [systemMessage(fillTemplate(system, { tools: formatToolList(input.tools) })), ...input.userInput];
+}
+
+/** The executor's default messages: system prompt, the user's messages, then the step's task. */
+export function formatExecutorPrompt(input: ExecutorInput, system = ExecutorPrompt.system): Message[] {
+  const values = {
+    plan: JSON.stringify(input.plan, null, 2),
+    executedSteps: formatExecutedSteps(input.executedSteps),
+    step: stepText(input.step),
+  };
+  return [systemMessage(system), ...input.userInput, userMessage(fillTemplate(ExecutorPrompt.task ?? '', values))];
+}
+
+/** The replanner's default messages: system prompt, the user's messages, then the progress. */
+export function formatReplannerPrompt(
+  input: ExecutionContext,
+  tools: { readonly planTool: string; readonly respondTool: string },
+  system = ReplannerPrompt.system,
+): Message[] {
+  const values = {
+    ...tools,
+    plan: JSON.stringify(input.plan, null, 2),
+    executedSteps: formatExecutedSteps(input.executedSteps),
+  };
+  return [
+    systemMessage(fillTemplate(system, values)),
+    ...input.userInput,
+    userMessage(fillTemplate(ReplannerPrompt.task ?? '', values)),
+  ];
+}

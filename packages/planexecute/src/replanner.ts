@@ -1,0 +1,139 @@
+import {
+  assertAgentName,
+  reasoningOf,
+  textBlock,
+  toolCallsOf,
+  type Agent,
+  type AgentEvent,
+  type ChatModel,
+  type FinalAnswer,
+  type InvocationContext,
+  type Message,
+  type ModelSettings,
+  type ToolSpec,
+} from '@replan/core';
+import type { z } from 'zod';
+import { tagged, tagOf } from './event-kind.js';
+import { calledNames, decisionCall, parseCallArgs, type Parsed } from './decision-call.js';
+import { defaultPlanSchema } from './plan-schema.js';
+import { defaultRespondSchema, planToolFor, respondToolFor } from './plan-tools.js';
+import { assertModel } from './assert-model.js';
+import { formatReplannerPrompt } from './prompts.js';
+import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutionContext } from './session-keys.js';
+
+export interface ReplannerOptions {
+  readonly model: ChatModel;
+  /** The plan's zod schema; use the planner's (default `{ steps: string[] }`). */
+  readonly planSchema?: z.ZodType;
+  /** The `respond` tool's arguments (default `{ response: string }`); a `response` string is the answer text. */
+  readonly respondSchema?: z.ZodType;
+  /** Replaces the system text of `ReplannerPrompt` (`{planTool}`, `{respondTool}` are filled in). */
+  readonly instruction?: string;
+  /** Replaces the whole default input (system message included). `executedSteps` includes the step just run. */
+  readonly buildInput?: (input: ExecutionContext) => readonly Message[] | Promise<readonly Message[]>;
+  readonly settings?: ModelSettings;
+  readonly name?: string;
+  readonly description?: string;
+  /** Repair attempts before `PlanningError` (default 2). */
+  readonly maxRepairs?: number;
+}
+
+/** What the replanner decided. */
+export type ReplannerDecision = { readonly kind: 'plan'; readonly plan: unknown } | { readonly kind: 'respond'; readonly args: unknown };
+
+/**
+ * Reads the replanner's decision. Several tool calls in one answer are resolved deterministically:
+ * the first `respond` call wins (answering ends the work); otherwise the first `plan` call;
+ * other tools are ignored when one of these is present. Only the chosen call is validated.
+ */
+export function parseReplannerAnswer(message: Message, planSchema: z.ZodType, respondSchema: z.ZodType): Parsed<ReplannerDecision> {
+  const calls = toolCallsOf(message);
+  const respond = calls.find((c) => c.name === 'respond');
+  if (respond) {
+    const parsed = parseCallArgs(respond, respondSchema);
+    return parsed.ok ? { ok: true, value: { kind: 'respond', args: parsed.value } } : parsed;
+  }
+  const plan = calls.find((c) => c.name === 'plan');
+  if (plan) {
+    const parsed = parseCallArgs(plan, planSchema);
+    return parsed.ok ? { ok: true, value: { kind: 'plan', plan: parsed.value } } : parsed;
+  }
+  return { ok: false, problem: `the answer must call "respond" or "plan", but ${calledNames(calls)}` };
+}
+
+/** The final answer of a `respond` call: its `response` text, and its arguments as the structured answer. */
+function finalAnswerOf(args: unknown): FinalAnswer {
+  const response = (args as { response?: unknown } | undefined)?.response;
+  return { text: typeof response === 'string' ? response : JSON.stringify(args), structured: args };
+}
+
+/**
+ * The step the executor finished since the last plan or answer, if any: the latest `ExecutedStep`
+ * write comes after the latest `ExecutedSteps` write. (After an empty plan there is none.)
+ */
+function pendingStep(ctx: InvocationContext): ExecutedStep | undefined {
+  for (let i = ctx.events.length - 1; i >= 0; i--) {
+    const delta = ctx.events[i]?.actions?.stateDelta;
+    if (!delta) continue;
+    if (SessionKeys.ExecutedSteps in delta) return undefined;
+    if (SessionKeys.ExecutedStep in delta) return delta[SessionKeys.ExecutedStep] as ExecutedStep;
+  }
+  return undefined;
+}
+
+/**
+ * The replanner: one model call (plus repairs) offering `plan` and `respond`. It appends the step
+ * just executed to `ExecutedSteps` in the same event that stores the new `Plan` (tagged
+ * `revised-plan`) or the final answer (tagged `answer`, with `actions.final` and `exitLoop`), so a
+ * retried or resumed replanner never appends twice: once that event is stored it does nothing.
+ */
+export class Replanner implements Agent {
+  readonly name: string;
+  readonly description: string;
+  private readonly planSchema: z.ZodType;
+  private readonly respondSchema: z.ZodType;
+  private readonly tools: readonly ToolSpec[];
+
+  constructor(readonly options: ReplannerOptions) {
+    this.name = options.name ?? 'replanner';
+    assertAgentName(this.name);
+    assertModel(options.model, `Replanner "${this.name}"`);
+    this.description = options.description ?? 'Revises the plan after each step, or gives the final answer.';
+    this.planSchema = options.planSchema ?? defaultPlanSchema;
+    this.respondSchema = options.respondSchema ?? defaultRespondSchema;
+    this.tools = [planToolFor(this.planSchema, `Replanner "${this.name}"`), respondToolFor(this.respondSchema)];
+  }
+
+  async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
+    if (ctx.ownEvents().some((e) => tagOf(e) === 'revised-plan' || tagOf(e) === 'answer')) return;
+    const state = readExecutionState(ctx.state);
+    const pending = pendingStep(ctx);
+    const input: ExecutionContext = { ...state, executedSteps: pending ? [...state.executedSteps, pending] : state.executedSteps };
+    const messages = this.options.buildInput
+      ? await this.options.buildInput(input)
+      : formatReplannerPrompt(input, { planTool: 'plan', respondTool: 'respond' }, this.options.instruction);
+    const { value, response } = yield* decisionCall(ctx, {
+      model: this.options.model,
+      request: { messages, tools: this.tools, toolChoice: 'required', ...(this.options.settings ? { settings: this.options.settings } : {}) },
+      parse: (m) => parseReplannerAnswer(m, this.planSchema, this.respondSchema),
+      repairHint: 'Call exactly one tool: "respond" with the final answer, or "plan" with the steps still to do.',
+      ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
+    });
+    const usage = response.usage ? { usage: response.usage } : {};
+    const executedSteps = { [SessionKeys.ExecutedSteps]: input.executedSteps };
+    if (value.kind === 'plan') {
+      const event = ctx.event({ message: response.message, ...usage, actions: { stateDelta: { ...executedSteps, [SessionKeys.Plan]: value.plan } } });
+      yield tagged(event, 'revised-plan');
+      return;
+    }
+    const final = finalAnswerOf(value.args);
+    // The answer as text (keeping the model's reasoning blocks), never the raw tool-call JSON.
+    const message: Message = { role: 'assistant', content: [...reasoningOf(response.message), textBlock(final.text)] };
+    yield tagged(ctx.event({ message, ...usage, actions: { final, exitLoop: true, stateDelta: executedSteps } }), 'answer');
+  }
+}
+
+/** Creates a replanner (see `Replanner`). */
+export function createReplanner(options: ReplannerOptions): Replanner {
+  return new Replanner(options);
+}
