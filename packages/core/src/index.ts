@@ -65,6 +65,10 @@ export type { StateScope, ScopedDelta } from './sessions/state-scope.js';
 export { foldSessionState } from './sessions/fold-state.js';
 export { DeltaState } from './sessions/delta-state.js';
 export { compareSummaries, encodeCursor, decodeCursor, pageSummaries } from './sessions/session-paging.js';
+export { FileSessionStore } from './sessions/file-session-store.js';
+export type { FileSessionStoreOptions } from './sessions/file-session-store.js';
+export { assertSchemaVersion, assertExpectedVersion, assertPageLimit, decodeStoredEvent, eventsForStorage } from './sessions/stored-event.js';
+export type { StoredEventRecord } from './sessions/stored-event.js';
 
 // Agents
 export type { Agent } from './agents/agent.js';

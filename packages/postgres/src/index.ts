@@ -1,1 +1,3 @@
-export {};
+export { PostgresSessionStore } from './postgres-session-store.js';
+export type { PostgresSessionStoreOptions } from './postgres-session-store.js';
+export { MIGRATIONS } from './migrations.js';

@@ -1,0 +1,101 @@
+import type { PoolClient } from 'pg';
+import { SessionStoreError } from '@replan/core';
+import type { Tables } from './sql-names.js';
+
+/** One step of the database layout; steps are applied in order and recorded, never edited. */
+interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: (t: Tables) => string;
+}
+
+/**
+ * Text keys use the "C" collation: byte order, the same on every server, so list paging is stable.
+ * Events are `json` (kept verbatim, so any JSON string — even one with \u0000 — round-trips).
+ * Sessions store their initial state only; the rest is folded from events on load, so an append
+ * never rewrites earlier data.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'sessions, events, app and user state',
+    sql: (t) => `
+      CREATE TABLE ${t.sessions} (
+        app_name text COLLATE "C" NOT NULL,
+        user_id text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        schema_version integer NOT NULL,
+        state json NOT NULL,
+        version integer NOT NULL DEFAULT 0,
+        created_at bigint NOT NULL,
+        updated_at bigint NOT NULL,
+        PRIMARY KEY (app_name, user_id, id)
+      );
+      CREATE INDEX ON ${t.sessions} (app_name, user_id, created_at, id);
+      CREATE TABLE ${t.events} (
+        app_name text COLLATE "C" NOT NULL,
+        user_id text COLLATE "C" NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
+        seq integer NOT NULL,
+        event_id text NOT NULL,
+        schema_version integer NOT NULL,
+        event json NOT NULL,
+        PRIMARY KEY (app_name, user_id, session_id, seq),
+        FOREIGN KEY (app_name, user_id, session_id) REFERENCES ${t.sessions} (app_name, user_id, id) ON DELETE CASCADE
+      );
+      CREATE TABLE ${t.appState} (
+        app_name text COLLATE "C" NOT NULL,
+        key text COLLATE "C" NOT NULL,
+        schema_version integer NOT NULL,
+        value json NOT NULL,
+        updated_at bigint NOT NULL,
+        PRIMARY KEY (app_name, key)
+      );
+      CREATE TABLE ${t.userState} (
+        app_name text COLLATE "C" NOT NULL,
+        user_id text COLLATE "C" NOT NULL,
+        key text COLLATE "C" NOT NULL,
+        schema_version integer NOT NULL,
+        value json NOT NULL,
+        updated_at bigint NOT NULL,
+        PRIMARY KEY (app_name, user_id, key)
+      );`,
+  },
+];
+
+/** Advisory lock class for migrations ("repl"); the object id is the schema's hash. */
+const MIGRATION_LOCK_CLASS = 0x7265706c;
+
+/**
+ * Brings the schema up to date inside one transaction. A transaction-level advisory lock makes
+ * concurrent migrations (many workers starting at once) run one after the other; the later ones
+ * find everything applied and do nothing.
+ */
+export async function migrateSchema(client: PoolClient, tables: Tables, schemaName: string): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [MIGRATION_LOCK_CLASS, schemaName]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${tables.schema}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${tables.migrations} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${tables.migrations}`);
+    const applied = new Set(rows.map((r) => r.version));
+    const newest = Math.max(0, ...applied);
+    const known = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+    if (newest > known)
+      throw new SessionStoreError(
+        `Schema ${schemaName} was migrated to version ${newest} by a newer replan; this one knows up to ${known}. ` +
+          'Upgrade @replan/postgres on this worker.',
+      );
+    for (const m of MIGRATIONS) {
+      if (applied.has(m.version)) continue;
+      await client.query(m.sql(tables));
+      await client.query(`INSERT INTO ${tables.migrations} (version, name) VALUES ($1, $2)`, [m.version, m.name]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,268 @@
+import pg from 'pg';
+import {
+  assertExpectedVersion,
+  assertPageLimit,
+  ConcurrentUpdateError,
+  ConfigurationError,
+  decodeCursor,
+  encodeCursor,
+  ReplanError,
+  SESSION_SCHEMA_VERSION,
+  SessionExistsError,
+  SessionNotFoundError,
+  SessionStoreError,
+  splitStateDelta,
+  eventsForStorage,
+  type AgentEvent,
+  type AppendOptions,
+  type CreateSessionInput,
+  type ListSessionsInput,
+  type Session,
+  type SessionKey,
+  type SessionPage,
+  type SessionStore,
+  type SessionSummary,
+} from '@replan/core';
+import { writeEvents } from './event-writer.js';
+import { migrateSchema } from './migrations.js';
+import { sessionFromRows, type EventRow, type ScopeRow, type SessionRow } from './session-rows.js';
+import { Tables } from './sql-names.js';
+
+export interface PostgresSessionStoreOptions {
+  /** A pool you own; `close()` leaves it open. Give this or `connectionString`. */
+  readonly pool?: pg.Pool;
+  /** Connection string for a pool the store creates (and ends on `close()`). */
+  readonly connectionString?: string;
+  /** Size of the pool the store creates (default 10). */
+  readonly maxConnections?: number;
+  /** The PostgreSQL schema holding the tables (default `public`); created by `migrate()`. */
+  readonly schema?: string;
+}
+
+/** PostgreSQL error codes worth one more try: the transaction was rolled back, nothing written. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/**
+ * Sessions in PostgreSQL: for many processes on many machines.
+ *
+ * Tables (in `schema`): `replan_sessions` (key, initial state, version), `replan_events` (one
+ * row per event, unique per session and sequence number, deleted with their session),
+ * `replan_app_state` and `replan_user_state` (one row per key), and `replan_migrations`.
+ * `migrate()` creates them; it also runs on first use, and is safe from many workers at once.
+ *
+ * An append is one transaction: it bumps the session's version only if it still equals
+ * `expectedVersion` (the row lock makes a concurrent appender wait, then fail with
+ * `ConcurrentUpdateError`), inserts the events and upserts `app:`/`user:` keys. Every query is
+ * scoped by (appName, userId, id), so one user can never reach another user's session.
+ */
+export class PostgresSessionStore implements SessionStore {
+  private readonly pool: pg.Pool;
+  private readonly ownsPool: boolean;
+  private readonly tables: Tables;
+  private readonly schemaName: string;
+  private migrated: Promise<void> | undefined;
+  private closed: Promise<void> | undefined;
+
+  constructor(options: PostgresSessionStoreOptions) {
+    if (!options || (options.pool === undefined) === (options.connectionString === undefined))
+      throw new ConfigurationError(
+        'PostgresSessionStore needs exactly one of { pool } or { connectionString }, e.g. ' +
+          'new PostgresSessionStore({ connectionString: process.env.DATABASE_URL }).',
+      );
+    this.schemaName = options.schema ?? 'public';
+    this.tables = new Tables(this.schemaName);
+    this.ownsPool = options.pool === undefined;
+    this.pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+    // An idle connection dropped by the server must not crash the process; the next query reports it.
+    if (this.ownsPool) this.pool.on('error', () => undefined);
+  }
+
+  /** Creates or updates the tables. Idempotent; concurrent calls from many processes are safe. */
+  async migrate(): Promise<void> {
+    await this.wrap('migrate', undefined, async () => {
+      const client = await this.pool.connect();
+      try {
+        await migrateSchema(client, this.tables, this.schemaName);
+      } finally {
+        client.release();
+      }
+    });
+    this.migrated = Promise.resolve();
+  }
+
+  async create(input: CreateSessionInput, events: readonly AgentEvent[] = []): Promise<Session> {
+    const key: SessionKey = { appName: input.appName, userId: input.userId, id: input.id };
+    await this.transaction('create', key, async (client) => {
+      const now = Date.now();
+      const initial = splitStateDelta(input.state);
+      const inserted = await client.query(
+        `INSERT INTO ${this.tables.sessions} (app_name, user_id, id, schema_version, state, version, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5::json, $6, $7, $7) ON CONFLICT DO NOTHING`,
+        [key.appName, key.userId, key.id, SESSION_SCHEMA_VERSION, JSON.stringify(initial.session), events.length, now],
+      );
+      if (inserted.rowCount === 0) throw new SessionExistsError(key.id);
+      await writeEvents(client, this.tables, key, eventsForStorage(events), 0, [input.state]);
+    });
+    const session = await this.get(key);
+    if (!session) throw new SessionStoreError(`Session "${key.id}" vanished right after it was created.`);
+    return session;
+  }
+
+  async get(key: SessionKey): Promise<Session | undefined> {
+    // One snapshot for all reads, so the session row, its events and shared state agree.
+    return this.transaction('read', key, async (client) => {
+      const args = [key.appName, key.userId, key.id];
+      const session = await client.query<SessionRow>(
+        `SELECT schema_version, state, version FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`,
+        args,
+      );
+      const row = session.rows[0];
+      if (!row) return undefined;
+      const events = await client.query<EventRow>(
+        `SELECT seq, event_id, schema_version, event FROM ${this.tables.events}
+         WHERE app_name = $1 AND user_id = $2 AND session_id = $3 ORDER BY seq`,
+        args,
+      );
+      const scopes = await client.query<ScopeRow>(
+        `SELECT 'app' AS scope, key, schema_version, value FROM ${this.tables.appState} WHERE app_name = $1
+         UNION ALL
+         SELECT 'user' AS scope, key, schema_version, value FROM ${this.tables.userState} WHERE app_name = $1 AND user_id = $2`,
+        [key.appName, key.userId],
+      );
+      return sessionFromRows(key, row, events.rows, scopes.rows);
+    }, 'REPEATABLE READ READ ONLY');
+  }
+
+  async list(input: ListSessionsInput): Promise<SessionPage> {
+    assertPageLimit(input.limit);
+    const limit = input.limit ?? 100;
+    const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+    return this.wrap('list', undefined, async () => {
+      await this.ready();
+      const args: unknown[] = [input.appName, input.userId, limit + 1];
+      let where = 'app_name = $1 AND user_id = $2';
+      if (after) {
+        args.push(after.createdAt, after.id);
+        where += ' AND (created_at, id) > ($4, $5)';
+      }
+      const { rows } = await this.pool.query<{ id: string; version: number; created_at: string; updated_at: string }>(
+        `SELECT id, version, created_at, updated_at FROM ${this.tables.sessions} WHERE ${where} ORDER BY created_at, id LIMIT $3`,
+        args,
+      );
+      const sessions: SessionSummary[] = rows.slice(0, limit).map((r) => ({
+        appName: input.appName,
+        userId: input.userId,
+        id: r.id,
+        version: r.version,
+        createdAt: Number(r.created_at),
+        updatedAt: Number(r.updated_at),
+      }));
+      const last = sessions[sessions.length - 1];
+      return rows.length > limit && last ? { sessions, nextCursor: encodeCursor(last) } : { sessions };
+    });
+  }
+
+  async delete(key: SessionKey): Promise<void> {
+    await this.wrap('delete', key, async () => {
+      await this.ready();
+      // Events go with it (ON DELETE CASCADE); app:/user: state is shared, so it stays.
+      await this.pool.query(`DELETE FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`, [
+        key.appName,
+        key.userId,
+        key.id,
+      ]);
+    });
+  }
+
+  async appendEvents(
+    key: SessionKey,
+    events: readonly AgentEvent[],
+    { expectedVersion }: AppendOptions,
+  ): Promise<{ version: number }> {
+    assertExpectedVersion(expectedVersion);
+    const clean = eventsForStorage(events);
+    return this.transaction('append to', key, async (client) => {
+      const args = [key.appName, key.userId, key.id, expectedVersion];
+      // The row lock taken here makes a concurrent appender wait; it then sees the new version and fails.
+      const bumped = clean.length
+        ? await client.query(
+            `UPDATE ${this.tables.sessions} SET version = version + $5, updated_at = $6
+             WHERE app_name = $1 AND user_id = $2 AND id = $3 AND version = $4 RETURNING version`,
+            [...args, clean.length, Date.now()],
+          )
+        : await client.query(
+            `SELECT version FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3 AND version = $4`,
+            args,
+          );
+      if (bumped.rowCount === 0) {
+        const current = await client.query<{ version: number }>(
+          `SELECT version FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`,
+          args.slice(0, 3),
+        );
+        const found = current.rows[0];
+        if (!found) throw new SessionNotFoundError(key.appName, key.userId, key.id);
+        throw new ConcurrentUpdateError(key.id, expectedVersion, found.version);
+      }
+      await writeEvents(client, this.tables, key, clean, expectedVersion, []);
+      return { version: expectedVersion + clean.length };
+    });
+  }
+
+  /** Ends the pool if the store created it; a pool you passed in stays open. */
+  async close(): Promise<void> {
+    if (this.ownsPool) this.closed ??= this.pool.end();
+    await this.closed;
+  }
+
+  private ready(): Promise<void> {
+    this.migrated ??= this.migrate().catch((error: unknown) => {
+      this.migrated = undefined; // let a later call try again (e.g. the database was still starting)
+      throw error;
+    });
+    return this.migrated;
+  }
+
+  /** Runs `body` in one transaction (retried when PostgreSQL rolled it back for a deadlock). */
+  private async transaction<T>(
+    what: string,
+    key: SessionKey,
+    body: (client: pg.PoolClient) => Promise<T>,
+    mode = '',
+  ): Promise<T> {
+    return this.wrap(what, key, async () => {
+      await this.ready();
+      for (let attempt = 1; ; attempt++) {
+        const client = await this.pool.connect();
+        let broken = false;
+        try {
+          await client.query(mode ? `BEGIN ISOLATION LEVEL ${mode}` : 'BEGIN');
+          const result = await body(client);
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => (broken = true));
+          if (attempt < 3 && RETRYABLE.has((error as { code?: string }).code ?? '')) continue;
+          throw error;
+        } finally {
+          client.release(broken);
+        }
+      }
+    });
+  }
+
+  /** Replan errors pass through; database and connection failures become `SessionStoreError`. */
+  private async wrap<T>(what: string, key: SessionKey | undefined, body: () => Promise<T>): Promise<T> {
+    try {
+      return await body();
+    } catch (error) {
+      if (error instanceof ReplanError || error instanceof TypeError) throw error;
+      const target = key ? ` session "${key.id}"` : '';
+      throw new SessionStoreError(
+        `PostgreSQL session store could not ${what}${target} (schema ${this.schemaName}): ${(error as Error).message}. ` +
+          'Nothing was written. Check the connection settings and that the database is up, then retry.',
+        { cause: error },
+      );
+    }
+  }
+}
+

@@ -1,0 +1,30 @@
+import { ConfigurationError } from '@replan/core';
+
+/** Quotes an SQL identifier, so any schema name is used as given and never injected. */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** The fully qualified names of the store's tables in one schema. */
+export class Tables {
+  readonly schema: string;
+  readonly sessions: string;
+  readonly events: string;
+  readonly appState: string;
+  readonly userState: string;
+  readonly migrations: string;
+
+  constructor(schema: string) {
+    if (typeof schema !== 'string' || schema.length === 0 || schema.length > 63)
+      throw new ConfigurationError(
+        `PostgresSessionStore schema must be a name of 1 to 63 characters, got ${JSON.stringify(schema)}.`,
+      );
+    this.schema = quoteIdent(schema);
+    const t = (name: string) => `${this.schema}.${quoteIdent(name)}`;
+    this.sessions = t('replan_sessions');
+    this.events = t('replan_events');
+    this.appState = t('replan_app_state');
+    this.userState = t('replan_user_state');
+    this.migrations = t('replan_migrations');
+  }
+}
