@@ -211,3 +211,25 @@ describe('ReActAgent', () => {
     expect(shownResults(model, 1)[0]?.output).toBe('sky is blue');
   });
 });
+
+describe('ReActAgent inputMessages', () => {
+  it('replaces the session history with computed input, keeping the agent\'s own turn', async () => {
+    const model = new ScriptedModel({ responses: [callTools({ name: 'add', args: { a: 1, b: 1 } }), 'two'] });
+    const agent = new ReActAgent({
+      name: 'computed',
+      model,
+      tools: [add],
+      instruction: 'sys',
+      inputMessages: (ctx) => [{ role: 'user', content: [{ type: 'text', text: `state says ${String(ctx.state.topic)}` }] }],
+    });
+    const runner = new Runner({ agent, appName: 'x' });
+    const r = await runner.run({ userId: 'u', input: 'the raw user text', state: { topic: 'sums' } }).result();
+    expect(r.output).toBe('two');
+    const first = model.requests[0]?.messages ?? [];
+    expect(first.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(JSON.stringify(first)).toMatch(/state says sums/);
+    expect(JSON.stringify(first)).not.toMatch(/raw user text/);
+    // the second call adds the agent's own tool call and its result after the computed input
+    expect(model.requests[1]?.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+  });
+});
