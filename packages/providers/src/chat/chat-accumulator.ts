@@ -1,0 +1,91 @@
+import type { ContentBlock, Message, ModelResponse, ModelStreamPart, Usage } from '@replan/core';
+import type { ProviderProfileName } from '../profiles/provider-profile.js';
+import { isRecord, type Json } from '../reasoning/json.js';
+import { ReasoningAssembler } from '../reasoning/reasoning-assembler.js';
+import { chatUsageOf, finishReasonOf } from './chat-usage.js';
+import { ToolCallAccumulator } from './tool-call-accumulator.js';
+
+/**
+ * Builds one assistant message from Chat Completions output. Streaming feeds it each
+ * `choices[0].delta`; a non-streaming call feeds it the whole `choices[0].message` once — the same
+ * code, so both give the same blocks for the same content. Repeated `role` fields, empty `content`
+ * and empty argument continuations change nothing.
+ */
+export class ChatAccumulator {
+  private text = '';
+  private refusal = '';
+  private readonly reasoning: ReasoningAssembler;
+  private readonly tools = new ToolCallAccumulator();
+  private rawFinish: unknown;
+  private usage: Usage | undefined;
+  private received = false;
+
+  constructor(profile: ProviderProfileName) {
+    this.reasoning = new ReasoningAssembler(profile);
+  }
+
+  /** True once any choice content or usage arrived. */
+  get receivedAnything(): boolean {
+    return this.received;
+  }
+
+  /** Adds a delta (or, with `whole`, a complete message); returns the stream parts it makes. */
+  push(delta: unknown, whole = false): ModelStreamPart[] {
+    if (!isRecord(delta)) return [];
+    this.received = true;
+    const parts: ModelStreamPart[] = [];
+    const reasoning = this.reasoning.push(delta, whole);
+    if (reasoning) parts.push({ type: 'reasoning-delta', delta: reasoning });
+    const text = contentText(delta.content);
+    if (text) {
+      this.text += text;
+      parts.push({ type: 'text-delta', delta: text });
+    }
+    if (typeof delta.refusal === 'string' && delta.refusal) {
+      this.refusal += delta.refusal;
+      parts.push({ type: 'text-delta', delta: delta.refusal });
+    }
+    if (Array.isArray(delta.tool_calls))
+      for (const d of this.tools.push(delta.tool_calls, whole)) parts.push({ type: 'tool-call-delta', ...d });
+    return parts;
+  }
+
+  finish(reason: unknown): void {
+    if (reason !== null && reason !== undefined) this.rawFinish = reason;
+  }
+
+  addUsage(raw: unknown): void {
+    const usage = chatUsageOf(raw);
+    if (usage) {
+      this.usage = usage;
+      this.received = true;
+    }
+  }
+
+  /** The assistant message so far: reasoning blocks, then text, then tool calls. */
+  message(): Message {
+    const content: ContentBlock[] = [...this.reasoning.blocks()];
+    const text = this.text || this.refusal;
+    if (text) content.push({ type: 'text', text });
+    content.push(...this.tools.blocks());
+    return { role: 'assistant', content };
+  }
+
+  response(): ModelResponse {
+    const message = this.message();
+    return {
+      message,
+      finishReason: finishReasonOf(this.rawFinish, this.tools.size > 0, !this.text && this.refusal !== ''),
+      ...(this.usage ? { usage: this.usage } : {}),
+    };
+  }
+}
+
+/** Text of `content`: a string, or an array of parts (`{type: "text", text}`) some servers send. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  let text = '';
+  for (const part of content as Json[]) if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') text += part.text;
+  return text;
+}

@@ -1,0 +1,135 @@
+import { ReplanError } from '@replan/core';
+import type { Message } from '@replan/core';
+
+/** What a provider error knows about the failed call. */
+export interface ProviderErrorDetails {
+  /** HTTP status, when the server answered (absent for connection errors and mid-stream errors without one). */
+  readonly status?: number;
+  /** The server's own message, whatever the shape of its error body. */
+  readonly providerMessage: string;
+  /** The error code the server gave (`context_length_exceeded`, `insufficient_quota`, ...). */
+  readonly code?: string;
+  /** The error type the server gave (`invalid_request_error`, ...). */
+  readonly type?: string;
+  /** The error body as received: parsed JSON when it was JSON, else the text. */
+  readonly body?: unknown;
+  readonly requestId?: string;
+  /** The model the call was for. */
+  readonly model?: string;
+  /** What the model had produced when a stream failed midway (text, reasoning, tool calls so far). */
+  readonly partial?: Message;
+  readonly cause?: unknown;
+}
+
+/**
+ * A model provider failed. Subclasses say how: rate limit, quota, context length, auth, invalid
+ * request, timeout. `retryable` tells whether the same request may succeed later.
+ */
+export class ProviderError extends ReplanError {
+  readonly status: number | undefined;
+  readonly providerMessage: string;
+  readonly code: string | undefined;
+  readonly type: string | undefined;
+  readonly body: unknown;
+  readonly requestId: string | undefined;
+  readonly model: string | undefined;
+  /** The output a stream had produced before it failed, kept for the caller. */
+  readonly partial: Message | undefined;
+
+  constructor(details: ProviderErrorDetails, hint?: string) {
+    const where = details.model ? `model "${details.model}"` : 'the model provider';
+    const status = details.status !== undefined ? ` (HTTP ${details.status})` : '';
+    super(`${where} failed${status}: ${details.providerMessage}${hint ? ` — ${hint}` : ''}`, { cause: details.cause });
+    this.status = details.status;
+    this.providerMessage = details.providerMessage;
+    this.code = details.code;
+    this.type = details.type;
+    this.body = details.body;
+    this.requestId = details.requestId;
+    this.model = details.model;
+    this.partial = details.partial;
+  }
+
+  /** Whether the same request may succeed if sent again later. */
+  get retryable(): boolean {
+    return this.status === undefined || this.status === 408 || this.status === 409 || this.status >= 500;
+  }
+}
+
+/** HTTP 429: too many requests or tokens per minute. Wait `retryAfter` seconds (when known) and retry. */
+export class RateLimitError extends ProviderError {
+  /** Seconds the server asked to wait, from `retry-after(-ms)` headers or the error body. */
+  readonly retryAfter: number | undefined;
+  constructor(details: ProviderErrorDetails & { readonly retryAfter?: number }) {
+    super(
+      details,
+      details.retryAfter !== undefined
+        ? `rate limited; retry after ${details.retryAfter}s`
+        : 'rate limited; retry later or lower the request rate',
+    );
+    this.retryAfter = details.retryAfter;
+  }
+  override get retryable(): boolean {
+    return true;
+  }
+}
+
+/** The account is out of quota or credits (a 429 or 402 that retrying cannot fix). */
+export class QuotaExceededError extends ProviderError {
+  constructor(details: ProviderErrorDetails) {
+    super(details, 'quota or credits exhausted; check the plan and billing of this API key (not retried)');
+  }
+  override get retryable(): boolean {
+    return false;
+  }
+}
+
+/** The request alone is bigger than the tokens-per-minute limit (or the body limit): retrying cannot help. */
+export class RequestTooLargeError extends ProviderError {
+  constructor(details: ProviderErrorDetails) {
+    super(details, 'the request is larger than the provider accepts; send fewer tokens (not retried)');
+  }
+  override get retryable(): boolean {
+    return false;
+  }
+}
+
+/** The prompt does not fit the model's context window. */
+export class ContextLengthError extends ProviderError {
+  constructor(details: ProviderErrorDetails) {
+    super(details, "the conversation is longer than the model's context window; shorten it or use a larger model");
+  }
+  override get retryable(): boolean {
+    return false;
+  }
+}
+
+/** HTTP 401/403: the API key is missing, wrong or not allowed to use this model. */
+export class AuthenticationError extends ProviderError {
+  constructor(details: ProviderErrorDetails) {
+    super(details, 'check apiKey / OPENAI_API_KEY and that the key may use this model');
+  }
+  override get retryable(): boolean {
+    return false;
+  }
+}
+
+/** HTTP 400/404/422: the server refused the request as malformed or unsupported. */
+export class InvalidRequestError extends ProviderError {
+  constructor(details: ProviderErrorDetails) {
+    super(details);
+  }
+  override get retryable(): boolean {
+    return false;
+  }
+}
+
+/** The request timed out, or a stream sent nothing for longer than the idle timeout. */
+export class TimeoutError extends ProviderError {
+  constructor(details: ProviderErrorDetails) {
+    super(details);
+  }
+  override get retryable(): boolean {
+    return true;
+  }
+}

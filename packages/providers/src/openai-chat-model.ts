@@ -1,0 +1,121 @@
+import type {
+  ChatModel,
+  ModelCallOptions,
+  ModelRequest,
+  ModelResponse,
+  ModelSettings,
+  ModelStreamPart,
+} from '@replan/core';
+import type OpenAI from 'openai';
+import { ChatAccumulator } from './chat/chat-accumulator.js';
+import { buildChatRequest, type ChatRequestBody } from './chat/chat-request.js';
+import { baseURLOf, createOpenAIClient, type ClientOptions } from './client.js';
+import { ProviderError } from './errors/provider-errors.js';
+import { fromErrorPayload, toProviderError } from './errors/map-error.js';
+import { detectProfile, isGoogleEndpoint, type ProviderProfileName } from './profiles/provider-profile.js';
+import { isRecord, type Json } from './reasoning/json.js';
+import { withStructuredText } from './structured-text.js';
+import { guardedStream, type SdkStream } from './stream/guarded-stream.js';
+
+export interface OpenAIChatModelOptions extends ClientOptions {
+  /** The model name the server knows (`gpt-4o-mini`, `deepseek-chat`, `llama3.1`, `anthropic/claude-sonnet-4`, ...). */
+  readonly model: string;
+  /** Use this client instead of making one (its `fetch` is not wrapped: error bodies of unusual shapes are not captured). */
+  readonly client?: OpenAI;
+  /** Defaults for every request; a request's own settings win. */
+  readonly settings?: ModelSettings;
+  /** How reasoning goes back and settings are named; detected from `baseURL` and `model` when absent. */
+  readonly profile?: ProviderProfileName;
+  /** Longest wait between two stream chunks before the call fails with `TimeoutError`, ms (default 300 000; 0 = none). */
+  readonly idleTimeoutMs?: number;
+  /** Ask for usage on streams (`stream_options.include_usage`, default true); turn off for servers that reject it. */
+  readonly streamUsage?: boolean;
+  /** The model's id for budgets and logs (default: `model`). */
+  readonly id?: string;
+}
+
+const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+/**
+ * A `ChatModel` over the Chat Completions API of OpenAI or any OpenAI-compatible server (LiteLLM,
+ * vLLM, Ollama, DeepSeek, OpenRouter, Gemini's compatible endpoint). Streams are accumulated here,
+ * not by the SDK's helper (which loses reasoning fragments and index-less tool calls); every
+ * reasoning shape becomes `reasoning` blocks and goes back the way the provider needs.
+ */
+export class OpenAIChatModel implements ChatModel {
+  readonly id: string;
+  readonly model: string;
+  readonly profile: ProviderProfileName;
+  readonly client: OpenAI;
+  private readonly googleEndpoint: boolean;
+  private readonly idleTimeoutMs: number;
+
+  constructor(private readonly options: OpenAIChatModelOptions) {
+    this.model = options.model;
+    this.id = options.id ?? options.model;
+    const baseURL = options.client ? options.client.baseURL : baseURLOf(options);
+    this.profile = options.profile ?? detectProfile(baseURL, options.model);
+    this.googleEndpoint = isGoogleEndpoint(baseURL);
+    this.client = options.client ?? createOpenAIClient(options);
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  }
+
+  /** The request body this model would send (without `stream`); useful to inspect or log. */
+  buildRequest(req: ModelRequest): ChatRequestBody {
+    return buildChatRequest(req, {
+      model: this.model,
+      profile: this.profile,
+      googleEndpoint: this.googleEndpoint,
+      ...(this.options.settings ? { defaults: this.options.settings } : {}),
+    });
+  }
+
+  async generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {
+    const { body, structuredSchema } = this.buildRequest(req);
+    let raw: unknown;
+    try {
+      raw = await this.client.chat.completions.create(body as never, { signal: opts?.signal });
+    } catch (error) {
+      throw toProviderError(error, { model: this.model });
+    }
+    const completion = isRecord(raw) ? raw : {};
+    const choice = Array.isArray(completion.choices) ? (completion.choices as unknown[])[0] : undefined;
+    if (!isRecord(choice)) {
+      if (completion.error !== undefined && completion.error !== null) throw fromErrorPayload(completion, { model: this.model });
+      throw new ProviderError({ providerMessage: `the response has no choices: ${JSON.stringify(raw).slice(0, 500)}`, model: this.model, body: raw });
+    }
+    const acc = new ChatAccumulator(this.profile);
+    acc.push(choice.message, true);
+    acc.finish(choice.finish_reason);
+    acc.addUsage(completion.usage);
+    if (completion.error !== undefined && completion.error !== null) throw fromErrorPayload(completion, { model: this.model, partial: acc.message() });
+    return withStructuredText(acc.response(), structuredSchema);
+  }
+
+  async *stream(req: ModelRequest, opts?: ModelCallOptions): AsyncGenerator<ModelStreamPart, void, undefined> {
+    const { body, structuredSchema } = this.buildRequest(req);
+    const signal = opts?.signal;
+    const streamBody: Json = { ...body, stream: true };
+    if (this.options.streamUsage !== false) streamBody.stream_options = { include_usage: true };
+    let stream: SdkStream;
+    try {
+      stream = (await this.client.chat.completions.create(streamBody as never, { signal })) as never;
+    } catch (error) {
+      throw toProviderError(error, { model: this.model });
+    }
+    const acc = new ChatAccumulator(this.profile);
+    const partial = () => acc.message();
+    for await (const chunk of guardedStream(stream, { model: this.model, idleTimeoutMs: this.idleTimeoutMs, signal, partial })) {
+      if (chunk.error !== undefined && chunk.error !== null) throw fromErrorPayload(chunk, { model: this.model, partial: partial() });
+      acc.addUsage(chunk.usage);
+      if (!Array.isArray(chunk.choices)) continue;
+      for (const choice of chunk.choices as unknown[]) {
+        if (!isRecord(choice) || (typeof choice.index === 'number' && choice.index !== 0)) continue;
+        yield* acc.push(choice.delta);
+        acc.finish(choice.finish_reason);
+      }
+    }
+    if (!acc.receivedAnything) throw new ProviderError({ providerMessage: 'the stream ended without any output', model: this.model });
+    yield { type: 'finish', response: withStructuredText(acc.response(), structuredSchema) };
+  }
+}
