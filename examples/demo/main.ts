@@ -1,0 +1,38 @@
+/**
+ * `pnpm demo`: a plan–execute–replan run over real local tools (a calculator and an in-memory
+ * document search), printed as a live tree. Offline with a scripted model by default; with a
+ * real model when OPENAI_API_KEY or OPENAI_BASE_URL is set (`modelFromEnv()` of @replan/providers).
+ */
+import { Runner } from '@replan/core';
+import { createPlanExecuteAgent } from '@replan/planexecute';
+import { modelFromEnv } from '@replan/providers';
+import { TreeRenderer } from './render-tree.js';
+import { scriptedBrain } from './scripted-brain.js';
+import { calculator, searchDocs } from './tools.js';
+
+const QUESTION =
+  'How much would our support team pay per year on the Team plan, counting the people who join in March? ' +
+  'Use our documents and check for billing discounts.';
+
+async function main(): Promise<number> {
+  // A real model when OPENAI_API_KEY / OPENAI_BASE_URL are set (REPLAN_MODEL names it), else offline.
+  const model = modelFromEnv() ?? scriptedBrain();
+  console.log(`model: ${model.id}\n`);
+  const agent = createPlanExecuteAgent({ model, tools: [calculator, searchDocs], maxIterations: 8 });
+  const runner = new Runner({ agent, appName: 'replan-demo' });
+  const tree = new TreeRenderer();
+  tree.objective(QUESTION);
+  const run = runner.run({ userId: 'demo', input: QUESTION, stream: true });
+  for await (const event of run) tree.render(event);
+  const result = await run.result();
+  console.log(`\nstatus: ${result.status} · model calls: ${result.modelCalls} · tokens: ${result.usage.inputTokens} in / ${result.usage.outputTokens} out`);
+  return result.status === 'completed' ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
