@@ -1,7 +1,14 @@
 /** Runs every benchmark and prints Markdown to paste into docs/performance.md. */
 import { reactOverhead } from './react-overhead.js';
+import { parallelPlans } from './parallel-plans.js';
+import { planContextNeedle, planContextTokens } from './plan-context.js';
 
-const benches: [string, () => Promise<string>][] = [['react-overhead', reactOverhead]];
+const benches: [string, () => Promise<string>][] = [
+  ['react-overhead', reactOverhead],
+  ['parallel-plans', parallelPlans],
+  ['plan-context', planContextTokens],
+  ['plan-context-needle', planContextNeedle],
+];
 const only = process.argv[2];
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
 for (const [name, bench] of benches) {

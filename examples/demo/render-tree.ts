@@ -61,7 +61,9 @@ export class TreeRenderer {
       case 'step-result':
         this.stepHeader(kind.stepNumber, kind.executedStep.step);
         // a streamed result is already on screen
-        this.write(`│  ${green('└─ done')}${streamed ? '' : ` ${clip(kind.executedStep.result)}`}\n`);
+        const { result, error } = kind.executedStep as { result?: string; error?: string };
+        if (error !== undefined) this.write(`│  ${red('└─ failed')} ${clip(error)}\n`);
+        else this.write(`│  ${green('└─ done')}${streamed ? '' : ` ${clip(result ?? '')}`}\n`);
         break;
       case 'repair':
         if (event.message?.role === 'user') this.write(`${red('├─ repair')} ${event.author}: ${clip(kind.problem)}\n`);

@@ -1,5 +1,5 @@
 import type { AgentEvent, EventError, FinalAnswer } from '@replan/core';
-import { SessionKeys, type ExecutedStep } from './session-keys.js';
+import { SessionKeys, type ExecutedGraphStep, type ExecutedStep } from './session-keys.js';
 
 /** The `meta` key the plan-execute agents tag their events with. */
 export const PLAN_EXECUTE_META = 'planExecute';
@@ -20,10 +20,10 @@ export type PlanExecuteEventKind =
   | { readonly kind: 'plan'; readonly plan: unknown }
   /** A new plan from the replanner (it replaces the previous one). */
   | { readonly kind: 'revised-plan'; readonly plan: unknown; readonly executedSteps: readonly ExecutedStep[] }
-  /** Progress of a step: the executor's model output, tool calls and tool results. */
-  | { readonly kind: 'step-progress'; readonly step: unknown; readonly stepNumber: number; readonly partial: boolean }
-  /** A step finished, with its result. */
-  | { readonly kind: 'step-result'; readonly executedStep: ExecutedStep; readonly stepNumber: number }
+  /** Progress of a step: the executor's model output, tool calls and tool results. Graph mode: `stepId`, `stepNumber` 0. */
+  | { readonly kind: 'step-progress'; readonly step: unknown; readonly stepNumber: number; readonly partial: boolean; readonly stepId?: string }
+  /** A step finished, with its result (graph mode: `{ id, step, result }`, or `{ id, step, error }` when it failed). */
+  | { readonly kind: 'step-result'; readonly executedStep: ExecutedStep | ExecutedGraphStep; readonly stepNumber: number; readonly stepId?: string }
   /** The final answer (the run's output). */
   | { readonly kind: 'answer'; readonly answer: FinalAnswer; readonly executedSteps: readonly ExecutedStep[] }
   /** The run stopped with an error (e.g. `MaxIterationsError`, `PlanningError`). */
@@ -42,6 +42,7 @@ export function tagOf(event: AgentEvent): PlanExecuteTag | undefined {
 }
 
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+const stepIdOf = (meta: Meta) => (typeof meta.stepId === 'string' ? { stepId: meta.stepId } : {});
 
 /** Classifies an event of a plan-execute run; `undefined` for events that are none of these (cursors, user input). */
 export function planExecuteEventKind(event: AgentEvent): PlanExecuteEventKind | undefined {
@@ -58,9 +59,9 @@ export function planExecuteEventKind(event: AgentEvent): PlanExecuteEventKind | 
     case 'revised-plan':
       return { kind: 'revised-plan', plan: delta[SessionKeys.Plan], executedSteps: (delta[SessionKeys.ExecutedSteps] ?? []) as ExecutedStep[] };
     case 'step':
-      return { kind: 'step-progress', step: meta.step, stepNumber: num(meta.stepNumber), partial: event.partial === true };
+      return { kind: 'step-progress', step: meta.step, stepNumber: num(meta.stepNumber), partial: event.partial === true, ...stepIdOf(meta) };
     case 'step-result':
-      return { kind: 'step-result', executedStep: delta[SessionKeys.ExecutedStep] as ExecutedStep, stepNumber: num(meta.stepNumber) };
+      return { kind: 'step-result', executedStep: delta[SessionKeys.ExecutedStep] as ExecutedStep, stepNumber: num(meta.stepNumber), ...stepIdOf(meta) };
     case 'answer':
       if (!event.actions?.final) return undefined;
       return { kind: 'answer', answer: event.actions.final, executedSteps: (delta[SessionKeys.ExecutedSteps] ?? []) as ExecutedStep[] };

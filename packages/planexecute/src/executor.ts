@@ -1,9 +1,6 @@
 import {
   assertAgentName,
-  messageText,
   ReActAgent,
-  stringifyToolOutput,
-  toolResultsOf,
   type Agent,
   type AgentEvent,
   type ChatModel,
@@ -18,7 +15,10 @@ import { tagged, tagOf } from './event-kind.js';
 import { stepsOf } from './plan-schema.js';
 import { assertModel } from './assert-model.js';
 import { formatExecutorPrompt } from './prompts.js';
-import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutorInput, type StepToolError } from './session-keys.js';
+import { resolveContextPolicy, type ContextPolicy, type ResolvedContextPolicy } from './context-policy.js';
+import { linearExecutorContext } from './linear-context.js';
+import { asStepResult, stepOutcome } from './step-outcome.js';
+import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutorInput } from './session-keys.js';
 
 export interface ExecutorOptions {
   readonly model: ChatModel;
@@ -36,14 +36,11 @@ export interface ExecutorOptions {
   readonly settings?: ModelSettings;
   readonly name?: string;
   readonly description?: string;
-}
-
-/** Tool failures among a step's events. */
-function toolErrorsOf(events: readonly AgentEvent[]): StepToolError[] {
-  const errors: StepToolError[] = [];
-  for (const event of events)
-    for (const r of toolResultsOf(event.message)) if (r.isError) errors.push({ tool: r.name, error: stringifyToolOutput(r.output) });
-  return errors;
+  /**
+   * Which completed-step results the step's prompt shows (default `'full'` in linear mode,
+   * `'referenced'` in graph mode). Recorded in `meta.contextPolicy` of the step's events.
+   */
+  readonly contextPolicy?: ContextPolicy;
 }
 
 /**
@@ -57,60 +54,65 @@ export class Executor implements Agent {
   readonly name: string;
   readonly description: string;
   private readonly react: ReActAgent;
+  private readonly contextPolicy: ResolvedContextPolicy;
+  /** The input of the step in progress, built once per run and read by the ReAct loop. */
+  private readonly inputs = new WeakMap<InvocationContext, ExecutorInput>();
 
   constructor(readonly options: ExecutorOptions) {
     this.name = options.name ?? 'executor';
     assertAgentName(this.name);
     assertModel(options.model, `Executor "${this.name}"`);
     this.description = options.description ?? 'Carries out one step of the plan with its tools.';
+    this.contextPolicy = resolveContextPolicy(options.contextPolicy, 'full', `Executor "${this.name}"`);
     // Same name as this agent: the ReAct loop runs in this agent's context, on its path.
-    this.react = new ReActAgent({
-      name: this.name,
-      model: options.model,
-      ...(options.tools ? { tools: options.tools } : {}),
-      ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
-      ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
-      ...(options.toolConcurrency !== undefined ? { toolConcurrency: options.toolConcurrency } : {}),
-      ...(options.hooks ? { hooks: options.hooks } : {}),
-      ...(options.settings ? { settings: options.settings } : {}),
-      inputMessages: (ctx) => this.input(ctx),
-    });
+    this.react = stepReActAgent(options, this.name, (ctx) => this.input(ctx));
   }
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     if (ctx.ownEvents().some((e) => tagOf(e) === 'step-result')) return;
-    const { plan, executedSteps } = readExecutionState(ctx.state);
-    const steps = stepsOf(plan);
+    const state = readExecutionState(ctx.state);
+    const { executedSteps } = state;
+    const steps = stepsOf(state.plan);
     if (!steps.length) return; // an empty plan: nothing to run; the replanner answers or plans again
-    const meta = { step: steps[0], stepNumber: executedSteps.length + 1 };
+    const step = steps[0];
+    const context = linearExecutorContext(executedSteps, this.contextPolicy, step);
+    this.inputs.set(ctx, { ...state, step, context });
+    const meta = { step, stepNumber: executedSteps.length + 1, contextPolicy: context.info };
     for await (const event of this.react.run(ctx)) {
       const final = event.actions?.final;
       if (!final) {
         yield tagged(event, 'step', meta);
         continue;
       }
-      const toolErrors = toolErrorsOf(ctx.ownEvents());
-      const executed: ExecutedStep = {
-        step: steps[0],
-        result: final.text || messageText(event.message),
-        ...(final.structured !== undefined ? { structured: final.structured } : {}),
-        ...(toolErrors.length ? { toolErrors } : {}),
-      };
-      const { final: _answer, ...actions } = event.actions ?? {};
-      yield tagged(
-        { ...event, actions: { ...actions, stateDelta: { ...actions.stateDelta, [SessionKeys.ExecutedStep]: executed } } },
-        'step-result',
-        meta,
-      );
+      const executed: ExecutedStep = { step, ...stepOutcome(final, event, ctx.ownEvents()) };
+      yield tagged(asStepResult(event, { [SessionKeys.ExecutedStep]: executed }), 'step-result', meta);
       return;
     }
   }
 
   private async input(ctx: InvocationContext): Promise<readonly Message[]> {
-    const state = readExecutionState(ctx.state);
-    const input: ExecutorInput = { ...state, step: stepsOf(state.plan)[0] };
+    const input = this.inputs.get(ctx) as ExecutorInput;
     return this.options.buildInput ? this.options.buildInput(input) : formatExecutorPrompt(input, this.options.instruction);
   }
+}
+
+/** The ReAct loop that runs one step, built from the executor's options. */
+export function stepReActAgent(
+  options: Omit<ExecutorOptions, 'buildInput'>,
+  name: string,
+  inputMessages: (ctx: InvocationContext) => readonly Message[] | Promise<readonly Message[]>,
+): ReActAgent {
+  return new ReActAgent({
+    name,
+    model: options.model,
+    ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
+    ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
+    ...(options.toolConcurrency !== undefined ? { toolConcurrency: options.toolConcurrency } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.settings ? { settings: options.settings } : {}),
+    inputMessages,
+  });
 }
 
 /** Creates an executor (see `Executor`). */

@@ -1,6 +1,7 @@
 // Session keys and shared types
 export { SessionKeys, readExecutionState } from './session-keys.js';
-export type { ExecutedStep, StepToolError, ExecutionContext, ExecutorInput } from './session-keys.js';
+export { executedGraphSteps } from './session-keys.js';
+export type { ExecutedStep, ExecutedGraphStep, StepToolError, ExecutionContext, ExecutorInput } from './session-keys.js';
 
 // Plans, tools and prompts
 export { defaultPlanSchema, stepsOf, stepText } from './plan-schema.js';
@@ -18,6 +19,37 @@ export {
   formatReplannerPrompt,
 } from './prompts.js';
 export type { PromptTemplate, PlannerPromptInput } from './prompts.js';
+
+// Graph mode and context policies
+export { graphPlanSchema, graphStepSchema, graphStepsOf, STEP_ID_PATTERN } from './graph/graph-plan.js';
+export type { GraphPlan, GraphStep, PlanMode } from './graph/graph-plan.js';
+export { graphPlanProblems, checkGraphPlan, InvalidPlanGraphError } from './graph/graph-validation.js';
+export type { FinishedSteps } from './graph/graph-validation.js';
+export { referencesIn, substituteReferences } from './graph/step-references.js';
+export type { StepReference } from './graph/step-references.js';
+export {
+  GraphPlannerPrompt,
+  GraphExecutorPrompt,
+  GraphReplannerPrompt,
+  formatGraphStepPrompt,
+  formatGraphReplannerPrompt,
+  formatPlanGraph,
+} from './graph/graph-prompts.js';
+export type { GraphStepInput, GraphReplannerInput } from './graph/graph-prompts.js';
+export { graphReplannerInput } from './graph/graph-replanner-input.js';
+export { GraphExecutor, createGraphExecutor } from './graph/graph-executor.js';
+export type { GraphExecutorOptions } from './graph/graph-executor.js';
+export { scheduleGraph } from './graph/graph-scheduler.js';
+export type { ScheduleOptions, ScheduledDelivery } from './graph/graph-scheduler.js';
+export {
+  applyContextPolicy,
+  resolveContextPolicy,
+  estimateTokens,
+  formatContextView,
+  formatContextItem,
+  DEFAULT_SUMMARY_TOKENS,
+} from './context-policy.js';
+export type { ContextPolicy, ResolvedContextPolicy, ContextItem, ContextView, ContextPolicyInfo } from './context-policy.js';
 
 // Agents
 export { Planner, createPlanner } from './planner.js';

@@ -3,6 +3,9 @@ import type { z } from 'zod';
 import { createExecutor } from './executor.js';
 import { createPlanner, type StructuredOutput } from './planner.js';
 import { createReplanner } from './replanner.js';
+import type { ContextPolicy } from './context-policy.js';
+import type { PlanMode } from './graph/graph-plan.js';
+import { partsForMode } from './plan-mode-parts.js';
 
 interface CommonOptions {
   /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */
@@ -10,6 +13,13 @@ interface CommonOptions {
   /** The root agent's name (default `plan_execute`); the loop is named `execute_replan`. */
   readonly name?: string;
   readonly description?: string;
+  /**
+   * `'linear'` (default): one step at a time. `'graph'`: the plan is a dependency graph and every
+   * ready step starts at once. Every part must be built for the same mode (else `ConfigurationError`).
+   */
+  readonly mode?: PlanMode;
+  /** Graph mode: most steps running at once (default 4). */
+  readonly stepConcurrency?: number;
 }
 
 /** Build from your own planner, executor and replanner (e.g. from `createPlanner` and friends). */
@@ -31,6 +41,8 @@ export interface PlanExecuteQuickOptions extends CommonOptions {
   /** Most model calls of one step (the executor's `maxIterations`, default 10). */
   readonly stepMaxIterations?: number;
   readonly structuredOutput?: StructuredOutput;
+  /** Which completed-step results the executor and the replanner see (defaults: see `ContextPolicy`). */
+  readonly contextPolicy?: ContextPolicy;
 }
 
 const isQuick = (o: PlanExecuteAgentOptions | PlanExecuteQuickOptions): o is PlanExecuteQuickOptions =>
@@ -38,12 +50,14 @@ const isQuick = (o: PlanExecuteAgentOptions | PlanExecuteQuickOptions): o is Pla
 
 /**
  * The plan–execute–replan agent: a `SequentialAgent` of the planner and a `LoopAgent` of executor
- * and replanner that must end with the replanner's answer (`requireExit`): running out of
+ * (in graph mode a `GraphExecutor`, wrapping a given `Executor`) and replanner that must end with the replanner's answer (`requireExit`): running out of
  * `maxIterations` ends the run `max_iterations` with an error event, `ExecutedSteps` and the
  * last `Plan` kept in the session.
  */
 export function createPlanExecuteAgent(options: PlanExecuteAgentOptions | PlanExecuteQuickOptions): SequentialAgent {
-  const { planner, executor, replanner } = isQuick(options) ? defaultAgents(options) : options;
+  const mode = options.mode ?? 'linear';
+  const parts = isQuick(options) ? defaultAgents(options, mode) : options;
+  const { planner, executor, replanner } = partsForMode(mode, parts, options.stepConcurrency);
   const loop = new LoopAgent({
     name: 'execute_replan',
     description: 'Runs a step, then revises the plan or answers.',
@@ -58,8 +72,9 @@ export function createPlanExecuteAgent(options: PlanExecuteAgentOptions | PlanEx
   });
 }
 
-function defaultAgents(o: PlanExecuteQuickOptions): { planner: Agent; executor: Agent; replanner: Agent } {
-  const planSchema = o.planSchema ? { planSchema: o.planSchema } : {};
+function defaultAgents(o: PlanExecuteQuickOptions, mode: PlanMode): { planner: Agent; executor: Agent; replanner: Agent } {
+  const planSchema = { mode, ...(o.planSchema ? { planSchema: o.planSchema } : {}) };
+  const contextPolicy = o.contextPolicy ? { contextPolicy: o.contextPolicy } : {};
   return {
     planner: createPlanner({
       model: o.plannerModel ?? o.model,
@@ -71,7 +86,8 @@ function defaultAgents(o: PlanExecuteQuickOptions): { planner: Agent; executor: 
       model: o.executorModel ?? o.model,
       ...(o.tools ? { tools: o.tools } : {}),
       ...(o.stepMaxIterations !== undefined ? { maxIterations: o.stepMaxIterations } : {}),
+      ...contextPolicy,
     }),
-    replanner: createReplanner({ model: o.replannerModel ?? o.model, ...planSchema }),
+    replanner: createReplanner({ model: o.replannerModel ?? o.model, ...planSchema, ...contextPolicy }),
   };
 }

@@ -19,13 +19,21 @@ import { planToolFor } from './plan-tools.js';
 import { formatPlannerPrompt, type PlannerPromptInput } from './prompts.js';
 import { SessionKeys } from './session-keys.js';
 import { conversationOf } from './user-input.js';
+import { graphPlanSchema, type PlanMode } from './graph/graph-plan.js';
+import { GraphPlannerPrompt } from './graph/graph-prompts.js';
+import { checkGraphPlan } from './graph/graph-validation.js';
 
 /** How the planner gets a structured plan from its model. */
 export type StructuredOutput = 'tool-call' | 'response-format';
 
 export interface PlannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
   readonly model: ChatModel;
-  /** The plan's zod schema (default `{ steps: string[] }`); it needs a `steps` array. Stored as plain JSON. */
+  /**
+   * `'linear'` (default): a list of steps run one at a time. `'graph'`: steps with `id`, `task`
+   * and `dependsOn` (`graphPlanSchema`), validated as a DAG; a faulty graph is sent back for repair.
+   */
+  readonly mode?: PlanMode;
+  /** The plan's zod schema (default `{ steps: string[] }`, or `graphPlanSchema` in graph mode); it needs a `steps` array. Stored as plain JSON. */
   readonly planSchema?: S;
   /** Replaces the system text of `PlannerPrompt` (`{tools}` is filled in). */
   readonly instruction?: string;
@@ -73,6 +81,7 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
   readonly name: string;
   readonly description: string;
   readonly planSchema: S;
+  readonly mode: PlanMode;
   private readonly request: Omit<ModelRequest, 'messages'>;
 
   constructor(readonly options: PlannerOptions<S>) {
@@ -80,7 +89,8 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
     assertAgentName(this.name);
     assertModel(options.model, `Planner "${this.name}"`);
     this.description = options.description ?? 'Writes a step-by-step plan for the objective.';
-    this.planSchema = (options.planSchema ?? defaultPlanSchema) as S;
+    this.mode = options.mode ?? 'linear';
+    this.planSchema = (options.planSchema ?? (this.mode === 'graph' ? graphPlanSchema : defaultPlanSchema)) as S;
     const plan = planToolFor(this.planSchema, `Planner "${this.name}"`);
     this.request =
       options.structuredOutput === 'response-format'
@@ -94,12 +104,15 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
     const input: PlannerPromptInput = { userInput, ...(this.options.tools ? { tools: this.options.tools } : {}) };
     const messages = this.options.buildInput
       ? await this.options.buildInput(input)
-      : formatPlannerPrompt(input, this.options.instruction);
+      : formatPlannerPrompt(input, this.options.instruction ?? (this.mode === 'graph' ? GraphPlannerPrompt.system : undefined));
     const textMode = this.options.structuredOutput === 'response-format';
     const { value: plan, response } = yield* decisionCall(ctx, {
       model: this.options.model,
       request: { ...this.request, messages },
-      parse: (m) => (textMode ? parsePlanText(m, this.planSchema) : parsePlanCall(m, this.planSchema)),
+      parse: (m) => {
+        const parsed = textMode ? parsePlanText(m, this.planSchema) : parsePlanCall(m, this.planSchema);
+        return parsed.ok && this.mode === 'graph' ? checkGraphPlan(parsed.value) : parsed;
+      },
       repairHint: textMode
         ? 'Reply with only a JSON object that matches the plan schema.'
         : 'Call the "plan" tool once, with arguments that match its schema.',

@@ -1,6 +1,7 @@
 import { systemMessage, userMessage, type Message } from '@replan/core';
 import type { ExecutedStep, ExecutionContext, ExecutorInput } from './session-keys.js';
 import { stepText } from './plan-schema.js';
+import { formatContextItem, formatContextView } from './context-policy.js';
 
 /**
  * A prompt: the system text and, for the executor and replanner, a task message that follows the
@@ -68,14 +69,7 @@ export function fillTemplate(template: string, values: Readonly<Record<string, s
 /** Completed steps as a numbered list with results, tool errors and structured output. */
 export function formatExecutedSteps(steps: readonly ExecutedStep[]): string {
   if (!steps.length) return '(none yet)';
-  return steps
-    .map((s, i) => {
-      const lines = [`${i + 1}. Step: ${stepText(s.step)}`, `   Result: ${s.result}`];
-      if (s.structured !== undefined) lines.push(`   Structured result: ${JSON.stringify(s.structured)}`);
-      for (const e of s.toolErrors ?? []) lines.push(`   Tool error (${e.tool}): ${e.error}`);
-      return lines.join('\n');
-    })
-    .join('\n');
+  return steps.map((s, i) => formatContextItem({ ...s, label: `${i + 1}.` })).join('\n');
 }
 
 /** The executor tools as the planner reads them: one `- name: description` line each. */
@@ -98,7 +92,7 @@ export function formatPlannerPrompt(input: PlannerPromptInput, system = PlannerP
 export function formatExecutorPrompt(input: ExecutorInput, system = ExecutorPrompt.system): Message[] {
   const values = {
     plan: JSON.stringify(input.plan, null, 2),
-    executedSteps: formatExecutedSteps(input.executedSteps),
+    executedSteps: input.context ? formatContextView(input.context) : formatExecutedSteps(input.executedSteps),
     step: stepText(input.step),
   };
   return [systemMessage(system), ...input.userInput, userMessage(fillTemplate(ExecutorPrompt.task ?? '', values))];
@@ -113,7 +107,7 @@ export function formatReplannerPrompt(
   const values = {
     ...tools,
     plan: JSON.stringify(input.plan, null, 2),
-    executedSteps: formatExecutedSteps(input.executedSteps),
+    executedSteps: input.context ? formatContextView(input.context) : formatExecutedSteps(input.executedSteps),
   };
   return [
     systemMessage(fillTemplate(system, values)),

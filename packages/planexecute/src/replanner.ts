@@ -20,10 +20,28 @@ import { defaultRespondSchema, planToolFor, respondToolFor } from './plan-tools.
 import { assertModel } from './assert-model.js';
 import { formatReplannerPrompt } from './prompts.js';
 import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutionContext } from './session-keys.js';
+import { resolveContextPolicy, type ContextPolicy, type ContextPolicyInfo, type ResolvedContextPolicy } from './context-policy.js';
+import { linearReplannerContext } from './linear-context.js';
+import { graphPlanSchema, type PlanMode } from './graph/graph-plan.js';
+import { graphReplannerInput, type GraphReplannerInput } from './graph/graph-replanner-input.js';
+import { formatGraphReplannerPrompt } from './graph/graph-prompts.js';
+import { checkGraphPlan, type FinishedSteps } from './graph/graph-validation.js';
 
 export interface ReplannerOptions {
   readonly model: ChatModel;
-  /** The plan's zod schema; use the planner's (default `{ steps: string[] }`). */
+  /**
+   * `'linear'` (default) or `'graph'`: the replanner sees the graph with each step's status and
+   * answers, or plans only the steps still to run (validated as a DAG over the finished ids).
+   */
+  readonly mode?: PlanMode;
+  /**
+   * Which completed-step results the prompt shows (default `'full'` in linear mode, `'summarized'`
+   * in graph mode). Recorded in `meta.contextPolicy` of the replanner's decision event.
+   */
+  readonly contextPolicy?: ContextPolicy;
+  /** Graph mode: replaces the whole default input (system message included). */
+  readonly buildGraphInput?: (input: GraphReplannerInput) => readonly Message[] | Promise<readonly Message[]>;
+  /** The plan's zod schema; use the planner's (default `{ steps: string[] }`, or `graphPlanSchema` in graph mode). */
   readonly planSchema?: z.ZodType;
   /** The `respond` tool's arguments (default `{ response: string }`); a `response` string is the answer text. */
   readonly respondSchema?: z.ZodType;
@@ -90,6 +108,8 @@ function pendingStep(ctx: InvocationContext): ExecutedStep | undefined {
 export class Replanner implements Agent {
   readonly name: string;
   readonly description: string;
+  readonly mode: PlanMode;
+  private readonly contextPolicy: ResolvedContextPolicy;
   private readonly planSchema: z.ZodType;
   private readonly respondSchema: z.ZodType;
   private readonly tools: readonly ToolSpec[];
@@ -99,38 +119,75 @@ export class Replanner implements Agent {
     assertAgentName(this.name);
     assertModel(options.model, `Replanner "${this.name}"`);
     this.description = options.description ?? 'Revises the plan after each step, or gives the final answer.';
-    this.planSchema = options.planSchema ?? defaultPlanSchema;
+    this.mode = options.mode ?? 'linear';
+    this.contextPolicy = resolveContextPolicy(options.contextPolicy, this.mode === 'graph' ? 'summarized' : 'full', `Replanner "${this.name}"`);
+    this.planSchema = options.planSchema ?? (this.mode === 'graph' ? graphPlanSchema : defaultPlanSchema);
     this.respondSchema = options.respondSchema ?? defaultRespondSchema;
     this.tools = [planToolFor(this.planSchema, `Replanner "${this.name}"`), respondToolFor(this.respondSchema)];
   }
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     if (ctx.ownEvents().some((e) => tagOf(e) === 'revised-plan' || tagOf(e) === 'answer')) return;
-    const state = readExecutionState(ctx.state);
-    const pending = pendingStep(ctx);
-    const input: ExecutionContext = { ...state, executedSteps: pending ? [...state.executedSteps, pending] : state.executedSteps };
-    const messages = this.options.buildInput
-      ? await this.options.buildInput(input)
-      : formatReplannerPrompt(input, { planTool: 'plan', respondTool: 'respond' }, this.options.instruction);
+    const input = this.mode === 'graph' ? await this.graphInput(ctx) : await this.linearInput(ctx);
     const { value, response } = yield* decisionCall(ctx, {
       model: this.options.model,
-      request: { messages, tools: this.tools, toolChoice: 'required', ...(this.options.settings ? { settings: this.options.settings } : {}) },
-      parse: (m) => parseReplannerAnswer(m, this.planSchema, this.respondSchema),
+      request: { messages: input.messages, tools: this.tools, toolChoice: 'required', ...(this.options.settings ? { settings: this.options.settings } : {}) },
+      parse: (m) => {
+        const parsed = parseReplannerAnswer(m, this.planSchema, this.respondSchema);
+        if (!parsed.ok || parsed.value.kind !== 'plan' || !input.finished) return parsed;
+        return checkGraphPlan(parsed.value, input.finished, (d) => d.plan);
+      },
       repairHint: 'Call exactly one tool: "respond" with the final answer, or "plan" with the steps still to do.',
       ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
     });
+    const meta = { contextPolicy: input.contextPolicy };
     const usage = response.usage ? { usage: response.usage } : {};
     const executedSteps = { [SessionKeys.ExecutedSteps]: input.executedSteps };
     if (value.kind === 'plan') {
       const event = ctx.event({ message: response.message, ...usage, actions: { stateDelta: { ...executedSteps, [SessionKeys.Plan]: value.plan } } });
-      yield tagged(event, 'revised-plan');
+      yield tagged(event, 'revised-plan', meta);
       return;
     }
     const final = finalAnswerOf(value.args);
     // The answer as text (keeping the model's reasoning blocks), never the raw tool-call JSON.
     const message: Message = { role: 'assistant', content: [...reasoningOf(response.message), textBlock(final.text)] };
-    yield tagged(ctx.event({ message, ...usage, actions: { final, exitLoop: true, stateDelta: executedSteps } }), 'answer');
+    yield tagged(ctx.event({ message, ...usage, actions: { final, exitLoop: true, stateDelta: executedSteps } }), 'answer', meta);
   }
+
+  /** Linear mode: the progress including the step just run (appended to `ExecutedSteps` with the decision). */
+  private async linearInput(ctx: InvocationContext): Promise<ReplannerInput> {
+    const state = readExecutionState(ctx.state);
+    const pending = pendingStep(ctx);
+    const executedSteps = pending ? [...state.executedSteps, pending] : state.executedSteps;
+    const context = linearReplannerContext(executedSteps, this.contextPolicy);
+    const input: ExecutionContext = { ...state, executedSteps, context };
+    const messages = this.options.buildInput
+      ? await this.options.buildInput(input)
+      : formatReplannerPrompt(input, { planTool: 'plan', respondTool: 'respond' }, this.options.instruction);
+    return { messages, executedSteps, contextPolicy: context.info };
+  }
+
+  /** Graph mode: the graph executor already stored every step in `ExecutedSteps`. */
+  private async graphInput(ctx: InvocationContext): Promise<ReplannerInput> {
+    const input = graphReplannerInput(ctx.state, this.contextPolicy);
+    const messages = this.options.buildGraphInput
+      ? await this.options.buildGraphInput(input)
+      : formatGraphReplannerPrompt(input, { planTool: 'plan', respondTool: 'respond' }, this.options.instruction);
+    const finished: FinishedSteps = {
+      succeeded: new Set(input.executedSteps.filter((s) => s.error === undefined).map((s) => s.id)),
+      failed: new Set(input.executedSteps.filter((s) => s.error !== undefined).map((s) => s.id)),
+    };
+    return { messages, executedSteps: readExecutionState(ctx.state).executedSteps, contextPolicy: input.context.info, finished };
+  }
+}
+
+interface ReplannerInput {
+  readonly messages: readonly Message[];
+  /** `ExecutedSteps` as the decision event stores it. */
+  readonly executedSteps: readonly unknown[];
+  readonly contextPolicy: ContextPolicyInfo;
+  /** Graph mode: the finished ids a revised graph must not reuse. */
+  readonly finished?: FinishedSteps;
 }
 
 /** Creates a replanner (see `Replanner`). */

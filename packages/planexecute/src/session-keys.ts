@@ -1,4 +1,5 @@
 import type { Message } from '@replan/core';
+import type { ContextView } from './context-policy.js';
 
 /**
  * The session state keys the plan-execute agents share (unprefixed: kept with the session, so a
@@ -10,6 +11,7 @@ import type { Message } from '@replan/core';
  * | `Plan` | planner, replanner | with each plan; always the latest plan as written |
  * | `ExecutedStep` | executor | with its step's result event |
  * | `ExecutedSteps` | planner (reset to `[]`), replanner | with each new plan or the final answer |
+ * | `ExecutedSteps` (graph mode) | planner (reset), graph executor | with each step's result event, as it finishes |
  */
 export const SessionKeys = {
   UserInput: 'UserInput',
@@ -30,6 +32,23 @@ export interface ExecutedStep<Step = unknown> {
   readonly toolErrors?: readonly StepToolError[];
 }
 
+/**
+ * One graph step run (`mode: 'graph'`), appended to `ExecutedSteps` by the graph executor in the
+ * step's own last event, as the step finishes: `{ id, step, result }`, or `{ id, step, error }`.
+ */
+export interface ExecutedGraphStep {
+  readonly id: string;
+  /** The step's task as the plan wrote it (before `$id` substitution). */
+  readonly step: string;
+  /** The ids it depended on (so the replanner can tell which results nothing consumed). */
+  readonly dependsOn: readonly string[];
+  readonly result?: string;
+  readonly structured?: unknown;
+  readonly toolErrors?: readonly StepToolError[];
+  /** Why the step's executor run ended in error (then there is no `result`). */
+  readonly error?: string;
+}
+
 export interface StepToolError {
   readonly tool: string;
   readonly error: string;
@@ -42,6 +61,8 @@ export interface ExecutionContext<P = unknown> {
   readonly plan: P;
   /** Steps finished so far under this objective, oldest first. */
   readonly executedSteps: readonly ExecutedStep[];
+  /** What the `contextPolicy` lets the prompt show of `executedSteps` (set by the agents). */
+  readonly context?: ContextView;
 }
 
 /** The executor's input: the execution context plus the step to run now. */
@@ -58,4 +79,10 @@ export function readExecutionState(state: Readonly<Record<string, unknown>>): Ex
     plan: state[SessionKeys.Plan],
     executedSteps: Array.isArray(executedSteps) ? (executedSteps as ExecutedStep[]) : [],
   };
+}
+
+/** The graph steps run under this objective (`ExecutedSteps` items with an `id`), oldest first. */
+export function executedGraphSteps(state: Readonly<Record<string, unknown>>): ExecutedGraphStep[] {
+  const steps = readExecutionState(state).executedSteps as readonly unknown[];
+  return steps.filter((s): s is ExecutedGraphStep => typeof (s as { id?: unknown } | null)?.id === 'string');
 }

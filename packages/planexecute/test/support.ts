@@ -6,6 +6,7 @@ import {
   createReplanner,
   planExecuteEventKind,
   SessionKeys,
+  type ContextPolicy,
   type PlanExecuteEventKind,
 } from '@replan/planexecute';
 import {
@@ -13,6 +14,7 @@ import {
   Runner,
   messageText,
   tool,
+  type Agent,
   type AgentEvent,
   type ModelRequest,
   type Run,
@@ -68,6 +70,7 @@ export interface HarnessOptions {
   readonly store?: SessionStore;
   readonly planSchema?: z.ZodType;
   readonly executorLatencyMs?: number;
+  readonly contextPolicy?: ContextPolicy;
 }
 
 /** A plan-execute runner with one scripted model per role. */
@@ -80,13 +83,18 @@ export function harness(o: HarnessOptions): Harness {
   });
   const replanner = new ScriptedModel({ id: 'replanner-model', responses: o.replanner ?? [] });
   const planSchema = o.planSchema ? { planSchema: o.planSchema } : {};
+  const policy = o.contextPolicy ? { contextPolicy: o.contextPolicy } : {};
   const agent = createPlanExecuteAgent({
     planner: createPlanner({ model: planner, ...planSchema }),
-    executor: createExecutor({ model: executor, tools: o.tools ?? [] }),
-    replanner: createReplanner({ model: replanner, ...planSchema }),
+    executor: createExecutor({ model: executor, tools: o.tools ?? [], ...policy }),
+    replanner: createReplanner({ model: replanner, ...planSchema, ...policy }),
     ...(o.maxIterations ? { maxIterations: o.maxIterations } : {}),
   });
-  const store = o.store ?? new InMemorySessionStore();
+  return { planner, executor, replanner, ...runnerFor(agent, o.store) };
+}
+
+/** A runner over a store (in memory by default), with readers of a stored session. */
+export function runnerFor(agent: Agent, store: SessionStore = new InMemorySessionStore()) {
   const runner = new Runner({ agent, appName: 'pe-test', sessionStore: store });
   const session = async (id: string) => {
     const s = await store.get({ appName: 'pe-test', userId: 'u', id });
@@ -94,13 +102,10 @@ export function harness(o: HarnessOptions): Harness {
     return s;
   };
   return {
-    planner,
-    executor,
-    replanner,
     runner,
     store,
-    state: async (id) => (await session(id)).state,
-    events: async (id) => (await session(id)).events,
+    state: async (id: string) => (await session(id)).state,
+    events: async (id: string) => (await session(id)).events as readonly AgentEvent[],
   };
 }
 

@@ -1,0 +1,68 @@
+/**
+ * A plan–execute agent in graph mode, offline: ScriptedModels play the planner, the step executor
+ * and the replanner. Three city look-ups run at once; the comparison waits for all three.
+ * Run: pnpm build && npx tsx examples/parallel-plans/main.ts
+ */
+import { z } from 'zod';
+import { messageText, Runner, tool, type ModelRequest } from '@replan/core';
+import { ScriptedModel, callTools } from '@replan/core/testing';
+import { createPlanExecuteAgent, planExecuteEventKind } from '@replan/planexecute';
+
+const temperatures: Record<string, number> = { oslo: 4, lisbon: 19, cairo: 27 };
+
+const weather = tool({
+  name: 'weather',
+  description: 'Current temperature of a city, in °C',
+  parameters: z.object({ city: z.string() }),
+  execute: async ({ city }) => {
+    await new Promise((resolve) => setTimeout(resolve, 50)); // a slow API
+    const t = temperatures[city.toLowerCase()];
+    if (t === undefined) throw new Error(`unknown city "${city}"`);
+    return t;
+  },
+});
+
+const plan = {
+  steps: [
+    { id: 'oslo', task: 'Get the temperature in Oslo.', dependsOn: [] },
+    { id: 'lisbon', task: 'Get the temperature in Lisbon.', dependsOn: [] },
+    { id: 'cairo', task: 'Get the temperature in Cairo.', dependsOn: [] },
+    { id: 'compare', task: 'Which city is warmest? Oslo: $oslo. Lisbon: $lisbon. Cairo: $cairo.', dependsOn: ['oslo', 'lisbon', 'cairo'] },
+  ],
+};
+
+/** The step model: look a city up with the tool, then report; the comparison answers at once. */
+function stepReply(request: ModelRequest) {
+  const task = messageText(request.messages.at(-1)).split('## YOUR TASK\n')[1] ?? '';
+  const last = request.messages.at(-1);
+  if (last?.role === 'tool') {
+    const output = last.content[0]?.type === 'tool_result' ? last.content[0].output : '?';
+    return `${String(output)} °C`;
+  }
+  const city = /temperature in (\w+)/.exec(task)?.[1];
+  if (city) return callTools({ name: 'weather', args: { city } });
+  return 'Cairo is warmest at 27 °C (Lisbon 19 °C, Oslo 4 °C).';
+}
+
+const agent = createPlanExecuteAgent({
+  mode: 'graph',
+  stepConcurrency: 4,
+  contextPolicy: 'referenced',
+  tools: [weather],
+  model: new ScriptedModel({ responses: [callTools({ name: 'plan', args: plan })] }),
+  executorModel: new ScriptedModel({ latencyMs: 100, respond: stepReply }),
+  replannerModel: new ScriptedModel({ responses: [callTools({ name: 'respond', args: { response: 'Cairo is the warmest (27 °C).' } })] }),
+});
+
+const started = performance.now();
+const run = new Runner({ agent, appName: 'parallel-plans' }).run({ userId: 'me', input: 'Which of Oslo, Lisbon and Cairo is warmest now?' });
+for await (const event of run) {
+  const kind = planExecuteEventKind(event);
+  const at = `${String(Math.round(performance.now() - started)).padStart(4)} ms`;
+  if (kind?.kind === 'plan') console.log(`${at}  plan: ${plan.steps.map((s) => s.id).join(', ')}`);
+  if (kind?.kind === 'step-result') console.log(`${at}  step ${kind.stepId} done: ${'result' in kind.executedStep ? kind.executedStep.result : ''}`);
+  if (kind?.kind === 'answer') console.log(`${at}  answer: ${kind.answer.text}`);
+}
+const result = await run.result();
+console.log(`status ${result.status}; ${result.modelCalls} model calls in ${Math.round(performance.now() - started)} ms`);
+console.log('The three look-ups ran at the same time; the comparison started once all three were stored.');

@@ -1,0 +1,138 @@
+import {
+  assertAgentName,
+  ConfigurationError,
+  InvocationContext,
+  type Agent,
+  type AgentEvent,
+  type Message,
+  type ReActAgent,
+} from '@replan/core';
+import { applyContextPolicy, resolveContextPolicy, type ContextView, type ResolvedContextPolicy } from '../context-policy.js';
+import { tagged } from '../event-kind.js';
+import { assertModel } from '../assert-model.js';
+import { stepReActAgent, type ExecutorOptions } from '../executor.js';
+import { executedGraphSteps, readExecutionState, SessionKeys, type ExecutedGraphStep } from '../session-keys.js';
+import { asStepResult, stepOutcome } from '../step-outcome.js';
+import { graphStepsOf, type GraphStep } from './graph-plan.js';
+import { formatGraphStepPrompt, type GraphStepInput } from './graph-prompts.js';
+import { scheduleGraph } from './graph-scheduler.js';
+import { graphPlanProblems, InvalidPlanGraphError } from './graph-validation.js';
+import { substituteReferences } from './step-references.js';
+
+export interface GraphExecutorOptions extends Omit<ExecutorOptions, 'buildInput'> {
+  /** Most steps running at once (default 4). */
+  readonly stepConcurrency?: number;
+  /** Replaces a step's whole default input (system message included). */
+  readonly buildInput?: (input: GraphStepInput) => readonly Message[] | Promise<readonly Message[]>;
+}
+
+/**
+ * The graph executor (`mode: 'graph'`): runs every step of the graph `Plan` not yet in
+ * `ExecutedSteps`, each as its own ReAct run on path `…/<name>/<id>` and its own branch, a step
+ * starting as soon as its dependencies are done (at most `stepConcurrency` at once). Each step's
+ * last event appends `{ id, step, result }` — or `{ id, step, error }` when its run ends in error —
+ * to `ExecutedSteps`, so a resumed run re-runs only unfinished steps. After a failure no new step
+ * starts; running ones finish; the replanner then runs.
+ */
+export class GraphExecutor implements Agent {
+  readonly name: string;
+  readonly description: string;
+  readonly stepConcurrency: number;
+  private readonly react: ReActAgent;
+  private readonly contextPolicy: ResolvedContextPolicy;
+  private readonly inputs = new WeakMap<InvocationContext, GraphStepInput>();
+
+  constructor(readonly options: GraphExecutorOptions) {
+    this.name = options.name ?? 'executor';
+    assertAgentName(this.name);
+    assertModel(options.model, `Graph executor "${this.name}"`);
+    this.description = options.description ?? 'Runs the steps of the plan graph, each as soon as its dependencies are done.';
+    this.stepConcurrency = options.stepConcurrency ?? 4;
+    if (!Number.isInteger(this.stepConcurrency) || this.stepConcurrency < 1)
+      throw new ConfigurationError(`Graph executor "${this.name}": stepConcurrency must be a positive integer, got ${String(options.stepConcurrency)}.`);
+    this.contextPolicy = resolveContextPolicy(options.contextPolicy, 'referenced', `Graph executor "${this.name}"`);
+    // One loop for every step: each step runs it in its own context, which keys its input.
+    this.react = stepReActAgent(options, this.name, (ctx) => this.input(ctx));
+  }
+
+  async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
+    const steps = graphStepsOf(ctx.state[SessionKeys.Plan]);
+    const ran = new Map(executedGraphSteps(ctx.state).map((s) => [s.id, s]));
+    // This graph already had a failure (e.g. resumed after it was stored): the replanner decides.
+    if (steps.some((s) => ran.get(s.id)?.error !== undefined)) return;
+    const pending = steps.filter((s) => !ran.has(s.id));
+    if (!pending.length) return;
+    const succeeded = new Set([...ran.values()].filter((s) => s.error === undefined).map((s) => s.id));
+    const problems = graphPlanProblems(pending, { succeeded, failed: new Set() });
+    if (problems.length) throw new InvalidPlanGraphError(this.name, problems);
+
+    const contexts = new Map<string, InvocationContext>(); // each step's own context, by id
+    const deliveries = scheduleGraph({
+      pending,
+      succeeded,
+      concurrency: this.stepConcurrency,
+      signal: ctx.signal,
+      runStep: (step, signal) => this.runStep(ctx, step, signal, contexts),
+    });
+    for await (const d of deliveries) {
+      const stepCtx = contexts.get(d.step.id) as InvocationContext;
+      const input = this.inputs.get(stepCtx) as GraphStepInput;
+      const tags = { stepId: d.step.id, step: d.step.task, contextPolicy: input.context.info };
+      if (d.kind === 'failed') {
+        const error = d.error instanceof Error ? `${d.error.name}: ${d.error.message}` : String(d.error);
+        const executed: ExecutedGraphStep = { id: d.step.id, step: d.step.task, dependsOn: d.step.dependsOn, error };
+        yield tagged(stepCtx.event({ actions: { stateDelta: this.append(ctx, executed) } }), 'step-result', tags);
+        continue;
+      }
+      const final = d.event.actions?.final;
+      if (!final) {
+        yield tagged(d.event, 'step', tags);
+        continue;
+      }
+      const executed: ExecutedGraphStep = { id: d.step.id, step: d.step.task, dependsOn: d.step.dependsOn, ...stepOutcome(final, d.event, stepCtx.ownEvents()) };
+      yield tagged(asStepResult(d.event, this.append(ctx, executed)), 'step-result', tags);
+    }
+  }
+
+  /** `ExecutedSteps` with one more step, read when the event is built: steps finish in any order. */
+  private append(ctx: InvocationContext, executed: ExecutedGraphStep): Record<string, unknown> {
+    const executedSteps = [...readExecutionState(ctx.state).executedSteps, executed];
+    return { [SessionKeys.ExecutedSteps]: executedSteps, [SessionKeys.ExecutedStep]: executed };
+  }
+
+  private runStep(
+    parent: InvocationContext,
+    step: GraphStep,
+    signal: AbortSignal,
+    contexts: Map<string, InvocationContext>,
+  ): AsyncIterable<AgentEvent> {
+    const group = parent.withSignal(signal);
+    const branch = parent.branch ? `${parent.branch}.${this.name}_${step.id}` : `${this.name}_${step.id}`;
+    // Same scope start as the executor: a resumed step finds its stored tool calls and results.
+    const ctx = new InvocationContext(group.services, this.react, `${parent.path}/${step.id}`, branch, parent.scopeStart);
+    contexts.set(step.id, ctx);
+    this.inputs.set(ctx, this.stepInput(parent, step));
+    return this.react.run(ctx);
+  }
+
+  private stepInput(parent: InvocationContext, step: GraphStep): GraphStepInput {
+    const state = readExecutionState(parent.state);
+    const done = executedGraphSteps(parent.state).filter((s) => s.error === undefined);
+    const results = new Map(done.filter((s) => step.dependsOn.includes(s.id)).map((s) => [s.id, s.result ?? '']));
+    const { text, used } = substituteReferences(step.task, results);
+    // A result written into the task is not listed again.
+    const items = done.filter((s) => !used.has(s.id)).map((s) => ({ ...s, label: `[${s.id}]` }));
+    const context: ContextView = applyContextPolicy(items, this.contextPolicy, (i) => step.dependsOn.includes(items[i]?.id ?? ''));
+    return { userInput: state.userInput, step, task: text, context };
+  }
+
+  private async input(ctx: InvocationContext): Promise<readonly Message[]> {
+    const input = this.inputs.get(ctx) as GraphStepInput;
+    return this.options.buildInput ? this.options.buildInput(input) : formatGraphStepPrompt(input, this.options.instruction);
+  }
+}
+
+/** Creates a graph executor (see `GraphExecutor`). */
+export function createGraphExecutor(options: GraphExecutorOptions): GraphExecutor {
+  return new GraphExecutor(options);
+}

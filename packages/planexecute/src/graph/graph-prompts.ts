@@ -1,0 +1,94 @@
+import { systemMessage, userMessage, type Message } from '@replan/core';
+import { formatContextView, hasContext, type ContextView } from '../context-policy.js';
+import { fillTemplate, type PromptTemplate } from '../prompts.js';
+import type { ExecutedGraphStep } from '../session-keys.js';
+import type { GraphStep } from './graph-plan.js';
+
+/** The graph planner's prompt (`mode: 'graph'`). Inputs: the objective and the executor's tools. */
+export const GraphPlannerPrompt: PromptTemplate = {
+  system: `You are an expert planning agent. The conversation below states an objective. Write a plan that reaches it as a dependency graph, by calling the "plan" tool.
+
+Each step has:
+- "id": a short unique id ("1", "2", … or names such as "search_a"; letters, digits and "_");
+- "task": a specific, self-contained instruction; write $id (or \${id}) where the result of an earlier step must be inserted;
+- "dependsOn": the ids of the steps whose results it needs ([] when none). Every $id in a task must be listed here.
+
+Steps that do not depend on each other run at the same time, so only add a dependency when a step really needs that result. No cycles. The executor sees only the results a step depends on, so the step(s) producing the final answer must depend on everything they need.
+
+The executor can use these tools:
+{tools}`,
+  inputs: ['objective', 'tools'],
+};
+
+/** The prompt of one graph step. Inputs: objective, the results the step depends on, its task. */
+export const GraphExecutorPrompt: PromptTemplate = {
+  system: `You are a careful executor agent. The conversation below states the overall objective; a plan has been made for it and you run one of its steps. Carry out exactly the task you are given, using your tools when they help, then answer with that task's result: the facts, numbers or text later steps need.`,
+  task: `{results}## YOUR TASK
+{task}`,
+  inputs: ['objective', 'results', 'task'],
+};
+
+/** The graph replanner's prompt. Inputs: objective, the graph with each step's status, results, tool names. */
+export const GraphReplannerPrompt: PromptTemplate = {
+  system: `You review progress toward the objective stated in the conversation below. A plan graph was run; each step is marked done, failed or not run. Choose exactly ONE action:
+
+1. The objective is met, or the results show it cannot be met: call "{respondTool}" with the complete final answer for the user, based on the step results.
+2. More work is needed (a step failed, or the results call for more): call "{planTool}" with a graph of ONLY the steps still to run. Finished steps are never run again: never reuse their ids; a new step may depend on a done step's id and use its result as $id. Replace a failed step with a new step (new id) that works around the failure, and re-plan the steps that depended on it.`,
+  task: `## PLAN GRAPH
+{graph}
+
+## COMPLETED STEPS AND RESULTS
+{executedSteps}
+
+Decide now: call "{respondTool}" or "{planTool}".`,
+  inputs: ['objective', 'graph', 'executedSteps', 'planTool', 'respondTool'],
+};
+
+/** What a graph step's prompt is built from (the argument of a graph executor's `buildInput`). */
+export interface GraphStepInput {
+  readonly userInput: readonly Message[];
+  readonly step: GraphStep;
+  /** The task with every `$id` of a dependency replaced by its result. */
+  readonly task: string;
+  /** The results the context policy shows (with `referenced`: the direct dependencies). */
+  readonly context: ContextView;
+}
+
+/** A graph step's default messages: system prompt, the user's messages, then the results it depends on and its task, last. */
+export function formatGraphStepPrompt(input: GraphStepInput, system = GraphExecutorPrompt.system): Message[] {
+  const results = hasContext(input.context) ? `## RESULTS OF EARLIER STEPS\n${formatContextView(input.context)}\n\n` : '';
+  return [systemMessage(system), ...input.userInput, userMessage(fillTemplate(GraphExecutorPrompt.task ?? '', { results, task: input.task }))];
+}
+
+/** What the graph replanner's prompt is built from. */
+export interface GraphReplannerInput {
+  readonly userInput: readonly Message[];
+  /** The steps of the plan in force (the not-yet-run ones among them have no entry in `executedSteps`). */
+  readonly steps: readonly GraphStep[];
+  readonly executedSteps: readonly ExecutedGraphStep[];
+  /** The results the context policy shows. */
+  readonly context: ContextView;
+}
+
+/** The graph with a status per step: every step run under this objective, then the plan's steps not run. */
+export function formatPlanGraph(steps: readonly GraphStep[], executed: readonly ExecutedGraphStep[]): string {
+  const ran = new Set(executed.map((s) => s.id));
+  const planned = new Map(steps.map((s) => [s.id, s]));
+  const after = (id: string) => {
+    const deps = planned.get(id)?.dependsOn ?? [];
+    return deps.length ? ` (after ${deps.join(', ')})` : '';
+  };
+  const lines = executed.map((s) => `- [${s.error !== undefined ? 'failed' : 'done'}] ${s.id}: ${s.step}${after(s.id)}`);
+  for (const s of steps) if (!ran.has(s.id)) lines.push(`- [not run] ${s.id}: ${s.task}${after(s.id)}`);
+  return lines.length ? lines.join('\n') : '(empty)';
+}
+
+/** The graph replanner's default messages. */
+export function formatGraphReplannerPrompt(
+  input: GraphReplannerInput,
+  tools: { readonly planTool: string; readonly respondTool: string },
+  system = GraphReplannerPrompt.system,
+): Message[] {
+  const values = { ...tools, graph: formatPlanGraph(input.steps, input.executedSteps), executedSteps: formatContextView(input.context) };
+  return [systemMessage(fillTemplate(system, values)), ...input.userInput, userMessage(fillTemplate(GraphReplannerPrompt.task ?? '', values))];
+}

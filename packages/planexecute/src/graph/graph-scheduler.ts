@@ -1,0 +1,113 @@
+import pLimit from 'p-limit';
+import {
+  abortErrorOf,
+  AsyncQueue,
+  BudgetExceededError,
+  RunAbortedError,
+  RunInterruptedSignal,
+  type AgentEvent,
+  type Interrupt,
+} from '@replan/core';
+import type { GraphStep } from './graph-plan.js';
+
+/** What the scheduler hands its consumer, one at a time; the step waits until the consumer asks for the next one. */
+export type ScheduledDelivery =
+  | { readonly kind: 'event'; readonly step: GraphStep; readonly event: AgentEvent }
+  /** The step's run ended in error: no new step starts, running ones are awaited. */
+  | { readonly kind: 'failed'; readonly step: GraphStep; readonly error: unknown };
+
+export interface ScheduleOptions {
+  /** The steps still to run (their dependencies are among them or in `succeeded`). */
+  readonly pending: readonly GraphStep[];
+  /** Ids of steps that already finished with a result. */
+  readonly succeeded: ReadonlySet<string>;
+  /** Most steps running at once. */
+  readonly concurrency: number;
+  readonly signal: AbortSignal;
+  /** Runs one step; ending normally completes it, throwing fails it. */
+  readonly runStep: (step: GraphStep, signal: AbortSignal) => AsyncIterable<AgentEvent>;
+}
+
+type Item =
+  | { readonly delivery: ScheduledDelivery; readonly taken: () => void }
+  | { readonly end: GraphStep; readonly ok: boolean };
+
+/** Errors that stop the whole run (an abort, a budget, an interrupt) rather than fail one step. */
+const isRunStop = (error: unknown, signal: AbortSignal) =>
+  signal.aborted || error instanceof RunInterruptedSignal || error instanceof BudgetExceededError || error instanceof RunAbortedError;
+
+/**
+ * Runs a dependency graph: every step whose dependencies have finished starts at once (at most
+ * `concurrency` running, p-limit), and a step's dependents start as soon as the consumer has
+ * taken its last event — so they see its stored result. Driven by promise resolution only: each
+ * step pushes its events into a queue and waits until the consumer takes them (the consumer
+ * stores an event before asking for the next, so events are stored in order as they happen).
+ *
+ * A failed step stops new starts; running steps are awaited; then the generator returns. A run
+ * stop (abort, budget, interrupt) does the same and then throws it (interrupts all together).
+ */
+export async function* scheduleGraph(options: ScheduleOptions): AsyncGenerator<ScheduledDelivery, void, undefined> {
+  const { pending, concurrency } = options;
+  const succeeded = new Set(options.succeeded);
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(options.signal.reason);
+  if (options.signal.aborted) onAbort();
+  else options.signal.addEventListener('abort', onAbort, { once: true });
+
+  const queue = new AsyncQueue<Item>();
+  const limit = pLimit(concurrency);
+  const started = new Set<string>();
+  const interrupts: Interrupt[] = [];
+  let runStop: { error: unknown } | undefined;
+  let halted = false; // after a failure or a run stop: nothing new starts
+  let outstanding = 0;
+
+  const pump = async (step: GraphStep) => {
+    let ok = false;
+    try {
+      if (halted) return; // was waiting for a slot when a sibling failed
+      for await (const event of options.runStep(step, stop.signal))
+        await new Promise<void>((taken) => queue.push({ delivery: { kind: 'event', step, event }, taken }));
+      ok = true;
+    } catch (error) {
+      halted = true;
+      if (error instanceof RunInterruptedSignal) interrupts.push(...error.interrupts);
+      else if (isRunStop(error, stop.signal)) runStop ??= { error: stop.signal.aborted ? abortErrorOf(stop.signal) : error };
+      else await new Promise<void>((taken) => queue.push({ delivery: { kind: 'failed', step, error }, taken }));
+    } finally {
+      queue.push({ end: step, ok });
+    }
+  };
+  const startReady = () => {
+    if (halted) return;
+    for (const step of pending) {
+      if (started.has(step.id) || !step.dependsOn.every((d) => succeeded.has(d))) continue;
+      started.add(step.id);
+      outstanding++;
+      void limit(() => pump(step));
+    }
+  };
+
+  try {
+    startReady();
+    while (outstanding > 0) {
+      const item = (await queue.next()) as Item;
+      if ('delivery' in item) {
+        yield item.delivery;
+        item.taken();
+        continue;
+      }
+      outstanding--;
+      if (item.ok) {
+        succeeded.add(item.end.id);
+        startReady();
+      }
+    }
+  } finally {
+    // Also reached when the consumer stops early (a store failure): stop every running step.
+    options.signal.removeEventListener('abort', onAbort);
+    if (outstanding > 0) stop.abort(new RunAbortedError('the graph executor stopped'));
+  }
+  if (runStop) throw runStop.error;
+  if (interrupts.length) throw new RunInterruptedSignal(interrupts);
+}
