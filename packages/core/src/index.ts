@@ -63,6 +63,7 @@ export { InMemorySessionStore } from './sessions/in-memory-session-store.js';
 export { APP_PREFIX, USER_PREFIX, TEMP_PREFIX, stateScopeOf, splitStateDelta, withoutTempKeys } from './sessions/state-scope.js';
 export type { StateScope, ScopedDelta } from './sessions/state-scope.js';
 export { foldSessionState } from './sessions/fold-state.js';
+export { applyStateActions, assertAppendScopes, eventForStorage } from './sessions/apply-state.js';
 export { DeltaState } from './sessions/delta-state.js';
 export { compareSummaries, encodeCursor, decodeCursor, pageSummaries } from './sessions/session-paging.js';
 export { FileSessionStore } from './sessions/file-session-store.js';

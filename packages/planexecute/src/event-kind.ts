@@ -19,13 +19,13 @@ export type PlanExecuteEventKind =
   /** The planner's plan. */
   | { readonly kind: 'plan'; readonly plan: unknown }
   /** A new plan from the replanner (it replaces the previous one). */
-  | { readonly kind: 'revised-plan'; readonly plan: unknown; readonly executedSteps: readonly ExecutedStep[] }
+  | { readonly kind: 'revised-plan'; readonly plan: unknown; readonly appendedSteps: readonly ExecutedStep[] }
   /** Progress of a step: the executor's model output, tool calls and tool results. Graph mode: `stepId`, `stepNumber` 0. */
   | { readonly kind: 'step-progress'; readonly step: unknown; readonly stepNumber: number; readonly partial: boolean; readonly stepId?: string }
   /** A step finished, with its result (graph mode: `{ id, step, result }`, or `{ id, step, error }` when it failed). */
   | { readonly kind: 'step-result'; readonly executedStep: ExecutedStep | ExecutedGraphStep; readonly stepNumber: number; readonly stepId?: string }
   /** The final answer (the run's output). */
-  | { readonly kind: 'answer'; readonly answer: FinalAnswer; readonly executedSteps: readonly ExecutedStep[] }
+  | { readonly kind: 'answer'; readonly answer: FinalAnswer; readonly appendedSteps: readonly ExecutedStep[] }
   /** The run stopped with an error (e.g. `MaxIterationsError`, `PlanningError`). */
   | { readonly kind: 'error'; readonly error: EventError };
 
@@ -49,6 +49,8 @@ export function planExecuteEventKind(event: AgentEvent): PlanExecuteEventKind | 
   if (event.error) return { kind: 'error', error: event.error };
   const meta = event.meta ?? {};
   const delta = event.actions?.stateDelta ?? {};
+  // The steps this event appended to `ExecutedSteps` (the step the replanner just judged).
+  const appendedSteps = (event.actions?.stateAppend?.[SessionKeys.ExecutedSteps] ?? []) as ExecutedStep[];
   switch (tagOf(event)) {
     case 'planning':
       return { kind: 'planning', agent: event.author, partial: event.partial === true };
@@ -57,14 +59,14 @@ export function planExecuteEventKind(event: AgentEvent): PlanExecuteEventKind | 
     case 'plan':
       return { kind: 'plan', plan: delta[SessionKeys.Plan] };
     case 'revised-plan':
-      return { kind: 'revised-plan', plan: delta[SessionKeys.Plan], executedSteps: (delta[SessionKeys.ExecutedSteps] ?? []) as ExecutedStep[] };
+      return { kind: 'revised-plan', plan: delta[SessionKeys.Plan], appendedSteps };
     case 'step':
       return { kind: 'step-progress', step: meta.step, stepNumber: num(meta.stepNumber), partial: event.partial === true, ...stepIdOf(meta) };
     case 'step-result':
       return { kind: 'step-result', executedStep: delta[SessionKeys.ExecutedStep] as ExecutedStep, stepNumber: num(meta.stepNumber), ...stepIdOf(meta) };
     case 'answer':
       if (!event.actions?.final) return undefined;
-      return { kind: 'answer', answer: event.actions.final, executedSteps: (delta[SessionKeys.ExecutedSteps] ?? []) as ExecutedStep[] };
+      return { kind: 'answer', answer: event.actions.final, appendedSteps };
     default:
       return undefined;
   }

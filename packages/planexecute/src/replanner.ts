@@ -91,7 +91,9 @@ function finalAnswerOf(args: unknown): FinalAnswer {
  */
 function pendingStep(ctx: InvocationContext): ExecutedStep | undefined {
   for (let i = ctx.events.length - 1; i >= 0; i--) {
-    const delta = ctx.events[i]?.actions?.stateDelta;
+    const actions = ctx.events[i]?.actions;
+    if (actions?.stateAppend && SessionKeys.ExecutedSteps in actions.stateAppend) return undefined;
+    const delta = actions?.stateDelta;
     if (!delta) continue;
     if (SessionKeys.ExecutedSteps in delta) return undefined;
     if (SessionKeys.ExecutedStep in delta) return delta[SessionKeys.ExecutedStep] as ExecutedStep;
@@ -142,16 +144,17 @@ export class Replanner implements Agent {
     });
     const meta = { contextPolicy: input.contextPolicy };
     const usage = response.usage ? { usage: response.usage } : {};
-    const executedSteps = { [SessionKeys.ExecutedSteps]: input.executedSteps };
+    // Only the step just run is stored (stateAppend), never the whole list again.
+    const stateAppend = input.appended.length ? { stateAppend: { [SessionKeys.ExecutedSteps]: input.appended } } : {};
     if (value.kind === 'plan') {
-      const event = ctx.event({ message: response.message, ...usage, actions: { stateDelta: { ...executedSteps, [SessionKeys.Plan]: value.plan } } });
+      const event = ctx.event({ message: response.message, ...usage, actions: { stateDelta: { [SessionKeys.Plan]: value.plan }, ...stateAppend } });
       yield tagged(event, 'revised-plan', meta);
       return;
     }
     const final = finalAnswerOf(value.args);
     // The answer as text (keeping the model's reasoning blocks), never the raw tool-call JSON.
     const message: Message = { role: 'assistant', content: [...reasoningOf(response.message), textBlock(final.text)] };
-    yield tagged(ctx.event({ message, ...usage, actions: { final, exitLoop: true, stateDelta: executedSteps } }), 'answer', meta);
+    yield tagged(ctx.event({ message, ...usage, actions: { final, exitLoop: true, ...stateAppend } }), 'answer', meta);
   }
 
   /** Linear mode: the progress including the step just run (appended to `ExecutedSteps` with the decision). */
@@ -164,7 +167,7 @@ export class Replanner implements Agent {
     const messages = this.options.buildInput
       ? await this.options.buildInput(input)
       : formatReplannerPrompt(input, { planTool: 'plan', respondTool: 'respond' }, this.options.instruction);
-    return { messages, executedSteps, contextPolicy: context.info };
+    return { messages, appended: pending ? [pending] : [], contextPolicy: context.info };
   }
 
   /** Graph mode: the graph executor already stored every step in `ExecutedSteps`. */
@@ -177,14 +180,14 @@ export class Replanner implements Agent {
       succeeded: new Set(input.executedSteps.filter((s) => s.error === undefined).map((s) => s.id)),
       failed: new Set(input.executedSteps.filter((s) => s.error !== undefined).map((s) => s.id)),
     };
-    return { messages, executedSteps: readExecutionState(ctx.state).executedSteps, contextPolicy: input.context.info, finished };
+    return { messages, appended: [], contextPolicy: input.context.info, finished };
   }
 }
 
 interface ReplannerInput {
   readonly messages: readonly Message[];
-  /** `ExecutedSteps` as the decision event stores it. */
-  readonly executedSteps: readonly unknown[];
+  /** What the decision event appends to `ExecutedSteps` (linear mode: the step just run). */
+  readonly appended: readonly unknown[];
   readonly contextPolicy: ContextPolicyInfo;
   /** Graph mode: the finished ids a revised graph must not reuse. */
   readonly finished?: FinishedSteps;

@@ -25,9 +25,20 @@ export function stepOutcome(
 
 /**
  * A step's final event with its `final` removed (a step's answer is not the run's answer) and
- * `stateDelta` extended.
+ * `stateDelta` (and `stateAppend`) extended.
  */
-export function asStepResult(event: AgentEvent, stateDelta: Readonly<Record<string, unknown>>): AgentEvent {
+export function asStepResult(
+  event: AgentEvent,
+  stateDelta: Readonly<Record<string, unknown>>,
+  stateAppend?: Readonly<Record<string, readonly unknown[]>>,
+): AgentEvent {
   const { final: _answer, ...actions } = event.actions ?? {};
-  return { ...event, actions: { ...actions, stateDelta: { ...actions.stateDelta, ...stateDelta } } };
+  return {
+    ...event,
+    actions: {
+      ...actions,
+      stateDelta: { ...actions.stateDelta, ...stateDelta },
+      ...(stateAppend ? { stateAppend: { ...actions.stateAppend, ...stateAppend } } : {}),
+    },
+  };
 }

@@ -27,6 +27,12 @@ export type RunStatus = 'completed' | 'interrupted' | 'max_iterations' | 'aborte
 export interface EventActions {
   /** Session state changes; keys are scoped by prefix (`app:`, `user:`, `temp:`, none). */
   readonly stateDelta?: Readonly<Record<string, unknown>>;
+  /**
+   * Items appended to array-valued state keys (session or `temp:` scope), applied after
+   * `stateDelta`. Only the new items are stored, so a growing list (e.g. executed steps) costs
+   * its new items per event instead of a rewrite of the whole list.
+   */
+  readonly stateAppend?: Readonly<Record<string, readonly unknown[]>>;
   /** Ends the enclosing `LoopAgent`. */
   readonly exitLoop?: boolean;
   readonly transferTo?: string;

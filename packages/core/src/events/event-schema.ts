@@ -64,6 +64,7 @@ export const agentEventSchema = z
     actions: z
       .object({
         stateDelta: z.record(z.string(), z.unknown()).optional(),
+        stateAppend: z.record(z.string(), z.array(z.unknown())).optional(),
         exitLoop: z.boolean().optional(),
         transferTo: z.string().optional(),
         interrupt: z

@@ -8,7 +8,7 @@ import { BudgetExceededError, MaxIterationsError, RunAbortedError } from '../err
 import { ConcurrentUpdateError } from '../errors/session-errors.js';
 import type { Session } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import { withoutTempKeys } from '../sessions/state-scope.js';
+import { applyStateActions, assertAppendScopes, eventForStorage } from '../sessions/apply-state.js';
 import { readInvocation } from './invocation-log.js';
 import type { RunResult } from './run.js';
 import { RunBudget, type RunLimits } from './run-limits.js';
@@ -87,12 +87,12 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
   );
 
   const store1 = async (event: AgentEvent): Promise<AgentEvent> => {
-    const delta = event.actions?.stateDelta;
-    const stored = delta && withoutTempKeys(delta) !== delta ? { ...event, actions: { ...event.actions, stateDelta: withoutTempKeys(delta) } } : event;
+    assertAppendScopes(event);
+    const stored = eventForStorage(event);
     const { version } = await store.appendEvents(live, [stored], { expectedVersion: live.version });
     live.version = version;
     live.events.push(stored);
-    if (delta) Object.assign(live.state, delta);
+    applyStateActions(live.state, event.actions); // temp: keys included: they live for this invocation
     if (event.actions?.interrupt) interruptIds.add(event.actions.interrupt.id);
     return stored;
   };

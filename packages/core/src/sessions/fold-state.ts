@@ -1,11 +1,14 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import { splitStateDelta } from './state-scope.js';
+import { applyStateActions } from './apply-state.js';
+import { stateScopeOf } from './state-scope.js';
 
-/** Applies the session-scoped part of each event's `stateDelta` to `state`, in order. */
+const isSessionKey = (key: string) => stateScopeOf(key) === 'session';
+
+/** Applies the session-scoped part of each event's state changes to `state`, in order. */
 export function foldSessionState(
   state: Record<string, unknown>,
   events: readonly AgentEvent[],
 ): Record<string, unknown> {
-  for (const event of events) Object.assign(state, splitStateDelta(event.actions?.stateDelta).session);
+  for (const event of events) applyStateActions(state, event.actions, isSessionKey);
   return state;
 }

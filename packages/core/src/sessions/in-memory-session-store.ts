@@ -9,7 +9,8 @@ import type {
   SessionStore,
 } from './session-store.js';
 import { pageSummaries } from './session-paging.js';
-import { splitStateDelta, withoutTempKeys } from './state-scope.js';
+import { applyStateActions, eventForStorage } from './apply-state.js';
+import { splitStateDelta, stateScopeOf } from './state-scope.js';
 
 interface StoredSession {
   readonly key: SessionKey;
@@ -81,11 +82,11 @@ export class InMemorySessionStore implements SessionStore {
 
   private pushEvents(stored: StoredSession, events: readonly AgentEvent[]): void {
     for (const event of events) {
-      const delta = withoutTempKeys(event.actions?.stateDelta);
-      const clean =
-        delta === event.actions?.stateDelta ? event : { ...event, actions: { ...event.actions, stateDelta: delta } };
+      const clean = eventForStorage(event);
       stored.events.push(clean);
-      this.applyDelta(stored, delta);
+      this.applyDelta(stored, clean.actions?.stateDelta);
+      if (clean.actions?.stateAppend)
+        applyStateActions(stored.state, { stateAppend: clean.actions.stateAppend }, (k) => stateScopeOf(k) === 'session');
     }
   }
 

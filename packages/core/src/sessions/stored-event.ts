@@ -2,7 +2,7 @@ import type { AgentEvent } from '../events/agent-event.js';
 import { agentEventSchema } from '../events/event-schema.js';
 import { SessionCorruptError } from '../errors/session-errors.js';
 import { SESSION_SCHEMA_VERSION } from './session.js';
-import { withoutTempKeys } from './state-scope.js';
+import { eventForStorage } from './apply-state.js';
 
 /** One stored event as a durable store reads it back, before it is trusted. */
 export interface StoredEventRecord {
@@ -61,10 +61,7 @@ export function decodeStoredEvent(sessionId: string, record: StoredEventRecord):
 
 /** Events as a durable store saves them: `temp:` keys removed from their state deltas. */
 export function eventsForStorage(events: readonly AgentEvent[]): AgentEvent[] {
-  return events.map((event) => {
-    const delta = withoutTempKeys(event.actions?.stateDelta);
-    return delta === event.actions?.stateDelta ? event : { ...event, actions: { ...event.actions, stateDelta: delta } };
-  });
+  return events.map(eventForStorage);
 }
 
 /** Fails with a `TypeError` unless `expectedVersion` can be a session version. */

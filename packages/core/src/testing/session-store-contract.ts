@@ -125,6 +125,20 @@ export function runSessionStoreContract(options: SessionStoreContractOptions): v
       await expectRejects(store.appendEvents(key('ghost'), [contractEvent('x')], { expectedVersion: 0 }), 'SessionNotFoundError');
     }));
 
+    it('appends stateAppend items to list state, storing only the new items', withStore(async (store) => {
+      await store.create(key('lists'));
+      const first = contractEvent('a', { actions: { stateDelta: { steps: ['s1'] } } });
+      const second = contractEvent('b', { actions: { stateAppend: { steps: ['s2', 's3'], 'temp:x': [1] } } });
+      const third = contractEvent('c', { actions: { stateAppend: { fresh: [{ id: 1 }] } } });
+      await store.appendEvents(key('lists'), [first, second], { expectedVersion: 0 });
+      await store.appendEvents(key('lists'), [third], { expectedVersion: 2 });
+      const got = await store.get(key('lists'));
+      expect(got?.state.steps).toEqual(['s1', 's2', 's3']);
+      expect(got?.state.fresh).toEqual([{ id: 1 }]);
+      expect(got?.state['temp:x']).toBeUndefined();
+      expect(got?.events[1]?.actions?.stateAppend).toEqual({ steps: ['s2', 's3'] });
+    }));
+
     it('never stores temp: keys', withStore(async (store) => {
       await store.create(key('temp'));
       await store.appendEvents(key('temp'), [contractEvent('t', { actions: { stateDelta: { 'temp:scratch': 1, kept: 2 } } })], { expectedVersion: 0 });

@@ -81,7 +81,11 @@ export class GraphExecutor implements Agent {
       if (d.kind === 'failed') {
         const error = d.error instanceof Error ? `${d.error.name}: ${d.error.message}` : String(d.error);
         const executed: ExecutedGraphStep = { id: d.step.id, step: d.step.task, dependsOn: d.step.dependsOn, error };
-        yield tagged(stepCtx.event({ actions: { stateDelta: this.append(ctx, executed) } }), 'step-result', tags);
+        yield tagged(
+          stepCtx.event({ actions: { stateDelta: { [SessionKeys.ExecutedStep]: executed }, stateAppend: { [SessionKeys.ExecutedSteps]: [executed] } } }),
+          'step-result',
+          tags,
+        );
         continue;
       }
       const final = d.event.actions?.final;
@@ -90,14 +94,8 @@ export class GraphExecutor implements Agent {
         continue;
       }
       const executed: ExecutedGraphStep = { id: d.step.id, step: d.step.task, dependsOn: d.step.dependsOn, ...stepOutcome(final, d.event, stepCtx.ownEvents()) };
-      yield tagged(asStepResult(d.event, this.append(ctx, executed)), 'step-result', tags);
+      yield tagged(asStepResult(d.event, { [SessionKeys.ExecutedStep]: executed }, { [SessionKeys.ExecutedSteps]: [executed] }), 'step-result', tags);
     }
-  }
-
-  /** `ExecutedSteps` with one more step, read when the event is built: steps finish in any order. */
-  private append(ctx: InvocationContext, executed: ExecutedGraphStep): Record<string, unknown> {
-    const executedSteps = [...readExecutionState(ctx.state).executedSteps, executed];
-    return { [SessionKeys.ExecutedSteps]: executedSteps, [SessionKeys.ExecutedStep]: executed };
   }
 
   private runStep(
