@@ -82,6 +82,7 @@ export { SequentialAgent } from './agents/sequential-agent.js';
 export { ParallelAgent } from './agents/parallel-agent.js';
 export { LoopAgent } from './agents/loop-agent.js';
 export type { LoopAgentOptions } from './agents/loop-agent.js';
+export { WorkflowAgent } from './agents/workflow-options.js';
 export type { WorkflowAgentOptions } from './agents/workflow-options.js';
 export { RunInterruptedSignal } from './agents/run-interrupted.js';
 export { callModel } from './agents/model-call.js';

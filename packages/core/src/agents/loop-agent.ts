@@ -3,7 +3,7 @@ import { ConfigurationError } from '../errors/replan-error.js';
 import { MaxIterationsError } from '../errors/run-errors.js';
 import type { Agent } from './agent.js';
 import type { InvocationContext } from './invocation-context.js';
-import { checkWorkflowOptions, type WorkflowAgentOptions } from './workflow-options.js';
+import { WorkflowAgent, type WorkflowAgentOptions } from './workflow-options.js';
 
 export interface LoopAgentOptions extends WorkflowAgentOptions {
   /** Most passes over the sub-agents; unset means until a sub-agent sets `exitLoop`. */
@@ -19,20 +19,14 @@ export interface LoopAgentOptions extends WorkflowAgentOptions {
  * Runs its sub-agents in order, again and again, until one emits `exitLoop` or `maxIterations`
  * passes are done. Stores a cursor (`agentState.iteration`, `agentState.index`) before each step.
  */
-export class LoopAgent implements Agent {
-  readonly name: string;
-  readonly description: string;
-  readonly subAgents: readonly Agent[];
+export class LoopAgent extends WorkflowAgent {
   readonly maxIterations: number | undefined;
   private readonly requireExit: boolean;
 
   constructor(options: LoopAgentOptions) {
-    checkWorkflowOptions('LoopAgent', options);
+    super('LoopAgent', options);
     if (options.maxIterations !== undefined && (!Number.isInteger(options.maxIterations) || options.maxIterations < 1))
       throw new ConfigurationError(`LoopAgent "${options.name}": maxIterations must be a positive integer.`);
-    this.name = options.name;
-    this.description = options.description ?? '';
-    this.subAgents = options.subAgents;
     this.maxIterations = options.maxIterations;
     this.requireExit = options.requireExit ?? false;
   }

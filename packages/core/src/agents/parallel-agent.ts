@@ -5,7 +5,7 @@ import { abortErrorOf } from './abort.js';
 import { AsyncQueue } from './async-queue.js';
 import type { InvocationContext } from './invocation-context.js';
 import { RunInterruptedSignal } from './run-interrupted.js';
-import { checkWorkflowOptions, type WorkflowAgentOptions } from './workflow-options.js';
+import { WorkflowAgent, type WorkflowAgentOptions } from './workflow-options.js';
 
 interface Delivery {
   readonly event: AgentEvent;
@@ -17,16 +17,10 @@ interface Delivery {
  * Events are stored as they arrive. A failing child stops its siblings; an interrupting child
  * lets them finish, then the run ends `interrupted` with every interrupt raised.
  */
-export class ParallelAgent implements Agent {
-  readonly name: string;
-  readonly description: string;
-  readonly subAgents: readonly Agent[];
+export class ParallelAgent extends WorkflowAgent {
 
   constructor(options: WorkflowAgentOptions) {
-    checkWorkflowOptions('ParallelAgent', options);
-    this.name = options.name;
-    this.description = options.description ?? '';
-    this.subAgents = options.subAgents;
+    super('ParallelAgent', options);
   }
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {

@@ -1,22 +1,16 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Agent } from './agent.js';
 import type { InvocationContext } from './invocation-context.js';
-import { checkWorkflowOptions, type WorkflowAgentOptions } from './workflow-options.js';
+import { WorkflowAgent, type WorkflowAgentOptions } from './workflow-options.js';
 
 /**
  * Runs its sub-agents one after another. Before each it stores a cursor (`agentState.index`),
  * so a resumed run continues with the sub-agent that was running.
  */
-export class SequentialAgent implements Agent {
-  readonly name: string;
-  readonly description: string;
-  readonly subAgents: readonly Agent[];
+export class SequentialAgent extends WorkflowAgent {
 
   constructor(options: WorkflowAgentOptions) {
-    checkWorkflowOptions('SequentialAgent', options);
-    this.name = options.name;
-    this.description = options.description ?? '';
-    this.subAgents = options.subAgents;
+    super('SequentialAgent', options);
   }
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {

@@ -1,4 +1,6 @@
+import type { AgentEvent } from '../events/agent-event.js';
 import type { Agent } from './agent.js';
+import type { InvocationContext } from './invocation-context.js';
 import { assertAgentName } from './agent-name.js';
 import { ConfigurationError } from '../errors/replan-error.js';
 
@@ -19,4 +21,20 @@ export function checkWorkflowOptions(kind: string, options: WorkflowAgentOptions
       throw new ConfigurationError(`${kind} "${options.name}": agent name "${agent.name}" is used twice; names must be unique in a tree.`);
     names.add(agent.name);
   }
+}
+
+/** What every workflow agent shares: a checked name, a description and its sub-agents. */
+export abstract class WorkflowAgent implements Agent {
+  readonly name: string;
+  readonly description: string;
+  readonly subAgents: readonly Agent[];
+
+  protected constructor(kind: string, options: WorkflowAgentOptions) {
+    checkWorkflowOptions(kind, options);
+    this.name = options.name;
+    this.description = options.description ?? '';
+    this.subAgents = options.subAgents;
+  }
+
+  abstract run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined>;
 }
