@@ -1,15 +1,11 @@
 import { ReActAgent, Runner, tool } from '@replan/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OpenAIChatModel } from '../src/index.js';
-import { FakeServer } from './support/fake-server.js';
+import { useFakeServer } from './support/fake-server.js';
 import { chunk, usageChunk } from './support/payloads.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await FakeServer.start();
-});
-afterAll(() => server.close());
+const server = useFakeServer();
 
 const weather = tool({
   name: 'get_weather',

@@ -1,20 +1,13 @@
 import type { Message } from '@replan/core';
 import { assistantMessage, systemMessage, tool, toolSpecOf, userMessage } from '@replan/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OpenAIChatModel, StrictSchemaError, type ProviderProfileName } from '../src/index.js';
-import { FakeServer } from './support/fake-server.js';
+import { useFakeServer } from './support/fake-server.js';
 import { chunk, completion } from './support/payloads.js';
 import { bothWays } from './support/run.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await FakeServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.received.length = 0;
-});
+const server = useFakeServer();
 
 const model = (extra: Partial<ConstructorParameters<typeof OpenAIChatModel>[0]> = {}) =>
   new OpenAIChatModel({ model: 'gpt-4o-mini', baseURL: server.baseURL, apiKey: 'secret-key', maxRetries: 0, ...extra });

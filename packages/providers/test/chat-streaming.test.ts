@@ -1,15 +1,11 @@
 import { userMessage } from '@replan/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OpenAIChatModel, ProviderError } from '../src/index.js';
-import { FakeServer } from './support/fake-server.js';
+import { useFakeServer } from './support/fake-server.js';
 import { chunk, completion, usageChunk } from './support/payloads.js';
 import { bothWays, collect, textDeltas } from './support/run.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await FakeServer.start();
-});
-afterAll(() => server.close());
+const server = useFakeServer();
 
 const model = (extra: Partial<ConstructorParameters<typeof OpenAIChatModel>[0]> = {}) =>
   new OpenAIChatModel({ model: 'gpt-4o-mini', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0, ...extra });

@@ -1,6 +1,6 @@
 import { userMessage } from '@replan/core';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   ContextLengthError,
@@ -12,18 +12,11 @@ import {
   RequestTooLargeError,
   TimeoutError,
 } from '../src/index.js';
-import { FakeServer } from './support/fake-server.js';
+import { FakeServer, useFakeServer } from './support/fake-server.js';
 import { chunk, completion } from './support/payloads.js';
 import { collect } from './support/run.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await FakeServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.received.length = 0;
-});
+const server = useFakeServer();
 
 const model = (extra: Partial<ConstructorParameters<typeof OpenAIChatModel>[0]> = {}) =>
   new OpenAIChatModel({ model: 'gpt-4o', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0, ...extra });

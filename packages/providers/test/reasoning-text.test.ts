@@ -1,17 +1,13 @@
 import type { ModelResponse } from '@replan/core';
 import { userMessage } from '@replan/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OpenAIChatModel, type ProviderProfileName } from '../src/index.js';
-import { FakeServer } from './support/fake-server.js';
+import { useFakeServer } from './support/fake-server.js';
 import { chunk, completion, usageChunk } from './support/payloads.js';
 import { bothWays, textDeltas } from './support/run.js';
 import { nextTurn as turn, toolCallBlock, weatherCall, weatherCallWhole } from './support/weather-turns.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await FakeServer.start();
-});
-afterAll(() => server.close());
+const server = useFakeServer();
 
 const modelFor = (model: string, profile?: ProviderProfileName) =>
   new OpenAIChatModel({ model, baseURL: server.baseURL, apiKey: 'test-key', maxRetries: 0, ...(profile ? { profile } : {}) });

@@ -1,19 +1,12 @@
 import type { ModelResponse } from '@replan/core';
 import { systemMessage, toolMessage, userMessage } from '@replan/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InvalidRequestError, OpenAIResponsesModel, ProviderError, RateLimitError, TimeoutError } from '../src/index.js';
-import { FakeServer, type NamedEvent } from './support/fake-server.js';
+import { useFakeServer, type NamedEvent } from './support/fake-server.js';
 import { bothWays, collect, textDeltas } from './support/run.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await FakeServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.received.length = 0;
-});
+const server = useFakeServer();
 
 const model = (extra: Partial<ConstructorParameters<typeof OpenAIResponsesModel>[0]> = {}) =>
   new OpenAIResponsesModel({ model: 'o4-mini', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0, ...extra });

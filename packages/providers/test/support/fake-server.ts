@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 /** A request the fake server received. */
 export interface Received {
@@ -41,18 +42,20 @@ export class FakeServer {
   readonly received: Received[] = [];
   private readonly replies: Reply[] = [];
 
-  private constructor(
-    private readonly server: Server,
-    readonly baseURL: string,
-  ) {}
+  private readonly server: Server = createServer((req, res) => void this.handle(req, res));
+  /** Set once listening. */
+  baseURL = '';
 
   static async start(): Promise<FakeServer> {
-    let self: FakeServer | undefined;
-    const server = createServer((req, res) => void self?.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    self = new FakeServer(server, `http://127.0.0.1:${port}/v1`);
+    const self = new FakeServer();
+    await self.listen();
     return self;
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.baseURL = `http://127.0.0.1:${port}/v1`;
   }
 
   /** Queues replies, one per request. */
@@ -111,4 +114,15 @@ export class FakeServer {
     if (reply.done !== false) res.write('data: [DONE]\n\n');
     res.end();
   }
+}
+
+/** A fake server for one test file: listening before its tests, closed after, requests cleared before each. */
+export function useFakeServer(): FakeServer {
+  const server = new FakeServer();
+  beforeAll(() => server.listen());
+  afterAll(() => server.close());
+  beforeEach(() => {
+    server.received.length = 0;
+  });
+  return server;
 }
