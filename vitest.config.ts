@@ -12,11 +12,11 @@ const alias = {
   '@replan/postgres': src('./packages/postgres/src/index.ts'),
 };
 
-const project = (name: string, extra: Record<string, unknown> = {}) => ({
+const project = (name: string, extra: Record<string, unknown> = {}, root = `./packages/${name}`) => ({
   resolve: { alias },
   test: {
     name,
-    root: src(`./packages/${name}`),
+    root: src(root),
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     ...extra,
@@ -30,6 +30,8 @@ export default defineConfig({
       project('providers'),
       project('planexecute'),
       project('postgres', { testTimeout: 60_000, hookTimeout: 120_000 }),
+      // Child processes run the built packages (dist): `pnpm test` builds before vitest runs.
+      project('e2e', { testTimeout: 120_000, hookTimeout: 120_000 }, './tests/e2e'),
     ],
   },
 });

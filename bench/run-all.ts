@@ -2,12 +2,14 @@
 import { reactOverhead } from './react-overhead.js';
 import { parallelPlans } from './parallel-plans.js';
 import { planContextNeedle, planContextTokens } from './plan-context.js';
+import { sessionStores } from './session-stores.js';
 
 const benches: [string, () => Promise<string>][] = [
   ['react-overhead', reactOverhead],
   ['parallel-plans', parallelPlans],
   ['plan-context', planContextTokens],
   ['plan-context-needle', planContextNeedle],
+  ['session-stores', sessionStores],
 ];
 const only = process.argv[2];
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);

@@ -1,0 +1,46 @@
+// @ts-check
+/** A SessionStore that prints a marker before and after each write, so a kill can land there. */
+
+/**
+ * What an append carries, for the marker label: the author of its event, and what it is.
+ * @param {readonly import('@replan/core').AgentEvent[]} events
+ */
+function describe(events) {
+  const e = events[0];
+  if (!e) return 'nothing';
+  const what = e.message?.role === 'tool'
+    ? 'tool-result'
+    : e.actions?.agentState
+      ? 'cursor'
+      : e.actions?.interrupt
+        ? 'interrupt'
+        : (e.meta?.kind ?? e.message?.role ?? 'event');
+  return `${e.author}:${what}`;
+}
+
+/**
+ * @param {import('@replan/core').SessionStore} store
+ * @param {(label: string) => void} mark
+ * @returns {import('@replan/core').SessionStore}
+ */
+export function markedStore(store, mark) {
+  return {
+    async create(session, events) {
+      mark('store:create:before');
+      const created = await store.create(session, events);
+      mark('store:create:after');
+      return created;
+    },
+    get: (key) => store.get(key),
+    list: (input) => store.list(input),
+    delete: (key) => store.delete(key),
+    async appendEvents(key, events, options) {
+      const what = describe(events);
+      mark(`store:append:before ${what}`);
+      const result = await store.appendEvents(key, events, options);
+      mark(`store:append:after ${what}`);
+      return result;
+    },
+    close: async () => store.close?.(),
+  };
+}
