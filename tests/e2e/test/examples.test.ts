@@ -1,0 +1,25 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const examples = readdirSync(new URL('../../../examples/', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && d.name !== 'node_modules')
+  .map((d) => d.name);
+
+// Every example must run offline and exit 0, so none rots unnoticed. They run on the built
+// packages (`pnpm test` builds first), as a user runs them.
+describe('examples run offline', () => {
+  const env = { ...process.env };
+  delete env.OPENAI_API_KEY;
+  delete env.OPENAI_BASE_URL;
+  it('finds the examples', () => expect(examples).toEqual(expect.arrayContaining(['demo', 'react', 'durable-resume'])));
+  for (const name of examples)
+    it(name, () => {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', `examples/${name}/main.ts`], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
+      expect(run.stderr).not.toMatch(/Error/);
+      expect(run.status, `${name} printed:\n${run.stdout}\n${run.stderr}`).toBe(0);
+      expect(run.stdout.trim().length).toBeGreaterThan(0);
+    });
+});
