@@ -40,6 +40,8 @@ export { toChatMessages } from './chat/chat-messages.js';
 export { assistantReplay } from './reasoning/reasoning-replay.js';
 export type { ReplayTarget, AssistantReplay } from './reasoning/reasoning-replay.js';
 export { chatUsageOf, finishReasonOf } from './chat/chat-usage.js';
+export { ThinkTagSplitter, THINK_TAGS_MODES } from './reasoning/think-tags.js';
+export type { ThinkTagsMode, ContentSegment } from './reasoning/think-tags.js';
 
 // Responses API
 export { OpenAIResponsesModel } from './responses/openai-responses-model.js';

@@ -14,6 +14,7 @@ import { ProviderError } from './errors/provider-errors.js';
 import { fromErrorPayload, toProviderError } from './errors/map-error.js';
 import { detectProfile, isGoogleEndpoint, type ProviderProfileName } from './profiles/provider-profile.js';
 import { isRecord, type Json } from './reasoning/json.js';
+import type { ThinkTagsMode } from './reasoning/think-tags.js';
 import { withStructuredText } from './structured-text.js';
 import { guardedStream, type SdkStream } from './stream/guarded-stream.js';
 
@@ -30,6 +31,13 @@ export interface OpenAIChatModelOptions extends ClientOptions {
   readonly idleTimeoutMs?: number;
   /** Ask for usage on streams (`stream_options.include_usage`, default true); turn off for servers that reject it. */
   readonly streamUsage?: boolean;
+  /**
+   * Thinking written into the content as `<think>…</think>` (servers without a reasoning parser):
+   * `auto` (default) reads it when the content starts with `<think>`, `on` also when the opening
+   * tag is missing (DeepSeek-R1 distills), `off` leaves the content alone. It becomes a `reasoning`
+   * block with provider `think-tags`, streamed as `reasoning-delta`s.
+   */
+  readonly thinkTags?: ThinkTagsMode;
   /** The model's id for budgets and logs (default: `model`). */
   readonly id?: string;
 }
@@ -47,6 +55,8 @@ export class OpenAIChatModel implements ChatModel {
   readonly model: string;
   readonly profile: ProviderProfileName;
   readonly client: OpenAI;
+  /** How `<think>…</think>` in the content is read (see `OpenAIChatModelOptions.thinkTags`). */
+  readonly thinkTags: ThinkTagsMode;
   private readonly googleEndpoint: boolean;
   private readonly idleTimeoutMs: number;
 
@@ -58,6 +68,7 @@ export class OpenAIChatModel implements ChatModel {
     this.googleEndpoint = isGoogleEndpoint(baseURL);
     this.client = options.client ?? createOpenAIClient(options);
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.thinkTags = options.thinkTags ?? 'auto';
   }
 
   /** The request body this model would send (without `stream`); useful to inspect or log. */
@@ -68,6 +79,10 @@ export class OpenAIChatModel implements ChatModel {
       googleEndpoint: this.googleEndpoint,
       ...(this.options.settings ? { defaults: this.options.settings } : {}),
     });
+  }
+
+  private accumulator(): ChatAccumulator {
+    return new ChatAccumulator(this.profile, this.thinkTags);
   }
 
   async generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {
@@ -84,8 +99,9 @@ export class OpenAIChatModel implements ChatModel {
       if (completion.error !== undefined && completion.error !== null) throw fromErrorPayload(completion, { model: this.model });
       throw new ProviderError({ providerMessage: `the response has no choices: ${JSON.stringify(raw).slice(0, 500)}`, model: this.model, body: raw });
     }
-    const acc = new ChatAccumulator(this.profile);
+    const acc = this.accumulator();
     acc.push(choice.message, true);
+    acc.end();
     acc.finish(choice.finish_reason);
     acc.addUsage(completion.usage);
     if (completion.error !== undefined && completion.error !== null) throw fromErrorPayload(completion, { model: this.model, partial: acc.message() });
@@ -103,7 +119,7 @@ export class OpenAIChatModel implements ChatModel {
     } catch (error) {
       throw toProviderError(error, { model: this.model });
     }
-    const acc = new ChatAccumulator(this.profile);
+    const acc = this.accumulator();
     const partial = () => acc.message();
     for await (const chunk of guardedStream(stream, { model: this.model, idleTimeoutMs: this.idleTimeoutMs, signal, partial })) {
       if (chunk.error !== undefined && chunk.error !== null) throw fromErrorPayload(chunk, { model: this.model, partial: partial() });
@@ -115,6 +131,7 @@ export class OpenAIChatModel implements ChatModel {
         acc.finish(choice.finish_reason);
       }
     }
+    yield* acc.end();
     if (!acc.receivedAnything) throw new ProviderError({ providerMessage: 'the stream ended without any output', model: this.model });
     yield { type: 'finish', response: withStructuredText(acc.response(), structuredSchema) };
   }

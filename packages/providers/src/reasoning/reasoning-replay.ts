@@ -23,7 +23,9 @@ export interface AssistantReplay {
  *   falling back to the message's signature; through a proxy also LiteLLM's `provider_specific_fields`;
  * - `openai`, `plain`: nothing (those servers reject or ignore reasoning fields).
  * Only blocks produced by the matching shape are sent, so a session moved between providers never
- * sends one provider's signatures to another.
+ * sends one provider's signatures to another. Thinking read from `<think>` tags in the content
+ * (`provider: 'think-tags'`) is plain unsigned text: only `deepseek` sends it back (in
+ * `reasoning_content`, like any plain reasoning); it is never written back into the content.
  */
 export function assistantReplay(target: ReplayTarget, reasoning: readonly ReasoningBlock[], calls: readonly ToolCallBlock[]): AssistantReplay {
   const none = calls.map(() => ({}));
