@@ -2,10 +2,12 @@
  * Wall time of a 6-step plan in graph mode vs linear mode vs the critical-path lower bound, on
  * three shapes (all independent, a chain, a diamond). ScriptedModel latency 100 ms per call, tool
  * 50 ms; every step is one tool call and one answer (250 ms); planner and replanner 100 ms each.
+ * Then the streaming planner (`streamingPlan: true`): the same plans streamed over 600 ms, steps
+ * starting as their objects complete, against waiting for the whole plan.
  * Run: pnpm build && npx tsx bench/parallel-plans.ts
  */
 import { z } from 'zod';
-import { Runner, tool, type ModelRequest } from '@replan/core';
+import { Runner, tool, type ChatModel, type ModelCallOptions, type ModelRequest, type ModelResponse, type ModelStreamPart } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner, type GraphStep } from '@replan/planexecute';
 import { fmt, table } from './measure.js';
@@ -14,11 +16,16 @@ const MODEL_MS = 100;
 const TOOL_MS = 50;
 const STEP_MS = 2 * MODEL_MS + TOOL_MS;
 
+/** When each `work` call started (ms since `clock.t0`), for the streaming-planner row. */
+const clock = { t0: 0, toolStarts: [] as number[], planEnd: 0 };
 const work = tool({
   name: 'work',
   description: 'does the work of a step',
   parameters: z.object({ step: z.string() }),
-  execute: ({ step }) => new Promise((resolve) => setTimeout(() => resolve(`worked on ${step}`), TOOL_MS)),
+  execute: ({ step }) => {
+    clock.toolStarts.push(performance.now() - clock.t0);
+    return new Promise((resolve) => setTimeout(() => resolve(`worked on ${step}`), TOOL_MS));
+  },
 });
 
 type Shape = { readonly name: string; readonly steps: readonly GraphStep[] };
@@ -70,6 +77,7 @@ async function runLinear(shape: Shape): Promise<number> {
 
 async function timed(agent: ReturnType<typeof createPlanExecuteAgent>): Promise<number> {
   const t0 = performance.now();
+  Object.assign(clock, { t0, toolStarts: [], planEnd: 0 });
   const result = await new Runner({ agent, appName: 'bench' }).run({ userId: 'u', input: 'go' }).result();
   if (result.status !== 'completed') throw new Error(`bench run ended ${result.status}: ${result.error?.message}`);
   return performance.now() - t0;
@@ -97,6 +105,68 @@ export async function parallelPlans(repeats = 3): Promise<string> {
     `### Parallel plans: wall time of a 6-step plan (model ${MODEL_MS} ms, tool ${TOOL_MS} ms, stepConcurrency 6; median of ${repeats})`,
     '',
     table(['shape', 'levels', 'critical-path bound (ms)', 'graph mode (ms)', 'graph over bound', 'linear mode (ms)', 'linear / graph'], rows),
+    '',
+    await streamingPlanner(repeats),
+  ].join('\n');
+}
+
+const PLAN_STREAM_MS = 600;
+
+/**
+ * A planner whose `plan` arguments stream in 16-character deltas spread over `PLAN_STREAM_MS`,
+ * whether it is called with `stream` (the streaming planner) or `generate` (which waits for the
+ * whole stream), so both modes pay the same planning time.
+ */
+class StreamedPlanner implements ChatModel {
+  readonly id = 'streamed-planner';
+  private readonly inner: ScriptedModel;
+  constructor(steps: readonly GraphStep[]) {
+    const chunks = Math.ceil(JSON.stringify({ steps }).length / 16);
+    this.inner = new ScriptedModel({ responses: [callTools({ name: 'plan', args: { steps } })], argsChunkSize: 16, chunkDelayMs: PLAN_STREAM_MS / chunks });
+  }
+  async *stream(request: ModelRequest, opts?: ModelCallOptions): AsyncIterable<ModelStreamPart> {
+    for await (const part of this.inner.stream(request, opts)) {
+      if (part.type === 'finish') clock.planEnd = performance.now() - clock.t0;
+      yield part;
+    }
+  }
+  async generate(request: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {
+    for await (const part of this.stream(request, opts)) if (part.type === 'finish') return part.response;
+    throw new Error('StreamedPlanner: the stream ended without a finish part');
+  }
+}
+
+async function runStreamed(shape: Shape, streamingPlan: boolean): Promise<{ wall: number; firstTool: number; planEnd: number }> {
+  const agent = createPlanExecuteAgent({
+    mode: 'graph',
+    stepConcurrency: 6,
+    streamingPlan,
+    planner: createPlanner({ mode: 'graph', model: new StreamedPlanner(shape.steps) }),
+    executor: createExecutor({ model: stepModel(), tools: [work] }),
+    replanner: createReplanner({ mode: 'graph', model: new ScriptedModel({ latencyMs: MODEL_MS, responses: [callTools({ name: 'respond', args: { response: 'done' } })] }) }),
+  });
+  const wall = await timed(agent);
+  return { wall, firstTool: Math.min(...clock.toolStarts), planEnd: clock.planEnd };
+}
+
+/** Markdown: the streaming planner (`streamingPlan: true`) against waiting for the whole plan, the plan streamed over 600 ms. */
+export async function streamingPlanner(repeats = 3): Promise<string> {
+  const rows: (string | number)[][] = [];
+  for (const shape of shapes) {
+    const streamed: { wall: number; firstTool: number; planEnd: number }[] = [];
+    const whole: number[] = [];
+    for (let i = 0; i < repeats; i++) {
+      streamed.push(await runStreamed(shape, true));
+      whole.push((await runStreamed(shape, false)).wall);
+    }
+    const s = streamed.sort((a, b) => a.wall - b.wall)[Math.floor(repeats / 2)] as (typeof streamed)[number];
+    const w = median(whole);
+    rows.push([shape.name, fmt(s.firstTool, 0), fmt(s.planEnd, 0), fmt(s.wall, 0), fmt(w, 0), `${fmt(w - s.wall, 0)} ms (${fmt(((w - s.wall) / w) * 100)} %)`]);
+  }
+  return [
+    `### Streaming planner: the same plans streamed over ${PLAN_STREAM_MS} ms (16-character deltas; model ${MODEL_MS} ms, tool ${TOOL_MS} ms; median of ${repeats})`,
+    '',
+    table(['shape', 'first step\'s tool starts (ms)', 'plan stream ends (ms)', 'streamingPlan (ms)', 'whole plan first (ms)', 'saved'], rows),
   ].join('\n');
 }
 

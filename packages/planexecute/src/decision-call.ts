@@ -27,6 +27,11 @@ export interface DecisionCallOptions<T> {
   readonly repairHint: string;
   /** Repair attempts before `PlanningError` (default 2). */
   readonly maxRepairs?: number;
+  /**
+   * Makes one attempt's model call (default: core's `callModel` with `options.model`), yielding
+   * events to store and returning the response. Untagged events are tagged `planning`.
+   */
+  readonly call?: (request: ModelRequest) => AsyncGenerator<AgentEvent, ModelResponse, undefined>;
 }
 
 export interface Decision<T> {
@@ -53,9 +58,10 @@ export async function* decisionCall<T>(
     failures = Math.max(failures, Number(event.meta?.attempt ?? 0));
   }
   for (;;) {
-    const calling = callModel(ctx, options.model, { ...options.request, messages: [...messages] }); // a copy: repairs extend `messages`
+    const request = { ...options.request, messages: [...messages] }; // a copy: repairs extend `messages`
+    const calling = options.call ? options.call(request) : callModel(ctx, options.model, request);
     let next = await calling.next();
-    for (; !next.done; next = await calling.next()) yield tagged(next.value, 'planning');
+    for (; !next.done; next = await calling.next()) yield tagOf(next.value) ? next.value : tagged(next.value, 'planning');
     const response = next.value;
     const parsed = options.parse(response.message);
     if (parsed.ok) return { value: parsed.value, response };

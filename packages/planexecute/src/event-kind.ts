@@ -1,11 +1,12 @@
 import type { AgentEvent, EventError, FinalAnswer } from '@replan/core';
 import { SessionKeys, type ExecutedGraphStep, type ExecutedStep } from './session-keys.js';
+import type { GraphStep } from './graph/graph-plan.js';
 
 /** The `meta` key the plan-execute agents tag their events with. */
 export const PLAN_EXECUTE_META = 'planExecute';
 
 /** The tags stored in `event.meta.planExecute`. */
-export type PlanExecuteTag = 'planning' | 'repair' | 'plan' | 'revised-plan' | 'step' | 'step-result' | 'answer';
+export type PlanExecuteTag = 'planning' | 'repair' | 'plan-step' | 'plan' | 'revised-plan' | 'step' | 'step-result' | 'answer';
 
 /**
  * What a plan-execute event is, for a UI or log. Works on partial (streamed) events too, so a
@@ -16,8 +17,10 @@ export type PlanExecuteEventKind =
   | { readonly kind: 'planning'; readonly agent: string; readonly partial: boolean }
   /** A faulty planner/replanner answer, or the repair message sent back to the model. */
   | { readonly kind: 'repair'; readonly agent: string; readonly attempt: number; readonly problem: string }
-  /** The planner's plan. */
-  | { readonly kind: 'plan'; readonly plan: unknown }
+  /** Streaming planner: a step complete in the streaming plan, accepted and about to start (stored before it starts). */
+  | { readonly kind: 'plan-step'; readonly step: GraphStep }
+  /** The planner's plan. Streaming planner: `problem` when the complete plan was invalid after steps started (then `plan` holds only those steps). */
+  | { readonly kind: 'plan'; readonly plan: unknown; readonly problem?: string }
   /** A new plan from the replanner (it replaces the previous one). */
   | { readonly kind: 'revised-plan'; readonly plan: unknown; readonly appendedSteps: readonly ExecutedStep[] }
   /** Progress of a step: the executor's model output, tool calls and tool results. Graph mode: `stepId`, `stepNumber` 0. */
@@ -56,8 +59,10 @@ export function planExecuteEventKind(event: AgentEvent): PlanExecuteEventKind | 
       return { kind: 'planning', agent: event.author, partial: event.partial === true };
     case 'repair':
       return { kind: 'repair', agent: event.author, attempt: num(meta.attempt), problem: String(meta.problem ?? '') };
+    case 'plan-step':
+      return { kind: 'plan-step', step: meta.planStep as GraphStep };
     case 'plan':
-      return { kind: 'plan', plan: delta[SessionKeys.Plan] };
+      return { kind: 'plan', plan: delta[SessionKeys.Plan], ...(typeof meta.planProblem === 'string' ? { problem: meta.planProblem } : {}) };
     case 'revised-plan':
       return { kind: 'revised-plan', plan: delta[SessionKeys.Plan], appendedSteps };
     case 'step':

@@ -40,7 +40,12 @@ export { graphReplannerInput } from './graph/graph-replanner-input.js';
 export { GraphExecutor, createGraphExecutor } from './graph/graph-executor.js';
 export type { GraphExecutorOptions } from './graph/graph-executor.js';
 export { scheduleGraph } from './graph/graph-scheduler.js';
-export type { ScheduleOptions, ScheduledDelivery } from './graph/graph-scheduler.js';
+export type { ScheduleOptions, ScheduledDelivery, ScheduleFeedItem } from './graph/graph-scheduler.js';
+export { StreamingGraphPlanner, createStreamingGraphPlanner } from './graph/streaming-planner.js';
+export type { StreamingGraphPlannerOptions } from './graph/streaming-planner.js';
+export { StepStreamParser } from './graph/step-stream-parser.js';
+export { StepAcceptance } from './graph/step-acceptance.js';
+export { streamModelCall } from './stream-model-call.js';
 export {
   applyContextPolicy,
   resolveContextPolicy,

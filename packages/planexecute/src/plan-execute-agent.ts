@@ -20,6 +20,14 @@ interface CommonOptions {
   readonly mode?: PlanMode;
   /** Graph mode: most steps running at once (default 4). */
   readonly stepConcurrency?: number;
+  /**
+   * Graph mode: stream the planner's `plan` call and start each step as soon as its object is
+   * complete in the stream and its dependencies are done, before the rest of the plan is written
+   * (default false). Needs a planner from `createPlanner` with tool-call output; see
+   * `StreamingGraphPlanner` for its events, resume, and what happens when the complete plan turns
+   * out invalid after steps started.
+   */
+  readonly streamingPlan?: boolean;
 }
 
 /** Build from your own planner, executor and replanner (e.g. from `createPlanner` and friends). */
@@ -57,7 +65,7 @@ const isQuick = (o: PlanExecuteAgentOptions | PlanExecuteQuickOptions): o is Pla
 export function createPlanExecuteAgent(options: PlanExecuteAgentOptions | PlanExecuteQuickOptions): SequentialAgent {
   const mode = options.mode ?? 'linear';
   const parts = isQuick(options) ? defaultAgents(options, mode) : options;
-  const { planner, executor, replanner } = partsForMode(mode, parts, options.stepConcurrency);
+  const { planner, executor, replanner } = partsForMode(mode, parts, options.stepConcurrency, options.streamingPlan);
   const loop = new LoopAgent({
     name: 'execute_replan',
     description: 'Runs a step, then revises the plan or answers.',

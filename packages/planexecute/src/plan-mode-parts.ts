@@ -4,6 +4,7 @@ import { GraphExecutor } from './graph/graph-executor.js';
 import type { PlanMode } from './graph/graph-plan.js';
 import { Planner } from './planner.js';
 import { Replanner } from './replanner.js';
+import { StreamingGraphPlanner } from './graph/streaming-planner.js';
 
 export interface PlanExecuteParts {
   readonly planner: Agent;
@@ -14,7 +15,7 @@ export interface PlanExecuteParts {
 /** The mode of one of our agents, or undefined for a custom agent (trusted to fit). */
 function modeOf(agent: Agent): PlanMode | undefined {
   if (agent instanceof Planner || agent instanceof Replanner) return agent.mode;
-  if (agent instanceof GraphExecutor) return 'graph';
+  if (agent instanceof GraphExecutor || agent instanceof StreamingGraphPlanner) return 'graph';
   if (agent instanceof Executor) return undefined; // either: wrapped per step in graph mode
   return undefined;
 }
@@ -23,7 +24,17 @@ function modeOf(agent: Agent): PlanMode | undefined {
  * Checks that the parts fit the agent's mode and, in graph mode, turns a linear `Executor` into a
  * `GraphExecutor` with the same options. Mixing linear and graph parts is a `ConfigurationError`.
  */
-export function partsForMode(mode: PlanMode, parts: PlanExecuteParts, stepConcurrency: number | undefined): PlanExecuteParts {
+export function partsForMode(
+  mode: PlanMode,
+  parts: PlanExecuteParts,
+  stepConcurrency: number | undefined,
+  streamingPlan = false,
+): PlanExecuteParts {
+  const graphParts = graphPartsFor(mode, parts, stepConcurrency);
+  return streamingPlan ? withStreamingPlanner(mode, graphParts) : graphParts;
+}
+
+function graphPartsFor(mode: PlanMode, parts: PlanExecuteParts, stepConcurrency: number | undefined): PlanExecuteParts {
   for (const [role, agent] of Object.entries(parts) as [keyof PlanExecuteParts, Agent][]) {
     const partMode = modeOf(agent);
     if (partMode !== undefined && partMode !== mode)
@@ -52,4 +63,21 @@ export function partsForMode(mode: PlanMode, parts: PlanExecuteParts, stepConcur
       'createPlanExecuteAgent: a linear executor\'s buildInput cannot build graph step prompts; use createGraphExecutor({ ..., buildInput }) for mode: \'graph\'.',
     );
   return { ...parts, executor: new GraphExecutor({ ...options, name: executor.name, ...(stepConcurrency !== undefined ? { stepConcurrency } : {}) }) };
+}
+
+/** `streamingPlan: true`: the graph planner becomes a `StreamingGraphPlanner` starting the executor's steps. */
+function withStreamingPlanner(mode: PlanMode, parts: PlanExecuteParts): PlanExecuteParts {
+  const { planner, executor } = parts;
+  if (mode !== 'graph')
+    throw new ConfigurationError("createPlanExecuteAgent: streamingPlan only applies with mode: 'graph' (a linear plan's steps depend on the one before).");
+  if (planner instanceof StreamingGraphPlanner) return parts;
+  if (!(planner instanceof Planner))
+    throw new ConfigurationError(
+      `createPlanExecuteAgent: streamingPlan needs a planner from createPlanner({ model, mode: 'graph' }), but "${planner.name}" is a custom agent; drop streamingPlan or use createPlanner.`,
+    );
+  if (!(executor instanceof GraphExecutor))
+    throw new ConfigurationError(
+      `createPlanExecuteAgent: streamingPlan needs the executor to be createExecutor(...) or createGraphExecutor(...), but "${executor.name}" is a custom agent; drop streamingPlan or use one of those.`,
+    );
+  return { ...parts, planner: new StreamingGraphPlanner({ planner, executor }) };
 }

@@ -100,22 +100,12 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     if (ctx.ownEvents().some((e) => tagOf(e) === 'plan')) return;
-    const userInput = conversationOf(ctx);
-    const input: PlannerPromptInput = { userInput, ...(this.options.tools ? { tools: this.options.tools } : {}) };
-    const messages = this.options.buildInput
-      ? await this.options.buildInput(input)
-      : formatPlannerPrompt(input, this.options.instruction ?? (this.mode === 'graph' ? GraphPlannerPrompt.system : undefined));
-    const textMode = this.options.structuredOutput === 'response-format';
+    const { userInput, request } = await this.firstRequest(ctx);
     const { value: plan, response } = yield* decisionCall(ctx, {
       model: this.options.model,
-      request: { ...this.request, messages },
-      parse: (m) => {
-        const parsed = textMode ? parsePlanText(m, this.planSchema) : parsePlanCall(m, this.planSchema);
-        return parsed.ok && this.mode === 'graph' ? checkGraphPlan(parsed.value) : parsed;
-      },
-      repairHint: textMode
-        ? 'Reply with only a JSON object that matches the plan schema.'
-        : 'Call the "plan" tool once, with arguments that match its schema.',
+      request,
+      parse: (m) => this.parseAnswer(m),
+      repairHint: this.repairHint,
       ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
     });
     const event = ctx.event({
@@ -124,6 +114,34 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
       actions: { stateDelta: { [SessionKeys.UserInput]: userInput, [SessionKeys.Plan]: plan, [SessionKeys.ExecutedSteps]: [] } },
     });
     yield tagged(event, 'plan');
+  }
+
+  /** The conversation planned for and the first request (prompt, forced tool, settings). @internal */
+  async firstRequest(ctx: InvocationContext): Promise<{ userInput: readonly Message[]; request: ModelRequest }> {
+    const userInput = conversationOf(ctx);
+    const input: PlannerPromptInput = { userInput, ...(this.options.tools ? { tools: this.options.tools } : {}) };
+    const messages = this.options.buildInput
+      ? await this.options.buildInput(input)
+      : formatPlannerPrompt(input, this.options.instruction ?? (this.mode === 'graph' ? GraphPlannerPrompt.system : undefined));
+    return { userInput, request: { ...this.request, messages } };
+  }
+
+  /** Reads (and in graph mode, checks) the plan in a model answer. @internal */
+  parseAnswer(message: Message): Parsed<z.output<S>> {
+    const parsed = this.textMode ? parsePlanText(message, this.planSchema) : parsePlanCall(message, this.planSchema);
+    return parsed.ok && this.mode === 'graph' ? checkGraphPlan(parsed.value) : parsed;
+  }
+
+  /** What a repair message asks for. @internal */
+  get repairHint(): string {
+    return this.textMode
+      ? 'Reply with only a JSON object that matches the plan schema.'
+      : 'Call the "plan" tool once, with arguments that match its schema.';
+  }
+
+  /** True when the plan comes as JSON text (`structuredOutput: 'response-format'`), not a `plan` call. */
+  get textMode(): boolean {
+    return this.options.structuredOutput === 'response-format';
   }
 }
 

@@ -31,6 +31,13 @@ export interface ScriptedModelOptions {
   readonly usage?: Usage | null;
   /** Characters per streamed text chunk (default 8). */
   readonly chunkSize?: number;
+  /**
+   * Characters per streamed tool-call arguments chunk (default: the whole JSON in one delta). The
+   * first delta of a call carries its `id` and `name`, later ones only `index` and `argsDelta`.
+   */
+  readonly argsChunkSize?: number;
+  /** Delay between two streamed chunks (text or tool-call arguments), honouring the abort signal (default 0). */
+  readonly chunkDelayMs?: number;
 }
 
 /** A tool call to script: `callTools({ name: 'search', args: { q: 'x' } })`. */
@@ -112,14 +119,32 @@ export class ScriptedModel implements ChatModel {
   async *stream(request: ModelRequest, opts: ModelCallOptions = {}): AsyncIterable<ModelStreamPart> {
     const response = await this.generate(request, opts);
     const size = this.options.chunkSize ?? 8;
+    const delay = this.options.chunkDelayMs ?? 0;
+    let chunks = 0;
+    // Only with a delay: without one the stream yields exactly as before (no extra awaits).
+    const pause = delay ? () => (chunks++ > 0 ? sleep(delay, opts.signal) : Promise.resolve()) : undefined;
     let index = 0;
     for (const block of response.message.content) {
       if (block.type === 'text')
-        for (let i = 0; i < block.text.length; i += size) yield { type: 'text-delta', delta: block.text.slice(i, i + size) };
-      else if (block.type === 'reasoning' && block.reasoning) yield { type: 'reasoning-delta', delta: block.reasoning };
-      else if (block.type === 'tool_call')
-        yield { type: 'tool-call-delta', index: index++, id: block.id, name: block.name, argsDelta: JSON.stringify(block.args) };
+        for (let i = 0; i < block.text.length; i += size) {
+          if (pause) await pause();
+          yield { type: 'text-delta', delta: block.text.slice(i, i + size) };
+        }
+      else if (block.type === 'reasoning' && block.reasoning) {
+        if (pause) await pause();
+        yield { type: 'reasoning-delta', delta: block.reasoning };
+      } else if (block.type === 'tool_call') {
+        const args = JSON.stringify(block.args);
+        const argsSize = this.options.argsChunkSize ?? Math.max(args.length, 1);
+        const callIndex = index++;
+        for (let i = 0; i === 0 || i < args.length; i += argsSize) {
+          if (pause) await pause();
+          const argsDelta = args.slice(i, i + argsSize);
+          yield i === 0 ? { type: 'tool-call-delta', index: callIndex, id: block.id, name: block.name, argsDelta } : { type: 'tool-call-delta', index: callIndex, argsDelta };
+        }
+      }
     }
+    if (pause) await pause();
     yield { type: 'finish', response };
   }
 

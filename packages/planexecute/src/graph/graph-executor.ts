@@ -15,7 +15,7 @@ import { executedGraphSteps, readExecutionState, SessionKeys, type ExecutedGraph
 import { asStepResult, stepOutcome } from '../step-outcome.js';
 import { graphStepsOf, type GraphStep } from './graph-plan.js';
 import { formatGraphStepPrompt, type GraphStepInput } from './graph-prompts.js';
-import { scheduleGraph } from './graph-scheduler.js';
+import { scheduleGraph, type ScheduleOptions } from './graph-scheduler.js';
 import { graphPlanProblems, InvalidPlanGraphError } from './graph-validation.js';
 import { substituteReferences } from './step-references.js';
 
@@ -66,15 +66,31 @@ export class GraphExecutor implements Agent {
     const problems = graphPlanProblems(pending, { succeeded, failed: new Set() });
     if (problems.length) throw new InvalidPlanGraphError(this.name, problems);
 
+    yield* this.runSteps(ctx, { pending, succeeded });
+  }
+
+  /**
+   * Runs steps on the scheduler with this executor's step agents and events (each step under
+   * `ctx.path`). The streaming planner passes a `feed` that adds steps (and events to store) while
+   * its plan streams. Not for direct use: `run` does it for the stored plan.
+   * @internal
+   */
+  async *runSteps(
+    ctx: InvocationContext,
+    graph: Pick<ScheduleOptions, 'pending' | 'succeeded' | 'failed' | 'feed'>,
+  ): AsyncGenerator<AgentEvent, void, undefined> {
     const contexts = new Map<string, InvocationContext>(); // each step's own context, by id
     const deliveries = scheduleGraph({
-      pending,
-      succeeded,
+      ...graph,
       concurrency: this.stepConcurrency,
       signal: ctx.signal,
       runStep: (step, signal) => this.runStep(ctx, step, signal, contexts),
     });
     for await (const d of deliveries) {
+      if (d.kind === 'feed') {
+        yield d.event;
+        continue;
+      }
       const stepCtx = contexts.get(d.step.id) as InvocationContext;
       const input = this.inputs.get(stepCtx) as GraphStepInput;
       const tags = { stepId: d.step.id, step: d.step.task, contextPolicy: input.context.info };

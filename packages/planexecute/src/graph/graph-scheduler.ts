@@ -14,7 +14,17 @@ import type { GraphStep } from './graph-plan.js';
 export type ScheduledDelivery =
   | { readonly kind: 'event'; readonly step: GraphStep; readonly event: AgentEvent }
   /** The step's run ended in error: no new step starts, running ones are awaited. */
-  | { readonly kind: 'failed'; readonly step: GraphStep; readonly error: unknown };
+  | { readonly kind: 'failed'; readonly step: GraphStep; readonly error: unknown }
+  /** An event of the feed (the streaming planner's), to store as it is. */
+  | { readonly kind: 'feed'; readonly event: AgentEvent };
+
+/**
+ * What a feed hands the scheduler while it runs: an event to store (the feed waits until it is
+ * taken), or steps to add to the graph (they start as soon as their dependencies are done).
+ */
+export type ScheduleFeedItem =
+  | { readonly kind: 'event'; readonly event: AgentEvent }
+  | { readonly kind: 'steps'; readonly steps: readonly GraphStep[] };
 
 export interface ScheduleOptions {
   /** The steps still to run (their dependencies are among them or in `succeeded`). */
@@ -26,11 +36,21 @@ export interface ScheduleOptions {
   readonly signal: AbortSignal;
   /** Runs one step; ending normally completes it, throwing fails it. */
   readonly runStep: (step: GraphStep, signal: AbortSignal) => AsyncIterable<AgentEvent>;
+  /** Ids of steps that already failed: nothing starts (running is left to the replanner). */
+  readonly failed?: ReadonlySet<string>;
+  /**
+   * More steps while the graph runs (the streaming planner): read until it ends, with the signal
+   * that stops the graph. The schedule ends when the feed has ended and no step runs; a feed
+   * error stops new starts, running steps are awaited, then it is thrown.
+   */
+  readonly feed?: (signal: AbortSignal) => AsyncIterable<ScheduleFeedItem>;
 }
 
 type Item =
   | { readonly delivery: ScheduledDelivery; readonly taken: () => void }
-  | { readonly end: GraphStep; readonly ok: boolean };
+  | { readonly end: GraphStep; readonly ok: boolean }
+  | { readonly arrived: readonly GraphStep[] }
+  | { readonly feedEnd: true; readonly failure?: { readonly error: unknown } };
 
 /** Errors that stop the whole run (an abort, a budget, an interrupt) rather than fail one step. */
 const isRunStop = (error: unknown, signal: AbortSignal) =>
@@ -47,7 +67,8 @@ const isRunStop = (error: unknown, signal: AbortSignal) =>
  * stop (abort, budget, interrupt) does the same and then throws it (interrupts all together).
  */
 export async function* scheduleGraph(options: ScheduleOptions): AsyncGenerator<ScheduledDelivery, void, undefined> {
-  const { pending, concurrency } = options;
+  const { concurrency } = options;
+  const pending = [...options.pending];
   const succeeded = new Set(options.succeeded);
   const stop = new AbortController();
   const onAbort = () => stop.abort(options.signal.reason);
@@ -59,8 +80,10 @@ export async function* scheduleGraph(options: ScheduleOptions): AsyncGenerator<S
   const started = new Set<string>();
   const interrupts: Interrupt[] = [];
   let runStop: { error: unknown } | undefined;
-  let halted = false; // after a failure or a run stop: nothing new starts
+  let halted = (options.failed?.size ?? 0) > 0; // after a failure or a run stop: nothing new starts
   let outstanding = 0;
+  let feeding = options.feed !== undefined;
+  let feedFailure: { error: unknown } | undefined;
 
   const pump = async (step: GraphStep) => {
     let ok = false;
@@ -88,13 +111,39 @@ export async function* scheduleGraph(options: ScheduleOptions): AsyncGenerator<S
     }
   };
 
+  const readFeed = async (feed: AsyncIterable<ScheduleFeedItem>) => {
+    try {
+      for await (const item of feed) {
+        if (item.kind === 'steps') queue.push({ arrived: item.steps });
+        else await new Promise<void>((taken) => queue.push({ delivery: { kind: 'feed', event: item.event }, taken }));
+      }
+      queue.push({ feedEnd: true });
+    } catch (error) {
+      queue.push({ feedEnd: true, failure: { error } });
+    }
+  };
+
   try {
+    if (options.feed) void readFeed(options.feed(stop.signal));
     startReady();
-    while (outstanding > 0) {
+    while (outstanding > 0 || feeding) {
       const item = (await queue.next()) as Item;
       if ('delivery' in item) {
         yield item.delivery;
         item.taken();
+        continue;
+      }
+      if ('arrived' in item) {
+        pending.push(...item.arrived);
+        startReady();
+        continue;
+      }
+      if ('feedEnd' in item) {
+        feeding = false;
+        if (item.failure) {
+          halted = true;
+          feedFailure = item.failure;
+        }
         continue;
       }
       outstanding--;
@@ -106,8 +155,9 @@ export async function* scheduleGraph(options: ScheduleOptions): AsyncGenerator<S
   } finally {
     // Also reached when the consumer stops early (a store failure): stop every running step.
     options.signal.removeEventListener('abort', onAbort);
-    if (outstanding > 0) stop.abort(new RunAbortedError('the graph executor stopped'));
+    if (outstanding > 0 || feeding) stop.abort(new RunAbortedError('the graph executor stopped'));
   }
   if (runStop) throw runStop.error;
+  if (feedFailure) throw feedFailure.error;
   if (interrupts.length) throw new RunInterruptedSignal(interrupts);
 }

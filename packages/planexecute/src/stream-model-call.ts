@@ -1,0 +1,47 @@
+import {
+  abortErrorOf,
+  ModelCallError,
+  type ChatModel,
+  type InvocationContext,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamPart,
+} from '@replan/core';
+
+/**
+ * Calls a model as a stream whatever the run asked for, handing every part to the caller as it
+ * arrives (the streaming planner reads the `plan` call's arguments while they are written). Keeps
+ * core's `callModel` rules: checks the run budget first, records usage at the end, turns a failure
+ * into `ModelCallError`, or into the abort's error when `signal` (default: the run's) is aborted.
+ * Returns the whole response (the `finish` part's).
+ */
+export async function* streamModelCall(
+  ctx: InvocationContext,
+  model: ChatModel,
+  request: ModelRequest,
+  signal: AbortSignal = ctx.signal,
+): AsyncGenerator<ModelStreamPart, ModelResponse, undefined> {
+  if (signal.aborted) throw abortErrorOf(signal);
+  ctx.services.budget.beforeModelCall();
+  let response: ModelResponse | undefined;
+  const parts = model.stream(request, { signal })[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<ModelStreamPart>;
+      try {
+        next = await parts.next();
+      } catch (error) {
+        if (signal.aborted) throw abortErrorOf(signal);
+        throw new ModelCallError(ctx.agent.name, error);
+      }
+      if (next.done) break;
+      if (next.value.type === 'finish') response = next.value.response;
+      else yield next.value;
+    }
+  } finally {
+    if (!response) await parts.return?.().catch(() => undefined);
+  }
+  if (!response) throw new ModelCallError(ctx.agent.name, new Error(`model "${model.id}" ended its stream without a finish part`));
+  ctx.services.budget.recordUsage(model.id, response.usage);
+  return response;
+}
