@@ -1,8 +1,10 @@
 // @ts-check
 /** A SessionStore that prints a marker before and after each write, so a kill can land there. */
+import { toolResultsOf } from '@replan/core';
 
 /**
- * What an append carries, for the marker label: the author of its event, and what it is.
+ * What an append carries, for the marker label: the author of its event (with the graph step it
+ * belongs to), and what it is (a tool result with its tool call ids).
  * @param {readonly import('@replan/core').AgentEvent[]} events
  */
 function describe(events) {
@@ -14,8 +16,12 @@ function describe(events) {
       ? 'cursor'
       : e.actions?.interrupt
         ? 'interrupt'
-        : (e.meta?.kind ?? e.message?.role ?? 'event');
-  return `${e.author}:${what}`;
+        : e.meta?.planExecute === 'step-result'
+          ? 'step-result'
+          : (e.meta?.kind ?? e.message?.role ?? 'event');
+  const step = typeof e.meta?.stepId === 'string' ? `[${e.meta.stepId}]` : '';
+  const ids = what === 'tool-result' ? ` ${toolResultsOf(e.message).map((r) => r.toolCallId).join(',')}` : '';
+  return `${e.author}${step}:${what}${ids}`;
 }
 
 /**

@@ -5,11 +5,13 @@
  * (`s<step>t<turn>c<n>`), small latencies, and tools that record their side effects
  * idempotently by `ctx.idempotencyKey`.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { messageText, systemMessage, toolResultsOf, tool, userMessage, stringifyToolOutput } from '@replan/core';
-import { ScriptedModel, callTools } from '@replan/core/testing';
+import { systemMessage, toolResultsOf, tool, userMessage, stringifyToolOutput } from '@replan/core';
+import { callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
+import { markedModels } from './marked-model.mjs';
+import { payloadOf } from './request-payload.mjs';
+import { recordTool } from './record-tool.mjs';
 
 /**
  * @typedef {{ name: string, args: Record<string, unknown> }} Call
@@ -17,7 +19,7 @@ import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner 
  */
 
 /** @type {Record<'steps' | 'approval', Scenario>} */
-export const SCENARIOS = {
+export const LINEAR_SCENARIOS = {
   // Three steps: one tool call, two parallel calls, then two turns of calls.
   steps: {
     input: 'Record alpha, then beta and gamma, then a summary with an audit entry.',
@@ -39,34 +41,6 @@ export const SCENARIOS = {
   },
 };
 
-/** A ScriptedModel that marks each call before its latency. */
-class MarkedModel extends ScriptedModel {
-  /**
-   * @param {string} role
-   * @param {(label: string) => void} mark
-   * @param {(entry: Record<string, unknown>) => void} attempt
-   * @param {import('@replan/core/testing').ScriptedModelOptions} options
-   */
-  constructor(role, mark, attempt, options) {
-    super({ id: `${role}-model`, ...options });
-    this.role = role;
-    this.onCall = () => {
-      mark(`model:${role}`);
-      attempt({ kind: 'model', role });
-    };
-  }
-
-  /** @override @type {ScriptedModel['generate']} */
-  generate(request, options) {
-    this.onCall();
-    return super.generate(request, options);
-  }
-}
-
-/** The JSON the executor and replanner inputs carry (see `buildInput` below). */
-const payloadOf = (/** @type {import('@replan/core').ModelRequest} */ request) =>
-  JSON.parse(messageText(request.messages[1]));
-
 /**
  * @param {object} o
  * @param {Scenario} o.scenario
@@ -78,21 +52,7 @@ export function buildAgent({ scenario, latencyMs, mark, log }) {
   const { steps, turns } = scenario;
   const attempt = log.attempt;
 
-  const record = tool({
-    name: 'record',
-    description: 'Records an item (a side effect, made once per idempotency key).',
-    parameters: z.object({ item: z.string(), ms: z.number() }),
-    async execute({ item, ms }, ctx) {
-      attempt({ kind: 'tool', tool: 'record', callId: ctx.toolCallId });
-      mark(`tool:record:start ${ctx.toolCallId}`);
-      log.applyOnce(ctx.idempotencyKey, { item });
-      mark(`tool:record:effect ${ctx.toolCallId}`);
-      await sleep(ms);
-      ctx.state.set(`recorded:${item}`, true);
-      ctx.state.set(`user:seen:${item}`, true);
-      return `ok:${item}`;
-    },
-  });
+  const record = recordTool(mark, log);
   const transfer = tool({
     name: 'transfer',
     description: 'Sends money (needs a human to approve).',
@@ -107,8 +67,7 @@ export function buildAgent({ scenario, latencyMs, mark, log }) {
     },
   });
 
-  const model = (/** @type {string} */ role, /** @type {import('@replan/core/testing').ScriptedModelOptions['respond']} */ respond) =>
-    new MarkedModel(role, mark, attempt, { respond, latencyMs });
+  const model = markedModels(mark, attempt, latencyMs);
 
   const planner = createPlanner({
     model: model('planner', () => callTools({ name: 'plan', args: { steps }, id: 'plan-1' })),
@@ -127,7 +86,7 @@ export function buildAgent({ scenario, latencyMs, mark, log }) {
         return callTools(...(script[turn] ?? []).map((c, i) => ({ ...c, id: `s${stepNo}t${turn + 1}c${i + 1}` })));
       const seen = request.messages.flatMap((m) => toolResultsOf(m)).map((r) => stringifyToolOutput(r.output));
       return `${step} -> ${seen.join('; ')}`;
-    }),
+    }, (request) => payloadOf(request).step),
     tools: [record, transfer],
     buildInput: ({ step, executedSteps }) => [
       systemMessage('executor'),

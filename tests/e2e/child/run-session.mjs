@@ -1,10 +1,10 @@
 // @ts-check
 /**
- * One process of an end-to-end test: runs or resumes a plan–execute session on the file store
+ * One process of an end-to-end test: runs or resumes a plan–execute session (linear or graph) on the file store
  * or PostgreSQL, printing markers (see markers.mjs) and finally `RESULT <json>`.
  *
  * Usage: node run-session.mjs '<json config>'
- *   { store, sessionId, userId?, scenario: 'steps' | 'approval', mode: 'run' | 'resume' | 'continue',
+ *   { store, sessionId, userId?, scenario: 'steps' | 'approval' | 'graph', mode: 'run' | 'resume' | 'continue',
  *     values?, killAt?, hold?: { at, file }, workDir, processLabel, latencyMs? }
  * `continue` resumes the session, or starts it when a kill came before it was created.
  */
@@ -13,7 +13,7 @@ import { effectLog } from './effect-log.mjs';
 import { armHold, armKill, mark, say } from './markers.mjs';
 import { markedStore } from './marked-store.mjs';
 import { openStore } from './open-store.mjs';
-import { SCENARIOS, buildAgent } from './plan-scenario.mjs';
+import { SCENARIOS } from './scenarios.mjs';
 
 /**
  * @type {{ store: import('./open-store.mjs').StoreConfig, sessionId: string, userId?: string,
@@ -26,7 +26,7 @@ if (config.hold) armHold(config.hold.at, config.hold.file);
 const scenario = SCENARIOS[config.scenario];
 const log = effectLog(config.workDir, config.processLabel);
 const store = markedStore(await openStore(config.store), mark);
-const agent = buildAgent({ scenario, latencyMs: config.latencyMs ?? 2, mark, log });
+const agent = scenario.build({ latencyMs: config.latencyMs ?? 2, mark, log });
 const runner = new Runner({ agent, appName: 'e2e', sessionStore: store });
 const userId = config.userId ?? 'u1';
 const { sessionId } = config;

@@ -1,17 +1,23 @@
 import { runChild, type ChildConfig } from './child-process.js';
-import { projectEvents, readAttempts, readEffects, storedModelAnswers, storedToolResults } from './session-view.js';
+import { eventsByStep, finishedSteps, projectState, readAttempts, readEffects, storedModelAnswers, storedToolResults } from './session-view.js';
 import { withTarget, type StoreTarget, type TargetFactory } from './store-target.js';
 
-/** What an uninterrupted run of the `steps` scenario leaves behind. */
+/** A scenario of the child (child/scenarios.mjs) that runs to an answer. */
+export type RunScenario = Exclude<ChildConfig['scenario'], 'approval'>;
+
+/** What a run leaves behind, in a form two runs of the same work can be compared in. */
 export interface RunRecord {
   readonly output: string | undefined;
+  /** The session state (graph steps in id order, see `projectState`). */
   readonly state: Readonly<Record<string, unknown>>;
-  readonly events: ReturnType<typeof projectEvents>;
-  /** Side effects by tool call id, in the order they were made. */
+  /** The stored events by graph step, each in stored order (see `eventsByStep`). */
+  readonly events: ReturnType<typeof eventsByStep>;
+  /** Side effects by tool call id, sorted (steps of a wave make theirs in either order). */
   readonly effects: string[];
 }
 
 export interface Baseline extends RunRecord {
+  readonly scenario: RunScenario;
   /** The marker labels of the run, in order: the possible kill points. */
   readonly markers: string[];
   readonly modelCalls: number;
@@ -29,6 +35,8 @@ export interface KillOutcome extends RunRecord {
   readonly plan: KillPlan;
   /** The marker label of the first kill. */
   readonly killedAfter: string | undefined;
+  /** The first process's marker labels, up to its kill. */
+  readonly killedMarkers: readonly string[];
   /** The marker label of the second kill, when it landed before the process finished. */
   readonly secondKilledAfter: string | undefined;
   /** Processes started, the first included. */
@@ -44,21 +52,22 @@ async function recordOf(target: StoreTarget, sessionId: string, output: string |
   const session = await target.session(sessionId);
   return {
     output,
-    state: { ...session?.state },
-    events: projectEvents(session?.events ?? []),
-    effects: await readEffects(target.workDir, sessionId),
+    state: projectState(session?.state ?? {}),
+    events: eventsByStep(session?.events ?? []),
+    effects: (await readEffects(target.workDir, sessionId)).sort(),
   };
 }
 
 /** Runs the scenario once in one process, without a kill. */
-export async function runBaseline(newTarget: TargetFactory): Promise<Baseline> {
+export async function runBaseline(newTarget: TargetFactory, scenario: RunScenario): Promise<Baseline> {
   return withTarget(newTarget, async (target) => {
     const sessionId = 'baseline';
-    const outcome = await runChild({ store: target.config, sessionId, scenario: 'steps', mode: 'run', workDir: target.workDir, processLabel: 'p0' });
+    const outcome = await runChild({ store: target.config, sessionId, scenario, mode: 'run', workDir: target.workDir, processLabel: 'p0' });
     if (outcome.result?.status !== 'completed') throw new Error(`baseline run ended ${JSON.stringify(outcome.result)}`);
     const attempts = await readAttempts(target.workDir);
     return {
       ...(await recordOf(target, sessionId, outcome.result.output)),
+      scenario,
       markers: outcome.markers,
       modelCalls: attempts.filter((a) => a.kind === 'model').length,
       toolCalls: attempts.filter((a) => a.kind === 'tool').length,
@@ -69,13 +78,13 @@ export async function runBaseline(newTarget: TargetFactory): Promise<Baseline> {
 /**
  * Kills a first process at `plan.killAt`, then starts new processes that resume the session
  * until one completes. Before each resume it reads what is stored, and checks that the process
- * runs no tool call whose result is stored, and (when it completes) makes exactly the model
- * calls and tool runs that were missing.
+ * runs no tool call whose result is stored and no model call for a step whose result is stored,
+ * and (when it completes) makes exactly the model calls and tool runs that were missing.
  */
 export async function killAndResume(newTarget: TargetFactory, plan: KillPlan, baseline: Baseline): Promise<KillOutcome> {
   return withTarget(newTarget, async (target) => {
     const sessionId = `kill-${plan.killAt}`;
-    const base = { store: target.config, sessionId, scenario: 'steps', workDir: target.workDir } satisfies Partial<ChildConfig>;
+    const base = { store: target.config, sessionId, scenario: baseline.scenario, workDir: target.workDir } satisfies Partial<ChildConfig>;
     const problems: string[] = [];
     const first = await runChild({ ...base, mode: 'run', killAt: plan.killAt, processLabel: 'p0' });
     if (!first.killed) problems.push(`the first process was not killed at marker ${plan.killAt}`);
@@ -90,6 +99,7 @@ export async function killAndResume(newTarget: TargetFactory, plan: KillPlan, ba
       const before = (await target.session(sessionId))?.events ?? [];
       const stored = storedToolResults(before);
       const answers = storedModelAnswers(before);
+      const finished = finishedSteps(before);
       const label = `p${processes}`;
       const kill = processes === 1 && plan.secondKillOn ? { killOn: plan.secondKillOn } : {};
       const outcome = await runChild({ ...base, mode: 'continue', processLabel: label }, kill);
@@ -97,6 +107,9 @@ export async function killAndResume(newTarget: TargetFactory, plan: KillPlan, ba
       const attempts = (await readAttempts(target.workDir)).filter((a) => a.process === label);
       const toolRuns = attempts.flatMap((a) => (a.kind === 'tool' ? [a.callId] : []));
       for (const id of toolRuns) if (id && stored.has(id)) problems.push(`${label} ran tool call ${id} again although its result was stored`);
+      for (const a of attempts)
+        if (a.role === 'executor' && a.step !== undefined && finished.has(a.step))
+          problems.push(`${label} ran step "${a.step}" again although its result was stored`);
       if (outcome.killed) {
         secondKilledAfter = outcome.killedAfter;
         continue;
@@ -114,6 +127,7 @@ export async function killAndResume(newTarget: TargetFactory, plan: KillPlan, ba
       ...(await recordOf(target, sessionId, output)),
       plan,
       killedAfter: first.killedAfter,
+      killedMarkers: first.markers,
       secondKilledAfter,
       processes,
       problems,

@@ -2,12 +2,48 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toolResultsOf, type AgentEvent } from '@replan/core';
 
+/** A graph step's event without how many other steps' results its step did not see (`meta.contextPolicy.omitted`). */
+function withoutOmitted(event: Omit<AgentEvent, 'id' | 'timestamp' | 'invocationId'>) {
+  const policy = event.meta?.contextPolicy as Record<string, unknown> | undefined;
+  if (event.meta?.stepId === undefined || !policy) return event;
+  const { omitted: _o, ...shown } = policy;
+  return { ...event, meta: { ...event.meta, contextPolicy: shown } };
+}
+
 /**
  * The stored events' content, without what differs between two runs of the same work (ids,
- * timestamps, invocation ids) and without the markers resumes add.
+ * timestamps, invocation ids) and without the markers resumes add. A graph step's events leave
+ * out how many unrelated results it did not see: that counts the steps finished when it started,
+ * which in a parallel wave depends on timing (and on where a kill fell).
  */
 export const projectEvents = (events: readonly AgentEvent[]) =>
-  events.filter((e) => e.meta?.kind !== 'resume').map(({ id: _id, timestamp: _t, invocationId: _i, ...rest }) => rest);
+  events.filter((e) => e.meta?.kind !== 'resume').map(({ id: _id, timestamp: _t, invocationId: _i, ...rest }) => withoutOmitted(rest));
+
+/**
+ * Projected events by graph step (`meta.stepId`; `-` for the rest), each in stored order: the
+ * steps of a parallel wave interleave differently from run to run, each step's own sequence and
+ * the order of the other events do not. A linear run has only `-`.
+ */
+export function eventsByStep(events: readonly AgentEvent[]) {
+  const groups: Record<string, ReturnType<typeof projectEvents>> = {};
+  for (const e of projectEvents(events)) (groups[typeof e.meta?.stepId === 'string' ? e.meta.stepId : '-'] ??= []).push(e);
+  return groups;
+}
+
+/**
+ * Session state with graph `ExecutedSteps` in id order: graph steps are appended as they finish,
+ * so siblings of a wave may be listed in either order (linear steps keep theirs).
+ */
+export function projectState(state: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const steps = state.ExecutedSteps;
+  if (!Array.isArray(steps)) return { ...state };
+  const id = (s: unknown) => String((s as { id?: unknown } | null)?.id ?? '');
+  return { ...state, ExecutedSteps: steps.toSorted((a, b) => id(a).localeCompare(id(b))) };
+}
+
+/** Steps whose result is stored: graph step ids, or linear step texts (the executor model logs the same). */
+export const finishedSteps = (events: readonly AgentEvent[]): Set<string> =>
+  new Set(events.filter((e) => e.meta?.planExecute === 'step-result').map((e) => String(e.meta?.stepId ?? e.meta?.step)));
 
 /** Tool calls whose results are stored. */
 export const storedToolResults = (events: readonly AgentEvent[]): Set<string> =>
@@ -31,12 +67,14 @@ export interface Attempt {
   readonly role?: string;
   readonly tool?: string;
   readonly callId?: string;
+  /** Executor model calls: the step the call is for (graph step id, or linear step text). */
+  readonly step?: string;
 }
 
 /** Every model call and tool run the children made (child/effect-log.mjs). */
 export const readAttempts = (workDir: string) => readLines<Attempt>(join(workDir, 'attempts.log'));
 
-/** The side effects, as tool call ids (the idempotency key without the session id), in order. */
+/** The side effects, as tool call ids (the idempotency key without the session id), in the order they were made. */
 export const readEffects = async (workDir: string, sessionId: string): Promise<string[]> =>
   (await readLines<{ key: string }>(join(workDir, 'effects.log'))).map((e) =>
     e.key.startsWith(`${sessionId}:`) ? e.key.slice(sessionId.length + 1) : `foreign:${e.key}`,

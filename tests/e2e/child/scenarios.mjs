@@ -1,0 +1,16 @@
+// @ts-check
+/** The scenarios a child process can run, by name: the input that starts a run, and the agent. */
+import { buildGraphAgent, GRAPH } from './graph-scenario.mjs';
+import { buildAgent, LINEAR_SCENARIOS } from './plan-scenario.mjs';
+
+/**
+ * @typedef {{ latencyMs: number, mark: (label: string) => void, log: ReturnType<typeof import('./effect-log.mjs').effectLog> }} BuildOptions
+ * @typedef {{ input: string, build: (o: BuildOptions) => import('@replan/core').Agent }} ChildScenario
+ */
+
+/** @type {Record<'steps' | 'approval' | 'graph', ChildScenario>} */
+export const SCENARIOS = {
+  steps: { input: LINEAR_SCENARIOS.steps.input, build: (o) => buildAgent({ scenario: LINEAR_SCENARIOS.steps, ...o }) },
+  approval: { input: LINEAR_SCENARIOS.approval.input, build: (o) => buildAgent({ scenario: LINEAR_SCENARIOS.approval, ...o }) },
+  graph: { input: GRAPH.input, build: buildGraphAgent },
+};
