@@ -1,5 +1,6 @@
 import {
   assertAgentName,
+  MaxIterationsError,
   ReActAgent,
   type Agent,
   type AgentEvent,
@@ -17,7 +18,7 @@ import { assertModel } from './assert-model.js';
 import { formatExecutorPrompt } from './prompts.js';
 import { resolveContextPolicy, type ContextPolicy, type ResolvedContextPolicy } from './context-policy.js';
 import { linearExecutorContext } from './linear-context.js';
-import { asStepResult, stepOutcome } from './step-outcome.js';
+import { asStepResult, stepOutcome, toolErrorsOf } from './step-outcome.js';
 import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutorInput } from './session-keys.js';
 
 export interface ExecutorOptions {
@@ -27,7 +28,10 @@ export interface ExecutorOptions {
   readonly instruction?: string;
   /** Replaces the whole default input (system message included), built from the step's context. */
   readonly buildInput?: (input: ExecutorInput) => readonly Message[] | Promise<readonly Message[]>;
-  /** Most model calls for one step (default 10); reaching it ends the run `max_iterations`. */
+  /**
+   * Most model calls for one step (default 10). Reaching it fails the step: `ExecutedStep.error`
+   * says so and the replanner decides what to do (the run goes on).
+   */
   readonly maxIterations?: number;
   /** A structured step result (zod), stored in `ExecutedStep.structured`. */
   readonly outputSchema?: z.ZodType;
@@ -78,15 +82,29 @@ export class Executor implements Agent {
     const context = linearExecutorContext(executedSteps, this.contextPolicy, step);
     this.inputs.set(ctx, { ...state, step, context });
     const meta = { step, stepNumber: executedSteps.length + 1, contextPolicy: context.info };
-    for await (const event of this.react.run(ctx)) {
-      const final = event.actions?.final;
-      if (!final) {
-        yield tagged(event, 'step', meta);
-        continue;
+    try {
+      for await (const event of this.react.run(ctx)) {
+        const final = event.actions?.final;
+        if (!final) {
+          yield tagged(event, 'step', meta);
+          continue;
+        }
+        const executed: ExecutedStep = { step, ...stepOutcome(final, event, ctx.ownEvents()) };
+        yield tagged(asStepResult(event, { [SessionKeys.ExecutedStep]: executed }), 'step-result', meta);
+        return;
       }
-      const executed: ExecutedStep = { step, ...stepOutcome(final, event, ctx.ownEvents()) };
-      yield tagged(asStepResult(event, { [SessionKeys.ExecutedStep]: executed }), 'step-result', meta);
-      return;
+    } catch (error) {
+      // A step that cannot finish is a failed step the replanner can route around (as in graph
+      // mode), not the end of the run; infrastructure errors (model down, abort) still end it.
+      if (!(error instanceof MaxIterationsError)) throw error;
+      const toolErrors = toolErrorsOf(ctx.ownEvents());
+      const executed: ExecutedStep = {
+        step,
+        result: '(no result: the step did not finish)',
+        error: `${error.name}: ${error.message}`,
+        ...(toolErrors.length ? { toolErrors } : {}),
+      };
+      yield tagged(ctx.event({ actions: { stateDelta: { [SessionKeys.ExecutedStep]: executed } } }), 'step-result', meta);
     }
   }
 

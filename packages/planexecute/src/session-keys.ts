@@ -30,6 +30,8 @@ export interface ExecutedStep<Step = unknown> {
   readonly structured?: unknown;
   /** Tools that failed during the step (their error results), so the replanner can revise. */
   readonly toolErrors?: readonly StepToolError[];
+  /** Why the step did not finish (e.g. the executor used its `maxIterations`); the replanner sees it. */
+  readonly error?: string;
 }
 
 /**
