@@ -8,10 +8,10 @@ import { type ChatModel, type ModelRequest, ReActAgent, Runner, tool, toolCallsO
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { fmt, medianMs, table } from './measure.js';
 
-const noop = tool({ name: 'noop', description: 'does nothing', parameters: z.object({ i: z.number() }), execute: ({ i }) => i });
+export const noop = tool({ name: 'noop', description: 'does nothing', parameters: z.object({ i: z.number() }), execute: ({ i }) => i });
 
 /** A zero-latency model that calls `noop` until `iterations` calls were made, then answers. */
-const modelFor = (iterations: number) =>
+export const modelFor = (iterations: number) =>
   new ScriptedModel({
     respond: (_req, call) => (call + 1 < iterations ? callTools({ name: 'noop', args: { i: call } }) : 'done'),
   });

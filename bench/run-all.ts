@@ -1,11 +1,13 @@
 /** Runs every benchmark and prints Markdown to paste into docs/performance.md. */
 import { reactOverhead } from './react-overhead.js';
+import { reactMemory } from './react-memory.js';
 import { parallelPlans } from './parallel-plans.js';
 import { planContextNeedle, planContextTokens } from './plan-context.js';
 import { sessionStores } from './session-stores.js';
 
 const benches: [string, () => Promise<string>][] = [
   ['react-overhead', reactOverhead],
+  ['react-memory', reactMemory],
   ['parallel-plans', parallelPlans],
   ['plan-context', planContextTokens],
   ['plan-context-needle', planContextNeedle],
