@@ -116,7 +116,7 @@ export { readInvocation } from './runner/invocation-log.js';
 export type { InvocationLog } from './runner/invocation-log.js';
 
 // Errors
-export { ReplanError, ConfigurationError } from './errors/replan-error.js';
+export { ReplanError, ConfigurationError, InvalidArgumentError } from './errors/replan-error.js';
 export {
   MaxIterationsError,
   RunAbortedError,

@@ -197,14 +197,14 @@ describe('FileSessionStore files', () => {
       cursor = page.nextCursor;
     } while (cursor);
     expect(seen).toEqual(Array.from({ length: 12 }, (_, i) => `s${String(i).padStart(2, '0')}`));
-    await expect(store.list({ appName: 'app', userId: 'u1', cursor: 'garbage' })).rejects.toBeInstanceOf(TypeError);
-    await expect(store.list({ appName: 'app', userId: 'u1', limit: 0 })).rejects.toBeInstanceOf(TypeError);
+    await expect(store.list({ appName: 'app', userId: 'u1', cursor: 'garbage' })).rejects.toMatchObject({ name: 'InvalidArgumentError' });
+    await expect(store.list({ appName: 'app', userId: 'u1', limit: 0 })).rejects.toMatchObject({ name: 'InvalidArgumentError' });
   });
 
   it('refuses a bad expectedVersion and a missing dir with typed errors', async () => {
     const store: SessionStore = new FileSessionStore({ dir: await freshDir() });
     await store.create(key('v'));
-    await expect(store.appendEvents(key('v'), [], { expectedVersion: -1 })).rejects.toBeInstanceOf(TypeError);
+    await expect(store.appendEvents(key('v'), [], { expectedVersion: -1 })).rejects.toMatchObject({ name: 'InvalidArgumentError' });
     expect((await store.appendEvents(key('v'), [], { expectedVersion: 0 })).version).toBe(0);
     expect(() => new FileSessionStore({ dir: '' })).toThrow(/needs a directory/);
   });

@@ -6,5 +6,8 @@ export class ReplanError extends Error {
   }
 }
 
-/** A wrong configuration found when an agent, tool or runner is built. */
+/** A wrong configuration found when an agent, tool or runner is built, or an API used the wrong way. */
 export class ConfigurationError extends ReplanError {}
+
+/** An argument a method cannot accept (a bad version, page size or cursor). Nothing was done. */
+export class InvalidArgumentError extends ReplanError {}

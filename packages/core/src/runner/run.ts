@@ -1,5 +1,6 @@
 import type { AgentEvent, Interrupt, RunStatus } from '../events/agent-event.js';
 import { AsyncQueue } from '../agents/async-queue.js';
+import { ConfigurationError } from '../errors/replan-error.js';
 import type { Usage } from '../models/usage.js';
 
 /** How a run ended. `result()` always resolves; failures are in `status` and `error`. */
@@ -45,7 +46,7 @@ export class Run implements AsyncIterable<AgentEvent> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
-    if (this.iterating) throw new Error('A Run can be iterated only once; keep the events you need as they arrive.');
+    if (this.iterating) throw new ConfigurationError('A Run can be iterated only once; keep the events you need as they arrive.');
     this.iterating = true;
     void this.result();
     return {

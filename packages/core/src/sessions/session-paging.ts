@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '../errors/replan-error.js';
 import type { SessionSummary } from './session.js';
 import type { SessionPage } from './session-store.js';
 
@@ -16,7 +17,7 @@ export function decodeCursor(cursor: string): { createdAt: number; id: string } 
     if (typeof createdAt !== 'number' || typeof id !== 'string') throw new Error('bad cursor');
     return { createdAt, id };
   } catch {
-    throw new TypeError(`Invalid list cursor "${cursor}": pass the nextCursor of the previous page.`);
+    throw new InvalidArgumentError(`Invalid list cursor "${cursor}": pass the nextCursor of the previous page.`);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import { agentEventSchema } from '../events/event-schema.js';
 import { SessionCorruptError } from '../errors/session-errors.js';
+import { InvalidArgumentError } from '../errors/replan-error.js';
 import { SESSION_SCHEMA_VERSION } from './session.js';
 import { eventForStorage } from './apply-state.js';
 
@@ -67,11 +68,11 @@ export function eventsForStorage(events: readonly AgentEvent[]): AgentEvent[] {
 /** Fails with a `TypeError` unless `expectedVersion` can be a session version. */
 export function assertExpectedVersion(expectedVersion: number): void {
   if (!Number.isInteger(expectedVersion) || expectedVersion < 0)
-    throw new TypeError(`expectedVersion must be a non-negative integer (the session's version), got ${expectedVersion}.`);
+    throw new InvalidArgumentError(`expectedVersion must be a non-negative integer (the session's version), got ${expectedVersion}.`);
 }
 
 /** Fails with a `TypeError` unless `limit` is a usable page size. */
 export function assertPageLimit(limit: number | undefined): void {
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
-    throw new TypeError(`list limit must be a positive integer, got ${limit}.`);
+    throw new InvalidArgumentError(`list limit must be a positive integer, got ${limit}.`);
 }
