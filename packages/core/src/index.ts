@@ -130,6 +130,7 @@ export {
 export type { BudgetKind } from './errors/run-errors.js';
 export {
   ConcurrentUpdateError,
+  SessionBusyError,
   SessionNotFoundError,
   SessionExistsError,
   SessionCorruptError,

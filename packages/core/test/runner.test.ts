@@ -3,6 +3,8 @@ import { z } from 'zod';
 import {
   ConcurrentUpdateError,
   ConfigurationError,
+  SessionBusyError,
+  type SessionStore,
   InMemorySessionStore,
   ReActAgent,
   Runner,
@@ -121,14 +123,23 @@ describe('Runner', () => {
     expect(model.calls).toBe(3);
   });
 
-  it('lets exactly one of two concurrent resumes proceed; the other gets ConcurrentUpdateError', async () => {
+  it('lets exactly one of two concurrent resumes from two processes proceed; the other gets ConcurrentUpdateError', async () => {
     const store = new InMemorySessionStore();
+    // Another process's view of the same data: a different store object, so only the stored
+    // versions (the optimistic resume marker) can decide between the two runners.
+    const otherProcess: SessionStore = {
+      create: (s, e) => store.create(s, e),
+      get: (k) => store.get(k),
+      list: (i) => store.list(i),
+      delete: (k) => store.delete(k),
+      appendEvents: (k, e, o) => store.appendEvents(k, e, o),
+    };
     const model = new ScriptedModel({ responses: [callTools({ name: 'echo', args: { v: 'a' } }), 'done'], latencyMs: 5 });
     const runnerA = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [echo] }), appName: 'x', sessionStore: store });
     const controller = new AbortController();
     controller.abort();
     await runnerA.run({ userId: 'u', sessionId: 's', input: 'go', signal: controller.signal }).result();
-    const runnerB = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [echo] }), appName: 'x', sessionStore: store });
+    const runnerB = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [echo] }), appName: 'x', sessionStore: otherProcess });
     const outcomes = await Promise.allSettled([
       runnerA.resume({ userId: 'u', sessionId: 's' }).result(),
       runnerB.resume({ userId: 'u', sessionId: 's' }).result(),
@@ -137,8 +148,24 @@ describe('Runner', () => {
     const failed = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
     expect(ok.length).toBe(1);
     expect(failed[0]?.reason).toBeInstanceOf(ConcurrentUpdateError);
+    expect(failed[0]?.reason).not.toBeInstanceOf(SessionBusyError);
     expect((ok[0] as PromiseFulfilledResult<{ status: string }>).value.status).toBe('completed');
     expect(model.calls).toBe(2);
+  });
+
+  it('refuses a second run of a session already running in this process, before anything is written', async () => {
+    const store = new InMemorySessionStore();
+    const model = new ScriptedModel({ responses: ['slow answer', 'second answer'], latencyMs: 50 });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'a', model }), appName: 'x', sessionStore: store });
+    const other = new Runner({ agent: new ReActAgent({ name: 'a', model }), appName: 'x', sessionStore: store });
+    const first = runner.run({ userId: 'u', sessionId: 's', input: 'one' }).result();
+    await expect(other.resume({ userId: 'u', sessionId: 's' }).result()).rejects.toBeInstanceOf(SessionBusyError);
+    await expect(runner.run({ userId: 'u', sessionId: 's', input: 'two' }).result()).rejects.toThrow(/already running in this process/);
+    expect((await first).status).toBe('completed');
+    expect(model.calls).toBe(1);
+    expect((await store.get({ appName: 'x', userId: 'u', id: 's' }))?.events.filter((e) => e.author === 'user').length).toBe(1);
+    // once it has finished, the session is free again
+    expect((await runner.run({ userId: 'u', sessionId: 's', input: 'two' }).result()).output).toBe('second answer');
   });
 
   it('fails an invocation whose session was changed underneath with ConcurrentUpdateError, writing nothing more', async () => {

@@ -14,6 +14,20 @@ export class ConcurrentUpdateError extends ReplanError {
   }
 }
 
+/**
+ * The session is already being run by this process (through any `Runner` on the same store):
+ * refused before anything is written or run. A `ConcurrentUpdateError`, so one `catch` handles
+ * both the in-process and the cross-process case.
+ */
+export class SessionBusyError extends ConcurrentUpdateError {
+  constructor(sessionId: string) {
+    super(sessionId, -1, -1);
+    this.message =
+      `Session "${sessionId}" is already running in this process; nothing was written. ` +
+      'Wait for that run to finish (or abort it), then resume.';
+  }
+}
+
 export class SessionNotFoundError extends ReplanError {
   constructor(
     readonly appName: string,

@@ -12,6 +12,7 @@ import { InMemorySessionStore } from '../sessions/in-memory-session-store.js';
 import type { Session, SessionKey } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { driveInvocation } from './drive-invocation.js';
+import { claimSession } from './active-sessions.js';
 import { readInvocation } from './invocation-log.js';
 import { Run, type RunResult } from './run.js';
 import type { RunLimits } from './run-limits.js';
@@ -71,23 +72,32 @@ export class Runner {
   run(options: RunOptions): Run {
     return new Run(async (emit) => {
       const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId ?? this.newId() };
-      const invocationId = this.newId();
-      const input: AgentEvent = {
-        id: this.newId(),
-        invocationId,
-        author: 'user',
-        path: 'user',
-        timestamp: Date.now(),
-        message: toUserMessage(options.input),
-      };
-      const session = await this.storeInput(key, input, options.state);
-      emit(input);
-      return driveInvocation({
-        ...this.driveBase(options, emit),
-        session,
-        invocationId,
-        start: session.events.length - 1,
-      });
+      const release = claimSession(this.sessionStore, key);
+      try {
+        return await this.startRun(key, options, emit);
+      } finally {
+        release();
+      }
+    });
+  }
+
+  private async startRun(key: SessionKey, options: RunOptions, emit: (e: AgentEvent) => void): Promise<RunResult> {
+    const invocationId = this.newId();
+    const input: AgentEvent = {
+      id: this.newId(),
+      invocationId,
+      author: 'user',
+      path: 'user',
+      timestamp: Date.now(),
+      message: toUserMessage(options.input),
+    };
+    const session = await this.storeInput(key, input, options.state);
+    emit(input);
+    return driveInvocation({
+      ...this.driveBase(options, emit),
+      session,
+      invocationId,
+      start: session.events.length - 1,
     });
   }
 
@@ -99,47 +109,56 @@ export class Runner {
   resume(options: ResumeOptions): Run {
     return new Run(async (emit) => {
       const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId };
-      const session = await this.sessionStore.get(key);
-      if (!session) throw new SessionNotFoundError(key.appName, key.userId, key.id);
-      const log = readInvocation(session.events);
-      if (!log) throw new NothingToResumeError(`Session "${key.id}" has no invocation to resume; start one with runner.run().`);
-      const values = options.values ?? {};
-      for (const id of Object.keys(values))
-        if (!log.openInterrupts.some((i) => i.id === id))
-          throw new UnknownInterruptError(id, log.openInterrupts.map((i) => i.id));
-      const done = (status: RunStatus, output: string | undefined): RunResult => ({
-        status,
-        output,
-        ...(log.final?.structured !== undefined ? { structured: log.final.structured } : {}),
-        sessionId: key.id,
-        invocationId: log.invocationId,
-        interrupts: status === 'interrupted' ? log.openInterrupts : [],
-        usage: emptyUsage(),
-        modelCalls: 0,
-      });
-      if (log.end) return done(log.end.status as RunStatus, log.end.output);
-      if (log.openInterrupts.length && !Object.keys(values).length) return done('interrupted', undefined);
-      // The resume event claims the session: a concurrent resume fails here, before doing anything.
-      const marker: AgentEvent = {
-        id: this.newId(),
-        invocationId: log.invocationId,
-        author: 'user',
-        path: 'user',
-        timestamp: Date.now(),
-        actions: { resumeValues: values },
-        meta: { kind: 'resume' },
-      };
-      const { version } = await this.sessionStore.appendEvents(key, [marker], { expectedVersion: session.version });
-      emit(marker);
-      for (const [id, value] of Object.entries(values)) log.resumeValues.set(id, value);
-      return driveInvocation({
-        ...this.driveBase(options, emit),
-        session: { ...session, events: [...session.events, marker], version },
-        invocationId: log.invocationId,
-        start: log.start,
-        resumeValues: log.resumeValues,
-        interruptIds: log.interruptIds,
-      });
+      const release = claimSession(this.sessionStore, key);
+      try {
+        return await this.startResume(key, options, emit);
+      } finally {
+        release();
+      }
+    });
+  }
+
+  private async startResume(key: SessionKey, options: ResumeOptions, emit: (e: AgentEvent) => void): Promise<RunResult> {
+    const session = await this.sessionStore.get(key);
+    if (!session) throw new SessionNotFoundError(key.appName, key.userId, key.id);
+    const log = readInvocation(session.events);
+    if (!log) throw new NothingToResumeError(`Session "${key.id}" has no invocation to resume; start one with runner.run().`);
+    const values = options.values ?? {};
+    for (const id of Object.keys(values))
+      if (!log.openInterrupts.some((i) => i.id === id))
+        throw new UnknownInterruptError(id, log.openInterrupts.map((i) => i.id));
+    const done = (status: RunStatus, output: string | undefined): RunResult => ({
+      status,
+      output,
+      ...(log.final?.structured !== undefined ? { structured: log.final.structured } : {}),
+      sessionId: key.id,
+      invocationId: log.invocationId,
+      interrupts: status === 'interrupted' ? log.openInterrupts : [],
+      usage: emptyUsage(),
+      modelCalls: 0,
+    });
+    if (log.end) return done(log.end.status as RunStatus, log.end.output);
+    if (log.openInterrupts.length && !Object.keys(values).length) return done('interrupted', undefined);
+    // Across processes the resume event is the claim: a concurrent resume fails here, before doing anything.
+    const marker: AgentEvent = {
+      id: this.newId(),
+      invocationId: log.invocationId,
+      author: 'user',
+      path: 'user',
+      timestamp: Date.now(),
+      actions: { resumeValues: values },
+      meta: { kind: 'resume' },
+    };
+    const { version } = await this.sessionStore.appendEvents(key, [marker], { expectedVersion: session.version });
+    emit(marker);
+    for (const [id, value] of Object.entries(values)) log.resumeValues.set(id, value);
+    return driveInvocation({
+      ...this.driveBase(options, emit),
+      session: { ...session, events: [...session.events, marker], version },
+      invocationId: log.invocationId,
+      start: log.start,
+      resumeValues: log.resumeValues,
+      interruptIds: log.interruptIds,
     });
   }
 
