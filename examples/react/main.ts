@@ -3,7 +3,7 @@
  * Run: pnpm build && npx tsx examples/react/main.ts
  */
 import { z } from 'zod';
-import { type AgentEvent, ReActAgent, Runner, tool } from '@replan/core';
+import { type AgentEvent, ReActAgent, Runner, eventKind, tool } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 
 const prices: Record<string, number> = { apple: 0.5, bread: 2.25, coffee: 7.9 };
@@ -42,14 +42,26 @@ const agent = new ReActAgent({
   instruction: 'Answer shopping questions. Use the tools for prices and arithmetic.',
 });
 
+/** Prints an event; `eventKind` gives a union discriminated by `kind`, so each case is narrowed. */
 function show(event: AgentEvent): void {
   const who = `\x1b[36m${event.author.padEnd(8)}\x1b[0m`;
-  for (const block of event.message?.content ?? []) {
-    if (block.type === 'text' && block.text) console.log(`${who} ${event.message?.role === 'user' ? '›' : '💬'} ${block.text}`);
-    if (block.type === 'tool_call') console.log(`${who} 🔧 ${block.name}(${JSON.stringify(block.args)})`);
-    if (block.type === 'tool_result') console.log(`${who} ${block.isError ? '✗' : '✓'} ${block.name} → ${JSON.stringify(block.output)}`);
+  const k = eventKind(event);
+  switch (k.kind) {
+    case 'user-message':
+      return console.log(`${who} › ${k.message.content.map((b) => (b.type === 'text' ? b.text : '')).join('')}`);
+    case 'tool-calls':
+      for (const call of k.calls) console.log(`${who} 🔧 ${call.name}(${JSON.stringify(call.args)})`);
+      return;
+    case 'tool-results':
+      for (const r of k.results) console.log(`${who} ${r.isError ? '✗' : '✓'} ${r.name} → ${JSON.stringify(r.output)}`);
+      return;
+    case 'answer':
+      return console.log(`${who} 💬 ${k.final.text}`);
+    case 'error':
+      return console.log(`${who} ✗ ${k.error.name}: ${k.error.message}`);
+    default:
+      return; // cursors, the end marker, state changes: nothing to show here
   }
-  if (event.error) console.log(`${who} ✗ ${event.error.name}: ${event.error.message}`);
 }
 
 const runner = new Runner({ agent, appName: 'react-example' });

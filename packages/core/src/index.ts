@@ -48,6 +48,8 @@ export type {
   RunStatus,
 } from './events/agent-event.js';
 export { agentEventSchema, parseAgentEvent } from './events/event-schema.js';
+export { eventKind } from './events/event-kind.js';
+export type { AgentEventKind } from './events/event-kind.js';
 
 // Sessions
 export type { Session, SessionKey, SessionSummary } from './sessions/session.js';
