@@ -36,7 +36,10 @@ export class ProviderError extends ReplanError {
   /** The output a stream had produced before it failed, kept for the caller. */
   readonly partial: Message | undefined;
 
-  constructor(details: ProviderErrorDetails, hint?: string) {
+  /** Set by subclasses whose kind decides retrying, whatever the status. */
+  private readonly fixedRetryable: boolean | undefined;
+
+  constructor(details: ProviderErrorDetails, hint?: string, retryable?: boolean) {
     const where = details.model ? `model "${details.model}"` : 'the model provider';
     const status = details.status !== undefined ? ` (HTTP ${details.status})` : '';
     super(`${where} failed${status}: ${details.providerMessage}${hint ? ` — ${hint}` : ''}`, { cause: details.cause });
@@ -48,10 +51,12 @@ export class ProviderError extends ReplanError {
     this.requestId = details.requestId;
     this.model = details.model;
     this.partial = details.partial;
+    this.fixedRetryable = retryable;
   }
 
   /** Whether the same request may succeed if sent again later. */
   get retryable(): boolean {
+    if (this.fixedRetryable !== undefined) return this.fixedRetryable;
     return this.status === undefined || this.status === 408 || this.status === 409 || this.status >= 500;
   }
 }
@@ -66,70 +71,50 @@ export class RateLimitError extends ProviderError {
       details.retryAfter !== undefined
         ? `rate limited; retry after ${details.retryAfter}s`
         : 'rate limited; retry later or lower the request rate',
+      true,
     );
     this.retryAfter = details.retryAfter;
-  }
-  override get retryable(): boolean {
-    return true;
   }
 }
 
 /** The account is out of quota or credits (a 429 or 402 that retrying cannot fix). */
 export class QuotaExceededError extends ProviderError {
   constructor(details: ProviderErrorDetails) {
-    super(details, 'quota or credits exhausted; check the plan and billing of this API key (not retried)');
-  }
-  override get retryable(): boolean {
-    return false;
+    super(details, 'quota or credits exhausted; check the plan and billing of this API key (not retried)', false);
   }
 }
 
 /** The request alone is bigger than the tokens-per-minute limit (or the body limit): retrying cannot help. */
 export class RequestTooLargeError extends ProviderError {
   constructor(details: ProviderErrorDetails) {
-    super(details, 'the request is larger than the provider accepts; send fewer tokens (not retried)');
-  }
-  override get retryable(): boolean {
-    return false;
+    super(details, 'the request is larger than the provider accepts; send fewer tokens (not retried)', false);
   }
 }
 
 /** The prompt does not fit the model's context window. */
 export class ContextLengthError extends ProviderError {
   constructor(details: ProviderErrorDetails) {
-    super(details, "the conversation is longer than the model's context window; shorten it or use a larger model");
-  }
-  override get retryable(): boolean {
-    return false;
+    super(details, "the conversation is longer than the model's context window; shorten it or use a larger model", false);
   }
 }
 
 /** HTTP 401/403: the API key is missing, wrong or not allowed to use this model. */
 export class AuthenticationError extends ProviderError {
   constructor(details: ProviderErrorDetails) {
-    super(details, 'check apiKey / OPENAI_API_KEY and that the key may use this model');
-  }
-  override get retryable(): boolean {
-    return false;
+    super(details, 'check apiKey / OPENAI_API_KEY and that the key may use this model', false);
   }
 }
 
 /** HTTP 400/404/422: the server refused the request as malformed or unsupported. */
 export class InvalidRequestError extends ProviderError {
   constructor(details: ProviderErrorDetails) {
-    super(details);
-  }
-  override get retryable(): boolean {
-    return false;
+    super(details, undefined, false);
   }
 }
 
 /** The request timed out, or a stream sent nothing for longer than the idle timeout. */
 export class TimeoutError extends ProviderError {
   constructor(details: ProviderErrorDetails) {
-    super(details);
-  }
-  override get retryable(): boolean {
-    return true;
+    super(details, undefined, true);
   }
 }
