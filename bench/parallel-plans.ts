@@ -40,7 +40,13 @@ export const shapes: readonly Shape[] = [
 function depth(steps: readonly GraphStep[]): number {
   const memo = new Map<string, number>();
   const byId = new Map(steps.map((s) => [s.id, s]));
-  const of = (id: string): number => memo.get(id) ?? (memo.set(id, 1 + Math.max(0, ...(byId.get(id)?.dependsOn ?? []).map(of))), memo.get(id) as number);
+  const of = (id: string): number => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const level = 1 + Math.max(0, ...(byId.get(id)?.dependsOn ?? []).map(of));
+    memo.set(id, level);
+    return level;
+  };
   return Math.max(...steps.map((s) => of(s.id)));
 }
 

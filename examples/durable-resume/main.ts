@@ -34,7 +34,11 @@ const slowReport = tool({
   execute: async ({ month }, ctx) => {
     await new Promise((resolve, reject) => {
       const timer = setTimeout(resolve, 300);
-      ctx.signal.addEventListener('abort', () => (clearTimeout(timer), reject(ctx.signal.reason)), { once: true });
+      const stop = () => {
+        clearTimeout(timer);
+        reject(ctx.signal.reason);
+      };
+      ctx.signal.addEventListener('abort', stop, { once: true });
     });
     return `report for ${month}: 3 transfers`;
   },

@@ -31,7 +31,12 @@ const turns = [
   [{ role: 'assistant', content: 'It is 21°C and clear in Lyon.' }],
 ];
 
-async function startScriptedServer(received: unknown[]): Promise<{ url: string; close: () => void }> {
+/** The request bodies the local server received, as the wire sends them. */
+interface ReceivedBody {
+  messages: { role: string; thinking_blocks?: unknown; tool_calls?: unknown }[];
+}
+
+async function startScriptedServer(received: ReceivedBody[]): Promise<{ url: string; close: () => void }> {
   let turn = 0;
   const server = createServer(async (req, res) => {
     let body = '';
@@ -61,7 +66,7 @@ function show(event: AgentEvent): void {
   if (event.error) console.log(`✗ ${event.error.name}: ${event.error.message}`);
 }
 
-const received: any[] = [];
+const received: ReceivedBody[] = [];
 const real = modelFromEnv();
 const local = real ? undefined : await startScriptedServer(received);
 const model = real ?? new OpenAIChatModel({ model: 'claude-sonnet-4-5', baseURL: local!.url, apiKey: 'offline' });
@@ -74,7 +79,7 @@ const result = await run.result();
 console.log(`\nstatus: ${result.status}, tokens: ${result.usage.inputTokens} in / ${result.usage.outputTokens} out`);
 
 if (local) {
-  const assistant = received[1]?.messages.find((m: { role: string }) => m.role === 'assistant');
+  const assistant = received[1]?.messages.find((m) => m.role === 'assistant');
   console.log('\nsent back on the next turn:', JSON.stringify({ thinking_blocks: assistant?.thinking_blocks, tool_calls: assistant?.tool_calls }, null, 2));
   local.close();
 }

@@ -48,7 +48,8 @@ function show(event: AgentEvent): void {
   const k = eventKind(event);
   switch (k.kind) {
     case 'user-message':
-      return console.log(`${who} › ${k.message.content.map((b) => (b.type === 'text' ? b.text : '')).join('')}`);
+      console.log(`${who} › ${k.message.content.map((b) => (b.type === 'text' ? b.text : '')).join('')}`);
+      return;
     case 'tool-calls':
       for (const call of k.calls) console.log(`${who} 🔧 ${call.name}(${JSON.stringify(call.args)})`);
       return;
@@ -56,9 +57,11 @@ function show(event: AgentEvent): void {
       for (const r of k.results) console.log(`${who} ${r.isError ? '✗' : '✓'} ${r.name} → ${JSON.stringify(r.output)}`);
       return;
     case 'answer':
-      return console.log(`${who} 💬 ${k.final.text}`);
+      console.log(`${who} 💬 ${k.final.text}`);
+      return;
     case 'error':
-      return console.log(`${who} ✗ ${k.error.name}: ${k.error.message}`);
+      console.log(`${who} ✗ ${k.error.name}: ${k.error.message}`);
+      return;
     default:
       return; // cursors, the end marker, state changes: nothing to show here
   }

@@ -185,7 +185,7 @@ describe('ReActAgent', () => {
     const { events, result } = await collect(runner.run({ userId: 'u', input: 'x', stream: true, sessionId: 'st' }));
     const partials = events.filter((e) => e.partial);
     expect(partials.length).toBeGreaterThan(3);
-    expect(partials.map((e) => (e.message?.content[0] as { text: string }).text).join('')).toBe('A fairly long streamed answer.');
+    expect(partials.map((e) => (e.message?.content[0] as { text: string } | undefined)?.text).join('')).toBe('A fairly long streamed answer.');
     const stored = (await runner.sessionStore.get({ appName: 'test', userId: 'u', id: 'st' }))?.events ?? [];
     expect(stored.some((e) => e.partial)).toBe(false);
     expect(result.output).toBe('A fairly long streamed answer.');

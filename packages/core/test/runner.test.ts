@@ -13,7 +13,7 @@ import {
   tool,
 } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
-import { collect, sleep } from './support.js';
+import { sleep } from './support.js';
 
 const echo = tool({ name: 'echo', description: '', parameters: z.object({ v: z.string() }), execute: ({ v }) => v });
 

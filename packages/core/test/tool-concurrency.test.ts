@@ -54,7 +54,7 @@ describe('concurrent tool calls', () => {
     const { events } = await runTurn(3, [120, 10, 60]);
     const order = events
       .filter((e) => e.message?.role === 'tool')
-      .map((e) => (e.message?.content[0] as { output: string }).output);
+      .map((e) => (e.message?.content[0] as { output: string } | undefined)?.output);
     expect(order).toEqual(['t1', 't2', 't0']);
   });
 });

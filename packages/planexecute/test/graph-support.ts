@@ -53,7 +53,7 @@ export class TaskModel implements ChatModel {
   private readonly inner: ScriptedModel;
 
   constructor(
-    private readonly script: Readonly<Record<string, readonly ScriptedReply[]>>,
+    script: Readonly<Record<string, readonly ScriptedReply[]>>,
     private readonly options: TaskModelOptions = {},
   ) {
     this.inner = new ScriptedModel({

@@ -60,7 +60,10 @@ export function buildContextMessages(ctx: InvocationContext, options: ContextOpt
       run = undefined;
       entries.push({ kind: 'message', message });
     } else {
-      if (!run) entries.push({ kind: 'quote', run: (run = []) });
+      if (!run) {
+        run = [];
+        entries.push({ kind: 'quote', run });
+      }
       quotes.add(event, message, run);
     }
   }

@@ -13,7 +13,10 @@ const active = new WeakMap<SessionStore, Set<string>>();
 export function claimSession(store: SessionStore, key: SessionKey): () => void {
   const id = `${key.appName}\u0000${key.userId}\u0000${key.id}`;
   let running = active.get(store);
-  if (!running) active.set(store, (running = new Set()));
+  if (!running) {
+    running = new Set();
+    active.set(store, running);
+  }
   if (running.has(id)) throw new SessionBusyError(key.id);
   running.add(id);
   return () => running.delete(id);

@@ -5,6 +5,7 @@ import type { SessionStore } from '../sessions/session-store.js';
 export interface ContractTestApi {
   describe(name: string, body: () => void): void;
   it(name: string, body: () => Promise<void> | void): void;
+  // biome-ignore lint/suspicious/noExplicitAny: each framework's matcher object has its own type; the contract only calls common matchers.
   expect: (value: unknown) => any;
   beforeEach?(body: () => Promise<void> | void): void;
   afterEach?(body: () => Promise<void> | void): void;

@@ -4,6 +4,7 @@ import type { ToolSpec } from '../models/chat-model.js';
 import type { ToolContext } from './tool-context.js';
 
 /** A tool an agent's model can call. Build one with `tool()`. */
+// biome-ignore lint/suspicious/noExplicitAny: a default of `any` lets tools with different argument types share one `Tool[]`.
 export interface Tool<Args = any, Output = unknown> {
   readonly name: string;
   readonly description: string;

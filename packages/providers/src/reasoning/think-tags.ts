@@ -74,7 +74,7 @@ export class ThinkTagSplitter {
     for (;;) {
       switch (this.state) {
         case 'start':
-          if (!this.decideStart(out, final)) return;
+          if (!this.decideStart(final)) return;
           break;
         case 'thinking': {
           const close = this.pending.indexOf(CLOSE);
@@ -104,7 +104,7 @@ export class ThinkTagSplitter {
   }
 
   /** Decides whether the content starts with thinking; false while it cannot tell yet. */
-  private decideStart(out: ContentSegment[], final: boolean): boolean {
+  private decideStart(final: boolean): boolean {
     const rest = this.pending.trimStart();
     if (rest.startsWith(OPEN)) {
       this.pending = rest.slice(OPEN.length);

@@ -26,7 +26,10 @@ export const projectEvents = (events: readonly AgentEvent[]) =>
  */
 export function eventsByStep(events: readonly AgentEvent[]) {
   const groups: Record<string, ReturnType<typeof projectEvents>> = {};
-  for (const e of projectEvents(events)) (groups[typeof e.meta?.stepId === 'string' ? e.meta.stepId : '-'] ??= []).push(e);
+  for (const e of projectEvents(events)) {
+    const step = typeof e.meta?.stepId === 'string' ? e.meta.stepId : '-';
+    groups[step] = [...(groups[step] ?? []), e];
+  }
   return groups;
 }
 
