@@ -32,6 +32,15 @@ export default defineConfig({
       project('postgres', { testTimeout: 60_000, hookTimeout: 120_000 }),
       // Child processes run the built packages (dist): `pnpm test` builds before vitest runs.
       project('e2e', { testTimeout: 120_000, hookTimeout: 120_000 }, './tests/e2e'),
+      // Type tests (packages/*/test/*.test-d.ts): only type-checked, by tsc with tsconfig.type-tests.json.
+      {
+        test: {
+          name: 'types',
+          root: src('.'),
+          include: [],
+          typecheck: { enabled: true, only: true, include: ['packages/*/test/**/*.test-d.ts'], tsconfig: './tsconfig.type-tests.json' },
+        },
+      },
     ],
   },
 });

@@ -1,0 +1,108 @@
+import { describe, expectTypeOf, test } from 'vitest';
+import { z } from 'zod';
+import { tool, type Tool, type ToolContext } from '@replan/core';
+
+const weatherArgs = z.object({
+  city: z.string(),
+  days: z.number().int().default(1),
+  units: z.enum(['C', 'F']).optional(),
+});
+
+describe('tool() infers its arguments from the zod schema', () => {
+  test('execute and needsApproval receive the parsed (output) type of `parameters`', () => {
+    tool({
+      name: 'weather',
+      description: 'Forecast for a city',
+      parameters: weatherArgs,
+      needsApproval: (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ city: string; days: number; units?: 'C' | 'F' | undefined }>();
+        return args.days > 7;
+      },
+      execute: (args, ctx) => {
+        // `days` has a default, so it is always there once parsed.
+        expectTypeOf(args).toEqualTypeOf<{ city: string; days: number; units?: 'C' | 'F' | undefined }>();
+        expectTypeOf(ctx).toEqualTypeOf<ToolContext>();
+        return `${args.city}: sunny for ${args.days} days`;
+      },
+    });
+  });
+
+  test('a transform changes what execute receives, not what the model sends', () => {
+    tool({
+      name: 'count',
+      description: '',
+      parameters: z.object({ n: z.string().transform(Number) }),
+      execute: ({ n }) => {
+        expectTypeOf(n).toEqualTypeOf<number>();
+        return n + 1;
+      },
+    });
+  });
+
+  test('the returned Tool carries the argument and output types', () => {
+    const weather = tool({
+      name: 'weather',
+      description: '',
+      parameters: z.object({ city: z.string() }),
+      execute: ({ city }) => ({ city, tempC: 21 }),
+    });
+    expectTypeOf(weather).toEqualTypeOf<Tool<{ city: string }, { city: string; tempC: number }>>();
+    expectTypeOf(weather.execute).parameter(0).toEqualTypeOf<{ city: string }>();
+    expectTypeOf(weather.execute).returns.toEqualTypeOf<{ city: string; tempC: number } | Promise<{ city: string; tempC: number }>>();
+
+    const slow = tool({
+      name: 'slow',
+      description: '',
+      parameters: z.object({}),
+      execute: async () => 42,
+    });
+    expectTypeOf(slow).toEqualTypeOf<Tool<Record<string, never>, number>>();
+  });
+
+  test('tools with different arguments share one Tool[] (what agents take)', () => {
+    const a = tool({ name: 'a', description: '', parameters: z.object({ x: z.string() }), execute: ({ x }) => x });
+    const b = tool({ name: 'b', description: '', parameters: z.object({ y: z.number() }), execute: ({ y }) => y });
+    expectTypeOf([a, b]).toExtend<readonly Tool[]>();
+  });
+
+  test('wrong usage does not type-check', () => {
+    tool({
+      name: 'weather',
+      description: '',
+      parameters: weatherArgs,
+      execute: (args) => {
+        // @ts-expect-error `town` is not in the schema
+        return args.town;
+      },
+    });
+
+    tool({
+      name: 'weather',
+      description: '',
+      parameters: weatherArgs,
+      // @ts-expect-error `city` is a string in the schema, not a number
+      execute: ({ city }: { city: number }) => city,
+    });
+
+    tool({
+      name: 'weather',
+      description: '',
+      parameters: weatherArgs,
+      execute: ({ city }) => {
+        // @ts-expect-error a string has no toFixed
+        return city.toFixed(1);
+      },
+    });
+
+    tool({
+      name: 'weather',
+      description: '',
+      // @ts-expect-error parameters must be a zod schema, not a JSON Schema object
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      execute: () => 'x',
+    });
+
+    // @ts-expect-error execute is required
+    tool({ name: 'weather', description: '', parameters: weatherArgs });
+  });
+});
