@@ -27,7 +27,9 @@ export function effectLog(workDir, processLabel) {
      */
     applyOnce(key, value) {
       const done = existsSync(effects)
-        ? readFileSync(effects, 'utf8').split('\n').some((l) => l && JSON.parse(l).key === key)
+        ? readFileSync(effects, 'utf8')
+            .split('\n')
+            .some((l) => l && JSON.parse(l).key === key)
         : false;
       if (!done) appendFileSync(effects, line({ key, value }));
       return !done;

@@ -28,7 +28,12 @@ export const GRAPH = {
   /** @type {Record<string, RecordArgs[][]>} */
   turns: {
     a: [[{ item: 'alpha', ms: 5 }]],
-    b: [[{ item: 'beta', ms: 60 }, { item: 'beta-echo', ms: 3 }]],
+    b: [
+      [
+        { item: 'beta', ms: 60 },
+        { item: 'beta-echo', ms: 3 },
+      ],
+    ],
     c: [[{ item: 'gamma', ms: 30 }], [{ item: 'gamma-check', ms: 30 }]],
     d: [[{ item: 'delta', ms: 10 }]],
     e: [[{ item: 'report', ms: 2 }]],

@@ -10,17 +10,23 @@ import { toolResultsOf } from '@replan/core';
 function describe(events) {
   const e = events[0];
   if (!e) return 'nothing';
-  const what = e.message?.role === 'tool'
-    ? 'tool-result'
-    : e.actions?.agentState
-      ? 'cursor'
-      : e.actions?.interrupt
-        ? 'interrupt'
-        : e.meta?.planExecute === 'step-result'
-          ? 'step-result'
-          : (e.meta?.kind ?? e.message?.role ?? 'event');
+  const what =
+    e.message?.role === 'tool'
+      ? 'tool-result'
+      : e.actions?.agentState
+        ? 'cursor'
+        : e.actions?.interrupt
+          ? 'interrupt'
+          : e.meta?.planExecute === 'step-result'
+            ? 'step-result'
+            : (e.meta?.kind ?? e.message?.role ?? 'event');
   const step = typeof e.meta?.stepId === 'string' ? `[${e.meta.stepId}]` : '';
-  const ids = what === 'tool-result' ? ` ${toolResultsOf(e.message).map((r) => r.toolCallId).join(',')}` : '';
+  const ids =
+    what === 'tool-result'
+      ? ` ${toolResultsOf(e.message)
+          .map((r) => r.toolCallId)
+          .join(',')}`
+      : '';
   return `${e.author}${step}:${what}${ids}`;
 }
 

@@ -26,7 +26,12 @@ export const LINEAR_SCENARIOS = {
     steps: ['record alpha', 'record beta and gamma', 'summarise'],
     turns: {
       'record alpha': [[{ name: 'record', args: { item: 'alpha', ms: 4 } }]],
-      'record beta and gamma': [[{ name: 'record', args: { item: 'beta', ms: 2 } }, { name: 'record', args: { item: 'gamma', ms: 15 } }]],
+      'record beta and gamma': [
+        [
+          { name: 'record', args: { item: 'beta', ms: 2 } },
+          { name: 'record', args: { item: 'gamma', ms: 15 } },
+        ],
+      ],
       summarise: [[{ name: 'record', args: { item: 'summary', ms: 3 } }], [{ name: 'record', args: { item: 'audit', ms: 3 } }]],
     },
   },
@@ -77,16 +82,20 @@ export function buildAgent({ scenario, latencyMs, mark, log }) {
   // One turn per assistant message so far: the scripted calls, then the step's answer quoting
   // the tool results it was given.
   const executor = createExecutor({
-    model: model('executor', (request) => {
-      const { step } = payloadOf(request);
-      const stepNo = steps.indexOf(step) + 1;
-      const turn = request.messages.filter((m) => m.role === 'assistant').length;
-      const script = turns[step] ?? [];
-      if (turn < script.length)
-        return callTools(...(script[turn] ?? []).map((c, i) => ({ ...c, id: `s${stepNo}t${turn + 1}c${i + 1}` })));
-      const seen = request.messages.flatMap((m) => toolResultsOf(m)).map((r) => stringifyToolOutput(r.output));
-      return `${step} -> ${seen.join('; ')}`;
-    }, (request) => payloadOf(request).step),
+    model: model(
+      'executor',
+      (request) => {
+        const { step } = payloadOf(request);
+        const stepNo = steps.indexOf(step) + 1;
+        const turn = request.messages.filter((m) => m.role === 'assistant').length;
+        const script = turns[step] ?? [];
+        if (turn < script.length)
+          return callTools(...(script[turn] ?? []).map((c, i) => ({ ...c, id: `s${stepNo}t${turn + 1}c${i + 1}` })));
+        const seen = request.messages.flatMap((m) => toolResultsOf(m)).map((r) => stringifyToolOutput(r.output));
+        return `${step} -> ${seen.join('; ')}`;
+      },
+      (request) => payloadOf(request).step,
+    ),
     tools: [record, transfer],
     buildInput: ({ step, executedSteps }) => [
       systemMessage('executor'),
