@@ -72,6 +72,9 @@ export { FileSessionStore } from './sessions/file-session-store.js';
 export type { FileSessionStoreOptions } from './sessions/file-session-store.js';
 export { assertSchemaVersion, assertExpectedVersion, assertPageLimit, decodeStoredEvent, eventsForStorage } from './sessions/stored-event.js';
 export type { StoredEventRecord } from './sessions/stored-event.js';
+export { MAX_ID_LENGTH, assertIdentifier, assertSessionKey, assertUserKey } from './sessions/session-key-rules.js';
+export type { IdentifierField } from './sessions/session-key-rules.js';
+export { MAX_STATE_DEPTH, assertJsonState, jsonStateValue, jsonStateDelta, jsonStateAppend } from './sessions/json-state.js';
 
 // Agents
 export type { Agent } from './agents/agent.js';
@@ -130,6 +133,7 @@ export {
   NothingToResumeError,
 } from './errors/run-errors.js';
 export type { BudgetKind } from './errors/run-errors.js';
+export { StateValueError } from './errors/state-value-error.js';
 export {
   ConcurrentUpdateError,
   SessionBusyError,

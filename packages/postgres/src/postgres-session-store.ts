@@ -2,6 +2,9 @@ import pg from 'pg';
 import {
   assertExpectedVersion,
   assertPageLimit,
+  assertSessionKey,
+  assertUserKey,
+  jsonStateDelta,
   ConcurrentUpdateError,
   ConfigurationError,
   decodeCursor,
@@ -91,17 +94,20 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async create(input: CreateSessionInput, events: readonly AgentEvent[] = []): Promise<Session> {
+    assertSessionKey(input);
+    const state = jsonStateDelta(input.state);
+    const clean = eventsForStorage(events);
     const key: SessionKey = { appName: input.appName, userId: input.userId, id: input.id };
     await this.transaction('create', key, async (client) => {
       const now = Date.now();
-      const initial = splitStateDelta(input.state);
+      const initial = splitStateDelta(state);
       const inserted = await client.query(
         `INSERT INTO ${this.tables.sessions} (app_name, user_id, id, schema_version, state, version, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5::json, $6, $7, $7) ON CONFLICT DO NOTHING`,
-        [key.appName, key.userId, key.id, SESSION_SCHEMA_VERSION, JSON.stringify(initial.session), events.length, now],
+        [key.appName, key.userId, key.id, SESSION_SCHEMA_VERSION, JSON.stringify(initial.session), clean.length, now],
       );
       if (inserted.rowCount === 0) throw new SessionExistsError(key.id);
-      await writeEvents(client, this.tables, key, eventsForStorage(events), 0, [input.state]);
+      await writeEvents(client, this.tables, key, clean, 0, [state]);
     });
     const session = await this.get(key);
     if (!session) throw new SessionStoreError(`Session "${key.id}" vanished right after it was created.`);
@@ -109,6 +115,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async get(key: SessionKey): Promise<Session | undefined> {
+    assertSessionKey(key);
     // One snapshot for all reads, so the session row, its events and shared state agree.
     return this.transaction('read', key, async (client) => {
       const args = [key.appName, key.userId, key.id];
@@ -134,6 +141,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async list(input: ListSessionsInput): Promise<SessionPage> {
+    assertUserKey(input);
     assertPageLimit(input.limit);
     const limit = input.limit ?? 100;
     const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
@@ -163,6 +171,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async delete(key: SessionKey): Promise<void> {
+    assertSessionKey(key);
     await this.wrap('delete', key, async () => {
       await this.ready();
       // Events go with it (ON DELETE CASCADE); app:/user: state is shared, so it stays.
@@ -179,6 +188,7 @@ export class PostgresSessionStore implements SessionStore {
     events: readonly AgentEvent[],
     { expectedVersion }: AppendOptions,
   ): Promise<{ version: number }> {
+    assertSessionKey(key);
     assertExpectedVersion(expectedVersion);
     const clean = eventsForStorage(events);
     return this.transaction('append to', key, async (client) => {

@@ -4,7 +4,7 @@ import type { StateAccess } from '../tools/tool-context.js';
 
 type Awaitable<T> = T | Promise<T>;
 
-/** What a hook sees of the run. State writes are stored with the agent's next event. */
+/** What a hook sees of the run. State writes (JSON values only) are stored with the agent's next event. */
 export interface HookContext {
   readonly agentName: string;
   readonly invocationId: string;
@@ -37,7 +37,9 @@ export interface ReActHooks {
   afterTool?: (ctx: ToolHookContext, output: unknown, isError: boolean) => Awaitable<unknown>;
   /**
    * A model call or tool failed. For a model: return a response to use instead. For a tool: return
-   * an output to send the model instead of the error. Throw to fail the run.
+   * an output to send the model instead of the error. Throw to fail the run. A tool that threw
+   * stores none of its own state writes (the hook sees the state as before the call); state the
+   * hook sets is kept.
    */
   onError?: (ctx: HookContext, error: unknown, site: HookErrorSite) => Awaitable<unknown>;
 }

@@ -135,6 +135,7 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
   let output: unknown = hooks?.beforeTool ? await hooks.beforeTool(hookCtx(), args) : undefined;
   let isError = false;
   if (output === undefined) {
+    const rollback = state.savepoint();
     try {
       output = await raceAbort(Promise.resolve().then(() => tool.execute(args, toolCtx)), services.signal);
     } catch (error) {
@@ -143,6 +144,9 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
         return interruptEvent(error.interrupt);
       }
       if (services.signal.aborted) throw abortErrorOf(services.signal);
+      // A call that throws stores none of its state writes, even when onError recovers: the hook
+      // sees the state as it was before the call, and what the hook itself sets is kept.
+      rollback();
       const recovered = hooks?.onError ? await hooks.onError(hookCtx(), error, { stage: 'tool', call }) : undefined;
       if (recovered !== undefined) output = recovered;
       else {

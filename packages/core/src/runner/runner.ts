@@ -10,6 +10,8 @@ import { type Message, toUserMessage } from '../messages/message.js';
 import { emptyUsage } from '../models/usage.js';
 import { InMemorySessionStore } from '../sessions/in-memory-session-store.js';
 import type { Session, SessionKey } from '../sessions/session.js';
+import { jsonStateDelta } from '../sessions/json-state.js';
+import { assertIdentifier, assertSessionKey } from '../sessions/session-key-rules.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { driveInvocation } from './drive-invocation.js';
 import { claimSession } from './active-sessions.js';
@@ -61,6 +63,7 @@ export class Runner {
   constructor(options: RunnerOptions) {
     if (!options.agent) throw new ConfigurationError('Runner needs an agent.');
     if (!options.appName) throw new ConfigurationError('Runner needs an appName (sessions are stored per app).');
+    assertIdentifier('appName', options.appName);
     assertUniqueAgentNames(options.agent);
     this.agent = options.agent;
     this.appName = options.appName;
@@ -68,10 +71,16 @@ export class Runner {
     this.newId = options.generateId ?? randomUUID;
   }
 
-  /** Starts an invocation: stores the user's input, then runs the agent. */
+  /**
+   * Starts an invocation: stores the user's input, then runs the agent. A bad `userId`/`sessionId`
+   * (`InvalidArgumentError`) or an initial `state` that is not JSON (`StateValueError`) rejects
+   * `result()` (and the iteration) before anything is stored.
+   */
   run(options: RunOptions): Run {
     return new Run(async (emit) => {
       const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId ?? this.newId() };
+      assertSessionKey(key);
+      if (options.state) options = { ...options, state: jsonStateDelta(options.state) };
       const release = claimSession(this.sessionStore, key);
       try {
         return await this.startRun(key, options, emit);
@@ -109,6 +118,7 @@ export class Runner {
   resume(options: ResumeOptions): Run {
     return new Run(async (emit) => {
       const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId };
+      assertSessionKey(key);
       const release = claimSession(this.sessionStore, key);
       try {
         return await this.startResume(key, options, emit);

@@ -1,5 +1,6 @@
 import type { AgentEvent, EventActions } from '../events/agent-event.js';
 import { ConfigurationError } from '../errors/replan-error.js';
+import { jsonStateAppend, jsonStateDelta } from './json-state.js';
 import { APP_PREFIX, TEMP_PREFIX, USER_PREFIX } from './state-scope.js';
 
 const isTemp = (key: string) => key.startsWith(TEMP_PREFIX);
@@ -46,12 +47,16 @@ function withoutTemp<T>(record: Readonly<Record<string, T>> | undefined): Readon
   return Object.keys(out).length ? out : undefined;
 }
 
-/** The event as it is stored: `temp:` keys removed from its state changes (the same object when it has none). */
+/**
+ * The event as it is stored: its state values checked (`StateValueError` unless JSON; `-0` stored
+ * as `0`, see `jsonStateValue`) and `temp:` keys removed. The same object when nothing changes.
+ * Every built-in store calls it (through `eventsForStorage`) before writing anything.
+ */
 export function eventForStorage(event: AgentEvent): AgentEvent {
   const actions = event.actions;
   if (!actions || (!actions.stateDelta && !actions.stateAppend)) return event;
-  const stateDelta = withoutTemp(actions.stateDelta);
-  const stateAppend = withoutTemp(actions.stateAppend);
+  const stateDelta = withoutTemp(jsonStateDelta(actions.stateDelta));
+  const stateAppend = withoutTemp(jsonStateAppend(actions.stateAppend));
   if (stateDelta === actions.stateDelta && stateAppend === actions.stateAppend) return event;
   const { stateDelta: _d, stateAppend: _a, ...rest } = actions;
   return {

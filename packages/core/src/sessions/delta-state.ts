@@ -1,4 +1,5 @@
 import type { StateAccess } from '../tools/tool-context.js';
+import { jsonStateValue } from './json-state.js';
 
 /** State reads over a live base, with writes collected in `delta` (to be stored with an event). */
 export class DeltaState implements StateAccess {
@@ -12,8 +13,12 @@ export class DeltaState implements StateAccess {
   has(key: string): boolean {
     return key in this.delta || key in this.base;
   }
+  /**
+   * Records a change. Throws `StateValueError` at once, recording nothing, when the value is
+   * not JSON (see `jsonStateValue`); `-0` is recorded as `0`.
+   */
   set(key: string, value: unknown): void {
-    this.delta[key] = value;
+    this.delta[key] = jsonStateValue(key, value);
   }
   toObject(): Readonly<Record<string, unknown>> {
     return { ...this.base, ...this.delta };
@@ -25,5 +30,13 @@ export class DeltaState implements StateAccess {
     const out = { ...this.delta };
     for (const k of keys) delete this.delta[k];
     return out;
+  }
+  /** Marks the writes so far; calling the returned function drops every write made after it. */
+  savepoint(): () => void {
+    const saved = { ...this.delta };
+    return () => {
+      for (const k of Object.keys(this.delta)) delete this.delta[k];
+      Object.assign(this.delta, saved);
+    };
   }
 }

@@ -14,6 +14,8 @@ import { acquireLock, LockTimeout, type HeldLock, type LockOptions } from './fil
 import { mergeScopeState, readScopeState } from './file/scope-state-file.js';
 import { decodeHeader, decodeSessionLog, encodeEventLines, encodeHeader, findCommittedTail } from './file/session-log-format.js';
 import { foldSessionState } from './fold-state.js';
+import { jsonStateDelta } from './json-state.js';
+import { assertSessionKey, assertUserKey } from './session-key-rules.js';
 import type { Session, SessionKey, SessionSummary } from './session.js';
 import { pageSummaries } from './session-paging.js';
 import type { AppendOptions, CreateSessionInput, ListSessionsInput, SessionPage, SessionStore } from './session-store.js';
@@ -63,12 +65,13 @@ export class FileSessionStore implements SessionStore {
   }
 
   async create(input: CreateSessionInput, events: readonly AgentEvent[] = []): Promise<Session> {
+    assertSessionKey(input);
     const key: SessionKey = { appName: input.appName, userId: input.userId, id: input.id };
     return this.io('create', key, async () => {
       const path = this.layout.sessionFile(key);
       if (await exists(path)) throw new SessionExistsError(key.id);
       const clean = eventsForStorage(events);
-      const initial = splitStateDelta(input.state);
+      const initial = splitStateDelta(jsonStateDelta(input.state));
       const shared = sharedDeltas([initial, ...clean.map((e) => splitStateDelta(e.actions?.stateDelta))]);
       // Shared state first: a crash before the session exists then only repeats a state write.
       await this.mergeShared(key, shared);
@@ -81,6 +84,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   async get(key: SessionKey): Promise<Session | undefined> {
+    assertSessionKey(key);
     return this.io('read', key, async () => {
       let data: Buffer;
       try {
@@ -100,6 +104,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   async list(input: ListSessionsInput): Promise<SessionPage> {
+    assertUserKey(input);
     assertPageLimit(input.limit);
     const key = { appName: input.appName, userId: input.userId, id: '' };
     return this.io('list', key, async () => {
@@ -129,6 +134,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   async delete(key: SessionKey): Promise<void> {
+    assertSessionKey(key);
     await this.io('delete', key, async () => {
       const path = this.layout.sessionFile(key);
       const held = await this.lockSession(path, key);
@@ -150,6 +156,7 @@ export class FileSessionStore implements SessionStore {
     events: readonly AgentEvent[],
     { expectedVersion }: AppendOptions,
   ): Promise<{ version: number }> {
+    assertSessionKey(key);
     assertExpectedVersion(expectedVersion);
     return this.io('append to', key, async () => {
       const path = this.layout.sessionFile(key);

@@ -9,7 +9,10 @@ import type {
   SessionStore,
 } from './session-store.js';
 import { pageSummaries } from './session-paging.js';
-import { applyStateActions, eventForStorage } from './apply-state.js';
+import { applyStateActions } from './apply-state.js';
+import { jsonStateDelta } from './json-state.js';
+import { assertSessionKey, assertUserKey } from './session-key-rules.js';
+import { assertExpectedVersion, assertPageLimit, eventsForStorage } from './stored-event.js';
 import { splitStateDelta, stateScopeOf } from './state-scope.js';
 
 interface StoredSession {
@@ -20,21 +23,24 @@ interface StoredSession {
   updatedAt: number;
 }
 
-const keyOf = (k: SessionKey) => `${k.appName}\u0000${k.userId}\u0000${k.id}`;
-const userKeyOf = (k: SessionKey) => `${k.appName}\u0000${k.userId}`;
+/** One map key per (app, user): JSON of the pair, which no two distinct pairs share (unlike joining with a separator). */
+const userKeyOf = (k: { readonly appName: string; readonly userId: string }) => JSON.stringify([k.appName, k.userId]);
 
 /**
  * Sessions in this process's memory: the default store, for tests and single-process apps.
  * Stored events are kept by reference and must not be mutated after appending.
  */
 export class InMemorySessionStore implements SessionStore {
-  private readonly sessions = new Map<string, StoredSession>();
+  /** Sessions by `userKeyOf`, then by id. */
+  private readonly sessions = new Map<string, Map<string, StoredSession>>();
   private readonly appState = new Map<string, Record<string, unknown>>();
   private readonly userState = new Map<string, Record<string, unknown>>();
 
   async create(input: CreateSessionInput, events: readonly AgentEvent[] = []): Promise<Session> {
-    const k = keyOf(input);
-    if (this.sessions.has(k)) throw new SessionExistsError(input.id);
+    assertSessionKey(input);
+    if (this.find(input)) throw new SessionExistsError(input.id);
+    const state = jsonStateDelta(input.state);
+    const clean = eventsForStorage(events); // checked before anything is kept
     const now = Date.now();
     const stored: StoredSession = {
       key: { appName: input.appName, userId: input.userId, id: input.id },
@@ -43,27 +49,35 @@ export class InMemorySessionStore implements SessionStore {
       createdAt: now,
       updatedAt: now,
     };
-    this.applyDelta(stored, input.state);
-    this.pushEvents(stored, events);
-    this.sessions.set(k, stored);
+    this.applyDelta(stored, state);
+    this.pushEvents(stored, clean);
+    const userKey = userKeyOf(input);
+    const own = this.sessions.get(userKey) ?? new Map<string, StoredSession>();
+    own.set(input.id, stored);
+    this.sessions.set(userKey, own);
     return this.view(stored);
   }
 
   async get(key: SessionKey): Promise<Session | undefined> {
-    const stored = this.sessions.get(keyOf(key));
+    assertSessionKey(key);
+    const stored = this.find(key);
     return stored && this.view(stored);
   }
 
   async list(input: ListSessionsInput): Promise<SessionPage> {
+    assertUserKey(input);
+    assertPageLimit(input.limit);
     const all = [];
-    for (const s of this.sessions.values())
-      if (s.key.appName === input.appName && s.key.userId === input.userId)
-        all.push({ ...s.key, version: s.events.length, createdAt: s.createdAt, updatedAt: s.updatedAt });
+    for (const s of this.sessions.get(userKeyOf(input))?.values() ?? [])
+      all.push({ ...s.key, version: s.events.length, createdAt: s.createdAt, updatedAt: s.updatedAt });
     return pageSummaries(all, input.limit, input.cursor);
   }
 
   async delete(key: SessionKey): Promise<void> {
-    this.sessions.delete(keyOf(key));
+    assertSessionKey(key);
+    const userKey = userKeyOf(key);
+    const own = this.sessions.get(userKey);
+    if (own?.delete(key.id) && own.size === 0) this.sessions.delete(userKey);
   }
 
   async appendEvents(
@@ -71,18 +85,25 @@ export class InMemorySessionStore implements SessionStore {
     events: readonly AgentEvent[],
     { expectedVersion }: AppendOptions,
   ): Promise<{ version: number }> {
-    const stored = this.sessions.get(keyOf(key));
+    assertSessionKey(key);
+    assertExpectedVersion(expectedVersion);
+    const stored = this.find(key);
     if (!stored) throw new SessionNotFoundError(key.appName, key.userId, key.id);
     if (stored.events.length !== expectedVersion)
       throw new ConcurrentUpdateError(key.id, expectedVersion, stored.events.length);
-    this.pushEvents(stored, events);
+    const clean = eventsForStorage(events); // all checked before any is kept: the append is all-or-nothing
+    this.pushEvents(stored, clean);
     stored.updatedAt = Date.now();
     return { version: stored.events.length };
   }
 
+  private find(key: SessionKey): StoredSession | undefined {
+    return this.sessions.get(userKeyOf(key))?.get(key.id);
+  }
+
+  /** Keeps events already passed through `eventsForStorage`. */
   private pushEvents(stored: StoredSession, events: readonly AgentEvent[]): void {
-    for (const event of events) {
-      const clean = eventForStorage(event);
+    for (const clean of events) {
       stored.events.push(clean);
       this.applyDelta(stored, clean.actions?.stateDelta);
       if (clean.actions?.stateAppend)

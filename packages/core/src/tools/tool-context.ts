@@ -2,7 +2,10 @@
 export interface StateAccess {
   get<T = unknown>(key: string): T | undefined;
   has(key: string): boolean;
-  /** Records a change; it is stored with the event this tool call produces. */
+  /**
+   * Records a change; it is stored with the event this tool call produces (not at all if the
+   * call throws). The value must be JSON, else `StateValueError` is thrown here at once.
+   */
   set(key: string, value: unknown): void;
   /** The whole state as this call sees it (its own writes included). */
   toObject(): Readonly<Record<string, unknown>>;
