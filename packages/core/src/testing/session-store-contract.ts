@@ -1,5 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { SessionStore } from '../sessions/session-store.js';
+import { identifierCases } from './contract/identifier-cases.js';
+import { stateValueCases } from './contract/state-value-cases.js';
 
 /** The slice of a Jest-compatible test API the contract needs (Vitest's and Jest's both fit). */
 export interface ContractTestApi {
@@ -38,7 +40,9 @@ export function contractEvent(text: string, extra: Partial<AgentEvent> = {}): Ag
 }
 
 /**
- * The behaviour every `SessionStore` must have. Run it from a test file of your store:
+ * The behaviour every `SessionStore` must have, including the identifier rules (bad ids refused
+ * with `InvalidArgumentError`, distinct ids never sharing storage) and the JSON-state rules
+ * (values read back exactly; anything else refused with `StateValueError`, nothing stored). Run it from a test file of your store:
  * `runSessionStoreContract({ name: 'mine', createStore: () => new MyStore(), test: { describe, it, expect } })`.
  */
 export function runSessionStoreContract(options: SessionStoreContractOptions): void {
@@ -219,5 +223,8 @@ export function runSessionStoreContract(options: SessionStoreContractOptions): v
       await store.create(key('rich'), [rich]);
       expect((await store.get(key('rich')))?.events[0]).toEqual(rich);
     }));
+
+    identifierCases({ it, expect, withStore, app });
+    stateValueCases({ it, expect, withStore, app });
   });
 }
