@@ -41,7 +41,8 @@ function diagnose(value: unknown): [found: string, hint: string] {
   if (value instanceof RegExp) return ['a RegExp', 'store regexp.source (and its flags) as strings.'];
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer)
     return [`a ${(value as object).constructor?.name ?? 'binary buffer'}`, 'store Array.from(bytes) or a base64 string.'];
-  const name = (value as object).constructor?.name;
+  const proto = Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null;
+  const name = proto && Object.prototype.hasOwnProperty.call(proto, 'constructor') ? proto.constructor?.name : undefined;
   return [
     name ? `an instance of ${name}` : 'an object with a custom prototype',
     'store a plain object copy of its data ({ ...value } or a toJSON-like method of your own).',

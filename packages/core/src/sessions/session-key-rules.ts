@@ -3,9 +3,12 @@ import type { SessionKey } from './session.js';
 
 /**
  * The longest `appName`, `userId` or session id, in UTF-16 code units (`string.length`).
- * At most 1,536 UTF-8 bytes, so a key fits file names (hashed when long) and database indexes.
+ *
+ * Why 256 and not more: a code unit takes up to 3 bytes in UTF-8, so a whole key (app, user and
+ * id at the limit) is at most 2,304 bytes, which fits PostgreSQL's btree index rows (2,704 bytes
+ * at most; 512 per field fails there with varied CJK ids). File names stay short (hashed).
  */
-export const MAX_ID_LENGTH = 512;
+export const MAX_ID_LENGTH = 256;
 
 /** The fields of a session key, as error messages name them. */
 export type IdentifierField = 'appName' | 'userId' | 'session id';

@@ -89,9 +89,10 @@ export function identifierCases({ it, expect, withStore, app }: ContractCaseApi)
   }));
 
   it('accepts ids of exactly MAX_ID_LENGTH code units in every field, multi-byte characters included', withStore(async (store) => {
-    // 'é' is 2 UTF-8 bytes, '😀' two code units: the limit counts code units, not bytes or characters.
-    const long = (c: string) => c.repeat(MAX_ID_LENGTH / c.length);
-    const key = { appName: long('é'), userId: long('😀'), id: long('a') };
+    // The worst case for byte-limited storage: varied (hardly compressible) 3-byte CJK characters in every field.
+    const long = (salt: number) =>
+      Array.from({ length: MAX_ID_LENGTH }, (_, i) => String.fromCharCode(0x4e00 + ((i + salt) * 7919) % 20000)).join('');
+    const key = { appName: long(1), userId: long(2), id: long(3) };
     expect([key.appName.length, key.userId.length, key.id.length]).toEqual([MAX_ID_LENGTH, MAX_ID_LENGTH, MAX_ID_LENGTH]);
     await store.create({ ...key, state: { 'user:u': 1, 'app:a': 2 } }, [contractEvent('one')]);
     await store.appendEvents(key, [contractEvent('two')], { expectedVersion: 1 });
