@@ -37,7 +37,13 @@ describe('JSON state values', () => {
     [NaN, 'NaN', /null/],
     [-Infinity, '-Infinity', /null/],
     [new Uint8Array(1), 'a Uint8Array', /Array\.from/],
-    [new (class Money { cents = 1; })(), 'an instance of Money', /plain object/],
+    [
+      new (class Money {
+        cents = 1;
+      })(),
+      'an instance of Money',
+      /plain object/,
+    ],
     [Object.create({ inherited: 1 }), 'an object with a custom prototype', /plain object/],
     [() => 1, 'a function', /code/],
   ])('refuses %s as %s with a hint', (value, found, hint) => {
@@ -66,7 +72,7 @@ describe('JSON state values', () => {
     expect(stateError(() => assertJsonState('k', deep)).found).toMatch(/nested more than/);
   });
 
-  it('turns -0 into 0 by copying only the path that held it, never touching the caller\'s value', () => {
+  it("turns -0 into 0 by copying only the path that held it, never touching the caller's value", () => {
     const untouched = { big: 'x' };
     const value = { untouched, list: [1, { z: -0 }] };
     const checked = jsonStateValue('k', value) as typeof value;
@@ -82,7 +88,8 @@ describe('JSON state values', () => {
     const checked = jsonStateValue('k', value) as Record<string, unknown>;
     expect(Object.getPrototypeOf(checked)).toBe(Object.prototype);
     expect(Object.keys(checked)).toEqual(['__proto__']);
-    expect(Object.is((checked['__proto__'] as { x: number }).x, 0)).toBe(true);
+    const inner = Object.getOwnPropertyDescriptor(checked, '__proto__')?.value as { x: number } | undefined;
+    expect(Object.is(inner?.x, 0)).toBe(true);
     expect(stateError(() => assertJsonState('__proto__', 1)).found).toBe('a reserved name');
   });
 

@@ -38,7 +38,9 @@ describe('state writes are checked where they are set', () => {
         return 'ok';
       },
     });
-    const model = new ScriptedModel({ responses: [callTools({ name: 'remember', args: { rethrow: false } }, { name: 'remember', args: { rethrow: true } }), 'done'] });
+    const model = new ScriptedModel({
+      responses: [callTools({ name: 'remember', args: { rethrow: false } }, { name: 'remember', args: { rethrow: true } }), 'done'],
+    });
     const { store, runner } = setup(model, { tools: [remember] });
     const result = await runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result();
     expect(result.status).toBe('completed');
@@ -72,7 +74,7 @@ describe('state writes are checked where they are set', () => {
     expect((await store.get(key('s')))?.state.answer).toBeUndefined();
   });
 
-  it('drops a throwing tool\'s writes but keeps those of beforeTool and of an onError hook that recovers', async () => {
+  it("drops a throwing tool's writes but keeps those of beforeTool and of an onError hook that recovers", async () => {
     let hookSaw: unknown = 'not called';
     const flaky = tool({
       name: 'flaky',
@@ -120,7 +122,11 @@ describe('the runner checks ids and initial state before storing anything', () =
     const { store, runner } = setup(model);
     const run = runner.run({ ...ids, input: 'hi' });
     const events: unknown[] = [];
-    await expect((async () => { for await (const e of run) events.push(e); })()).rejects.toThrow(`Invalid ${field}`);
+    await expect(
+      (async () => {
+        for await (const e of run) events.push(e);
+      })(),
+    ).rejects.toThrow(`Invalid ${field}`);
     await expect(run.result()).rejects.toBeInstanceOf(InvalidArgumentError);
     await expect(runner.resume(ids).result()).rejects.toThrow(`Invalid ${field}`);
     expect(events).toEqual([]);
@@ -136,7 +142,10 @@ describe('the runner checks ids and initial state before storing anything', () =
 
   it('rejects an initial state that is not JSON (StateValueError) and creates no session', async () => {
     const { store, runner } = setup(new ScriptedModel({ responses: ['hi'] }));
-    const error = await runner.run({ userId: 'u', sessionId: 's', input: 'hi', state: { 'user:n': 1n } }).result().catch((e: unknown) => e);
+    const error = await runner
+      .run({ userId: 'u', sessionId: 's', input: 'hi', state: { 'user:n': 1n } })
+      .result()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StateValueError);
     expect(await store.get(key('s'))).toBeUndefined();
     await runner.run({ userId: 'u', sessionId: 's', input: 'hi', state: { 'user:n': -0 } }).result();

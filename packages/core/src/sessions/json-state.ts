@@ -42,7 +42,7 @@ function diagnose(value: unknown): [found: string, hint: string] {
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer)
     return [`a ${(value as object).constructor?.name ?? 'binary buffer'}`, 'store Array.from(bytes) or a base64 string.'];
   const proto = Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null;
-  const name = proto && Object.prototype.hasOwnProperty.call(proto, 'constructor') ? proto.constructor?.name : undefined;
+  const name = proto && Object.hasOwn(proto, 'constructor') ? proto.constructor?.name : undefined;
   return [
     name ? `an instance of ${name}` : 'an object with a custom prototype',
     'store a plain object copy of its data ({ ...value } or a toJSON-like method of your own).',
@@ -81,8 +81,7 @@ class Walker {
   private object(value: object): unknown {
     if (this.ancestors.has(value))
       this.fail('a circular reference (the value contains itself)', 'break the cycle: store ids that refer to other parts instead.');
-    if (this.ancestors.size >= MAX_STATE_DEPTH)
-      this.fail(`nested more than ${MAX_STATE_DEPTH} levels deep`, 'store a flatter value.');
+    if (this.ancestors.size >= MAX_STATE_DEPTH) this.fail(`nested more than ${MAX_STATE_DEPTH} levels deep`, 'store a flatter value.');
     const proto = Object.getPrototypeOf(value) as unknown;
     const isArray = Array.isArray(value);
     if (isArray ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) this.fail(...diagnose(value));
@@ -102,7 +101,10 @@ class Walker {
       const item = value[i];
       const checked = this.value(item);
       this.segments.pop();
-      if (!Object.is(checked, item)) (copy ??= value.slice())[i] = checked;
+      if (!Object.is(checked, item)) {
+        copy ??= value.slice();
+        copy[i] = checked;
+      }
     }
     return copy ?? value;
   }
@@ -116,8 +118,10 @@ class Walker {
       const checked = this.value(item);
       this.segments.pop();
       // defineProperty, not assignment: a "__proto__" key must stay a plain data property.
-      if (!Object.is(checked, item))
-        Object.defineProperty((copy ??= { ...value }), k, { value: checked, writable: true, enumerable: true, configurable: true });
+      if (!Object.is(checked, item)) {
+        copy ??= { ...value };
+        Object.defineProperty(copy, k, { value: checked, writable: true, enumerable: true, configurable: true });
+      }
     }
     return copy ?? value;
   }
@@ -137,8 +141,7 @@ export function jsonStateValue(key: string, value: unknown): unknown {
   if (key.startsWith(TEMP_PREFIX)) return value;
   if (key === '__proto__')
     throw new StateValueError(key, key, 'a reserved name', 'choose another key ("__proto__" would change the state object itself).');
-  if (!isWellFormedString(key))
-    throw new StateValueError(key, key, 'a key with a lone UTF-16 surrogate', 'use a well-formed key.');
+  if (!isWellFormedString(key)) throw new StateValueError(key, key, 'a key with a lone UTF-16 surrogate', 'use a well-formed key.');
   return new Walker(key).value(value);
 }
 
@@ -154,7 +157,10 @@ export function jsonStateDelta<T extends Readonly<Record<string, unknown>> | und
   for (const key of Object.keys(delta)) {
     const value = delta[key];
     const checked = jsonStateValue(key, value);
-    if (!Object.is(checked, value)) (copy ??= { ...delta })[key] = checked;
+    if (!Object.is(checked, value)) {
+      copy ??= { ...delta };
+      copy[key] = checked;
+    }
   }
   return (copy ?? delta) as T;
 }
@@ -174,7 +180,10 @@ export function jsonStateAppend<T extends Readonly<Record<string, readonly unkno
         'stateAppend takes an array of the items to append.',
       );
     const checked = jsonStateValue(key, items);
-    if (checked !== items) (copy ??= { ...append })[key] = checked as unknown[];
+    if (checked !== items) {
+      copy ??= { ...append };
+      copy[key] = checked as unknown[];
+    }
   }
   return (copy ?? append) as T;
 }

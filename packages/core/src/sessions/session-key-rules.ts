@@ -16,8 +16,8 @@ export type IdentifierField = 'appName' | 'userId' | 'session id';
 /** How much of a bad id an error message shows: enough to recognise it, never a hostile 10k-character value. */
 const PREVIEW_LENGTH = 40;
 
-// C0 controls, DEL and C1 controls (Unicode category Cc).
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// Unicode category Cc: the C0 controls (U+0000–U+001F), DEL (U+007F) and the C1 controls (U+0080–U+009F).
+const CONTROL = /\p{Cc}/u;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** `String.prototype.isWellFormed` (Node 20+; not in TypeScript's ES2023 lib). */
@@ -59,8 +59,7 @@ function problemOf(value: unknown): string | undefined {
   if (value === '') return 'it is empty';
   if (value.length > MAX_ID_LENGTH)
     return `it is ${value.length} UTF-16 code units long, more than the limit of ${MAX_ID_LENGTH} (MAX_ID_LENGTH)`;
-  if (!isWellFormedString(value))
-    return `it contains a lone UTF-16 surrogate at index ${value.search(LONE_SURROGATE)} (not valid Unicode)`;
+  if (!isWellFormedString(value)) return `it contains a lone UTF-16 surrogate at index ${value.search(LONE_SURROGATE)} (not valid Unicode)`;
   const control = value.search(CONTROL);
   if (control >= 0)
     return `it contains the control character U+${value.charCodeAt(control).toString(16).toUpperCase().padStart(4, '0')} at index ${control}`;

@@ -66,96 +66,120 @@ export function identifierCases({ it, expect, withStore, app }: ContractCaseApi)
     await expectInvalid(store.get(key), field, `get, ${label}`);
     await expectInvalid(store.delete(key), field, `delete, ${label}`);
     await expectInvalid(store.appendEvents(key, [contractEvent('x')], { expectedVersion: 1 }), field, `appendEvents, ${label}`);
-    if (field !== 'session id')
-      await expectInvalid(store.list({ appName: key.appName, userId: key.userId }), field, `list, ${label}`);
+    if (field !== 'session id') await expectInvalid(store.list({ appName: key.appName, userId: key.userId }), field, `list, ${label}`);
   };
 
   for (const [label, bad] of BAD_IDS)
-    it(`refuses ${label} as appName, userId and session id in every method (InvalidArgumentError)`, withStore(async (store) => {
-      await store.create({ ...valid('s'), state: { 'user:x': 'kept' } }, [contractEvent('victim')]);
-      for (const field of FIELDS) await expectAllRefuse(store, withField(field, bad), field, `${field} = ${label}`);
-      const victim = await store.get(valid('s'));
-      expect(victim?.version).toBe(1);
-      expect(victim?.state['user:x']).toBe('kept');
-      expect((await store.list({ appName: app, userId: 'u1' })).sessions.map((s) => s.id)).toEqual(['s']);
-    }));
+    it(
+      `refuses ${label} as appName, userId and session id in every method (InvalidArgumentError)`,
+      withStore(async (store) => {
+        await store.create({ ...valid('s'), state: { 'user:x': 'kept' } }, [contractEvent('victim')]);
+        for (const field of FIELDS) await expectAllRefuse(store, withField(field, bad), field, `${field} = ${label}`);
+        const victim = await store.get(valid('s'));
+        expect(victim?.version).toBe(1);
+        expect(victim?.state['user:x']).toBe('kept');
+        expect((await store.list({ appName: app, userId: 'u1' })).sessions.map((s) => s.id)).toEqual(['s']);
+      }),
+    );
 
-  it('refuses a hostile 10,000-character id with a short message that does not echo it', withStore(async (store) => {
-    const hostile = `\u0000${'<script>'.repeat(1250)}`;
-    const error = await rejectionOf(store.get(valid(hostile)));
-    expect(error?.name).toBe('InvalidArgumentError');
-    expect(error?.message).toContain('\\u0000');
-    expect(error?.message).not.toContain('<script>'.repeat(10));
-    expect(error?.message).toContain('10001 characters');
-  }));
+  it(
+    'refuses a hostile 10,000-character id with a short message that does not echo it',
+    withStore(async (store) => {
+      const hostile = `\u0000${'<script>'.repeat(1250)}`;
+      const error = await rejectionOf(store.get(valid(hostile)));
+      expect(error?.name).toBe('InvalidArgumentError');
+      expect(error?.message).toContain('\\u0000');
+      expect(error?.message).not.toContain('<script>'.repeat(10));
+      expect(error?.message).toContain('10001 characters');
+    }),
+  );
 
-  it('accepts ids of exactly MAX_ID_LENGTH code units in every field, multi-byte characters included', withStore(async (store) => {
-    // The worst case for byte-limited storage: varied (hardly compressible) 3-byte CJK characters in every field.
-    const long = (salt: number) =>
-      Array.from({ length: MAX_ID_LENGTH }, (_, i) => String.fromCharCode(0x4e00 + ((i + salt) * 7919) % 20000)).join('');
-    const key = { appName: long(1), userId: long(2), id: long(3) };
-    expect([key.appName.length, key.userId.length, key.id.length]).toEqual([MAX_ID_LENGTH, MAX_ID_LENGTH, MAX_ID_LENGTH]);
-    await store.create({ ...key, state: { 'user:u': 1, 'app:a': 2 } }, [contractEvent('one')]);
-    await store.appendEvents(key, [contractEvent('two')], { expectedVersion: 1 });
-    const got = await store.get(key);
-    expect(got?.version).toBe(2);
-    expect(got?.state).toMatchObject({ 'user:u': 1, 'app:a': 2 });
-    expect((await store.list({ appName: key.appName, userId: key.userId })).sessions.map((s) => s.id)).toEqual([key.id]);
-    await store.delete(key);
-    expect(await store.get(key)).toBeUndefined();
-  }));
+  it(
+    'accepts ids of exactly MAX_ID_LENGTH code units in every field, multi-byte characters included',
+    withStore(async (store) => {
+      // The worst case for byte-limited storage: varied (hardly compressible) 3-byte CJK characters in every field.
+      const long = (salt: number) =>
+        Array.from({ length: MAX_ID_LENGTH }, (_, i) => String.fromCharCode(0x4e00 + (((i + salt) * 7919) % 20000))).join('');
+      const key = { appName: long(1), userId: long(2), id: long(3) };
+      expect([key.appName.length, key.userId.length, key.id.length]).toEqual([MAX_ID_LENGTH, MAX_ID_LENGTH, MAX_ID_LENGTH]);
+      await store.create({ ...key, state: { 'user:u': 1, 'app:a': 2 } }, [contractEvent('one')]);
+      await store.appendEvents(key, [contractEvent('two')], { expectedVersion: 1 });
+      const got = await store.get(key);
+      expect(got?.version).toBe(2);
+      expect(got?.state).toMatchObject({ 'user:u': 1, 'app:a': 2 });
+      expect((await store.list({ appName: key.appName, userId: key.userId })).sessions.map((s) => s.id)).toEqual([key.id]);
+      await store.delete(key);
+      expect(await store.get(key)).toBeUndefined();
+    }),
+  );
 
-  it('keeps a lone-surrogate attacker ("v\\uD800") away from the "v\\uFFFD" victim\'s session and user: state', withStore(async (store) => {
-    const victim = valid('v\uFFFD', 'v\uFFFD');
-    await store.create({ ...victim, state: { 'user:secret': 'victim' } }, [contractEvent('private')]);
-    await expectAllRefuse(store, valid('v\uFFFD', 'v\uD800'), 'userId', 'attacker user');
-    await expectAllRefuse(store, valid('v\uD800', 'v\uFFFD'), 'session id', 'attacker session id');
-    const got = await store.get(victim);
-    expect(got?.events.length).toBe(1);
-    expect(got?.state['user:secret']).toBe('victim');
-  }));
+  it(
+    'keeps a lone-surrogate attacker ("v\\uD800") away from the "v\\uFFFD" victim\'s session and user: state',
+    withStore(async (store) => {
+      const victim = valid('v\uFFFD', 'v\uFFFD');
+      await store.create({ ...victim, state: { 'user:secret': 'victim' } }, [contractEvent('private')]);
+      await expectAllRefuse(store, valid('v\uFFFD', 'v\uD800'), 'userId', 'attacker user');
+      await expectAllRefuse(store, valid('v\uD800', 'v\uFFFD'), 'session id', 'attacker session id');
+      const got = await store.get(victim);
+      expect(got?.events.length).toBe(1);
+      expect(got?.state['user:secret']).toBe('victim');
+    }),
+  );
 
-  it('keeps user "b" asking for id "c\\0d" away from user "b\\0c"\'s session "d"', withStore(async (store) => {
-    await expectInvalid(store.create({ ...valid('d', 'b\u0000c'), state: { 'user:secret': 1 } }), 'userId', 'create b\\0c/d');
-    await expectAllRefuse(store, valid('c\u0000d', 'b'), 'session id', 'b/c\\0d');
-    // Separators a naive store might join keys with: (user "a/b", id "c") and (user "a", id "b/c") stay apart.
-    await store.create({ ...valid('c', 'a/b'), state: { 'user:who': 'a/b' } }, [contractEvent('first')]);
-    await store.create({ ...valid('b/c', 'a'), state: { 'user:who': 'a' } });
-    expect((await store.get(valid('c', 'a/b')))?.state['user:who']).toBe('a/b');
-    expect((await store.get(valid('b/c', 'a')))?.state['user:who']).toBe('a');
-    expect((await store.get(valid('b/c', 'a')))?.events.length).toBe(0);
-    expect(await store.get(valid('c', 'b'))).toBeUndefined();
-  }));
+  it(
+    'keeps user "b" asking for id "c\\0d" away from user "b\\0c"\'s session "d"',
+    withStore(async (store) => {
+      await expectInvalid(store.create({ ...valid('d', 'b\u0000c'), state: { 'user:secret': 1 } }), 'userId', 'create b\\0c/d');
+      await expectAllRefuse(store, valid('c\u0000d', 'b'), 'session id', 'b/c\\0d');
+      // Separators a naive store might join keys with: (user "a/b", id "c") and (user "a", id "b/c") stay apart.
+      await store.create({ ...valid('c', 'a/b'), state: { 'user:who': 'a/b' } }, [contractEvent('first')]);
+      await store.create({ ...valid('b/c', 'a'), state: { 'user:who': 'a' } });
+      expect((await store.get(valid('c', 'a/b')))?.state['user:who']).toBe('a/b');
+      expect((await store.get(valid('b/c', 'a')))?.state['user:who']).toBe('a');
+      expect((await store.get(valid('b/c', 'a')))?.events.length).toBe(0);
+      expect(await store.get(valid('c', 'b'))).toBeUndefined();
+    }),
+  );
 
-  it('gives each look-alike session id its own session, list entry and delete', withStore(async (store) => {
-    for (const [i, id] of LOOKALIKE_IDS.entries()) await store.create({ ...valid(id), state: { n: i } }, [contractEvent(`n${i}`)]);
-    for (const [i, id] of LOOKALIKE_IDS.entries()) {
-      const got = await store.get(valid(id));
-      expect({ id, n: got?.state.n, text: got?.events[0]?.message?.content[0] }).toEqual({ id, n: i, text: { type: 'text', text: `n${i}` } });
-    }
-    const listed = await store.list({ appName: app, userId: 'u1', limit: 100 });
-    expect(listed.sessions.map((s) => s.id).sort()).toEqual([...LOOKALIKE_IDS].sort());
-    await store.delete(valid('a'));
-    await store.delete(valid('\u00e9'));
-    await store.delete(valid(`${'x'.repeat(250)}1`));
-    const left = LOOKALIKE_IDS.filter((id) => id !== 'a' && id !== '\u00e9' && id !== `${'x'.repeat(250)}1`);
-    expect((await store.list({ appName: app, userId: 'u1', limit: 100 })).sessions.map((s) => s.id).sort()).toEqual([...left].sort());
-    for (const id of left) expect((await store.get(valid(id)))?.state.n).toBe(LOOKALIKE_IDS.indexOf(id));
-  }));
+  it(
+    'gives each look-alike session id its own session, list entry and delete',
+    withStore(async (store) => {
+      for (const [i, id] of LOOKALIKE_IDS.entries()) await store.create({ ...valid(id), state: { n: i } }, [contractEvent(`n${i}`)]);
+      for (const [i, id] of LOOKALIKE_IDS.entries()) {
+        const got = await store.get(valid(id));
+        expect({ id, n: got?.state.n, text: got?.events[0]?.message?.content[0] }).toEqual({
+          id,
+          n: i,
+          text: { type: 'text', text: `n${i}` },
+        });
+      }
+      const listed = await store.list({ appName: app, userId: 'u1', limit: 100 });
+      expect(listed.sessions.map((s) => s.id).sort()).toEqual([...LOOKALIKE_IDS].sort());
+      await store.delete(valid('a'));
+      await store.delete(valid('\u00e9'));
+      await store.delete(valid(`${'x'.repeat(250)}1`));
+      const left = LOOKALIKE_IDS.filter((id) => id !== 'a' && id !== '\u00e9' && id !== `${'x'.repeat(250)}1`);
+      expect((await store.list({ appName: app, userId: 'u1', limit: 100 })).sessions.map((s) => s.id).sort()).toEqual([...left].sort());
+      for (const id of left) expect((await store.get(valid(id)))?.state.n).toBe(LOOKALIKE_IDS.indexOf(id));
+    }),
+  );
 
-  it('gives each look-alike userId its own sessions and user: state, and each look-alike appName its own app: state', withStore(async (store) => {
-    for (const [i, userId] of LOOKALIKE_IDS.entries())
-      await store.create({ ...valid('s', userId), state: { 'user:n': i } }, [contractEvent(`u${i}`)]);
-    for (const [i, userId] of LOOKALIKE_IDS.entries()) {
-      expect({ userId, n: (await store.get(valid('s', userId)))?.state['user:n'] }).toEqual({ userId, n: i });
-      expect((await store.list({ appName: app, userId })).sessions.map((s) => s.userId)).toEqual([userId]);
-    }
-    await store.delete(valid('s', 'A'));
-    expect(await store.get(valid('s', 'A'))).toBeUndefined();
-    expect((await store.get(valid('s', 'a')))?.events.length).toBe(1);
-    for (const [i, appName] of LOOKALIKE_IDS.slice(0, 6).entries())
-      await store.create({ appName, userId: 'u1', id: 's', state: { 'app:n': i } });
-    for (const [i, appName] of LOOKALIKE_IDS.slice(0, 6).entries())
-      expect({ appName, n: (await store.get({ appName, userId: 'u1', id: 's' }))?.state['app:n'] }).toEqual({ appName, n: i });
-  }));
+  it(
+    'gives each look-alike userId its own sessions and user: state, and each look-alike appName its own app: state',
+    withStore(async (store) => {
+      for (const [i, userId] of LOOKALIKE_IDS.entries())
+        await store.create({ ...valid('s', userId), state: { 'user:n': i } }, [contractEvent(`u${i}`)]);
+      for (const [i, userId] of LOOKALIKE_IDS.entries()) {
+        expect({ userId, n: (await store.get(valid('s', userId)))?.state['user:n'] }).toEqual({ userId, n: i });
+        expect((await store.list({ appName: app, userId })).sessions.map((s) => s.userId)).toEqual([userId]);
+      }
+      await store.delete(valid('s', 'A'));
+      expect(await store.get(valid('s', 'A'))).toBeUndefined();
+      expect((await store.get(valid('s', 'a')))?.events.length).toBe(1);
+      for (const [i, appName] of LOOKALIKE_IDS.slice(0, 6).entries())
+        await store.create({ appName, userId: 'u1', id: 's', state: { 'app:n': i } });
+      for (const [i, appName] of LOOKALIKE_IDS.slice(0, 6).entries())
+        expect({ appName, n: (await store.get({ appName, userId: 'u1', id: 's' }))?.state['app:n'] }).toEqual({ appName, n: i });
+    }),
+  );
 }

@@ -11,7 +11,17 @@ export function seededRandom(seed: number): () => number {
 }
 
 const NUMBERS = [0, -0, 1, -1, 0.1, -2.5e-300, 5e-324, 1.7976931348623157e308, -1e21, 2 ** 53 - 1, -(2 ** 53), 123456.789];
-const STRINGS = ['', 'plain', 'ünïcödé ✓', '😀 astral 𝄞', '"quotes" \\ back\nnew\tline', '\u0000nul', '\u2028\u2029', '漢字かな', 'a'.repeat(300)];
+const STRINGS = [
+  '',
+  'plain',
+  'ünïcödé ✓',
+  '😀 astral 𝄞',
+  '"quotes" \\ back\nnew\tline',
+  '\u0000nul',
+  '\u2028\u2029',
+  '漢字かな',
+  'a'.repeat(300),
+];
 // Keys that trip naive code: prototype names, empty, dots, brackets, non-ASCII.
 const KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', '', 'a.b', '[0]', 'ключ', '😀', 'k'];
 
