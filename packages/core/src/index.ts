@@ -99,7 +99,16 @@ export { assertAgentName, assertUniqueAgentNames } from './agents/agent-name.js'
 
 // Context
 export { buildContextMessages } from './context/build-context.js';
-export { QUOTE_BEGIN, QUOTE_END, QUOTE_PREAMBLE, neutraliseMarkers } from './context/quoted-context.js';
+export {
+  QUOTE_BEGIN,
+  QUOTE_END,
+  QUOTE_PREAMBLE,
+  QUOTE_CONTINUATION,
+  neutraliseMarkers,
+  quotePreamble,
+  quoteValue,
+  quotedBlock,
+} from './context/quoted-context.js';
 export { MISSING_RESULT_OUTPUT } from './context/tool-pairing.js';
 export type { ContextOptions, IncludeContents, IncludeSource } from './context/context-options.js';
 

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@replan/core';
+import { ConfigurationError, quotedBlock, quotePreamble, quoteValue } from '@replan/core';
 import type { StepToolError } from './session-keys.js';
 import { stepText } from './plan-schema.js';
 
@@ -66,13 +66,24 @@ export interface ContextPolicyInfo extends ResolvedContextPolicy {
   readonly tokens: number;
 }
 
-/** An item as the prompts print it. */
+/**
+ * The line before the quoted completed steps: everything in them (step text, results, structured
+ * results, tool errors, failures) was produced by models and tools, so it is data, never the
+ * library's own instructions.
+ */
+export const STEP_RESULTS_PREAMBLE = quotePreamble('The completed steps with their results and errors');
+
+/**
+ * An item as the prompts print it, inside the quoted block: every value passes through
+ * `quoteValue`, so it cannot close the quote nor start a line (a result that contains
+ * `## YOUR STEP` stays on an indented continuation line).
+ */
 export function formatContextItem(item: ContextItem): string {
-  const lines = [`${item.label} Step: ${stepText(item.step)}`];
-  if (item.error !== undefined) lines.push(`   FAILED: ${item.error}`);
-  if (item.result !== undefined) lines.push(`   Result: ${item.result}`);
-  if (item.structured !== undefined) lines.push(`   Structured result: ${JSON.stringify(item.structured)}`);
-  for (const e of item.toolErrors ?? []) lines.push(`   Tool error (${e.tool}): ${e.error}`);
+  const lines = [`${item.label} Step: ${quoteValue(stepText(item.step))}`];
+  if (item.error !== undefined) lines.push(`   FAILED: ${quoteValue(item.error)}`);
+  if (item.result !== undefined) lines.push(`   Result: ${quoteValue(item.result)}`);
+  if (item.structured !== undefined) lines.push(`   Structured result: ${quoteValue(JSON.stringify(item.structured) ?? String(item.structured))}`);
+  for (const e of item.toolErrors ?? []) lines.push(`   Tool error (${quoteValue(e.tool)}): ${quoteValue(e.error)}`);
   return lines.join('\n');
 }
 
@@ -136,11 +147,13 @@ const notesOmitted = (view: ContextView) => view.info.kind === 'summarized' && v
 /** Whether a view has anything to print. */
 export const hasContext = (view: ContextView): boolean => view.items.length > 0 || notesOmitted(view);
 
-/** A view as prompt text; under `summarized`, notes how many results the budget left out. */
+/**
+ * A view as prompt text: the items quoted as data (preamble, markers — see `STEP_RESULTS_PREAMBLE`);
+ * under `summarized`, a note after the quote says how many results the budget left out.
+ */
 export function formatContextView(view: ContextView): string {
   if (!hasContext(view)) return '(none yet)';
-  const lines = view.items.map(formatContextItem);
-  if (notesOmitted(view))
-    lines.push(`(${view.info.omitted} older step result(s) not shown: over the context budget)`);
-  return lines.join('\n');
+  const parts = view.items.length ? [quotedBlock(view.items.map(formatContextItem), STEP_RESULTS_PREAMBLE)] : [];
+  if (notesOmitted(view)) parts.push(`(${view.info.omitted} older step result(s) not shown: over the context budget)`);
+  return parts.join('\n');
 }

@@ -34,6 +34,7 @@ export {
   formatGraphStepPrompt,
   formatGraphReplannerPrompt,
   formatPlanGraph,
+  INSERTED_RESULTS_PREAMBLE,
 } from './graph/graph-prompts.js';
 export type { GraphStepInput, GraphReplannerInput } from './graph/graph-prompts.js';
 export { graphReplannerInput } from './graph/graph-replanner-input.js';
@@ -53,6 +54,7 @@ export {
   formatContextView,
   formatContextItem,
   DEFAULT_SUMMARY_TOKENS,
+  STEP_RESULTS_PREAMBLE,
 } from './context-policy.js';
 export type { ContextPolicy, ResolvedContextPolicy, ContextItem, ContextView, ContextPolicyInfo } from './context-policy.js';
 

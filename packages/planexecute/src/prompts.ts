@@ -1,7 +1,7 @@
-import { systemMessage, userMessage, type Message } from '@replan/core';
+import { neutraliseMarkers, quotedBlock, quoteValue, systemMessage, userMessage, type Message } from '@replan/core';
 import type { ExecutedStep, ExecutionContext, ExecutorInput } from './session-keys.js';
 import { stepText } from './plan-schema.js';
-import { formatContextItem, formatContextView } from './context-policy.js';
+import { formatContextItem, formatContextView, STEP_RESULTS_PREAMBLE } from './context-policy.js';
 
 /**
  * A prompt: the system text and, for the executor and replanner, a task message that follows the
@@ -66,10 +66,23 @@ export function fillTemplate(template: string, values: Readonly<Record<string, s
   return template.replace(/\{(\w+)\}/g, (all, name: string) => values[name] ?? all);
 }
 
-/** Completed steps as a numbered list with results, tool errors and structured output. */
+// Characters JSON.stringify leaves as they are but a model may read as a line break.
+const UNESCAPED_LINE_BREAKS = /[\u0085\u2028\u2029]/g;
+
+/**
+ * A plan as the executor and replanner read it: JSON (so no text in it starts a line), with the
+ * line breaks JSON leaves raw escaped and quote markers neutralised — a plan may carry text a
+ * tool produced.
+ */
+export function formatPlanJson(plan: unknown): string {
+  const json = JSON.stringify(plan, null, 2) ?? 'null';
+  return neutraliseMarkers(json.replace(UNESCAPED_LINE_BREAKS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
+/** Completed steps as a numbered list with results, tool errors and structured output, quoted as data. */
 export function formatExecutedSteps(steps: readonly ExecutedStep[]): string {
   if (!steps.length) return '(none yet)';
-  return steps.map((s, i) => formatContextItem({ ...s, label: `${i + 1}.` })).join('\n');
+  return quotedBlock(steps.map((s, i) => formatContextItem({ ...s, label: `${i + 1}.` })), STEP_RESULTS_PREAMBLE);
 }
 
 /** The executor tools as the planner reads them: one `- name: description` line each. */
@@ -91,9 +104,10 @@ export function formatPlannerPrompt(input: PlannerPromptInput, system = PlannerP
 /** The executor's default messages: system prompt, the user's messages, then the step's task. */
 export function formatExecutorPrompt(input: ExecutorInput, system = ExecutorPrompt.system): Message[] {
   const values = {
-    plan: JSON.stringify(input.plan, null, 2),
+    plan: formatPlanJson(input.plan),
     executedSteps: input.context ? formatContextView(input.context) : formatExecutedSteps(input.executedSteps),
-    step: stepText(input.step),
+    // The step is the executor's instruction, so it is not quoted as data, but it cannot start a line either.
+    step: quoteValue(stepText(input.step)),
   };
   return [systemMessage(system), ...input.userInput, userMessage(fillTemplate(ExecutorPrompt.task ?? '', values))];
 }
@@ -106,7 +120,7 @@ export function formatReplannerPrompt(
 ): Message[] {
   const values = {
     ...tools,
-    plan: JSON.stringify(input.plan, null, 2),
+    plan: formatPlanJson(input.plan),
     executedSteps: input.context ? formatContextView(input.context) : formatExecutedSteps(input.executedSteps),
   };
   return [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, messageText } from '@replan/core';
+import { ConfigurationError, messageText, QUOTE_BEGIN, QUOTE_END } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import {
   createExecutor,
@@ -8,7 +8,9 @@ import {
   createPlanner,
   createReplanner,
   graphPlanProblems,
+  INSERTED_RESULTS_PREAMBLE,
   PlanningError,
+  STEP_RESULTS_PREAMBLE,
   SessionKeys,
   substituteReferences,
 } from '@replan/planexecute';
@@ -87,7 +89,12 @@ describe('$id references', () => {
     expect(result.status).toBe('completed');
     const request = h.steps.requests.find((r) => taskOf(r).startsWith('add '));
     const text = messageText(request?.messages.at(-1));
-    expect(text).toBe('## RESULTS OF EARLIER STEPS\n[2] Step: task 2\n   Result: r2\n\n## YOUR TASK\nadd r1 and r10 (not r10), using 2');
+    // Issue 10: listed results and results written into the task are quoted as data.
+    const q = (v: string) => `${QUOTE_BEGIN}${v}${QUOTE_END}`;
+    expect(text).toBe(
+      `## RESULTS OF EARLIER STEPS\n${STEP_RESULTS_PREAMBLE}\n${QUOTE_BEGIN}\n[2] Step: task 2\n   Result: r2\n${QUOTE_END}\n\n` +
+        `${INSERTED_RESULTS_PREAMBLE}\n## YOUR TASK\nadd ${q('r1')} and ${q('r10')} (not ${q('r1')}0), using 2`,
+    );
     expect(graphPairs(await h.state(result.sessionId)).at(-1)).toEqual(['sum', 'r1+r10']);
   });
 });

@@ -1,5 +1,7 @@
 import {
   messageText,
+  QUOTE_BEGIN,
+  QUOTE_END,
   raceAbort,
   type ChatModel,
   type ModelCallOptions,
@@ -25,11 +27,14 @@ import { runnerFor } from './support.js';
 export const graphCall = (...steps: [string, string, string[]][]) =>
   callTools({ name: 'plan', args: { steps: steps.map(([id, task, dependsOn]) => ({ id, task, dependsOn })) } });
 
-/** The task a step's request is about (graph `## YOUR TASK`, or linear `## YOUR STEP`). */
+/**
+ * The task a step's request is about (graph `## YOUR TASK`, or linear `## YOUR STEP`), with the
+ * quote markers around inserted `$id` results taken out (scripts are keyed by the plain text).
+ */
 export function taskOf(request: ModelRequest): string {
   const text = messageText(request.messages.findLast((m) => m.role === 'user'));
   const marker = text.includes('## YOUR TASK\n') ? '## YOUR TASK\n' : '## YOUR STEP\n';
-  return text.split(marker)[1] ?? '';
+  return (text.split(marker)[1] ?? '').replaceAll(QUOTE_BEGIN, '').replaceAll(QUOTE_END, '');
 }
 
 export interface TaskModelOptions {

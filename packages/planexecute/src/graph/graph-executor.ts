@@ -2,6 +2,7 @@ import {
   assertAgentName,
   ConfigurationError,
   InvocationContext,
+  quoteValue,
   type Agent,
   type AgentEvent,
   type Message,
@@ -14,7 +15,7 @@ import { stepReActAgent, type ExecutorOptions } from '../executor.js';
 import { executedGraphSteps, readExecutionState, SessionKeys, type ExecutedGraphStep } from '../session-keys.js';
 import { asStepResult, stepOutcome } from '../step-outcome.js';
 import { graphStepsOf, type GraphStep } from './graph-plan.js';
-import { formatGraphStepPrompt, type GraphStepInput } from './graph-prompts.js';
+import { formatGraphStepPrompt, insertedResult, type GraphStepInput } from './graph-prompts.js';
 import { scheduleGraph, type ScheduleOptions } from './graph-scheduler.js';
 import { graphPlanProblems, InvalidPlanGraphError } from './graph-validation.js';
 import { substituteReferences } from './step-references.js';
@@ -132,12 +133,13 @@ export class GraphExecutor implements Agent {
   private stepInput(parent: InvocationContext, step: GraphStep): GraphStepInput {
     const state = readExecutionState(parent.state);
     const done = executedGraphSteps(parent.state).filter((s) => s.error === undefined);
-    const results = new Map(done.filter((s) => step.dependsOn.includes(s.id)).map((s) => [s.id, s.result ?? '']));
-    const { text, used } = substituteReferences(step.task, results);
+    // Results go in quoted (data, not instructions); the task around them cannot start a line.
+    const results = new Map(done.filter((s) => step.dependsOn.includes(s.id)).map((s) => [s.id, insertedResult(s.result ?? '')]));
+    const { text, used } = substituteReferences(quoteValue(step.task), results);
     // A result written into the task is not listed again.
     const items = done.filter((s) => !used.has(s.id)).map((s) => ({ ...s, label: `[${s.id}]` }));
     const context: ContextView = applyContextPolicy(items, this.contextPolicy, (i) => step.dependsOn.includes(items[i]?.id ?? ''));
-    return { userInput: state.userInput, step, task: text, context };
+    return { userInput: state.userInput, step, task: text, inserted: [...used], context };
   }
 
   private async input(ctx: InvocationContext): Promise<readonly Message[]> {

@@ -1,4 +1,4 @@
-import { systemMessage, userMessage, type Message } from '@replan/core';
+import { QUOTE_BEGIN, QUOTE_END, quotePreamble, quoteValue, systemMessage, userMessage, type Message } from '@replan/core';
 import { formatContextView, hasContext, type ContextView } from '../context-policy.js';
 import { fillTemplate, type PromptTemplate } from '../prompts.js';
 import type { ExecutedGraphStep } from '../session-keys.js';
@@ -48,15 +48,27 @@ Decide now: call "{respondTool}" or "{planTool}".`,
 export interface GraphStepInput {
   readonly userInput: readonly Message[];
   readonly step: GraphStep;
-  /** The task with every `$id` of a dependency replaced by its result. */
+  /**
+   * The task with every `$id` of a dependency replaced by its result, each result quoted inline
+   * between the quote markers (`quoteValue`: markers neutralised, no line of it can start a line).
+   */
   readonly task: string;
+  /** The ids whose results `task` has written into it (the prompt then says they are data). */
+  readonly inserted: readonly string[];
   /** The results the context policy shows (with `referenced`: the direct dependencies). */
   readonly context: ContextView;
 }
 
+/** The line before a task that has results written into it. */
+export const INSERTED_RESULTS_PREAMBLE = quotePreamble('Results of earlier steps are written into the task below');
+
+/** A dependency's result as it is written into a task: quoted inline. */
+export const insertedResult = (result: string): string => `${QUOTE_BEGIN}${quoteValue(result)}${QUOTE_END}`;
+
 /** A graph step's default messages: system prompt, the user's messages, then the results it depends on and its task, last. */
 export function formatGraphStepPrompt(input: GraphStepInput, system = GraphExecutorPrompt.system): Message[] {
-  const results = hasContext(input.context) ? `## RESULTS OF EARLIER STEPS\n${formatContextView(input.context)}\n\n` : '';
+  const listed = hasContext(input.context) ? `## RESULTS OF EARLIER STEPS\n${formatContextView(input.context)}\n\n` : '';
+  const results = input.inserted.length ? `${listed}${INSERTED_RESULTS_PREAMBLE}\n` : listed;
   return [systemMessage(system), ...input.userInput, userMessage(fillTemplate(GraphExecutorPrompt.task ?? '', { results, task: input.task }))];
 }
 
@@ -78,8 +90,9 @@ export function formatPlanGraph(steps: readonly GraphStep[], executed: readonly 
     const deps = planned.get(id)?.dependsOn ?? [];
     return deps.length ? ` (after ${deps.join(', ')})` : '';
   };
-  const lines = executed.map((s) => `- [${s.error !== undefined ? 'failed' : 'done'}] ${s.id}: ${s.step}${after(s.id)}`);
-  for (const s of steps) if (!ran.has(s.id)) lines.push(`- [not run] ${s.id}: ${s.task}${after(s.id)}`);
+  // Tasks are model-written and may carry tool text: none of it may start a line.
+  const lines = executed.map((s) => `- [${s.error !== undefined ? 'failed' : 'done'}] ${s.id}: ${quoteValue(s.step)}${after(s.id)}`);
+  for (const s of steps) if (!ran.has(s.id)) lines.push(`- [not run] ${s.id}: ${quoteValue(s.task)}${after(s.id)}`);
   return lines.length ? lines.join('\n') : '(empty)';
 }
 
