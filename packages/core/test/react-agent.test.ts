@@ -36,6 +36,17 @@ describe('ReActAgent', () => {
     expect(final?.author).toBe('assistant');
   });
 
+  it('shows the model null, not an empty or missing result, for a tool that returns undefined (issue 10)', async () => {
+    const log = tool({ name: 'log', description: 'logs', parameters: z.object({}), execute: () => undefined });
+    const model = new ScriptedModel({ responses: [callTools({ name: 'log', args: {} }), 'logged'] });
+    const { result, events } = await collect(setup(model, {}, [log]).run({ userId: 'u', input: 'x' }));
+    expect(result.status).toBe('completed');
+    const [shown] = shownResults(model, 1);
+    expect(shown).toEqual({ type: 'tool_result', toolCallId: expect.any(String), name: 'log', output: null });
+    // Stored the same way, so a resumed run shows the model the same thing.
+    expect(events.flatMap((e) => toolResultsOf(e.message)).map((r) => r.output)).toEqual([null]);
+  });
+
   it('turns invalid tool arguments into an error result the model can fix', async () => {
     let executed = 0;
     const strict = tool({ name: 'add', description: '', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => (executed++, a + b) });

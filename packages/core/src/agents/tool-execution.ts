@@ -70,7 +70,10 @@ export async function* executeToolCalls(
 async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: ToolExecutionOptions): Promise<AgentEvent> {
   const { services } = ctx;
   const state = new DeltaState(services.session.state);
-  const result = (output: unknown, isError = false): AgentEvent => {
+  const result = (returned: unknown, isError = false): AgentEvent => {
+    // A tool that returns nothing (`undefined`) gives the model `null`: an explicit "no output"
+    // that survives JSON storage, instead of an empty or missing result.
+    const output = returned === undefined ? null : returned;
     const block: ToolResultBlock = isError
       ? { type: 'tool_result', toolCallId: call.id, name: call.name, output, isError: true }
       : { type: 'tool_result', toolCallId: call.id, name: call.name, output };
