@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { OpenAIChatModel, type ProviderProfileName } from '../src/index.js';
 import { useFakeServer } from './support/fake-server.js';
 import { chunk, completion } from './support/payloads.js';
-import { bothWays, textDeltas } from './support/run.js';
+import { bothWays, collect, textDeltas } from './support/run.js';
 import { nextTurn as turn, toolCallBlock, weatherCall, weatherCallWhole } from './support/weather-turns.js';
 
 const server = useFakeServer();
@@ -81,6 +81,25 @@ describe('thinking_blocks (LiteLLM, Anthropic)', () => {
       { type: 'reasoning', reasoning: 'two', signature: 'sig-b', provider: 'anthropic' },
       { type: 'text', text: 'hi' },
     ]);
+  });
+
+  it.each([
+    ['with the text only in thinking_blocks', {}],
+    ['with the text repeated in reasoning_content too', { reasoning_content: 'The user wants weather.' }],
+  ])('keeps a block once, with its signature, when the last chunk repeats its whole text signed (LiteLLM) — %s', async (_name, extra) => {
+    const fragments = [
+      chunk({ role: 'assistant', content: '', reasoning_content: 'The user ', thinking_blocks: [{ type: 'thinking', thinking: 'The user ', signature: null }] }),
+      chunk({ content: '', reasoning_content: 'wants weather.', thinking_blocks: [{ type: 'thinking', thinking: 'wants weather.', signature: null }] }),
+      chunk({ content: '', ...extra, thinking_blocks: [{ type: 'thinking', thinking: 'The user wants weather.', signature: 'EqQBCkgIARABGAIi' }] }),
+      chunk({ content: 'Sunny.' }, 'stop'),
+    ];
+    server.reply({ sse: fragments });
+    const { response, parts } = await collect(model(), { messages: [userMessage('weather?')] });
+    expect(response.message.content).toEqual([
+      { type: 'reasoning', reasoning: 'The user wants weather.', signature: 'EqQBCkgIARABGAIi', provider: 'anthropic' },
+      { type: 'text', text: 'Sunny.' },
+    ]);
+    expect(textDeltas(parts, 'reasoning-delta')).toBe('The user wants weather.');
   });
 
   it('sends no thinking_blocks on answers without tool calls, nor unsigned or foreign blocks', async () => {

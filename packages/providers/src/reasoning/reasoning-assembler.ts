@@ -26,6 +26,8 @@ export class ReasoningAssembler {
     const plain = plainReasoningOf(delta);
     this.plain += plain;
     this.signatures.push(...messageThoughtSignaturesOf(delta));
+    // Once thinking blocks carry the text, they alone say what is new (a repeat adds nothing).
+    if (Array.isArray(delta.thinking_blocks) && this.thinking.entries.some((e) => e.text)) return fromDetails || fromThinking;
     return fromDetails || fromThinking || plain;
   }
 

@@ -12,7 +12,8 @@ export interface ThinkingEntry {
  * LiteLLM's `thinking_blocks`: Anthropic `{type: "thinking", thinking, signature}` and
  * `{type: "redacted_thinking", data}`, and Gemini's signature-less thinking blocks. While
  * streaming, the first fragment of a delta continues the last unsigned thinking block; a
- * signature-only fragment `{thinking: "", signature}` closes it. In a complete message every
+ * signature-only fragment `{thinking: "", signature}` closes it, and so does a signed fragment
+ * that repeats the block's whole text (kept once). In a complete message every
  * element is its own block (except a signature-only element, which signs the one before).
  */
 export class ThinkingBlocksAccumulator {
@@ -31,6 +32,16 @@ export class ThinkingBlocksAccumulator {
       const signature = nonEmptyString(raw.signature);
       const last = this.entries.at(-1);
       const open = last?.kind === 'thinking' && last.signature === undefined;
+      // LiteLLM's Anthropic path may close a streamed block by repeating its whole text with the
+      // signature: only what the repeat adds (usually nothing) is new.
+      const repeat = open && !whole && signature !== undefined && last.text !== '' && text.startsWith(last.text);
+      if (repeat) {
+        const added = text.slice(last.text.length);
+        last.text = text;
+        last.signature = signature;
+        visible += added;
+        return;
+      }
       if (open && ((!whole && position === 0) || (text === '' && signature !== undefined))) {
         last.text += text;
         if (signature !== undefined) last.signature = signature;
