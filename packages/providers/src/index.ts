@@ -4,6 +4,8 @@ export type { OpenAIChatModelOptions } from './openai-chat-model.js';
 export { createOpenAIClient } from './client.js';
 export type { ClientOptions } from './client.js';
 export { modelFromEnv } from './model-from-env.js';
+export { warnRetry, DEFAULT_MAX_RETRIES, DEFAULT_CONNECTION_RETRIES } from './retry/request-retries.js';
+export type { ProviderRetry, RetryOptions } from './retry/request-retries.js';
 
 // Profiles
 export { detectProfile, isGoogleEndpoint, PROVIDER_PROFILES } from './profiles/provider-profile.js';
@@ -19,6 +21,7 @@ export {
   AuthenticationError,
   InvalidRequestError,
   TimeoutError,
+  ProviderConnectionError,
 } from './errors/provider-errors.js';
 export type { ProviderErrorDetails } from './errors/provider-errors.js';
 export { toProviderError } from './errors/map-error.js';

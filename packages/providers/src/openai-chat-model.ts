@@ -11,6 +11,7 @@ import { ChatAccumulator } from './chat/chat-accumulator.js';
 import { buildChatRequest, type ChatRequestBody } from './chat/chat-request.js';
 import { baseURLOf, createOpenAIClient, type ClientOptions } from './client.js';
 import { ProviderError } from './errors/provider-errors.js';
+import { withRetries, type RetryOptions } from './retry/request-retries.js';
 import { fromErrorPayload, toProviderError } from './errors/map-error.js';
 import { detectProfile, isGoogleEndpoint, type ProviderProfileName } from './profiles/provider-profile.js';
 import { isRecord, type Json } from './reasoning/json.js';
@@ -18,7 +19,7 @@ import type { ThinkTagsMode } from './reasoning/think-tags.js';
 import { withStructuredText } from './structured-text.js';
 import { guardedStream, type SdkStream } from './stream/guarded-stream.js';
 
-export interface OpenAIChatModelOptions extends ClientOptions {
+export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
   /** The model name the server knows (`gpt-4o-mini`, `deepseek-chat`, `llama3.1`, `anthropic/claude-sonnet-4`, ...). */
   readonly model: string;
   /** Use this client instead of making one (its `fetch` is not wrapped: error bodies of unusual shapes are not captured). */
@@ -66,7 +67,8 @@ export class OpenAIChatModel implements ChatModel {
     const baseURL = options.client ? options.client.baseURL : baseURLOf(options);
     this.profile = options.profile ?? detectProfile(baseURL, options.model);
     this.googleEndpoint = isGoogleEndpoint(baseURL);
-    this.client = options.client ?? createOpenAIClient(options);
+    // The SDK's own retries are off: `withRetries` makes them, visibly (`onRetry`).
+    this.client = options.client ?? createOpenAIClient({ ...options, maxRetries: 0 });
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.thinkTags = options.thinkTags ?? 'auto';
   }
@@ -85,11 +87,16 @@ export class OpenAIChatModel implements ChatModel {
     return new ChatAccumulator(this.profile, this.thinkTags);
   }
 
+  /** One SDK call, retried as the options say (each retry reported to `onRetry`). */
+  private send<T>(call: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    return withRetries(call, this.options, { model: this.model, baseURL: this.client.baseURL, signal, ownClient: this.options.client !== undefined });
+  }
+
   async generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {
     const { body, structuredSchema } = this.buildRequest(req);
     let raw: unknown;
     try {
-      raw = await this.client.chat.completions.create(body as never, { signal: opts?.signal });
+      raw = await this.send(() => this.client.chat.completions.create(body as never, { signal: opts?.signal }), opts?.signal);
     } catch (error) {
       throw toProviderError(error, { model: this.model });
     }
@@ -115,7 +122,7 @@ export class OpenAIChatModel implements ChatModel {
     if (this.options.streamUsage !== false) streamBody.stream_options = { include_usage: true };
     let stream: SdkStream;
     try {
-      stream = (await this.client.chat.completions.create(streamBody as never, { signal })) as never;
+      stream = (await this.send(() => this.client.chat.completions.create(streamBody as never, { signal }), signal)) as never;
     } catch (error) {
       throw toProviderError(error, { model: this.model });
     }

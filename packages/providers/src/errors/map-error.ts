@@ -7,6 +7,7 @@ import {
   AuthenticationError,
   ContextLengthError,
   InvalidRequestError,
+  ProviderConnectionError,
   ProviderError,
   QuotaExceededError,
   RateLimitError,
@@ -17,6 +18,10 @@ import {
 
 export interface ErrorContext {
   readonly model?: string;
+  /** The server the request went to. */
+  readonly baseURL?: string;
+  /** How many times the request was sent. */
+  readonly attempts?: number;
   /** Output produced before a stream failed. */
   readonly partial?: Message;
 }
@@ -38,8 +43,7 @@ export function toProviderError(error: unknown, context: ErrorContext = {}): unk
   if (error instanceof APIConnectionTimeoutError)
     return new TimeoutError({ providerMessage: error.message || 'request timed out', ...base(context, error) });
   if (error instanceof APIConnectionError) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return new ProviderError({ providerMessage: `${error.message}${cause}`, ...base(context, error) });
+    return new ProviderConnectionError({ providerMessage: `${error.message}${connectionCause(error.cause)}`, ...base(context, error) });
   }
   if (error instanceof APIError) return fromApiError(error, context);
   if (error instanceof SyntaxError)
@@ -104,9 +108,18 @@ export function fromErrorPayload(payload: unknown, context: ErrorContext): Provi
   return fromFacts(classifyError(facts.status, facts, facts.retryAfter), details, facts.retryAfter);
 }
 
+/** `: fetch failed (connect ECONNREFUSED 127.0.0.1:1)`: the fetch error and the socket error under it. */
+function connectionCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return '';
+  const inner = cause.cause instanceof Error && cause.cause.message ? ` (${cause.cause.message})` : '';
+  return `: ${cause.message}${inner}`;
+}
+
 function base(context: ErrorContext, cause: unknown) {
   return {
     ...(context.model !== undefined ? { model: context.model } : {}),
+    ...(context.baseURL !== undefined ? { baseURL: context.baseURL } : {}),
+    ...(context.attempts !== undefined ? { attempts: context.attempts } : {}),
     ...(context.partial !== undefined ? { partial: context.partial } : {}),
     ...(cause !== undefined ? { cause } : {}),
   };

@@ -16,6 +16,10 @@ export interface ProviderErrorDetails {
   readonly requestId?: string;
   /** The model the call was for. */
   readonly model?: string;
+  /** The server the call went to (the client's base URL). */
+  readonly baseURL?: string;
+  /** How many times the request was sent (more than 1 when it was retried). */
+  readonly attempts?: number;
   /** What the model had produced when a stream failed midway (text, reasoning, tool calls so far). */
   readonly partial?: Message;
   readonly cause?: unknown;
@@ -33,6 +37,10 @@ export class ProviderError extends ReplanError {
   readonly body: unknown;
   readonly requestId: string | undefined;
   readonly model: string | undefined;
+  /** The server the call went to, when known. */
+  readonly baseURL: string | undefined;
+  /** How many times the request was sent (1 unless it was retried). */
+  readonly attempts: number;
   /** The output a stream had produced before it failed, kept for the caller. */
   readonly partial: Message | undefined;
 
@@ -40,9 +48,11 @@ export class ProviderError extends ReplanError {
   private readonly fixedRetryable: boolean | undefined;
 
   constructor(details: ProviderErrorDetails, hint?: string, retryable?: boolean) {
-    const where = details.model ? `model "${details.model}"` : 'the model provider';
+    const who = details.model ? `model "${details.model}"` : 'the model provider';
+    const where = details.baseURL ? `${who} at ${details.baseURL}` : who;
     const status = details.status !== undefined ? ` (HTTP ${details.status})` : '';
-    super(`${where} failed${status}: ${details.providerMessage}${hint ? ` — ${hint}` : ''}`, { cause: details.cause });
+    const tries = details.attempts !== undefined && details.attempts > 1 ? ` after ${details.attempts} attempts` : '';
+    super(`${where} failed${status}${tries}: ${details.providerMessage}${hint ? ` — ${hint}` : ''}`, { cause: details.cause });
     this.status = details.status;
     this.providerMessage = details.providerMessage;
     this.code = details.code;
@@ -50,6 +60,8 @@ export class ProviderError extends ReplanError {
     this.body = details.body;
     this.requestId = details.requestId;
     this.model = details.model;
+    this.baseURL = details.baseURL;
+    this.attempts = details.attempts ?? 1;
     this.partial = details.partial;
     this.fixedRetryable = retryable;
   }
@@ -116,5 +128,15 @@ export class InvalidRequestError extends ProviderError {
 export class TimeoutError extends ProviderError {
   constructor(details: ProviderErrorDetails) {
     super(details, undefined, true);
+  }
+}
+
+/**
+ * No connection could be made to the server (refused, DNS failure, reset before a response): the
+ * message names the base URL. Retried `connectionRetries` times (default 1), each retry reported.
+ */
+export class ProviderConnectionError extends ProviderError {
+  constructor(details: ProviderErrorDetails) {
+    super(details, 'check baseURL / OPENAI_BASE_URL and that the server is running and reachable', true);
   }
 }

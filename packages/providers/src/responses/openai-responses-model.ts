@@ -3,13 +3,14 @@ import type OpenAI from 'openai';
 import { createOpenAIClient, type ClientOptions } from '../client.js';
 import { fromErrorPayload, toProviderError } from '../errors/map-error.js';
 import { ProviderError } from '../errors/provider-errors.js';
+import { withRetries, type RetryOptions } from '../retry/request-retries.js';
 import { isRecord, type Json } from '../reasoning/json.js';
 import { guardedStream, type SdkStream } from '../stream/guarded-stream.js';
 import { withStructuredText } from '../structured-text.js';
 import { blocksOfOutput, responseOf } from './responses-output.js';
 import { buildResponsesRequest, type ResponsesRequestBody } from './responses-request.js';
 
-export interface OpenAIResponsesModelOptions extends ClientOptions {
+export interface OpenAIResponsesModelOptions extends ClientOptions, RetryOptions {
   readonly model: string;
   readonly client?: OpenAI;
   readonly settings?: ModelSettings;
@@ -37,7 +38,8 @@ export class OpenAIResponsesModel implements ChatModel {
   constructor(private readonly options: OpenAIResponsesModelOptions) {
     this.model = options.model;
     this.id = options.id ?? options.model;
-    this.client = options.client ?? createOpenAIClient(options);
+    // The SDK's own retries are off: `withRetries` makes them, visibly (`onRetry`).
+    this.client = options.client ?? createOpenAIClient({ ...options, maxRetries: 0 });
     this.idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
   }
 
@@ -50,11 +52,16 @@ export class OpenAIResponsesModel implements ChatModel {
     });
   }
 
+  /** One SDK call, retried as the options say (each retry reported to `onRetry`). */
+  private send<T>(call: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    return withRetries(call, this.options, { model: this.model, baseURL: this.client.baseURL, signal, ownClient: this.options.client !== undefined });
+  }
+
   async generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {
     const { body, structuredSchema } = this.buildRequest(req);
     let raw: unknown;
     try {
-      raw = await this.client.responses.create(body as never, { signal: opts?.signal });
+      raw = await this.send(() => this.client.responses.create(body as never, { signal: opts?.signal }), opts?.signal);
     } catch (error) {
       throw toProviderError(error, { model: this.model });
     }
@@ -69,7 +76,7 @@ export class OpenAIResponsesModel implements ChatModel {
     const signal = opts?.signal;
     let stream: SdkStream;
     try {
-      stream = (await this.client.responses.create({ ...body, stream: true } as never, { signal })) as never;
+      stream = (await this.send(() => this.client.responses.create({ ...body, stream: true } as never, { signal }), signal)) as never;
     } catch (error) {
       throw toProviderError(error, { model: this.model });
     }
