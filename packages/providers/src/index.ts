@@ -3,7 +3,7 @@ export { OpenAIChatModel } from './openai-chat-model.js';
 export type { OpenAIChatModelOptions } from './openai-chat-model.js';
 export { createOpenAIClient } from './client.js';
 export type { ClientOptions } from './client.js';
-export { modelFromEnv } from './model-from-env.js';
+export { modelFromEnv, discoverModelFromEnv } from './model-from-env.js';
 export { warnRetry, DEFAULT_MAX_RETRIES, DEFAULT_CONNECTION_RETRIES } from './retry/request-retries.js';
 export type { ProviderRetry, RetryOptions } from './retry/request-retries.js';
 
