@@ -54,7 +54,7 @@ export interface GraphStepInput {
    */
   readonly task: string;
   /** The ids whose results `task` has written into it (the prompt then says they are data). */
-  readonly inserted: readonly string[];
+  readonly inserted?: readonly string[];
   /** The results the context policy shows (with `referenced`: the direct dependencies). */
   readonly context: ContextView;
 }
@@ -68,7 +68,7 @@ export const insertedResult = (result: string): string => `${QUOTE_BEGIN}${quote
 /** A graph step's default messages: system prompt, the user's messages, then the results it depends on and its task, last. */
 export function formatGraphStepPrompt(input: GraphStepInput, system = GraphExecutorPrompt.system): Message[] {
   const listed = hasContext(input.context) ? `## RESULTS OF EARLIER STEPS\n${formatContextView(input.context)}\n\n` : '';
-  const results = input.inserted.length ? `${listed}${INSERTED_RESULTS_PREAMBLE}\n` : listed;
+  const results = input.inserted?.length ? `${listed}${INSERTED_RESULTS_PREAMBLE}\n` : listed;
   return [systemMessage(system), ...input.userInput, userMessage(fillTemplate(GraphExecutorPrompt.task ?? '', { results, task: input.task }))];
 }
 
