@@ -43,25 +43,25 @@ export function quotedBlock(lines: readonly string[], preamble = QUOTE_PREAMBLE)
 }
 
 /** `[name] said: …` */
-export const saidLine = (author: string, text: string) => `[${author}] said: ${neutraliseMarkers(text)}`;
+export const saidLine = (author: string, text: string) => `[${author}] said: ${quoteValue(text)}`;
 
 /** `[name] thought (kind): …` — only when other agents' reasoning is included. */
 export function thoughtLine(author: string, block: Extract<ContentBlock, { type: 'reasoning' }>): string | undefined {
   if (!block.reasoning.trim()) return undefined; // redacted or signature-only reasoning says nothing
   const kind = block.reasoningKind ? ` (${block.reasoningKind})` : '';
-  return `[${author}] thought${kind}: ${neutraliseMarkers(block.reasoning)}`;
+  return `[${author}] thought${kind}: ${quoteValue(block.reasoning)}`;
 }
 
 /** `[name] called tool x with {…}` */
 export function callLine(author: string, call: ToolCallBlock): string {
   const args = call.rawArgs ?? JSON.stringify(call.args);
-  return `[${author}] called tool ${call.name} with ${neutraliseMarkers(args)}`;
+  return `[${author}] called tool ${call.name} with ${quoteValue(args)}`;
 }
 
 /** `[name]'s tool x returned …` (or `failed with …`) */
 export function resultLine(author: string, result: ToolResultBlock): string {
   const verb = result.isError ? 'failed with' : 'returned';
-  return `[${author}]'s tool ${result.name} ${verb} ${neutraliseMarkers(stringifyToolOutput(result.output))}`;
+  return `[${author}]'s tool ${result.name} ${verb} ${quoteValue(stringifyToolOutput(result.output))}`;
 }
 
 /** One user-role message holding quoted lines between the markers, after the preamble. */
