@@ -1,4 +1,4 @@
-import { userMessage } from '@replan/core';
+import { ReActAgent, Runner, userMessage } from '@replan/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OpenAIChatModel, OpenAIResponsesModel, ProviderConnectionError, ProviderError, type ProviderRetry } from '../src/index.js';
 import { FakeServer, useFakeServer } from './support/fake-server.js';
@@ -44,6 +44,18 @@ describe('a server that cannot be reached (issue 10)', () => {
     expect(retries[0]).toMatchObject({ attempt: 1, maxRetries: 1, model: 'qwen3', baseURL: url });
     expect(retries[0]?.delayMs).toBeLessThanOrEqual(500);
     expect(retries[0]?.error).toBeInstanceOf(ProviderConnectionError);
+  });
+
+  it('a ReAct run on it ends failed, its error naming the server, after one reported retry', async () => {
+    const url = await closedPort();
+    const retries: ProviderRetry[] = [];
+    const agent = new ReActAgent({ name: 'assistant', model: new OpenAIChatModel({ model: 'qwen3', baseURL: url, apiKey: 'k', onRetry: (r) => retries.push(r) }) });
+    const run = new Runner({ agent, appName: 'retries' }).run({ userId: 'u', input: 'hi' });
+    for await (const _event of run);
+    const result = await run.result();
+    expect(result.status).toBe('failed');
+    expect(result.error?.message).toContain(`model "qwen3" at ${url} failed after 2 attempts`);
+    expect(retries).toHaveLength(1);
   });
 
   it('streams and the Responses API fail the same way', async () => {
