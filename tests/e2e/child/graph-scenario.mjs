@@ -6,7 +6,7 @@
  * answer from the request alone, tool-call ids are `<step>-t<turn>c<n>`, and each tool records its
  * side effect once per idempotency key.
  */
-import { stringifyToolOutput, systemMessage, toolResultsOf, userMessage } from '@replan/core';
+import { QUOTE_BEGIN, QUOTE_END, stringifyToolOutput, systemMessage, toolResultsOf, userMessage } from '@replan/core';
 import { callTools } from '@replan/core/testing';
 import { createGraphExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { markedModels } from './marked-model.mjs';
@@ -14,6 +14,9 @@ import { payloadOf } from './request-payload.mjs';
 import { recordTool } from './record-tool.mjs';
 
 /** @typedef {{ item: string, ms: number }} RecordArgs */
+
+/** A task with the quote markers around its inserted results taken out. */
+const unquoted = (/** @type {string} */ task) => task.replaceAll(QUOTE_BEGIN, '').replaceAll(QUOTE_END, '');
 
 /** The plan, and each step's tool calls per turn (the `record` tool, with how long it takes). */
 export const GRAPH = {
@@ -74,9 +77,10 @@ export function buildGraphAgent({ latencyMs, mark, log }) {
       },
       (request) => payloadOf(request).id,
     ),
+    // `task` has the `$id` results quoted inline; the scripted answers quote it without the markers.
     buildInput: ({ step, task, context }) => [
       systemMessage('graph step'),
-      userMessage(JSON.stringify({ id: step.id, task, results: context.items.map((i) => `${i.label} ${i.result}`) })),
+      userMessage(JSON.stringify({ id: step.id, task: unquoted(task), results: context.items.map((i) => `${i.label} ${i.result}`) })),
     ],
   });
 
