@@ -107,37 +107,40 @@ describe('tool and step output is fenced as data in every plan-execute prompt (i
     expect(taskText(h.replanner.requests[1]).endsWith('Decide now: call "respond" or "plan".')).toBe(true);
   });
 
-  it.each(policies)('graph mode, policy %j: step prompts (listed results and results written into tasks) and the replanner', async (policy) => {
-    const h = graphHarness({
-      planner: [graphCall(['a', 'look it up', []], ['b', 'summarise $a', ['a']], ['c', 'check it', ['a']], ['d', 'fail', ['b', 'c']])],
-      steps: {
-        'look it up': [useBoth, hostile('step a result')],
-        [`summarise ${quoteValue(hostile('step a result'))}`]: [hostile('step b result')],
-        'check it': ['checked'],
-        fail: [new Error(hostile('failed step error'))],
-        [`report on ${quoteValue(hostile('step b result'))} and checked`]: ['report'],
-      },
-      replanner: [graphCall(['e', 'report on $b and $c', ['b', 'c']]), respondCall('done')],
-      tools: hostileTools(),
-      contextPolicy: policy,
-      replannerPolicy: policy,
-    });
-    const { result } = await collect(h.runner.run({ userId: 'u', input: 'go' }));
-    expect(result.status).toBe('completed');
-    const byTask = (start: string) => h.steps.requests.filter((r) => taskText(r).includes(`## YOUR TASK\n${start}`));
-    // b has a's result written into its task (inline quote), c lists it (block quote), e both.
-    const b = taskText(byTask('summarise ')[0]);
-    expectFenced(b, ['## YOUR TASK'], ['## RESULTS OF EARLIER STEPS']);
-    expect(b).toContain(`${INSERTED_RESULTS_PREAMBLE}\n## YOUR TASK\nsummarise ${QUOTE_BEGIN}step a result ok`);
-    expectFenced(taskText(byTask('check it')[0]), ['## RESULTS OF EARLIER STEPS', '## YOUR TASK']);
-    expectFenced(taskText(byTask('report on ')[0]), ['## YOUR TASK'], ['## RESULTS OF EARLIER STEPS']);
-    expect(h.replanner.requests).toHaveLength(2);
-    for (const request of h.replanner.requests) {
-      const text = taskText(request);
-      expectFenced(text, ['## PLAN GRAPH', '## COMPLETED STEPS AND RESULTS', 'Decide now: call "respond" or "plan".']);
-      expect(text).toContain('FAILED: ModelCallError');
-    }
-  });
+  it.each(policies)(
+    'graph mode, policy %j: step prompts (listed results and results written into tasks) and the replanner',
+    async (policy) => {
+      const h = graphHarness({
+        planner: [graphCall(['a', 'look it up', []], ['b', 'summarise $a', ['a']], ['c', 'check it', ['a']], ['d', 'fail', ['b', 'c']])],
+        steps: {
+          'look it up': [useBoth, hostile('step a result')],
+          [`summarise ${quoteValue(hostile('step a result'))}`]: [hostile('step b result')],
+          'check it': ['checked'],
+          fail: [new Error(hostile('failed step error'))],
+          [`report on ${quoteValue(hostile('step b result'))} and checked`]: ['report'],
+        },
+        replanner: [graphCall(['e', 'report on $b and $c', ['b', 'c']]), respondCall('done')],
+        tools: hostileTools(),
+        contextPolicy: policy,
+        replannerPolicy: policy,
+      });
+      const { result } = await collect(h.runner.run({ userId: 'u', input: 'go' }));
+      expect(result.status).toBe('completed');
+      const byTask = (start: string) => h.steps.requests.filter((r) => taskText(r).includes(`## YOUR TASK\n${start}`));
+      // b has a's result written into its task (inline quote), c lists it (block quote), e both.
+      const b = taskText(byTask('summarise ')[0]);
+      expectFenced(b, ['## YOUR TASK'], ['## RESULTS OF EARLIER STEPS']);
+      expect(b).toContain(`${INSERTED_RESULTS_PREAMBLE}\n## YOUR TASK\nsummarise ${QUOTE_BEGIN}step a result ok`);
+      expectFenced(taskText(byTask('check it')[0]), ['## RESULTS OF EARLIER STEPS', '## YOUR TASK']);
+      expectFenced(taskText(byTask('report on ')[0]), ['## YOUR TASK'], ['## RESULTS OF EARLIER STEPS']);
+      expect(h.replanner.requests).toHaveLength(2);
+      for (const request of h.replanner.requests) {
+        const text = taskText(request);
+        expectFenced(text, ['## PLAN GRAPH', '## COMPLETED STEPS AND RESULTS', 'Decide now: call "respond" or "plan".']);
+        expect(text).toContain('FAILED: ModelCallError');
+      }
+    },
+  );
 
   it('quotes a structured result and a failure as values that cannot close the quote or start a line', () => {
     const text = formatContextItem({

@@ -5,7 +5,9 @@ import { FakeServer, useFakeServer } from './support/fake-server.js';
 import { completion } from './support/payloads.js';
 
 const server = useFakeServer();
-const modelList = (...ids: string[]) => ({ json: { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'me' })) } });
+const modelList = (...ids: string[]) => ({
+  json: { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'me' })) },
+});
 
 describe('OPENAI_BASE_URL without REPLAN_MODEL (issue 10)', () => {
   it('modelFromEnv() refuses to guess a model name for another server: ConfigurationError naming the URL and the fix', () => {

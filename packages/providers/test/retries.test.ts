@@ -1,6 +1,6 @@
 import { ReActAgent, Runner, userMessage } from '@replan/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OpenAIChatModel, OpenAIResponsesModel, ProviderConnectionError, ProviderError, type ProviderRetry } from '../src/index.js';
+import { OpenAIChatModel, OpenAIResponsesModel, ProviderConnectionError, type ProviderError, type ProviderRetry } from '../src/index.js';
 import { FakeServer, useFakeServer } from './support/fake-server.js';
 import { completion } from './support/payloads.js';
 import { collect } from './support/run.js';
@@ -49,7 +49,10 @@ describe('a server that cannot be reached (issue 10)', () => {
   it('a ReAct run on it ends failed, its error naming the server, after one reported retry', async () => {
     const url = await closedPort();
     const retries: ProviderRetry[] = [];
-    const agent = new ReActAgent({ name: 'assistant', model: new OpenAIChatModel({ model: 'qwen3', baseURL: url, apiKey: 'k', onRetry: (r) => retries.push(r) }) });
+    const agent = new ReActAgent({
+      name: 'assistant',
+      model: new OpenAIChatModel({ model: 'qwen3', baseURL: url, apiKey: 'k', onRetry: (r) => retries.push(r) }),
+    });
     const run = new Runner({ agent, appName: 'retries' }).run({ userId: 'u', input: 'hi' });
     for await (const _event of run);
     const result = await run.result();
@@ -74,7 +77,9 @@ describe('a server that cannot be reached (issue 10)', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     await failure(new OpenAIChatModel({ model: 'm', baseURL: url, apiKey: 'k' }).generate(req));
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(String(warn.mock.calls[0]?.[0])).toMatch(new RegExp(`^replan: model "m" at ${url.replace(/[.:/]/g, '\\$&')} failed \\(Connection error.*\\); retry 1/1 in 0\\.\\ds$`));
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(
+      new RegExp(`^replan: model "m" at ${url.replace(/[.:/]/g, '\\$&')} failed \\(Connection error.*\\); retry 1/1 in 0\\.\\ds$`),
+    );
   });
 });
 
@@ -99,7 +104,12 @@ describe('retries of HTTP failures', () => {
   it('a failure that clears is answered, its retry still reported', async () => {
     server.reply(page, { json: completion({ content: 'fine' }) });
     const retries: ProviderRetry[] = [];
-    const response = await new OpenAIChatModel({ model: 'm', baseURL: server.baseURL, apiKey: 'k', onRetry: (r) => retries.push(r) }).generate(req);
+    const response = await new OpenAIChatModel({
+      model: 'm',
+      baseURL: server.baseURL,
+      apiKey: 'k',
+      onRetry: (r) => retries.push(r),
+    }).generate(req);
     expect(response.message.content).toEqual([{ type: 'text', text: 'fine' }]);
     expect(retries).toHaveLength(1);
   });
@@ -107,7 +117,9 @@ describe('retries of HTTP failures', () => {
   it('x-should-retry: false from the server is obeyed', async () => {
     server.reply({ ...page, headers: { 'x-should-retry': 'false' } });
     const retries: ProviderRetry[] = [];
-    const error = await failure(new OpenAIChatModel({ model: 'm', baseURL: server.baseURL, apiKey: 'k', onRetry: (r) => retries.push(r) }).generate(req));
+    const error = await failure(
+      new OpenAIChatModel({ model: 'm', baseURL: server.baseURL, apiKey: 'k', onRetry: (r) => retries.push(r) }).generate(req),
+    );
     expect(server.received).toHaveLength(1);
     expect(retries).toEqual([]);
     expect(error.attempts).toBe(1);
