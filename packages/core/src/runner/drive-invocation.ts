@@ -9,6 +9,7 @@ import { ConcurrentUpdateError } from '../errors/session-errors.js';
 import type { Session } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { applyStateActions, assertAppendScopes, eventForStorage } from '../sessions/apply-state.js';
+import { TEMP_PREFIX } from '../sessions/state-scope.js';
 import { GroupCommitWriter, mayOvertake } from './group-commit-writer.js';
 import { readInvocation } from './invocation-log.js';
 import type { RunResult } from './run.js';
@@ -50,6 +51,7 @@ function runSignal(signal: AbortSignal | undefined, timeoutMs: number | undefine
   };
 }
 
+const isTempKey = (key: string) => key.startsWith(TEMP_PREFIX);
 const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
 /**
@@ -98,9 +100,11 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
    */
   const store1 = (event: AgentEvent, gather = false): Promise<void> => {
     assertAppendScopes(event);
-    const stored = eventForStorage(event);
+    const stored = eventForStorage(event); // a state value that is not JSON fails here, before anything is stored
     live.events.push(stored);
-    applyStateActions(live.state, event.actions); // temp: keys included: they live for this invocation
+    // The stored (checked) values, so the run reads what a reload reads; temp: keys from the event: they live for this invocation.
+    applyStateActions(live.state, event.actions, isTempKey);
+    applyStateActions(live.state, stored.actions);
     if (event.actions?.interrupt) interruptIds.add(event.actions.interrupt.id);
     return writer.write(stored, gather);
   };

@@ -196,6 +196,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   async appendEvents(key: SessionKey, events: readonly AgentEvent[], { expectedVersion }: AppendOptions): Promise<{ version: number }> {
+    assertSessionKey(key);
     assertExpectedVersion(expectedVersion);
     return this.io('append to', key, () => this.writerFor(key).append(eventsForStorage(events), expectedVersion));
   }
