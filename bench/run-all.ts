@@ -4,6 +4,7 @@ import { reactMemory } from './react-memory.js';
 import { parallelPlans } from './parallel-plans.js';
 import { planContextNeedle, planContextTokens } from './plan-context.js';
 import { sessionStores } from './session-stores.js';
+import { durableTools } from './durable-tools.js';
 
 const benches: [string, () => Promise<string>][] = [
   ['react-overhead', reactOverhead],
@@ -12,6 +13,7 @@ const benches: [string, () => Promise<string>][] = [
   ['plan-context', planContextTokens],
   ['plan-context-needle', planContextNeedle],
   ['session-stores', sessionStores],
+  ['durable-tools', durableTools],
 ];
 const only = process.argv[2];
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);

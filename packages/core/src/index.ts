@@ -59,6 +59,7 @@ export type {
   CreateSessionInput,
   ListSessionsInput,
   SessionPage,
+  DamagedSession,
   AppendOptions,
 } from './sessions/session-store.js';
 export { InMemorySessionStore } from './sessions/in-memory-session-store.js';

@@ -47,10 +47,12 @@ export function markedStore(store, mark) {
     list: (input) => store.list(input),
     delete: (key) => store.delete(key),
     async appendEvents(key, events, options) {
-      const what = describe(events);
-      mark(`store:append:before ${what}`);
+      // One marker per event: the runner group-commits tool results, so how events fall into
+      // appends depends on timing; per-event markers keep the kill points the same in every run.
+      const whats = events.map((e) => describe([e]));
+      for (const what of whats) mark(`store:append:before ${what}`);
       const result = await store.appendEvents(key, events, options);
-      mark(`store:append:after ${what}`);
+      for (const what of whats) mark(`store:append:after ${what}`);
       return result;
     },
     close: async () => store.close?.(),

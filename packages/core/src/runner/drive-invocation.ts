@@ -10,6 +10,7 @@ import type { Session } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { applyStateActions, assertAppendScopes, eventForStorage } from '../sessions/apply-state.js';
 import { TEMP_PREFIX } from '../sessions/state-scope.js';
+import { GroupCommitWriter, mayOvertake } from './group-commit-writer.js';
 import { readInvocation } from './invocation-log.js';
 import type { RunResult } from './run.js';
 import { RunBudget, type RunLimits } from './run-limits.js';
@@ -88,17 +89,24 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
     options.start,
   );
 
-  const store1 = async (event: AgentEvent): Promise<AgentEvent> => {
+  // Events reach the caller only once durable, in order.
+  const writer = new GroupCommitWriter(store, live, live.version, (stored, version) => {
+    live.version = version;
+    emit(stored);
+  });
+  /**
+   * Stores an event: the live session takes it at once, in order (the agent reads its own
+   * writes), and the store group-commits it. The promise settles when it is durable.
+   */
+  const store1 = (event: AgentEvent, gather = false): Promise<void> => {
     assertAppendScopes(event);
     const stored = eventForStorage(event); // a state value that is not JSON fails here, before anything is stored
-    const { version } = await store.appendEvents(live, [stored], { expectedVersion: live.version });
-    live.version = version;
     live.events.push(stored);
     // The stored (checked) values, so the run reads what a reload reads; temp: keys from the event: they live for this invocation.
     applyStateActions(live.state, event.actions, isTempKey);
     applyStateActions(live.state, stored.actions);
     if (event.actions?.interrupt) interruptIds.add(event.actions.interrupt.id);
-    return stored;
+    return writer.write(stored, gather);
   };
   const result = (status: RunStatus, error?: Error): RunResult => {
     const log = readInvocation(live.events, options.invocationId);
@@ -128,7 +136,7 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
       meta: { kind: 'run-error' },
     };
     try {
-      emit(await store1(event));
+      await store1(event);
     } catch {
       emit(event);
     }
@@ -136,24 +144,36 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
 
   try {
     for await (const event of agent.run(ctx)) {
-      if (event.partial) emit(event);
-      else emit(await store1(event));
+      if (event.partial) {
+        const pending = writer.drain();
+        if (pending) await pending; // keep the order: earlier results reach the caller first
+        emit(event);
+      } else if (mayOvertake(event)) {
+        // A tool's result: pull the next one while this is flushed (group commit).
+        void store1(event, true).catch(() => undefined); // a failure surfaces at the next wait
+      } else await store1(event); // everything before it is durable too
     }
+    const pending = writer.drain();
+    if (pending) await pending;
     const output = readInvocation(live.events, options.invocationId)?.final?.text;
-    emit(
-      await store1({
-        id: options.newId(),
-        invocationId: options.invocationId,
-        author: agent.name,
-        path: agent.name,
-        timestamp: Date.now(),
-        actions: { invocationEnd: { status: 'completed', ...(output !== undefined ? { output } : {}) } },
-        meta: { kind: 'invocation-end' },
-      }),
-    );
+    await store1({
+      id: options.newId(),
+      invocationId: options.invocationId,
+      author: agent.name,
+      path: agent.name,
+      timestamp: Date.now(),
+      actions: { invocationEnd: { status: 'completed', ...(output !== undefined ? { output } : {}) } },
+      meta: { kind: 'invocation-end' },
+    });
     return result('completed');
   } catch (caught) {
     let error = asError(caught);
+    // Writes still in flight end before the run does: what it reports as stored is stored.
+    try {
+      await writer.drain();
+    } catch (failed) {
+      error = asError(failed);
+    }
     if (signal.aborted && !(error instanceof ReplanError)) error = abortErrorOf(signal);
     if (error instanceof RunInterruptedSignal) return result('interrupted');
     if (error instanceof MaxIterationsError) {

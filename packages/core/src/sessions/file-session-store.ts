@@ -1,25 +1,23 @@
-import { open, readdir, readFile, stat, unlink, type FileHandle } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
 import type { AgentEvent } from '../events/agent-event.js';
 import { ConfigurationError, ReplanError } from '../errors/replan-error.js';
-import {
-  ConcurrentUpdateError,
-  SessionExistsError,
-  SessionNotFoundError,
-  SessionStoreError,
-} from '../errors/session-errors.js';
-import { errorCode, createFileExclusive, readFirstLine, syncDir, writeAll } from './file/durable-fs.js';
+import { SessionCorruptError, SessionExistsError, SessionStoreError } from '../errors/session-errors.js';
+import { errorCode, createFileExclusive, syncDir } from './file/durable-fs.js';
 import { FileLayout, SESSION_FILE_SUFFIX } from './file/file-names.js';
-import { acquireLock, LockTimeout, type HeldLock, type LockOptions } from './file/file-lock.js';
-import { mergeScopeState, readScopeState } from './file/scope-state-file.js';
-import { decodeHeader, decodeSessionLog, encodeEventLines, encodeHeader, findCommittedTail } from './file/session-log-format.js';
+import { acquireLock, LockTimeout, lockHeldMessage, type LockOptions } from './file/file-lock.js';
+import { addPendingWrites, readScopeState, type PendingWrite } from './file/scope-state-file.js';
+import { decodeSessionLog, encodeEventLines, encodeHeader, type LoadedLog } from './file/session-log-format.js';
+import { assertFileHolds, readSummary, readVersion } from './file/session-file-reads.js';
+import { SessionWriter } from './file/session-writer.js';
+import { newCreateId, pendingWritesOf, settlePendingWrites, sharedStateHooks, type ScopeFileRef } from './file/shared-state-writes.js';
 import { foldSessionState } from './fold-state.js';
 import { jsonStateDelta } from './json-state.js';
 import { assertSessionKey, assertUserKey } from './session-key-rules.js';
 import type { Session, SessionKey, SessionSummary } from './session.js';
 import { pageSummaries } from './session-paging.js';
-import type { AppendOptions, CreateSessionInput, ListSessionsInput, SessionPage, SessionStore } from './session-store.js';
-import { splitStateDelta, type ScopedDelta } from './state-scope.js';
+import type { AppendOptions, CreateSessionInput, DamagedSession, ListSessionsInput, SessionPage, SessionStore } from './session-store.js';
+import { splitStateDelta } from './state-scope.js';
 import { assertExpectedVersion, assertPageLimit, eventsForStorage } from './stored-event.js';
 
 export interface FileSessionStoreOptions {
@@ -34,6 +32,9 @@ export interface FileSessionStoreOptions {
   readonly staleLockMs?: number;
 }
 
+/** Writers kept for sessions this store touched; idle ones beyond this many are dropped. */
+const MAX_IDLE_WRITERS = 256;
+
 /**
  * Sessions as files: one append-only JSONL log per session, the embedded durable default.
  *
@@ -41,16 +42,20 @@ export interface FileSessionStoreOptions {
  * time and initial state, then one line per event), `app-state/<app>.json` and
  * `user-state/<app>/<user>.json`. Names are encoded, so any id is safe.
  *
- * Guarantees: each append is one write at the end of the file, flushed (fsync) before it returns,
- * and never rewrites earlier bytes. A crash mid-append leaves a torn tail that loads ignore and
- * the next append cuts off. Writers in any number of processes take a per-session lock file
- * (O_EXCL; a lock left by a dead process is broken), so exactly one of two appends at the same
- * version wins and the other gets `ConcurrentUpdateError`. Nothing is cached: every read sees
- * what other processes wrote.
+ * Guarantees (docs/session-stores.md): an append is one O_APPEND write, flushed (`fdatasync`)
+ * before it returns, and never rewrites or cuts earlier bytes; appends that arrive while one is
+ * being flushed are committed together (group commit). A crash mid-append leaves a torn tail
+ * that readers skip. Writers in any number of processes take a per-session lock file (a lock
+ * whose process is gone is broken), and every append is fenced — checked after its flush — so
+ * exactly one of two appends at the same version wins, even if the lock was deleted, and the
+ * other gets `ConcurrentUpdateError`. `app:`/`user:` state counts only once the event carrying
+ * it is committed, so a failed append leaves no trace. A damaged log is refused by `get` and
+ * `appendEvents` with `SessionCorruptError`, and reported by `list`.
  */
 export class FileSessionStore implements SessionStore {
   private readonly layout: FileLayout;
   private readonly lock: LockOptions;
+  private readonly writers = new Map<string, SessionWriter>();
 
   constructor(options: FileSessionStoreOptions) {
     if (typeof options?.dir !== 'string' || options.dir === '')
@@ -72,11 +77,23 @@ export class FileSessionStore implements SessionStore {
       if (await exists(path)) throw new SessionExistsError(key.id);
       const clean = eventsForStorage(events);
       const initial = splitStateDelta(jsonStateDelta(input.state));
-      const shared = sharedDeltas([initial, ...clean.map((e) => splitStateDelta(e.actions?.stateDelta))]);
-      // Shared state first: a crash before the session exists then only repeats a state write.
-      await this.mergeShared(key, shared);
-      const data = encodeHeader(key, Date.now(), initial.session) + encodeEventLines(clean, 0);
-      if (!(await createFileExclusive(path, Buffer.from(data)))) throw new SessionExistsError(key.id);
+      const createId = newCreateId();
+      // Encoded first: a value JSON cannot hold fails here, before anything is written.
+      const data = Buffer.from(encodeHeader(key, Date.now(), initial.session, createId) + encodeEventLines(clean, 0));
+      const writes = pendingWritesOf(key, [
+        { delta: { ...initial.app, ...initial.user }, seq: 0, eventId: createId },
+        ...clean.map((e, i) => ({ delta: e.actions?.stateDelta, seq: i + 1, eventId: e.id })),
+      ]);
+      const [app, user] = this.scopeFiles(key);
+      await addPendingWrites(app.path, app.file, writes.app, this.lock);
+      await addPendingWrites(user.path, user.file, writes.user, this.lock);
+      let created = false;
+      try {
+        created = await createFileExclusive(path, data);
+      } finally {
+        await this.settle(key, writes, created);
+      }
+      if (!created) throw new SessionExistsError(key.id);
       const session = await this.get(key);
       if (!session) throw new SessionStoreError(`Session "${key.id}" vanished right after it was created in ${this.dir}.`);
       return session;
@@ -86,20 +103,17 @@ export class FileSessionStore implements SessionStore {
   async get(key: SessionKey): Promise<Session | undefined> {
     assertSessionKey(key);
     return this.io('read', key, async () => {
-      let data: Buffer;
-      try {
-        data = await readFile(this.layout.sessionFile(key));
-      } catch (error) {
-        if (errorCode(error) === 'ENOENT') return undefined;
-        throw error;
-      }
-      const { header, events } = decodeSessionLog(data, key);
-      const own = foldSessionState({ ...header.state }, events);
-      const [app, user] = await Promise.all([
-        readScopeState(this.layout.appStateFile(key.appName), key.id),
-        readScopeState(this.layout.userStateFile(key.appName, key.userId), key.id),
+      const path = this.layout.sessionFile(key);
+      const log = await this.load(path, key, true);
+      if (!log) return undefined;
+      const own = foldSessionState({ ...log.header.state }, log.events);
+      const check = this.commitCheck();
+      const [app, user] = this.scopeFiles(key);
+      const [appState, userState] = await Promise.all([
+        readScopeState(app.path, key.id, app.file, check),
+        readScopeState(user.path, key.id, user.file, check),
       ]);
-      return { ...key, state: { ...app, ...user, ...own }, events, version: events.length };
+      return { ...key, state: { ...appState, ...userState, ...own }, events: log.events, version: log.version };
     });
   }
 
@@ -117,19 +131,38 @@ export class FileSessionStore implements SessionStore {
         throw error;
       }
       const all: SessionSummary[] = [];
-      for (const name of names) {
+      const damaged: DamagedSession[] = [];
+      const report = (path: string, error: unknown, id?: string) => {
+        if (!(error instanceof SessionCorruptError)) throw error;
+        damaged.push({ ...(id !== undefined ? { id } : {}), file: this.relative(path), error: error.message });
+      };
+      for (const name of names.sort()) {
         if (!name.endsWith(SESSION_FILE_SUFFIX)) continue; // locks and temporary files
-        const summary = await this.summaryOf(`${dir}/${name}`, input);
-        if (summary) all.push(summary);
+        const path = `${dir}/${name}`;
+        try {
+          const summary = await readSummary(path, input, this.relative(path));
+          if (summary) all.push(summary);
+        } catch (error) {
+          report(path, error);
+        }
       }
       const page = pageSummaries(all, input.limit, input.cursor);
       // Versions only for the page: each costs a read of the file's last batch.
       const sessions: SessionSummary[] = [];
       for (const s of page.sessions) {
-        const version = await this.versionOf(this.layout.sessionFile(s), s);
-        if (version !== undefined) sessions.push({ ...s, version });
+        const path = this.layout.sessionFile(s);
+        try {
+          const version = await readVersion(path, s, this.relative(path));
+          if (version !== undefined) sessions.push({ ...s, version });
+        } catch (error) {
+          report(path, error, s.id);
+        }
       }
-      return page.nextCursor ? { sessions, nextCursor: page.nextCursor } : { sessions };
+      return {
+        sessions,
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+        ...(damaged.length ? { damaged } : {}),
+      };
     });
   }
 
@@ -137,10 +170,21 @@ export class FileSessionStore implements SessionStore {
     assertSessionKey(key);
     await this.io('delete', key, async () => {
       const path = this.layout.sessionFile(key);
-      const held = await this.lockSession(path, key);
-      if (!held) return; // no directory, so no session
-      if (held instanceof LockTimeout) throw lockTimeoutError(held, 'delete', key);
+      const writer = this.writers.get(path);
+      if (writer) {
+        await writer.close();
+        this.writers.delete(path);
+      }
+      let held: Awaited<ReturnType<typeof acquireLock>>;
       try {
+        held = await acquireLock(`${path}.lock`, this.lock);
+      } catch (error) {
+        if (errorCode(error) === 'ENOENT') return; // no directory, so no session
+        throw error;
+      }
+      if (held instanceof LockTimeout) throw new SessionStoreError(`Could not delete session "${key.id}": ${lockHeldMessage(held)}`);
+      try {
+        await assertFileHolds(path, key, this.relative(path));
         await unlink(path);
         await syncDir(dirname(path));
       } catch (error) {
@@ -151,86 +195,52 @@ export class FileSessionStore implements SessionStore {
     });
   }
 
-  async appendEvents(
-    key: SessionKey,
-    events: readonly AgentEvent[],
-    { expectedVersion }: AppendOptions,
-  ): Promise<{ version: number }> {
+  async appendEvents(key: SessionKey, events: readonly AgentEvent[], { expectedVersion }: AppendOptions): Promise<{ version: number }> {
     assertSessionKey(key);
     assertExpectedVersion(expectedVersion);
-    return this.io('append to', key, async () => {
-      const path = this.layout.sessionFile(key);
-      const held = await this.lockSession(path, key);
-      if (!held) throw new SessionNotFoundError(key.appName, key.userId, key.id);
-      if (held instanceof LockTimeout)
-        throw new ConcurrentUpdateError(key.id, expectedVersion, (await this.versionOf(path, key)) ?? expectedVersion);
-      try {
-        const fh = await openForAppend(path, key);
-        try {
-          const size = (await fh.stat()).size;
-          decodeHeader(await readFirstLine(fh), key);
-          const tail = await findCommittedTail(fh, size, key);
-          if (tail.version !== expectedVersion) throw new ConcurrentUpdateError(key.id, expectedVersion, tail.version);
-          if (!events.length) return { version: tail.version };
-          const clean = eventsForStorage(events);
-          await this.mergeShared(key, sharedDeltas(clean.map((e) => splitStateDelta(e.actions?.stateDelta))));
-          if (tail.end < size) await fh.truncate(tail.end); // drop a batch torn by a crash
-          await writeAll(fh, Buffer.from(encodeEventLines(clean, tail.version)), tail.end);
-          await fh.datasync();
-          return { version: tail.version + clean.length };
-        } finally {
-          await fh.close();
-        }
-      } finally {
-        await held.release();
-      }
-    });
+    return this.io('append to', key, () => this.writerFor(key).append(eventsForStorage(events), expectedVersion));
   }
 
-  /** Nothing to release: no handle stays open between calls. */
-  async close(): Promise<void> {}
+  /** Finishes pending appends and releases every lock and file handle this store holds. */
+  async close(): Promise<void> {
+    const writers = [...this.writers.values()];
+    this.writers.clear();
+    await Promise.all(writers.map((w) => w.close()));
+  }
 
-  /** The session lock, or `undefined` when the user's directory (hence the session) does not exist. */
-  private async lockSession(path: string, key: SessionKey): Promise<HeldLock | LockTimeout | undefined> {
-    try {
-      return await acquireLock(`${path}.lock`, this.lock);
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return undefined;
-      throw new SessionStoreError(`Could not lock session "${key.id}" at ${path}.lock: ${(error as Error).message}.`, {
-        cause: error,
-      });
+  private relative(path: string): string {
+    return relative(this.dir, path);
+  }
+
+  private scopeFiles(key: SessionKey): [ScopeFileRef, ScopeFileRef] {
+    const app = this.layout.appStateFile(key.appName);
+    const user = this.layout.userStateFile(key.appName, key.userId);
+    return [
+      { path: app, file: this.relative(app) },
+      { path: user, file: this.relative(user) },
+    ];
+  }
+
+  private writerFor(key: SessionKey): SessionWriter {
+    const path = this.layout.sessionFile(key);
+    let writer = this.writers.get(path);
+    if (!writer) {
+      if (this.writers.size >= MAX_IDLE_WRITERS) for (const [p, w] of this.writers) if (w.idle) this.writers.delete(p);
+      const [app, user] = this.scopeFiles(key);
+      writer = new SessionWriter(
+        path,
+        this.relative(path),
+        key,
+        this.lock,
+        sharedStateHooks(key, app, user, this.lock, this.commitCheck()),
+      );
+      this.writers.set(path, writer);
     }
+    return writer;
   }
 
-  private async mergeShared(key: SessionKey, shared: ScopedDelta): Promise<void> {
-    await mergeScopeState(this.layout.appStateFile(key.appName), shared.app, key.id, this.lock);
-    await mergeScopeState(this.layout.userStateFile(key.appName, key.userId), shared.user, key.id, this.lock);
-  }
-
-  private async summaryOf(path: string, input: ListSessionsInput): Promise<SessionSummary | undefined> {
-    let fh: FileHandle;
-    try {
-      fh = await open(path, 'r');
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return undefined; // deleted meanwhile
-      throw error;
-    }
-    try {
-      const [line, info] = await Promise.all([readFirstLine(fh), fh.stat()]);
-      let id = '';
-      try {
-        id = String((JSON.parse(line ?? '') as { id?: unknown }).id);
-      } catch {
-        // decodeHeader below reports the broken header.
-      }
-      const header = decodeHeader(line, { appName: input.appName, userId: input.userId, id });
-      return { ...input, id: header.id, version: 0, createdAt: header.createdAt, updatedAt: Math.floor(info.mtimeMs) };
-    } finally {
-      await fh.close();
-    }
-  }
-
-  private async versionOf(path: string, key: SessionKey): Promise<number | undefined> {
+  /** Reads and decodes a session file (`undefined` when absent); tells its writer what it saw. */
+  private async load(path: string, key: SessionKey, observe: boolean): Promise<LoadedLog | undefined> {
     let fh: FileHandle;
     try {
       fh = await open(path, 'r');
@@ -239,10 +249,49 @@ export class FileSessionStore implements SessionStore {
       throw error;
     }
     try {
-      return (await findCommittedTail(fh, (await fh.stat()).size, key)).version;
+      const info = await fh.stat();
+      const data = Buffer.alloc(info.size);
+      let read = 0;
+      while (read < info.size) {
+        const { bytesRead } = await fh.read(data, read, info.size - read, read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      const log = decodeSessionLog(data.subarray(0, read), key, this.relative(path));
+      if (observe && read === info.size)
+        this.writerFor(key).observe({ ...log, ino: info.ino, size: read, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs });
+      return log;
     } finally {
       await fh.close();
     }
+  }
+
+  /** Whether the event behind a pending shared-state write is committed in its session's log. */
+  private commitCheck() {
+    const logs = new Map<string, Promise<LoadedLog | undefined>>();
+    return async (w: PendingWrite): Promise<boolean | undefined> => {
+      const path = this.layout.sessionFile(w.session);
+      if (!logs.has(path))
+        logs.set(
+          path,
+          this.load(path, w.session, false).catch(() => undefined),
+        );
+      const log = await logs.get(path);
+      if (!log) return undefined; // not created yet, deleted, or unreadable: not visible
+      if (w.seq === 0) return log.header.createId === w.eventId;
+      if (log.version < w.seq) return undefined;
+      return log.events[w.seq - 1]?.id === w.eventId;
+    };
+  }
+
+  private async settle(key: SessionKey, writes: ReturnType<typeof pendingWritesOf>, committed: boolean): Promise<void> {
+    const [app, user] = this.scopeFiles(key);
+    const ids = new Set([...Object.values(writes.app), ...Object.values(writes.user)].map((w) => w.eventId));
+    const base = this.commitCheck();
+    const check = async (w: PendingWrite) =>
+      w.session.id === key.id && w.session.userId === key.userId && ids.has(w.eventId) ? committed : base(w);
+    if (Object.keys(writes.app).length) await settlePendingWrites(app.path, app.file, key.id, this.lock, check).catch(() => undefined);
+    if (Object.keys(writes.user).length) await settlePendingWrites(user.path, user.file, key.id, this.lock, check).catch(() => undefined);
   }
 
   /** Runs a file operation; I/O failures become `SessionStoreError`, replan errors pass through. */
@@ -260,39 +309,12 @@ export class FileSessionStore implements SessionStore {
   }
 }
 
-
-/** The `app:` and `user:` parts of several deltas, merged in order. */
-function sharedDeltas(deltas: readonly ScopedDelta[]): ScopedDelta {
-  const out: ScopedDelta = { app: {}, user: {}, session: {} };
-  for (const d of deltas) {
-    Object.assign(out.app, d.app);
-    Object.assign(out.user, d.user);
-  }
-  return out;
-}
-
-function lockTimeoutError(held: LockTimeout, what: string, key: SessionKey): SessionStoreError {
-  return new SessionStoreError(
-    `Could not ${what} session "${key.id}": another writer holds ${held.lockPath} (${held.holder}). ` +
-      'Retry later; if no replan process is running, delete that lock file.',
-  );
-}
-
 async function exists(path: string): Promise<boolean> {
   try {
     await stat(path);
     return true;
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return false;
-    throw error;
-  }
-}
-
-async function openForAppend(path: string, key: SessionKey): Promise<FileHandle> {
-  try {
-    return await open(path, 'r+');
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') throw new SessionNotFoundError(key.appName, key.userId, key.id);
     throw error;
   }
 }

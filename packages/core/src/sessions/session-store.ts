@@ -15,9 +15,25 @@ export interface ListSessionsInput {
   readonly cursor?: string;
 }
 
+/** A session `list` found but could not read (a damaged or foreign file); see `SessionPage.damaged`. */
+export interface DamagedSession {
+  /** The session id, when the damage left it readable. */
+  readonly id?: string;
+  /** Where the session is stored, relative to the store (for the file store: its file below `dir`). */
+  readonly file: string;
+  /** What is wrong (the `SessionCorruptError` message). */
+  readonly error: string;
+}
+
 export interface SessionPage {
   readonly sessions: readonly SessionSummary[];
   readonly nextCursor?: string;
+  /**
+   * Sessions that could not be read, reported instead of failing the whole list. Stores that
+   * cannot have damaged records (the in-memory store) never set it. Damaged sessions are not
+   * counted in the page's `sessions` and do not move the cursor.
+   */
+  readonly damaged?: readonly DamagedSession[];
 }
 
 export interface AppendOptions {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { link, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { open, readFile, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorCode, tempPathFor } from './durable-fs.js';
+import { errorCode } from './durable-fs.js';
 
 export interface LockOptions {
   /** How long to wait for another writer to finish before giving up. */
@@ -17,6 +18,8 @@ interface LockOwner {
   readonly host: string;
   readonly token: string;
   readonly since: number;
+  /** The process's start time (Linux `/proc/<pid>/stat` field 22), so a reused pid is not taken as alive. */
+  readonly start?: string;
 }
 
 /** A held lock; `release` removes the lock file only if it is still ours. */
@@ -34,6 +37,35 @@ export class LockTimeout {
 
 const HOST = hostname();
 
+/** When `pid` started, in clock ticks since boot (Linux only; `undefined` elsewhere or when gone). */
+function startTimeFromStat(text: string): string | undefined {
+  // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
+  return text.slice(text.lastIndexOf(')') + 2).split(' ')[19];
+}
+const OWN_START = (() => {
+  try {
+    return startTimeFromStat(readFileSync('/proc/self/stat', 'utf8'));
+  } catch {
+    return undefined;
+  }
+})();
+async function startTimeOf(pid: number): Promise<string | undefined> {
+  try {
+    return startTimeFromStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a lock-timeout error says: who holds the lock and what to do (never: delete it by hand). */
+export function lockHeldMessage(timeout: LockTimeout): string {
+  return (
+    `another replan process holds ${timeout.lockPath} (${timeout.holder}) and is still alive. ` +
+    'Wait for it to finish or stop that process, then retry: a lock whose process has exited is broken ' +
+    'automatically (on another host: once older than staleLockMs).'
+  );
+}
+
 /**
  * Takes the lock file `lockPath` (created with O_EXCL, so exactly one process wins), waiting for
  * the current holder to finish. A lock whose holder died is broken: on this host when its pid is
@@ -41,15 +73,22 @@ const HOST = hostname();
  * each caller can raise the error that fits (a version conflict, or a store error).
  */
 export async function acquireLock(lockPath: string, options: LockOptions): Promise<HeldLock | LockTimeout> {
-  const owner: LockOwner = { pid: process.pid, host: HOST, token: randomBytes(8).toString('hex'), since: Date.now() };
+  const owner: LockOwner = {
+    pid: process.pid,
+    host: HOST,
+    token: randomBytes(8).toString('hex'),
+    since: Date.now(),
+    ...(OWN_START ? { start: OWN_START } : {}),
+  };
   const body = JSON.stringify(owner);
   const deadline = Date.now() + options.timeoutMs;
   let delay = 1;
   for (;;) {
-    if (await createLockFile(lockPath, body)) return { release: () => releaseLock(lockPath, body) };
+    const created = await createLockFile(lockPath, body);
+    if (created) return { release: () => releaseLock(lockPath, created) };
     const seen = await readLock(lockPath);
     if (!seen) continue; // released between our attempt and the read: try again at once
-    if (isStale(seen, options.staleMs)) {
+    if (await isStale(seen, options.staleMs)) {
       await breakStaleLock(lockPath, seen.raw, options.staleMs);
       continue;
     }
@@ -61,41 +100,33 @@ export async function acquireLock(lockPath: string, options: LockOptions): Promi
 }
 
 /**
- * Creates the lock file with its content in one step: written under a temporary name, then
- * hard-linked into place (link fails if the lock exists). A writer killed between creating an
- * empty lock and writing its pid would otherwise leave a lock nobody can prove dead.
- * Returns `false` when the lock is already held.
+ * Creates the lock file (O_EXCL, so exactly one process wins) and writes its owner into it.
+ * Returns its identity (device and inode), or `undefined` when the lock is already held. A writer
+ * killed between the create and the write leaves an empty lock: no owner to ask, so its age
+ * decides (`EMPTY_LOCK_STALE_MS`) — a live writer fills it within microseconds.
  */
-async function createLockFile(lockPath: string, body: string): Promise<boolean> {
-  const temp = tempPathFor(lockPath);
-  await writeFile(temp, body, { flag: 'wx' });
+async function createLockFile(lockPath: string, body: string): Promise<{ dev: number; ino: number } | undefined> {
+  let fh: FileHandle;
   try {
-    await link(temp, lockPath);
-    return true;
+    fh = await open(lockPath, 'wx');
   } catch (error) {
-    if (errorCode(error) === 'EEXIST') return false;
-    if (!['EPERM', 'ENOTSUP', 'ENOSYS'].includes(errorCode(error) ?? '')) throw error;
-    // No hard links here (some network or FAT file systems): O_EXCL create, then write.
-    return createLockFileWithoutLink(lockPath, body);
+    if (errorCode(error) === 'EEXIST') return undefined;
+    throw error;
+  }
+  try {
+    await fh.write(body, 0);
+    const info = await fh.stat();
+    return { dev: info.dev, ino: info.ino };
+  } catch (error) {
+    await unlink(lockPath).catch(() => undefined);
+    throw error;
   } finally {
-    await unlink(temp).catch(() => undefined);
+    await fh.close();
   }
 }
 
-async function createLockFileWithoutLink(lockPath: string, body: string): Promise<boolean> {
-  try {
-    const fh = await open(lockPath, 'wx');
-    try {
-      await fh.writeFile(body);
-    } finally {
-      await fh.close();
-    }
-    return true;
-  } catch (error) {
-    if (errorCode(error) === 'EEXIST') return false;
-    throw error;
-  }
-}
+/** An empty or unreadable lock older than this is taken as left by a writer killed while creating it. */
+const EMPTY_LOCK_STALE_MS = 2_000;
 
 interface SeenLock {
   readonly raw: string;
@@ -119,12 +150,24 @@ async function readLock(lockPath: string): Promise<SeenLock | undefined> {
   }
 }
 
-function isStale(seen: SeenLock, staleMs: number): boolean {
+/**
+ * Whether a lock's holder is gone. Same host: its pid is not running, or runs a process that
+ * started at another time (the pid was reused). Another host: the lock is older than `staleMs`.
+ * Breaking a live holder's lock by mistake costs no data — appends are fenced (see session-writer.ts)
+ * — only a `ConcurrentUpdateError` for one of the two writers.
+ */
+async function isStale(seen: SeenLock, staleMs: number): Promise<boolean> {
   const owner = seen.owner;
   if (owner && owner.host === HOST && typeof owner.pid === 'number') {
-    if (owner.pid === process.pid) return false;
+    if (owner.pid === process.pid) return owner.start !== undefined && OWN_START !== undefined && owner.start !== OWN_START;
     if (!processAlive(owner.pid)) return true;
+    if (typeof owner.start === 'string') {
+      const now = await startTimeOf(owner.pid);
+      if (now !== undefined && now !== owner.start) return true;
+    }
+    return false;
   }
+  if (!owner) return Date.now() - seen.mtimeMs > Math.min(staleMs, EMPTY_LOCK_STALE_MS);
   return Date.now() - seen.mtimeMs > staleMs;
 }
 
@@ -163,8 +206,8 @@ async function breakStaleLock(lockPath: string, staleRaw: string, staleMs: numbe
   }
 }
 
-async function releaseLock(lockPath: string, body: string): Promise<void> {
+async function releaseLock(lockPath: string, ours: { dev: number; ino: number }): Promise<void> {
   // Only remove our own lock: if it was (wrongly) broken, another writer's lock must stay.
-  const current = await readFile(lockPath, 'utf8').catch(() => undefined);
-  if (current === body) await unlink(lockPath).catch(() => undefined);
+  const current = await stat(lockPath).catch(() => undefined);
+  if (current && current.ino === ours.ino && current.dev === ours.dev) await unlink(lockPath).catch(() => undefined);
 }

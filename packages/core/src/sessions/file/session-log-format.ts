@@ -13,16 +13,22 @@ export interface SessionHeader extends SessionKey {
   readonly kind: typeof HEADER_KIND;
   readonly createdAt: number;
   readonly state: Record<string, unknown>;
+  /** Names this creation: the provenance of the initial `app:`/`user:` state (see scope-state-file.ts). */
+  readonly createId?: string;
 }
 
 /**
  * Every later line: one event. `end` marks the last line of one `appendEvents` call; lines after
- * the last `end` are a batch torn by a crash and are ignored (and cut off by the next append).
+ * the last `end` are a batch torn by a crash and are ignored. `after` (on a batch's first line
+ * only) is the byte offset where the committed log ended when the batch was written, present
+ * when uncommitted bytes (a torn batch, a losing racer's batch) lay between: it is what lets a
+ * reader skip those bytes instead of calling them corrupt. Nothing is ever cut off or rewritten.
  */
 interface EventLine {
   readonly schemaVersion: number;
   readonly seq: number;
   readonly eventId: string;
+  readonly after?: number;
   readonly end?: true;
   readonly event: unknown;
 }
@@ -30,7 +36,7 @@ interface EventLine {
 const HEADER_KIND = 'replan.session';
 const NEWLINE = 0x0a;
 
-export function encodeHeader(key: SessionKey, createdAt: number, state: Record<string, unknown>): string {
+export function encodeHeader(key: SessionKey, createdAt: number, state: Record<string, unknown>, createId?: string): string {
   const header: SessionHeader = {
     schemaVersion: SESSION_SCHEMA_VERSION,
     kind: HEADER_KIND,
@@ -39,12 +45,13 @@ export function encodeHeader(key: SessionKey, createdAt: number, state: Record<s
     id: key.id,
     createdAt,
     state,
+    ...(createId ? { createId } : {}),
   };
   return `${JSON.stringify(header)}\n`;
 }
 
 /** The lines of one append: event `fromVersion + 1` onwards, the last one marked `end`. */
-export function encodeEventLines(events: readonly AgentEvent[], fromVersion: number): string {
+export function encodeEventLines(events: readonly AgentEvent[], fromVersion: number, after?: number): string {
   let out = '';
   events.forEach((event, i) => {
     // Field order is fixed so the event id can be recovered from a line whose tail is damaged.
@@ -52,6 +59,7 @@ export function encodeEventLines(events: readonly AgentEvent[], fromVersion: num
       schemaVersion: SESSION_SCHEMA_VERSION,
       seq: fromVersion + i + 1,
       eventId: event.id,
+      ...(i === 0 && after !== undefined ? { after } : {}),
       ...(i === events.length - 1 ? { end: true as const } : {}),
       event,
     };
@@ -82,18 +90,25 @@ function isBatchEnd(value: unknown): value is EventLine {
   return isObject(value) && value.schemaVersion === SESSION_SCHEMA_VERSION && value.end === true && Number.isInteger(value.seq);
 }
 
-/** Checks a header line and that it belongs to `key` (two keys could only meet by a hash collision). */
-export function decodeHeader(text: string | undefined, key: SessionKey): SessionHeader {
+/** An event line's fields as parsed, before the event itself is trusted. */
+function asEventLine(value: unknown): EventLine | undefined {
+  return isObject(value) && Number.isInteger(value.seq) && value.schemaVersion === SESSION_SCHEMA_VERSION
+    ? (value as unknown as EventLine)
+    : undefined;
+}
+
+/** Checks a header line and that it is the session asked for (key equality, not just the file name). */
+export function decodeHeader(text: string | undefined, key: SessionKey, file: string): SessionHeader {
   const parsed = text === undefined ? { ok: false as const } : tryJson(text);
-  if (!parsed.ok || !isObject(parsed.value)) throw new SessionCorruptError(key.id, 'its header line is not valid JSON');
+  if (!parsed.ok || !isObject(parsed.value)) throw new SessionCorruptError(key.id, `its header (line 1 of ${file}) is not valid JSON`);
   const h = parsed.value;
-  assertSchemaVersion(key.id, 'the session header', h.schemaVersion);
+  assertSchemaVersion(key.id, `the session header (line 1 of ${file})`, h.schemaVersion);
   if (h.kind !== HEADER_KIND || typeof h.createdAt !== 'number' || !isObject(h.state))
-    throw new SessionCorruptError(key.id, 'its header line is not a replan session header');
+    throw new SessionCorruptError(key.id, `its header (line 1 of ${file}) is not a replan session header`);
   if (h.appName !== key.appName || h.userId !== key.userId || h.id !== key.id)
     throw new SessionCorruptError(
       key.id,
-      `its file holds session "${String(h.id)}" of user "${String(h.userId)}" in app "${String(h.appName)}"`,
+      `its file ${file} holds session "${String(h.id)}" of user "${String(h.userId)}" in app "${String(h.appName)}"`,
     );
   return h as unknown as SessionHeader;
 }
@@ -101,67 +116,122 @@ export function decodeHeader(text: string | undefined, key: SessionKey): Session
 export interface LoadedLog {
   readonly header: SessionHeader;
   readonly events: AgentEvent[];
+  /** The committed version (events in committed batches). */
+  readonly version: number;
+  /** Byte offset where the committed part ends (what a writer's `after` refers to). */
+  readonly end: number;
+  /** Bytes decoded (the file size read). */
+  readonly size: number;
+  /** Whether those bytes end with a newline (else the next batch starts with one). */
+  readonly endsWithNewline: boolean;
+}
+
+interface RawLine {
+  readonly text: string;
+  readonly start: number;
+  /** Offset just past the newline. */
+  readonly next: number;
+  readonly value: unknown;
+  readonly ok: boolean;
 }
 
 /**
- * Reads a whole session file. Bytes after the last newline, and complete lines after the last
- * batch end, were torn by a crash mid-append and are ignored. Every line before that must be a
- * valid event of this schema, numbered in order; otherwise `SessionCorruptError`.
+ * Reads a whole session file. The committed log is the chain of batches each of which starts
+ * right where the previous one ended, or declares (`after`) where that was; bytes in between are
+ * uncommitted (a batch torn by a crash, a racer's losing batch) and are skipped. Bytes after the
+ * last committed batch are a torn tail, ignored. Anything else — a damaged or misnumbered line
+ * followed by later events, an event that does not match the schema, another schema version —
+ * is `SessionCorruptError` naming the file and line.
  */
-export function decodeSessionLog(data: Buffer, key: SessionKey): LoadedLog {
-  const lines: string[] = [];
+export function decodeSessionLog(data: Buffer, key: SessionKey, file: string): LoadedLog {
+  const lines: RawLine[] = [];
   for (let start = 0; ; ) {
     const nl = data.indexOf(NEWLINE, start);
     if (nl < 0) break; // the rest (if any) is a torn line
-    lines.push(data.toString('utf8', start, nl));
+    const text = data.toString('utf8', start, nl);
+    const json = tryJson(text);
+    lines.push({ text, start, next: nl + 1, value: json.ok ? json.value : undefined, ok: json.ok });
     start = nl + 1;
   }
-  const header = decodeHeader(lines[0], key);
-  const parsed = lines.slice(1).map((text) => ({ text, json: tryJson(text) }));
-  let committed = parsed.length - 1;
-  while (committed >= 0) {
-    const line = parsed[committed]!;
-    if (line.json.ok && isBatchEnd(line.json.value)) break;
-    if (line.json.ok && isObject(line.json.value) && line.json.value.schemaVersion !== SESSION_SCHEMA_VERSION)
-      // A complete line from another schema is never "torn": refuse it rather than drop it.
-      assertSchemaVersion(key.id, `line ${committed + 2}`, line.json.value.schemaVersion, eventIdOfRaw(line.text));
-    committed--;
-  }
+  const header = decodeHeader(lines[0]?.text, key, file);
+  const at = (i: number) => `line ${i + 1} of ${file}`;
+  let end = lines[0]!.next;
+  let version = 0;
   const events: AgentEvent[] = [];
-  for (let i = 0; i <= committed; i++) {
-    const { text, json } = parsed[i]!;
-    const lineNo = i + 2;
-    if (!json.ok || !isObject(json.value))
-      throw new SessionCorruptError(key.id, `line ${lineNo} (event ${i + 1}) is not valid JSON`, eventIdOfRaw(text));
-    const line = json.value;
-    const eventId = typeof line.eventId === 'string' ? line.eventId : undefined;
-    assertSchemaVersion(key.id, `event ${i + 1}`, line.schemaVersion, eventId);
-    if (line.seq !== i + 1)
-      throw new SessionCorruptError(
-        key.id,
-        `line ${lineNo} is numbered ${JSON.stringify(line.seq)} where event ${i + 1} belongs (lines lost, repeated or reordered)`,
-        eventId,
-      );
-    events.push(decodeStoredEvent(key.id, { schemaVersion: line.schemaVersion, seq: i + 1, eventId, event: line.event }));
+  let broken: SessionCorruptError | undefined; // the first line after `end` nothing explains yet
+  const breakAt = (i: number, expectedSeq: number) => {
+    const line = lines[i]!;
+    if (!line.ok || !isObject(line.value))
+      return new SessionCorruptError(key.id, `${at(i)} (event ${expectedSeq}) is not valid JSON`, eventIdOfRaw(line.text));
+    const eventId = typeof line.value.eventId === 'string' ? line.value.eventId : undefined;
+    return new SessionCorruptError(
+      key.id,
+      `${at(i)} is numbered ${JSON.stringify(line.value.seq)} where event ${expectedSeq} belongs (lines lost, repeated or reordered)`,
+      eventId,
+    );
+  };
+  for (let i = 1; i < lines.length; ) {
+    const raw = lines[i]!;
+    if (raw.ok && isObject(raw.value) && raw.value.schemaVersion !== SESSION_SCHEMA_VERSION)
+      // A complete line from another schema is never "torn": refuse it rather than skip it.
+      assertSchemaVersion(key.id, at(i), raw.value.schemaVersion, eventIdOfRaw(raw.text));
+    const line = asEventLine(raw.value);
+    if (line && line.seq === version + 1 && (raw.start === end || line.after === end)) {
+      let k = i;
+      let complete = false;
+      for (let seq = version + 1; k < lines.length; k++, seq++) {
+        const next = asEventLine(lines[k]!.value);
+        if (!next || next.seq !== seq || (k > i && next.after !== undefined)) break;
+        if (next.end === true) {
+          complete = true;
+          break;
+        }
+      }
+      if (complete) {
+        for (let b = i; b <= k; b++) {
+          const l = lines[b]!.value as EventLine;
+          const eventId = typeof l.eventId === 'string' ? l.eventId : undefined;
+          events.push(decodeStoredEvent(key.id, { schemaVersion: l.schemaVersion, seq: l.seq, eventId, event: l.event }));
+        }
+        version = (lines[k]!.value as EventLine).seq;
+        end = lines[k]!.next;
+        broken = undefined;
+        i = k + 1;
+        continue;
+      }
+      // A batch cut short: torn by a crash if nothing later depends on it, else damage.
+      if (k < lines.length) broken ??= breakAt(k, version + 1 + (k - i));
+      i = k;
+      continue;
+    }
+    if (line && line.seq <= version && (line.after === undefined || line.after < end)) {
+      // A losing racer's batch (written for a version already taken): skip it whole.
+      let k = i;
+      for (let seq = line.seq; k < lines.length; k++, seq++) {
+        const next = asEventLine(lines[k]!.value);
+        if (!next || next.seq !== seq || next.end === true) break;
+      }
+      const last = asEventLine(lines[k]?.value);
+      if (last?.end === true && last.seq === line.seq + (k - i)) {
+        i = k + 1;
+        continue;
+      }
+    }
+    broken ??= breakAt(i, version + 1);
+    // A complete batch end beyond the committed version that the chain cannot reach: damage.
+    if (line?.end === true && line.seq > version) throw broken;
+    i++;
   }
-  return { header, events };
-}
-
-/** Where the committed part of a session file ends, and the version it holds. */
-export interface CommittedTail {
-  readonly version: number;
-  /** Byte length of the committed part; anything after it is torn. */
-  readonly end: number;
+  const size = data.length;
+  return { header, events, version, end, size, endsWithNewline: size === 0 || data[size - 1] === NEWLINE };
 }
 
 /**
- * Finds the committed end of a session file by reading backwards from its end, so an append
- * costs the size of the last batch, not of the whole history. Lines after the last batch end
- * are torn; a complete line of another schema is refused.
+ * The version of a session file as `list` shows it, read backwards from the end so it costs the
+ * size of the last batch: the number of the last complete batch end (the header alone: 0).
  */
-export async function findCommittedTail(fh: FileHandle, size: number, key: SessionKey): Promise<CommittedTail> {
+export async function findLastVersion(fh: FileHandle, size: number, key: SessionKey, file: string): Promise<number> {
   let pos = size;
-  let lineEnd = size; // exclusive end of the line being gathered (before its newline)
   let pending: Buffer = Buffer.alloc(0); // bytes of [pos, lineEnd)
   let complete = false; // the first segment (after the last newline) is never a complete line
   let chunk = 64 * 1024;
@@ -173,26 +243,23 @@ export async function findCommittedTail(fh: FileHandle, size: number, key: Sessi
     await fh.read(buf, 0, n, pos);
     pending = Buffer.concat([buf, pending]);
     for (let nl = pending.lastIndexOf(NEWLINE); nl >= 0; nl = pending.lastIndexOf(NEWLINE)) {
-      const start = pos + nl + 1;
-      if (complete) {
-        const found = checkLine(pending.toString('utf8', nl + 1), start, lineEnd, key);
-        if (found) return found;
+      if (complete && pos + nl + 1 > 0) {
+        const json = tryJson(pending.toString('utf8', nl + 1));
+        if (json.ok && isObject(json.value)) {
+          if (json.value.schemaVersion !== SESSION_SCHEMA_VERSION)
+            assertSchemaVersion(
+              key.id,
+              `a line near the end of ${file}`,
+              json.value.schemaVersion,
+              eventIdOfRaw(pending.toString('utf8', nl + 1)),
+            );
+          if (isBatchEnd(json.value)) return json.value.seq;
+        }
       }
       complete = true;
-      lineEnd = pos + nl;
       pending = pending.subarray(0, nl);
     }
   }
-  // Reached the first line: the header. No batch was committed after it.
-  if (!complete) throw new SessionCorruptError(key.id, 'its header line is incomplete');
-  return { version: 0, end: lineEnd + 1 };
-}
-
-function checkLine(text: string, start: number, end: number, key: SessionKey): CommittedTail | undefined {
-  if (start === 0) return undefined; // the header; handled by the caller once the scan reaches it
-  const json = tryJson(text);
-  if (!json.ok || !isObject(json.value)) return undefined;
-  if (json.value.schemaVersion !== SESSION_SCHEMA_VERSION)
-    assertSchemaVersion(key.id, 'a line near the end', json.value.schemaVersion, eventIdOfRaw(text));
-  return isBatchEnd(json.value) ? { version: json.value.seq, end: end + 1 } : undefined;
+  if (!complete) throw new SessionCorruptError(key.id, `its header (line 1 of ${file}) is incomplete`);
+  return 0;
 }

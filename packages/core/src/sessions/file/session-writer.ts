@@ -1,0 +1,329 @@
+import { constants, fstatSync, writeSync, type Stats } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import type { AgentEvent } from '../../events/agent-event.js';
+import { ConcurrentUpdateError, SessionNotFoundError, SessionStoreError } from '../../errors/session-errors.js';
+import type { SessionKey } from '../session.js';
+import { errorCode } from './durable-fs.js';
+import { acquireLock, LockTimeout, type HeldLock, type LockOptions } from './file-lock.js';
+import { decodeSessionLog, encodeEventLines } from './session-log-format.js';
+
+/** What is known about a session file's bytes, and the file state they were read at. */
+export interface LogState {
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly version: number;
+  /** Byte offset of the committed end. */
+  readonly end: number;
+  readonly endsWithNewline: boolean;
+}
+
+/** One caller's batch within a group commit, once it passed its version check. */
+export interface AcceptedBatch {
+  readonly events: readonly AgentEvent[];
+  /** The version before the batch; its events get `fromVersion + 1` onwards. */
+  readonly fromVersion: number;
+}
+
+/** What the store does around each group write (the `app:`/`user:` state protocol). */
+export interface WriteHooks {
+  /** Before the bytes are written; a failure fails the whole group, nothing written. */
+  before(batches: readonly AcceptedBatch[]): Promise<void>;
+  /** After the outcome is known (each batch committed or not); best effort. */
+  after(batches: readonly AcceptedBatch[], committed: readonly boolean[]): Promise<void>;
+}
+
+interface Waiting {
+  readonly events: readonly AgentEvent[];
+  readonly expectedVersion: number;
+  readonly resolve: (r: { version: number }) => void;
+  readonly reject: (e: unknown) => void;
+}
+
+/**
+ * How long the lock and handle are kept after the last append (a tool's result often follows its
+ * call by a few ms), and how long at most one hold may last before other processes get a turn.
+ */
+const LINGER_MS = 50;
+const MAX_HOLD_MS = 250;
+
+/**
+ * Batches up to this size are written with a synchronous `write` (a copy into the page cache, a
+ * few microseconds): no thread-pool round trip, so only the `fdatasync` waits in the pool. Larger
+ * ones go through the pool so the event loop is not held up.
+ */
+const SYNC_WRITE_BYTES = 64 * 1024;
+
+const sameFile = (a: LogState | undefined, s: Stats) =>
+  a !== undefined && a.ino === s.ino && a.size === s.size && a.mtimeMs === s.mtimeMs && a.ctimeMs === s.ctimeMs;
+
+/**
+ * Appends to one session file, for every caller in this process. Appends that arrive while a
+ * write is in flight are committed together: one `write` of all their batches, one `fdatasync`,
+ * then each caller is answered. Between flushes the lock file and the file handle are kept for a
+ * moment (`LINGER_MS`; at most `MAX_HOLD_MS` in all, so other processes get their turn), so
+ * an append in a busy session costs one write and one fdatasync.
+ *
+ * Fencing: the lock keeps writers apart, but an append never trusts it. Bytes go out with
+ * O_APPEND in one `write`, so no writer overwrites another's; after `fdatasync` the file must have
+ * grown by exactly our bytes (and still be the session's file), or the log is decoded again to see
+ * whose batch won. A writer whose lock was deleted or broken under it gets `ConcurrentUpdateError`,
+ * never a false success, and the losing bytes are skipped by every reader.
+ */
+export class SessionWriter {
+  private readonly queue: Waiting[] = [];
+  private flushing = false;
+  private lease: { lock: HeldLock; fh: FileHandle; since: number } | undefined;
+  private releaseTimer: NodeJS.Timeout | undefined;
+  private state: LogState | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly file: string,
+    private readonly key: SessionKey,
+    private readonly lock: LockOptions,
+    private readonly hooks: WriteHooks,
+  ) {}
+
+  /** Records what a reader decoded, so the next append need not read the file again. */
+  observe(state: LogState): void {
+    if (!this.flushing) this.state = state;
+  }
+
+  append(events: readonly AgentEvent[], expectedVersion: number): Promise<{ version: number }> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ events, expectedVersion, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  /** Waits for queued appends, then releases the lock and the handle. */
+  async close(): Promise<void> {
+    while (this.flushing || this.queue.length) await new Promise((r) => setImmediate(r));
+    await this.release();
+  }
+
+  get idle(): boolean {
+    return !this.flushing && !this.queue.length && !this.lease;
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    while (this.queue.length) {
+      const group = this.queue.splice(0);
+      try {
+        await this.commit(group);
+      } catch (error) {
+        for (const w of group) w.reject(error);
+        this.state = undefined;
+        await this.release().catch(() => undefined);
+      }
+    }
+    if (this.lease && Date.now() - this.lease.since > MAX_HOLD_MS) await this.release().catch(() => undefined);
+    this.flushing = false;
+    if (this.queue.length)
+      void this.flush(); // arrived while the lease was being released
+    else this.scheduleRelease();
+  }
+
+  private scheduleRelease(): void {
+    if (this.releaseTimer || !this.lease) return;
+    this.releaseTimer = setTimeout(() => {
+      this.releaseTimer = undefined;
+      if (!this.flushing && !this.queue.length) void this.release().catch(() => undefined);
+    }, LINGER_MS);
+    this.releaseTimer.unref(); // a lingering lease never keeps the process alive; a dead holder's lock is broken
+  }
+
+  private async release(): Promise<void> {
+    const lease = this.lease;
+    this.lease = undefined;
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
+    this.releaseTimer = undefined;
+    if (!lease) return;
+    await lease.fh.close().catch(() => undefined);
+    await lease.lock.release();
+  }
+
+  private async take(group: readonly Waiting[]): Promise<FileHandle | undefined> {
+    if (this.lease) return this.lease.fh;
+    let held: HeldLock | LockTimeout;
+    try {
+      held = await acquireLock(`${this.path}.lock`, this.lock);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') throw new SessionNotFoundError(this.key.appName, this.key.userId, this.key.id);
+      throw error;
+    }
+    if (held instanceof LockTimeout) {
+      for (const w of group) w.reject(new ConcurrentUpdateError(this.key.id, w.expectedVersion, this.state?.version ?? -1));
+      return undefined;
+    }
+    try {
+      // O_APPEND without O_CREAT: a missing session is not created by appending to it.
+      const fh = await open(this.path, constants.O_RDWR | constants.O_APPEND);
+      this.lease = { lock: held, fh, since: Date.now() };
+      return fh;
+    } catch (error) {
+      await held.release();
+      if (errorCode(error) === 'ENOENT') throw new SessionNotFoundError(this.key.appName, this.key.userId, this.key.id);
+      throw error;
+    }
+  }
+
+  /** Reads and decodes the whole file (its committed state); refuses damage with `SessionCorruptError`. */
+  private async reload(fh: FileHandle, info: Stats): Promise<LogState> {
+    return (await this.decodeAll(fh, info)).state;
+  }
+
+  private async decodeAll(fh: FileHandle, info: Stats): Promise<{ state: LogState; events: readonly AgentEvent[] }> {
+    const data = Buffer.alloc(info.size);
+    let read = 0;
+    while (read < info.size) {
+      const { bytesRead } = await fh.read(data, read, info.size - read, read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    const log = decodeSessionLog(data.subarray(0, read), this.key, this.file);
+    const { version, end, endsWithNewline } = log;
+    return {
+      state: { ino: info.ino, size: read, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, version, end, endsWithNewline },
+      events: log.events,
+    };
+  }
+
+  private async commit(group: readonly Waiting[]): Promise<void> {
+    const leased = this.lease !== undefined;
+    const fh = await this.take(group);
+    if (!fh) return;
+    // One fstat: unchanged since our last write (or read), the file need not be read again; any
+    // other change (another writer, an edit, damage) means decoding it afresh, so an append never
+    // goes onto a log that a read would refuse.
+    const info = fstatSync(fh.fd); // metadata only, no disk I/O: cheaper than a pool round trip
+    let before: LogState;
+    if (sameFile(this.state, info)) before = this.state!;
+    else {
+      if (!leased) {
+        const onPath = await stat(this.path).catch(() => undefined);
+        if (!onPath || onPath.ino !== info.ino) {
+          // Deleted (or replaced) between opening and now: this handle writes nowhere anyone reads.
+          await this.release();
+          throw new SessionNotFoundError(this.key.appName, this.key.userId, this.key.id);
+        }
+      }
+      if (info.nlink === 0) {
+        // Deleted (perhaps re-created) by another process since our last append: start afresh.
+        await this.release();
+        this.state = undefined;
+        return this.commit(group);
+      }
+      this.state = undefined;
+      before = await this.reload(fh, info);
+      this.state = before;
+    }
+
+    // Version checks and encoding per caller: one caller's bad batch fails only that caller.
+    let version = before.version;
+    const accepted: { waiting: Waiting; batch: AcceptedBatch; text: string }[] = [];
+    for (const w of group) {
+      if (w.expectedVersion !== version) {
+        w.reject(new ConcurrentUpdateError(this.key.id, w.expectedVersion, version));
+        continue;
+      }
+      if (!w.events.length) {
+        w.resolve({ version });
+        continue;
+      }
+      let text: string;
+      try {
+        const after = !accepted.length && before.size !== before.end ? before.end : undefined;
+        text = encodeEventLines(w.events, version, after);
+      } catch (error) {
+        w.reject(
+          new SessionStoreError(
+            `Could not append to session "${this.key.id}": an event is not serialisable as JSON (${(error as Error).message}). Nothing was written.`,
+            { cause: error },
+          ),
+        );
+        continue;
+      }
+      accepted.push({ waiting: w, batch: { events: w.events, fromVersion: version }, text });
+      version += w.events.length;
+    }
+    if (!accepted.length) return;
+    const batches = accepted.map((a) => a.batch);
+
+    try {
+      await this.hooks.before(batches);
+    } catch (error) {
+      for (const a of accepted) a.waiting.reject(error);
+      return;
+    }
+    const data = Buffer.from((before.endsWithNewline ? '' : '\n') + accepted.map((a) => a.text).join(''));
+    let committed: boolean[];
+    try {
+      // One write call: O_APPEND puts it whole at the end, after any other writer's bytes.
+      const bytesWritten = data.length <= SYNC_WRITE_BYTES ? writeSync(fh.fd, data) : (await fh.write(data, 0, data.length)).bytesWritten;
+      if (bytesWritten !== data.length)
+        throw new SessionStoreError(
+          `Could not append to session "${this.key.id}" in ${this.file}: only ${bytesWritten} of ${data.length} bytes were written (disk full?). Nothing was committed; free space and retry.`,
+        );
+      // The size right after our write tells whether anything landed before or among our bytes.
+      const info = fstatSync(fh.fd);
+      await fh.datasync();
+      committed = await this.verify(fh, info, before, data.length, batches);
+    } catch (error) {
+      this.state = undefined;
+      await this.hooks
+        .after(
+          batches,
+          batches.map(() => false),
+        )
+        .catch(() => undefined);
+      throw error;
+    }
+    await this.hooks.after(batches, committed).catch(() => undefined);
+    const now = this.state?.version ?? version;
+    accepted.forEach((a, i) => {
+      if (committed[i]) a.waiting.resolve({ version: a.batch.fromVersion + a.batch.events.length });
+      else a.waiting.reject(new ConcurrentUpdateError(this.key.id, a.waiting.expectedVersion, now));
+    });
+  }
+
+  /** Which batches are committed after our write: all when the file grew by exactly our bytes. */
+  private async verify(
+    fh: FileHandle,
+    info: Stats,
+    before: LogState,
+    written: number,
+    batches: readonly AcceptedBatch[],
+  ): Promise<boolean[]> {
+    if (info.nlink === 0) {
+      // The file was deleted or replaced while we wrote (only possible with our lock gone).
+      this.state = undefined;
+      await this.release();
+      return batches.map(() => false);
+    }
+    const last = batches.at(-1)!;
+    if (info.size === before.size + written) {
+      // Nothing else was appended since we read `before`, so our bytes start at before.size.
+      this.state = {
+        ino: info.ino,
+        size: info.size,
+        mtimeMs: info.mtimeMs,
+        ctimeMs: info.ctimeMs,
+        version: last.fromVersion + last.events.length,
+        end: info.size,
+        endsWithNewline: true,
+      };
+      return batches.map(() => true);
+    }
+    // Another writer appended too (our lock was lost): the log itself says whose batch won.
+    const { state: now, events } = await this.decodeAll(fh, await fh.stat());
+    this.state = now;
+    return batches.map((b) => {
+      const lastEvent = b.events.at(-1)!;
+      return events[b.fromVersion + b.events.length - 1]?.id === lastEvent.id && now.version >= b.fromVersion + b.events.length;
+    });
+  }
+}
