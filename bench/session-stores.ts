@@ -1,9 +1,12 @@
 /**
  * Session stores: bytes written per step as a run grows (the file store's file, PostgreSQL's
  * WAL), loading and resuming a 10,000-event session from each store, and appends per second
- * from 8 concurrent sessions. Starts its own throwaway PostgreSQL cluster (the test harness);
- * without PostgreSQL installed, its rows say so and the file store's are still measured.
- * Run: pnpm bench session-stores (or: pnpm build && npx tsx bench/session-stores.ts)
+ * from 1 and 8 concurrent sessions. Starts its own throwaway PostgreSQL clusters (the test harness):
+ * one with fsync off for everything, and one with fsync and synchronous commit on (a real server's
+ * durability) for the append rates; without PostgreSQL installed, its rows say so and the file
+ * store's are still measured.
+ * Run: pnpm bench session-stores (or: pnpm build && npx tsx bench/session-stores.ts; add `appends`
+ * to measure the append rates only).
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -44,10 +47,10 @@ async function fileSubject(): Promise<Subject> {
   };
 }
 
-async function postgresSubject(cluster: TestPostgres, schema: string): Promise<Subject> {
+async function postgresSubject(cluster: TestPostgres, schema: string, label = ''): Promise<Subject> {
   const sql = new pg.Pool({ connectionString: cluster.connectionString, max: 1 });
   return {
-    name: 'PostgresSessionStore',
+    name: `PostgresSessionStore${label}`,
     store: () => new PostgresSessionStore({ connectionString: cluster.connectionString, schema, maxConnections: 10 }),
     bytes: async () => Number((await sql.query<{ lsn: string }>(`SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS lsn`)).rows[0]?.lsn),
     dispose: () => sql.end(),
@@ -132,7 +135,38 @@ async function appendRate(subject: Subject, sessions: number, perSession = 300):
   return [subject.name, sessions, total, fmt((total / ms) * 1000, 0), fmt(ms / perSession, 2)];
 }
 
-export async function sessionStores(): Promise<string> {
+const APPEND_RATES_TEXT = [
+  '### Appends per second',
+  '',
+  'One event per `appendEvents` call, each awaited before the next in its session; sessions run concurrently in one process (one store, pool of 10). PostgreSQL runs twice: fsync and synchronous commit off (the test cluster), and on (every commit flushed to disk, as on a real server).',
+  '',
+];
+
+/** Append rates with 1 and 8 sessions: the file store, PostgreSQL with fsync off, and with fsync on. */
+async function appendRates(fast: TestPostgres | undefined): Promise<string> {
+  const durable = fast ? await startTestPostgres({ fsync: true }) : undefined;
+  try {
+    const rows: (string | number)[][] = [];
+    for (const sessions of [1, 8]) {
+      const subjects = [
+        await fileSubject(),
+        ...(fast ? [await postgresSubject(fast, `bench_rate${sessions}`, ' (fsync off)')] : []),
+        ...(durable ? [await postgresSubject(durable, `bench_rate${sessions}`, ' (fsync on)')] : []),
+      ];
+      for (const subject of subjects)
+        try {
+          rows.push(await appendRate(subject, sessions));
+        } finally {
+          await subject.dispose();
+        }
+    }
+    return [...APPEND_RATES_TEXT, table(['store', 'sessions', 'appends', 'appends/s', 'ms per append (per session)'], rows)].join('\n');
+  } finally {
+    await durable?.stop();
+  }
+}
+
+export async function sessionStores(onlyAppends = false): Promise<string> {
   let cluster: TestPostgres | undefined;
   let skipped = '';
   try {
@@ -152,9 +186,10 @@ export async function sessionStores(): Promise<string> {
     return out;
   };
   try {
+    const rates = await appendRates(cluster);
+    if (onlyAppends) return [rates, ...(skipped ? ['', skipped] : [])].join('\n');
     const steps = await each('bench_steps', bytesPerStep);
     const big = await each('bench_big', loadAndResume);
-    const rates = [...(await each('bench_rate1', (s) => appendRate(s, 1))), ...(await each('bench_rate8', (s) => appendRate(s, 8)))];
     return [
       '### Bytes written per step as a run grows',
       '',
@@ -168,11 +203,7 @@ export async function sessionStores(): Promise<string> {
       '',
       table(['store', 'load (ms, median of 5)', 'resume to completion (ms, median of 3)'], big),
       '',
-      '### Appends per second',
-      '',
-      'One event per `appendEvents` call, each awaited before the next in its session; sessions run concurrently in one process.',
-      '',
-      table(['store', 'sessions', 'appends', 'appends/s', 'ms per append (per session)'], rates),
+      rates,
       ...(skipped ? ['', skipped] : []),
     ].join('\n');
   } finally {
@@ -180,4 +211,4 @@ export async function sessionStores(): Promise<string> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(await sessionStores());
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await sessionStores(process.argv[2] === 'appends'));

@@ -36,7 +36,8 @@ export async function writeEvents(
   await upsertScope(client, tables.userState, ['app_name', 'user_id'], [key.appName, key.userId], user);
 }
 
-async function upsertScope(
+/** Upserts `values` as the keys of one owner (an app, or an app and user) in `table`. */
+export async function upsertScope(
   client: pg.PoolClient,
   table: string,
   owner: readonly string[],

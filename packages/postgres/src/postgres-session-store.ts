@@ -26,8 +26,12 @@ import {
   type SessionStore,
   type SessionSummary,
 } from '@replan/core';
+import { AppendBatcher, type QueuedAppend } from './append-batcher.js';
+import { appendBatch, writesSharedState, type AppendOutcome, type PendingAppend } from './batch-append.js';
+import { withClient } from './checkout.js';
 import { writeEvents } from './event-writer.js';
 import { migrateSchema } from './migrations.js';
+import { classifyFault, shortId, storeFault } from './pg-faults.js';
 import { sessionFromRows, type EventRow, type ScopeRow, type SessionRow } from './session-rows.js';
 import { Tables } from './sql-names.js';
 
@@ -36,7 +40,10 @@ export interface PostgresSessionStoreOptions {
   readonly pool?: pg.Pool;
   /** Connection string for a pool the store creates (and ends on `close()`). */
   readonly connectionString?: string;
-  /** Size of the pool the store creates (default 10). */
+  /**
+   * Size of the pool the store creates (default 10). The pool also gets a 10 s connection timeout
+   * and TCP keep-alive, so an unreachable server fails a call instead of hanging it.
+   */
   readonly maxConnections?: number;
   /** The PostgreSQL schema holding the tables (default `public`); created by `migrate()`. */
   readonly schema?: string;
@@ -57,6 +64,15 @@ const RETRYABLE = new Set(['40001', '40P01']);
  * `expectedVersion` (the row lock makes a concurrent appender wait, then fail with
  * `ConcurrentUpdateError`), inserts the events and upserts `app:`/`user:` keys. Every query is
  * scoped by (appName, userId, id), so one user can never reach another user's session.
+ *
+ * Group commit: appends that arrive while a commit is running (from any session and caller of
+ * this store) are committed together by the next one, each with its own version check — one
+ * session's conflict fails only that append — and each caller is answered only after the commit
+ * that holds its append.
+ *
+ * Faults: a lost connection never crashes the process (every client the store checks out listens
+ * for errors while it is out); calls fail with `SessionStoreError` of `kind: 'connection'`, and
+ * the same store works again once the server is back. Data PostgreSQL refuses is `kind: 'data'`.
  */
 export class PostgresSessionStore implements SessionStore {
   private readonly pool: pg.Pool;
@@ -65,6 +81,7 @@ export class PostgresSessionStore implements SessionStore {
   private readonly schemaName: string;
   private migrated: Promise<void> | undefined;
   private closed: Promise<void> | undefined;
+  private readonly batcher = new AppendBatcher((batch) => this.commitAppends(batch));
 
   constructor(options: PostgresSessionStoreOptions) {
     if (!options || (options.pool === undefined) === (options.connectionString === undefined))
@@ -75,21 +92,21 @@ export class PostgresSessionStore implements SessionStore {
     this.schemaName = options.schema ?? 'public';
     this.tables = new Tables(this.schemaName);
     this.ownsPool = options.pool === undefined;
-    this.pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+    this.pool =
+      options.pool ??
+      new pg.Pool({
+        connectionString: options.connectionString,
+        max: options.maxConnections ?? 10,
+        connectionTimeoutMillis: 10_000,
+        keepAlive: true,
+      });
     // An idle connection dropped by the server must not crash the process; the next query reports it.
     if (this.ownsPool) this.pool.on('error', () => undefined);
   }
 
   /** Creates or updates the tables. Idempotent; concurrent calls from many processes are safe. */
   async migrate(): Promise<void> {
-    await this.wrap('migrate', undefined, async () => {
-      const client = await this.pool.connect();
-      try {
-        await migrateSchema(client, this.tables, this.schemaName);
-      } finally {
-        client.release();
-      }
-    });
+    await this.wrap('migrate', undefined, () => withClient(this.pool, (client) => migrateSchema(client, this.tables, this.schemaName)));
     this.migrated = Promise.resolve();
   }
 
@@ -110,7 +127,7 @@ export class PostgresSessionStore implements SessionStore {
       await writeEvents(client, this.tables, key, clean, 0, [state]);
     });
     const session = await this.get(key);
-    if (!session) throw new SessionStoreError(`Session "${key.id}" vanished right after it was created.`);
+    if (!session) throw new SessionStoreError(`Session ${shortId(key.id)} vanished right after it was created.`);
     return session;
   }
 
@@ -153,9 +170,11 @@ export class PostgresSessionStore implements SessionStore {
         args.push(after.createdAt, after.id);
         where += ' AND (created_at, id) > ($4, $5)';
       }
-      const { rows } = await this.pool.query<{ id: string; version: number; created_at: string; updated_at: string }>(
-        `SELECT id, version, created_at, updated_at FROM ${this.tables.sessions} WHERE ${where} ORDER BY created_at, id LIMIT $3`,
-        args,
+      const { rows } = await withClient(this.pool, (client) =>
+        client.query<{ id: string; version: number; created_at: string; updated_at: string }>(
+          `SELECT id, version, created_at, updated_at FROM ${this.tables.sessions} WHERE ${where} ORDER BY created_at, id LIMIT $3`,
+          args,
+        ),
       );
       const sessions: SessionSummary[] = rows.slice(0, limit).map((r) => ({
         appName: input.appName,
@@ -175,11 +194,9 @@ export class PostgresSessionStore implements SessionStore {
     await this.wrap('delete', key, async () => {
       await this.ready();
       // Events go with it (ON DELETE CASCADE); app:/user: state is shared, so it stays.
-      await this.pool.query(`DELETE FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`, [
-        key.appName,
-        key.userId,
-        key.id,
-      ]);
+      await withClient(this.pool, (client) =>
+        client.query(`DELETE FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`, [key.appName, key.userId, key.id]),
+      );
     });
   }
 
@@ -191,35 +208,26 @@ export class PostgresSessionStore implements SessionStore {
     assertSessionKey(key);
     assertExpectedVersion(expectedVersion);
     const clean = eventsForStorage(events);
+    if (clean.length) {
+      await this.wrap('append to', key, () => this.ready());
+      return this.batcher.append({ key: { appName: key.appName, userId: key.userId, id: key.id }, events: clean, expectedVersion });
+    }
+    // Nothing to write: only check the version.
     return this.transaction('append to', key, async (client) => {
-      const args = [key.appName, key.userId, key.id, expectedVersion];
-      // The row lock taken here makes a concurrent appender wait; it then sees the new version and fails.
-      const bumped = clean.length
-        ? await client.query(
-            `UPDATE ${this.tables.sessions} SET version = version + $5, updated_at = $6
-             WHERE app_name = $1 AND user_id = $2 AND id = $3 AND version = $4 RETURNING version`,
-            [...args, clean.length, Date.now()],
-          )
-        : await client.query(
-            `SELECT version FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3 AND version = $4`,
-            args,
-          );
-      if (bumped.rowCount === 0) {
-        const current = await client.query<{ version: number }>(
-          `SELECT version FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`,
-          args.slice(0, 3),
-        );
-        const found = current.rows[0];
-        if (!found) throw new SessionNotFoundError(key.appName, key.userId, key.id);
-        throw new ConcurrentUpdateError(key.id, expectedVersion, found.version);
-      }
-      await writeEvents(client, this.tables, key, clean, expectedVersion, []);
-      return { version: expectedVersion + clean.length };
+      const { rows } = await client.query<{ version: number }>(
+        `SELECT version FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`,
+        [key.appName, key.userId, key.id],
+      );
+      const found = rows[0];
+      if (!found) throw new SessionNotFoundError(key.appName, key.userId, key.id);
+      if (found.version !== expectedVersion) throw new ConcurrentUpdateError(key.id, expectedVersion, found.version);
+      return { version: expectedVersion };
     });
   }
 
   /** Ends the pool if the store created it; a pool you passed in stays open. */
   async close(): Promise<void> {
+    await this.batcher.idle();
     if (this.ownsPool) this.closed ??= this.pool.end();
     await this.closed;
   }
@@ -232,6 +240,32 @@ export class PostgresSessionStore implements SessionStore {
     return this.migrated;
   }
 
+  /**
+   * Commits a batch of appends (see `AppendBatcher`): one statement, in a transaction when shared
+   * state is written. If PostgreSQL refuses the batch for its data, each append is retried alone,
+   * so only the faulty one fails; a connection fault fails them all (none was acknowledged).
+   */
+  private async commitAppends(batch: QueuedAppend[]): Promise<void> {
+    const settle = (queued: QueuedAppend, outcome: AppendOutcome) =>
+      'error' in outcome ? queued.reject(outcome.error) : queued.resolve(outcome);
+    const run = (appends: PendingAppend[]) =>
+      this.attempt(writesSharedState(appends), (client) => appendBatch(client, this.tables, appends));
+    try {
+      const outcomes = await run(batch.map((q) => q.append));
+      batch.forEach((queued, i) => settle(queued, outcomes[i]!));
+    } catch (error) {
+      if (batch.length > 1 && classifyFault(error) !== 'connection') {
+        for (const queued of batch)
+          await run([queued.append]).then(
+            ([outcome]) => settle(queued, outcome!),
+            (alone: unknown) => queued.reject(this.fault(alone, 'append to', queued.append.key)),
+          );
+        return;
+      }
+      for (const queued of batch) queued.reject(this.fault(error, 'append to', queued.append.key));
+    }
+  }
+
   /** Runs `body` in one transaction (retried when PostgreSQL rolled it back for a deadlock). */
   private async transaction<T>(
     what: string,
@@ -241,38 +275,48 @@ export class PostgresSessionStore implements SessionStore {
   ): Promise<T> {
     return this.wrap(what, key, async () => {
       await this.ready();
-      for (let attempt = 1; ; attempt++) {
-        const client = await this.pool.connect();
-        let broken = false;
-        try {
-          await client.query(mode ? `BEGIN ISOLATION LEVEL ${mode}` : 'BEGIN');
-          const result = await body(client);
-          await client.query('COMMIT');
-          return result;
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => (broken = true));
-          if (attempt < 3 && RETRYABLE.has((error as { code?: string }).code ?? '')) continue;
-          throw error;
-        } finally {
-          client.release(broken);
-        }
-      }
+      return this.attempt(true, body, mode);
     });
   }
 
+  /**
+   * Runs `body` on a checked-out client — in a transaction when `inTransaction` — up to three
+   * times while PostgreSQL rolls it back for a serialization failure or deadlock (nothing was written).
+   */
+  private async attempt<T>(inTransaction: boolean, body: (client: pg.PoolClient) => Promise<T>, mode = ''): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await withClient(this.pool, async (client, discard) => {
+          if (!inTransaction) return body(client);
+          await client.query(mode ? `BEGIN ISOLATION LEVEL ${mode}` : 'BEGIN');
+          try {
+            const result = await body(client);
+            await client.query('COMMIT');
+            return result;
+          } catch (error) {
+            if (classifyFault(error) !== 'connection') await client.query('ROLLBACK').catch(discard);
+            throw error;
+          }
+        });
+      } catch (error) {
+        if (attempt < 3 && RETRYABLE.has((error as { code?: string }).code ?? '')) continue;
+        throw error;
+      }
+    }
+  }
+
   /** Replan errors pass through; database and connection failures become `SessionStoreError`. */
+  private fault(error: unknown, what: string, key: SessionKey | undefined): Error {
+    if (error instanceof ReplanError || error instanceof TypeError) return error;
+    return storeFault(error, what, key?.id, this.schemaName);
+  }
+
+  /** Runs `body`, turning database and connection failures into `SessionStoreError` (see `fault`). */
   private async wrap<T>(what: string, key: SessionKey | undefined, body: () => Promise<T>): Promise<T> {
     try {
       return await body();
     } catch (error) {
-      if (error instanceof ReplanError || error instanceof TypeError) throw error;
-      const target = key ? ` session "${key.id}"` : '';
-      throw new SessionStoreError(
-        `PostgreSQL session store could not ${what}${target} (schema ${this.schemaName}): ${(error as Error).message}. ` +
-          'Nothing was written. Check the connection settings and that the database is up, then retry.',
-        { cause: error },
-      );
+      throw this.fault(error, what, key);
     }
   }
 }
-

@@ -63,5 +63,18 @@ export class SessionCorruptError extends ReplanError {
   }
 }
 
-/** The session store itself failed (I/O, connection). Nothing partial was written. */
-export class SessionStoreError extends ReplanError {}
+/**
+ * The session store itself failed (I/O, connection). Nothing partial was written.
+ *
+ * `kind` says what failed: `'connection'` — the store could not be reached or lost its
+ * connection (retry or `runner.resume` once it is back; what was acknowledged is stored);
+ * `'data'` — the store refused the data itself (retrying the same data fails again);
+ * `'other'` — anything else (I/O, configuration). Stores that do not tell them apart use `'other'`.
+ */
+export class SessionStoreError extends ReplanError {
+  readonly kind: 'connection' | 'data' | 'other';
+  constructor(message: string, options?: { cause?: unknown; kind?: 'connection' | 'data' | 'other' }) {
+    super(message, options);
+    this.kind = options?.kind ?? 'other';
+  }
+}

@@ -15,6 +15,25 @@ export interface TestPostgres {
   readonly port: number;
   /** Stops the server (immediate shutdown) and removes its data directory. */
   stop(): Promise<void>;
+  /** Kills the server like a crash (`pg_ctl stop -m immediate`), keeping its data for `restart()`. */
+  crash(): Promise<void>;
+  /** Starts a crashed server again on the same port and data (crash recovery replays its WAL). */
+  restart(): Promise<void>;
+}
+
+/** How the throwaway cluster trades durability for speed. */
+export interface TestPostgresOptions {
+  /**
+   * `fsync` on: every commit reaches the disk (a real server's setting). Off (default): commits
+   * reach the OS only; tests kill processes, never the machine.
+   */
+  readonly fsync?: boolean;
+  /**
+   * `synchronous_commit` (default off, or on with `fsync`). On, a commit is acknowledged only once
+   * its WAL is written, so a crash of the server (`crash()`) loses no acknowledged commit; off, the
+   * last commits before a server crash may be lost.
+   */
+  readonly synchronousCommit?: boolean;
 }
 
 /**
@@ -48,9 +67,12 @@ function freePort(): Promise<number> {
 /**
  * Starts a fresh PostgreSQL cluster in a temporary directory, listening on a free port of
  * 127.0.0.1 only. PostgreSQL refuses to run as root, so as root it runs as the `postgres` user.
- * Durability settings are off (fsync): the tests kill clients, never the machine.
+ * Durability settings are off by default (fsync, synchronous commit): the tests kill clients,
+ * never the machine; see `TestPostgresOptions`.
  */
-export async function startTestPostgres(): Promise<TestPostgres> {
+export async function startTestPostgres(settings: TestPostgresOptions = {}): Promise<TestPostgres> {
+  const fsync = settings.fsync ?? false;
+  const synchronousCommit = settings.synchronousCommit ?? fsync;
   const bin = findPostgresBin();
   if (!bin) throw new Error('initdb/pg_ctl not found (REPLAN_PG_BIN, PATH, /usr/lib/postgresql/*/bin); install PostgreSQL (e.g. apt-get install postgresql) or set REPLAN_PG_BIN.');
   const base = await mkdtemp(join(tmpdir(), 'replan-pg-'));
@@ -74,9 +96,10 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     let lastError: unknown;
     for (let attempt = 0; attempt < 3; attempt++) {
       const port = await freePort();
-      const options = `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+      const options = `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c fsync=${fsync ? 'on' : 'off'} -c synchronous_commit=${synchronousCommit ? 'on' : 'off'} -c full_page_writes=${fsync ? 'on' : 'off'} -c max_connections=200`;
+      const start = () => pgRun('pg_ctl', ['-D', data, '-l', join(base, 'server.log'), '-w', '-t', '60', '-o', options, 'start']);
       try {
-        await pgRun('pg_ctl', ['-D', data, '-l', join(base, 'server.log'), '-w', '-t', '60', '-o', options, 'start']);
+        await start();
       } catch (error) {
         lastError = error; // most likely someone took the port meanwhile: try another
         continue;
@@ -98,6 +121,12 @@ export async function startTestPostgres(): Promise<TestPostgres> {
           process.removeListener('exit', onExit);
           await run(cmd, args, { cwd: base }).catch(() => undefined);
           await rm(base, { recursive: true, force: true });
+        },
+        async crash() {
+          await run(cmd, args, { cwd: base });
+        },
+        async restart() {
+          await start();
         },
       };
     }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, it as vitestIt } from 'vitest';
-import { startTestPostgres, type TestPostgres } from './test-postgres.js';
+import { startTestPostgres, type TestPostgres, type TestPostgresOptions } from './test-postgres.js';
 
 /** One throwaway cluster for a test file, and helpers to isolate each test in it. */
 export interface PostgresFixture {
@@ -10,18 +10,21 @@ export interface PostgresFixture {
   readonly it: (name: string, body: () => Promise<void> | void, timeout?: number) => void;
   /** A new unique schema name, so each test gets its own tables. */
   freshSchema(prefix?: string): string;
+  /** Kills the server (immediate shutdown), keeping its data; `restart()` brings it back. */
+  crash(): Promise<void>;
+  restart(): Promise<void>;
 }
 
 /**
  * Starts a cluster in `beforeAll` and stops it in `afterAll`. When PostgreSQL cannot start, the
  * tests fail if `CI=true`; elsewhere they are skipped with a loud warning.
  */
-export function useTestPostgres(): PostgresFixture {
+export function useTestPostgres(options: TestPostgresOptions = {}): PostgresFixture {
   let cluster: TestPostgres | undefined;
   let skipReason: string | undefined;
   beforeAll(async () => {
     try {
-      cluster = await startTestPostgres();
+      cluster = await startTestPostgres(options);
     } catch (error) {
       if (process.env.CI === 'true') throw error;
       skipReason = (error as Error).message;
@@ -46,6 +49,8 @@ export function useTestPostgres(): PostgresFixture {
         },
         timeout,
       ),
+    crash: async () => cluster?.crash(),
+    restart: async () => cluster?.restart(),
     freshSchema: (prefix = 't') => `${prefix}_${++n}_${randomBytes(4).toString('hex')}`,
   };
 }
