@@ -208,10 +208,9 @@ export class PostgresSessionStore implements SessionStore {
     assertSessionKey(key);
     assertExpectedVersion(expectedVersion);
     const clean = eventsForStorage(events);
-    if (clean.length) {
-      await this.wrap('append to', key, () => this.ready());
+    if (clean.length)
+      // Queued at once (the commit migrates first if needed), so close() waits for it.
       return this.batcher.append({ key: { appName: key.appName, userId: key.userId, id: key.id }, events: clean, expectedVersion });
-    }
     // Nothing to write: only check the version.
     return this.transaction('append to', key, async (client) => {
       const { rows } = await client.query<{ version: number }>(
@@ -250,6 +249,12 @@ export class PostgresSessionStore implements SessionStore {
       'error' in outcome ? queued.reject(outcome.error) : queued.resolve(outcome);
     const run = (appends: PendingAppend[]) =>
       this.attempt(writesSharedState(appends), (client) => appendBatch(client, this.tables, appends));
+    try {
+      await this.ready();
+    } catch (error) {
+      for (const queued of batch) queued.reject(this.fault(error, 'append to', queued.append.key));
+      return;
+    }
     try {
       const outcomes = await run(batch.map((q) => q.append));
       batch.forEach((queued, i) => settle(queued, outcomes[i]!));
