@@ -1,4 +1,4 @@
-import { SessionStoreError } from '@replan/core';
+import { ReplanError, SessionStoreError } from '@replan/core';
 
 /** What a failure of PostgreSQL (or of the way to it) was: see `SessionStoreError.kind`. */
 export type FaultKind = 'connection' | 'data' | 'other';
@@ -10,7 +10,7 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPI
 const CONNECTION_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 
 /** Messages node-postgres gives a connection it lost or never got (they carry no code). */
-const CONNECTION_MESSAGES = /Connection terminated|not queryable|timeout expired|Connection ended|socket|connect ECONN/i;
+const CONNECTION_MESSAGES = /^(Connection terminated|Client has encountered a connection error|timeout expired|Query read timeout)/;
 
 const codeOf = (error: unknown): string => String((error as { code?: unknown } | null)?.code ?? '');
 
@@ -21,6 +21,7 @@ const codeOf = (error: unknown): string => String((error as { code?: unknown } |
  * (a program limit, e.g. an index row too large) are the data.
  */
 export function classifyFault(error: unknown): FaultKind {
+  if (error instanceof ReplanError) return error instanceof SessionStoreError ? error.kind : 'other';
   const code = codeOf(error);
   if (code.startsWith('08') || CONNECTION_STATES.has(code) || SOCKET_CODES.has(code)) return 'connection';
   if (/^(22|23|54)/.test(code)) return 'data';
