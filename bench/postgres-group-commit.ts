@@ -33,7 +33,8 @@ async function appendsPerSecond(store: SessionStore, sessions: number, perSessio
 }
 
 const baselinePath = process.env.REPLAN_BASELINE_POSTGRES;
-if (!baselinePath) throw new Error('Set REPLAN_BASELINE_POSTGRES to the dist/index.js of a baseline build of @replan/postgres (see the top of this file).');
+if (!baselinePath)
+  throw new Error('Set REPLAN_BASELINE_POSTGRES to the dist/index.js of a baseline build of @replan/postgres (see the top of this file).');
 const baseline = ((await import(baselinePath)) as { PostgresSessionStore: StoreClass }).PostgresSessionStore;
 const fsync = process.argv[2] === 'on';
 const cluster = await startTestPostgres({ fsync });
@@ -41,11 +42,20 @@ try {
   const rates: Record<'baseline' | 'this build', number[]> = { baseline: [], 'this build': [] };
   let n = 0;
   for (let round = 0; round < 5; round++)
-    for (const [name, Store] of [['baseline', baseline], ['this build', PostgresSessionStore as StoreClass]] as const)
-      rates[name].push(await appendsPerSecond(new Store({ connectionString: cluster.connectionString, schema: `gc${n++}`, maxConnections: 10 }), 8));
+    for (const [name, Store] of [
+      ['baseline', baseline],
+      ['this build', PostgresSessionStore as StoreClass],
+    ] as const)
+      rates[name].push(
+        await appendsPerSecond(new Store({ connectionString: cluster.connectionString, schema: `gc${n++}`, maxConnections: 10 }), 8),
+      );
   const [before, after] = [median(rates.baseline), median(rates['this build'])];
-  console.log(`fsync ${fsync ? 'on' : 'off'}, 8 sessions, appends/s (median of 5): baseline ${before.toFixed(0)}, this build ${after.toFixed(0)} (${(after / before).toFixed(1)}×)`);
-  console.log(`  rounds: baseline ${rates.baseline.map((r) => r.toFixed(0)).join(', ')}; this build ${rates['this build'].map((r) => r.toFixed(0)).join(', ')}`);
+  console.log(
+    `fsync ${fsync ? 'on' : 'off'}, 8 sessions, appends/s (median of 5): baseline ${before.toFixed(0)}, this build ${after.toFixed(0)} (${(after / before).toFixed(1)}×)`,
+  );
+  console.log(
+    `  rounds: baseline ${rates.baseline.map((r) => r.toFixed(0)).join(', ')}; this build ${rates['this build'].map((r) => r.toFixed(0)).join(', ')}`,
+  );
 } finally {
   await cluster.stop();
 }

@@ -12,7 +12,8 @@ import { upsertScope } from './event-writer.js';
 import type { Tables } from './sql-names.js';
 
 /** A prepared statement's name, unique per schema (a name's text must not differ between schemas). */
-const statementName = (tables: Tables, what: string) => `replan-${what}-${createHash('sha256').update(tables.sessions).digest('hex').slice(0, 16)}`;
+const statementName = (tables: Tables, what: string) =>
+  `replan-${what}-${createHash('sha256').update(tables.sessions).digest('hex').slice(0, 16)}`;
 
 /** One caller's `appendEvents`, waiting to be committed with others. */
 export interface PendingAppend {
@@ -79,9 +80,19 @@ export async function appendBatch(client: pg.PoolClient, tables: Tables, appends
     ],
   });
   const passed = new Set(rows.map((r) => r.ord));
-  await upsertSharedState(client, tables, appends.filter((_, ord) => passed.has(ord)));
+  await upsertSharedState(
+    client,
+    tables,
+    appends.filter((_, ord) => passed.has(ord)),
+  );
   const refused = ords.filter((ord) => !passed.has(ord));
-  const found = refused.length ? await currentVersions(client, tables, refused.map((ord) => appends[ord]!)) : [];
+  const found = refused.length
+    ? await currentVersions(
+        client,
+        tables,
+        refused.map((ord) => appends[ord]!),
+      )
+    : [];
   return appends.map((a, ord): AppendOutcome => {
     if (passed.has(ord)) return { version: a.expectedVersion + a.events.length };
     const version = found[refused.indexOf(ord)];

@@ -4,7 +4,17 @@ import { ReplanError, SessionStoreError } from '@replan/core';
 export type FaultKind = 'connection' | 'data' | 'other';
 
 /** Node socket errors meaning the server could not be reached or went away. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /** SQLSTATEs outside class 08 that mean the session was cut: admin/crash/cannot-connect-now shutdown, too many connections. */
 const CONNECTION_STATES = new Set(['57P01', '57P02', '57P03', '53300']);

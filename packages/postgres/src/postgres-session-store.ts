@@ -134,27 +134,32 @@ export class PostgresSessionStore implements SessionStore {
   async get(key: SessionKey): Promise<Session | undefined> {
     assertSessionKey(key);
     // One snapshot for all reads, so the session row, its events and shared state agree.
-    return this.transaction('read', key, async (client) => {
-      const args = [key.appName, key.userId, key.id];
-      const session = await client.query<SessionRow>(
-        `SELECT schema_version, state, version FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`,
-        args,
-      );
-      const row = session.rows[0];
-      if (!row) return undefined;
-      const events = await client.query<EventRow>(
-        `SELECT seq, event_id, schema_version, event FROM ${this.tables.events}
+    return this.transaction(
+      'read',
+      key,
+      async (client) => {
+        const args = [key.appName, key.userId, key.id];
+        const session = await client.query<SessionRow>(
+          `SELECT schema_version, state, version FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`,
+          args,
+        );
+        const row = session.rows[0];
+        if (!row) return undefined;
+        const events = await client.query<EventRow>(
+          `SELECT seq, event_id, schema_version, event FROM ${this.tables.events}
          WHERE app_name = $1 AND user_id = $2 AND session_id = $3 ORDER BY seq`,
-        args,
-      );
-      const scopes = await client.query<ScopeRow>(
-        `SELECT 'app' AS scope, key, schema_version, value FROM ${this.tables.appState} WHERE app_name = $1
+          args,
+        );
+        const scopes = await client.query<ScopeRow>(
+          `SELECT 'app' AS scope, key, schema_version, value FROM ${this.tables.appState} WHERE app_name = $1
          UNION ALL
          SELECT 'user' AS scope, key, schema_version, value FROM ${this.tables.userState} WHERE app_name = $1 AND user_id = $2`,
-        [key.appName, key.userId],
-      );
-      return sessionFromRows(key, row, events.rows, scopes.rows);
-    }, 'REPEATABLE READ READ ONLY');
+          [key.appName, key.userId],
+        );
+        return sessionFromRows(key, row, events.rows, scopes.rows);
+      },
+      'REPEATABLE READ READ ONLY',
+    );
   }
 
   async list(input: ListSessionsInput): Promise<SessionPage> {
@@ -195,16 +200,16 @@ export class PostgresSessionStore implements SessionStore {
       await this.ready();
       // Events go with it (ON DELETE CASCADE); app:/user: state is shared, so it stays.
       await withClient(this.pool, (client) =>
-        client.query(`DELETE FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`, [key.appName, key.userId, key.id]),
+        client.query(`DELETE FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`, [
+          key.appName,
+          key.userId,
+          key.id,
+        ]),
       );
     });
   }
 
-  async appendEvents(
-    key: SessionKey,
-    events: readonly AgentEvent[],
-    { expectedVersion }: AppendOptions,
-  ): Promise<{ version: number }> {
+  async appendEvents(key: SessionKey, events: readonly AgentEvent[], { expectedVersion }: AppendOptions): Promise<{ version: number }> {
     assertSessionKey(key);
     assertExpectedVersion(expectedVersion);
     const clean = eventsForStorage(events);
@@ -257,7 +262,7 @@ export class PostgresSessionStore implements SessionStore {
     }
     try {
       const outcomes = await run(batch.map((q) => q.append));
-      batch.forEach((queued, i) => settle(queued, outcomes[i]!));
+      for (const [i, queued] of batch.entries()) settle(queued, outcomes[i]!);
     } catch (error) {
       if (batch.length > 1 && classifyFault(error) !== 'connection') {
         for (const queued of batch)
@@ -272,12 +277,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   /** Runs `body` in one transaction (retried when PostgreSQL rolled it back for a deadlock). */
-  private async transaction<T>(
-    what: string,
-    key: SessionKey,
-    body: (client: pg.PoolClient) => Promise<T>,
-    mode = '',
-  ): Promise<T> {
+  private async transaction<T>(what: string, key: SessionKey, body: (client: pg.PoolClient) => Promise<T>, mode = ''): Promise<T> {
     return this.wrap(what, key, async () => {
       await this.ready();
       return this.attempt(true, body, mode);

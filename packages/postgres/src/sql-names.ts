@@ -16,9 +16,7 @@ export class Tables {
 
   constructor(schema: string) {
     if (typeof schema !== 'string' || schema.length === 0 || schema.length > 63)
-      throw new ConfigurationError(
-        `PostgresSessionStore schema must be a name of 1 to 63 characters, got ${JSON.stringify(schema)}.`,
-      );
+      throw new ConfigurationError(`PostgresSessionStore schema must be a name of 1 to 63 characters, got ${JSON.stringify(schema)}.`);
     this.schema = quoteIdent(schema);
     const t = (name: string) => `${this.schema}.${quoteIdent(name)}`;
     this.sessions = t('replan_sessions');

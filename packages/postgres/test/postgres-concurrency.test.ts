@@ -54,7 +54,9 @@ describe('PostgresSessionStore under concurrency', () => {
         for (let n = 0; n < 15; n++) {
           // Keys in opposite orders across sessions would deadlock without ordered upserts.
           const delta = i % 2 ? { 'app:a': n, 'app:b': n } : { 'app:b': n, 'app:a': n };
-          await store.appendEvents({ ...key, id }, [contractEvent(`${id}-${n}`, { actions: { stateDelta: delta } })], { expectedVersion: n });
+          await store.appendEvents({ ...key, id }, [contractEvent(`${id}-${n}`, { actions: { stateDelta: delta } })], {
+            expectedVersion: n,
+          });
         }
       });
       await Promise.all(work);

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect } from 'vitest';
 import { SessionStoreError } from '@replan/core';
 import { contractEvent } from '@replan/core/testing';
 import { PostgresSessionStore } from '@replan/postgres';
+import { eventTexts } from './support/event-texts.js';
 import { useTestPostgres } from './support/use-test-postgres.js';
 
 const db = useTestPostgres();
@@ -22,7 +23,10 @@ afterEach(() => {
 });
 
 async function storeError(promise: Promise<unknown>): Promise<SessionStoreError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SessionStoreError);
   return error as SessionStoreError;
 }
@@ -75,7 +79,7 @@ describe('PostgresSessionStore: a connection dropped while a client is checked o
         await blocker.query('ROLLBACK');
         // The same store works on: nothing of the failed append was written, so version 1 still holds.
         await expect(store.appendEvents(key('s'), [contractEvent('next')], { expectedVersion: 1 })).resolves.toEqual({ version: 2 });
-        const texts = (await store.get(key('s')))?.events.map((e) => (e.message?.content[0] as { text: string }).text);
+        const texts = eventTexts(await store.get(key('s')));
         expect(texts).toEqual(['first', 'next']);
       } finally {
         await Promise.all([blocker.end(), watcher.end()]);
@@ -88,14 +92,18 @@ describe('PostgresSessionStore: a connection dropped while a client is checked o
 /** Random letters: they do not compress, so a long id stays long in the index. */
 const randomText = (length: number) => randomBytes(length).toString('base64').replace(/[+/=]/g, 'x').slice(0, length);
 /** Random Hangul syllables: 3 bytes of UTF-8 per UTF-16 code unit, and incompressible. */
-const randomHangul = (length: number) => Array.from({ length }, () => String.fromCharCode(0xac00 + Math.floor(Math.random() * 11172))).join('');
+const randomHangul = (length: number) =>
+  Array.from({ length }, () => String.fromCharCode(0xac00 + Math.floor(Math.random() * 11172))).join('');
 
 describe('PostgresSessionStore: data PostgreSQL refuses is reported as data, not as the connection', () => {
   it('a 10,000-character id: the message is short and never holds the whole id', async () => {
     const store = new PostgresSessionStore({ connectionString: db.connectionString, schema: db.freshSchema('long') });
     try {
       const id = randomText(10_000);
-      const error = (await store.create(key(id)).then(() => undefined, (e: unknown) => e)) as Error;
+      const error = (await store.create(key(id)).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as Error;
       expect(error).toBeInstanceOf(Error);
       // Core may refuse the id before the store sees it (InvalidArgumentError); either way it is not the connection.
       if (error instanceof SessionStoreError) expect(error.kind).toBe('data');

@@ -3,6 +3,7 @@ import { describe, expect } from 'vitest';
 import { ConcurrentUpdateError, SessionNotFoundError } from '@replan/core';
 import { contractEvent } from '@replan/core/testing';
 import { PostgresSessionStore } from '@replan/postgres';
+import { eventTexts } from './support/event-texts.js';
 import { useTestPostgres } from './support/use-test-postgres.js';
 
 const db = useTestPostgres();
@@ -36,7 +37,7 @@ describe('PostgresSessionStore group commit', () => {
       expect(results).toEqual(ids.map(() => ({ version: 3 })));
       expect(checkouts() - before).toBe(1);
       for (const id of ids) {
-        const texts = (await store.get(key(id)))?.events.map((e) => (e.message?.content[0] as { text: string }).text);
+        const texts = eventTexts(await store.get(key(id)));
         expect(texts).toEqual([`${id}-0`, `${id}-1`, `${id}-2`]);
       }
     }));
@@ -57,7 +58,7 @@ describe('PostgresSessionStore group commit', () => {
       expect((stale as PromiseRejectedResult).reason).toMatchObject({ expectedVersion: 0, actualVersion: 1 });
       expect((missing as PromiseRejectedResult).reason).toBeInstanceOf(SessionNotFoundError);
       expect((await store.get(key('stale')))?.version).toBe(1);
-      expect((await store.get(key('missing')))).toBeUndefined();
+      expect(await store.get(key('missing'))).toBeUndefined();
     }));
 
   it('two appends to one session made together keep their order: the next version succeeds, a same-version one conflicts', () =>
@@ -70,8 +71,12 @@ describe('PostgresSessionStore group commit', () => {
       ]);
       expect(first).toEqual({ status: 'fulfilled', value: { version: 1 } });
       expect(second).toEqual({ status: 'fulfilled', value: { version: 2 } });
-      expect((clash as PromiseRejectedResult).reason).toMatchObject({ name: 'ConcurrentUpdateError', expectedVersion: 1, actualVersion: 2 });
-      const texts = (await store.get(key('s')))?.events.map((e) => (e.message?.content[0] as { text: string }).text);
+      expect((clash as PromiseRejectedResult).reason).toMatchObject({
+        name: 'ConcurrentUpdateError',
+        expectedVersion: 1,
+        actualVersion: 2,
+      });
+      const texts = eventTexts(await store.get(key('s')));
       expect(texts).toEqual(['first', 'second']);
     }));
 

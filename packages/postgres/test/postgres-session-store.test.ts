@@ -30,7 +30,10 @@ async function withStore(body: (store: PostgresSessionStore, sql: pg.Pool, schem
 }
 
 async function corruptError(promise: Promise<unknown>): Promise<SessionCorruptError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SessionCorruptError);
   return error as SessionCorruptError;
 }
@@ -43,7 +46,10 @@ describe('PostgresSessionStore', () => {
       const events = await sql.query(`SELECT seq, event_id, schema_version FROM "${schema}".replan_events`);
       expect(events.rows).toEqual([{ seq: 1, event_id: e.id, schema_version: 1 }]);
       const app = await sql.query(`SELECT key, value FROM "${schema}".replan_app_state ORDER BY key`);
-      expect(app.rows).toEqual([{ key: 'app:init', value: true }, { key: 'app:motd', value: 'hi' }]);
+      expect(app.rows).toEqual([
+        { key: 'app:init', value: true },
+        { key: 'app:motd', value: 'hi' },
+      ]);
       const user = await sql.query(`SELECT user_id, key, value FROM "${schema}".replan_user_state`);
       expect(user.rows).toEqual([{ user_id: 'u1', key: 'user:lang', value: 'fr' }]);
       const got = await store.get(key('s'));
@@ -97,15 +103,19 @@ describe('PostgresSessionStore', () => {
   it('reports an unknown session, and another user can neither read, append, list nor delete', () =>
     withStore(async (store) => {
       expect(await store.get(key('none'))).toBeUndefined();
-      await expect(store.appendEvents(key('none'), [contractEvent('x')], { expectedVersion: 0 })).rejects.toMatchObject({ name: 'SessionNotFoundError' });
+      await expect(store.appendEvents(key('none'), [contractEvent('x')], { expectedVersion: 0 })).rejects.toMatchObject({
+        name: 'SessionNotFoundError',
+      });
       await expect(store.appendEvents(key('none'), [], { expectedVersion: 0 })).rejects.toMatchObject({ name: 'SessionNotFoundError' });
       await store.create(key('private', 'alice'), [contractEvent('secret')]);
       expect(await store.get(key('private', 'mallory'))).toBeUndefined();
-      await expect(store.appendEvents(key('private', 'mallory'), [contractEvent('x')], { expectedVersion: 1 })).rejects.toMatchObject({ name: 'SessionNotFoundError' });
+      await expect(store.appendEvents(key('private', 'mallory'), [contractEvent('x')], { expectedVersion: 1 })).rejects.toMatchObject({
+        name: 'SessionNotFoundError',
+      });
       await store.delete(key('private', 'mallory'));
       expect((await store.list({ appName: 'app', userId: 'mallory' })).sessions).toEqual([]);
       expect((await store.get(key('private', 'alice')))?.version).toBe(1);
-      expect((await store.get({ appName: 'other-app', userId: 'alice', id: 'private' }))).toBeUndefined();
+      expect(await store.get({ appName: 'other-app', userId: 'alice', id: 'private' })).toBeUndefined();
     }));
 
   it('deletes a session with all its events, keeping shared state and other sessions', () =>
@@ -162,6 +172,9 @@ describe('PostgresSessionStore', () => {
       await store.create(key('v'));
       await expect(store.appendEvents(key('v'), [], { expectedVersion: 1.5 })).rejects.toMatchObject({ name: 'InvalidArgumentError' });
       expect((await store.appendEvents(key('v'), [], { expectedVersion: 0 })).version).toBe(0);
-      await expect(store.appendEvents(key('v'), [], { expectedVersion: 3 })).rejects.toMatchObject({ name: 'ConcurrentUpdateError', actualVersion: 0 });
+      await expect(store.appendEvents(key('v'), [], { expectedVersion: 3 })).rejects.toMatchObject({
+        name: 'ConcurrentUpdateError',
+        actualVersion: 0,
+      });
     }));
 });

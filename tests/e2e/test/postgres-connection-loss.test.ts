@@ -65,16 +65,13 @@ describe('PostgreSQL server crash mid-run, in a child process', () => {
       let toolResults = 0;
       let crashed: Promise<void> | undefined;
       const storedBeforeCrash: string[] = [];
-      const watched = watchChild(
-        { connectionString: db.connectionString, schema, sessionId, workDir, latencyMs: 200 },
-        (label) => {
-          const stored = /^store:append:after .*:tool-result (\S+)$/.exec(label);
-          if (!stored || crashed) return;
-          storedBeforeCrash.push(...(stored[1] as string).split(','));
-          // The second stored tool result: the run is in its second step, with most of it ahead.
-          if (++toolResults === 2) crashed = db.crash();
-        },
-      );
+      const watched = watchChild({ connectionString: db.connectionString, schema, sessionId, workDir, latencyMs: 200 }, (label) => {
+        const stored = /^store:append:after .*:tool-result (\S+)$/.exec(label);
+        if (!stored || crashed) return;
+        storedBeforeCrash.push(...(stored[1] as string).split(','));
+        // The second stored tool result: the run is in its second step, with most of it ahead.
+        if (++toolResults === 2) crashed = db.crash();
+      });
       try {
         const first = await watched.nextResult();
         expect(crashed).toBeDefined();

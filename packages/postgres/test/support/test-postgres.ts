@@ -74,7 +74,10 @@ export async function startTestPostgres(settings: TestPostgresOptions = {}): Pro
   const fsync = settings.fsync ?? false;
   const synchronousCommit = settings.synchronousCommit ?? fsync;
   const bin = findPostgresBin();
-  if (!bin) throw new Error('initdb/pg_ctl not found (REPLAN_PG_BIN, PATH, /usr/lib/postgresql/*/bin); install PostgreSQL (e.g. apt-get install postgresql) or set REPLAN_PG_BIN.');
+  if (!bin)
+    throw new Error(
+      'initdb/pg_ctl not found (REPLAN_PG_BIN, PATH, /usr/lib/postgresql/*/bin); install PostgreSQL (e.g. apt-get install postgresql) or set REPLAN_PG_BIN.',
+    );
   const base = await mkdtemp(join(tmpdir(), 'replan-pg-'));
   const data = join(base, 'data');
   const asRoot = process.getuid?.() === 0;
@@ -86,10 +89,9 @@ export async function startTestPostgres(settings: TestPostgresOptions = {}): Pro
   }
   // cwd = base: the postgres user may not be allowed into the caller's working directory.
   const pgRun = (tool: string, args: string[]) =>
-    asRoot
-      ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { cwd: base })
-      : run(join(bin, tool), args, { cwd: base });
-  const pgCtlArgs = (...args: string[]) => (asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...args]] : [join(bin, 'pg_ctl'), args]) as [string, string[]];
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { cwd: base }) : run(join(bin, tool), args, { cwd: base });
+  const pgCtlArgs = (...args: string[]) =>
+    (asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...args]] : [join(bin, 'pg_ctl'), args]) as [string, string[]];
 
   try {
     await pgRun('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
