@@ -54,7 +54,7 @@ function dataAdvice(code: string): string {
   if (code === '22021' || code === '22P05')
     return 'A string (an id, an event id or a state key) holds a character PostgreSQL text cannot store (NUL, \\u0000); remove it.';
   if (code === '54000')
-    return 'A value is too large for PostgreSQL: most likely appName, userId and session id together exceed the index limit (about 2,700 bytes of UTF-8); use shorter ids.';
+    return 'A value is too large for PostgreSQL (an index row holds at most about 2,700 bytes): shorten the id, event id or state key, or drop the index a schema change added.';
   if (code.startsWith('23')) return 'The data broke a constraint of the tables; check that the schema was only changed by migrate().';
   return 'Retrying the same data will fail again; change the data.';
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect } from 'vitest';
-import { SessionStoreError } from '@replan/core';
+import { MAX_ID_LENGTH, SessionStoreError } from '@replan/core';
 import { contractEvent } from '@replan/core/testing';
 import { PostgresSessionStore } from '@replan/postgres';
 import { eventTexts } from './support/event-texts.js';
@@ -115,20 +115,37 @@ describe('PostgresSessionStore: data PostgreSQL refuses is reported as data, not
     }
   });
 
-  it('valid ids too large together for the index (512 Hangul each): kind data, says to shorten them, store still works', async () => {
+  it('ids of MAX_ID_LENGTH in 3-byte characters (the most UTF-8 valid ids can hold) fit the primary-key index', async () => {
     const store = new PostgresSessionStore({ connectionString: db.connectionString, schema: db.freshSchema('index') });
     try {
-      const big = { appName: 'app', userId: randomHangul(512), id: randomHangul(512) };
-      const error = await storeError(store.create(big));
+      const big = { appName: randomHangul(MAX_ID_LENGTH), userId: randomHangul(MAX_ID_LENGTH), id: randomHangul(MAX_ID_LENGTH) };
+      await store.create(big, [contractEvent('first')]);
+      await store.appendEvents(big, [contractEvent('second')], { expectedVersion: 1 });
+      expect(eventTexts(await store.get(big))).toEqual(['first', 'second']);
+      expect((await store.list({ appName: big.appName, userId: big.userId })).sessions.map((s) => s.id)).toEqual([big.id]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a value too large for an index (an index a schema change added): kind data, says what is too large, never the connection', async () => {
+    const schema = db.freshSchema('toolarge');
+    const store = new PostgresSessionStore({ connectionString: db.connectionString, schema });
+    const sql = new pg.Client(db.connectionString);
+    await sql.connect();
+    try {
+      await store.create(key('s'));
+      await sql.query(`CREATE INDEX ON "${schema}".replan_events (event_id)`);
+      const eventId = randomText(5_000);
+      const error = await storeError(store.appendEvents(key('s'), [{ ...contractEvent('x'), id: eventId }], { expectedVersion: 0 }));
       expect(error.kind).toBe('data');
       expect(error.message).toMatch(/54000/);
-      expect(error.message).toMatch(/use shorter ids/);
+      expect(error.message).toMatch(/too large for PostgreSQL/);
       expect(error.message).not.toMatch(/Check the connection settings/);
-      expect(error.message).not.toContain(big.id);
-      expect(error.message).toContain(`"${big.id.slice(0, 64)}…" (512 characters)`);
-      await store.create(key('fine'));
-      expect((await store.list({ appName: 'app', userId: big.userId })).sessions).toEqual([]);
+      expect(error.message).not.toContain(eventId.slice(0, 200));
+      await expect(store.appendEvents(key('s'), [contractEvent('fine')], { expectedVersion: 0 })).resolves.toEqual({ version: 1 });
     } finally {
+      await sql.end();
       await store.close();
     }
   });
