@@ -205,7 +205,8 @@ describe('the current turn and branches', () => {
   });
 
   it('skips partial (streamed, unstored) events and events without a message', () => {
-    const events = [ev('user', say('q', 'user')), ev('other', say('delta'), { partial: true }), { ...ev('other', say('x')), message: undefined }];
+    const { message: _dropped, ...withoutMessage } = ev('other', say('x'));
+    const events = [ev('user', say('q', 'user')), ev('other', say('delta'), { partial: true }), withoutMessage];
     expect(build(events)).toEqual([say('q', 'user')]);
   });
 });

@@ -37,7 +37,7 @@ export const markedModels =
   (mark, attempt, latencyMs) =>
   (
     /** @type {string} */ role,
-    /** @type {import('@replan/core/testing').ScriptedModelOptions['respond']} */ respond,
+    /** @type {NonNullable<import('@replan/core/testing').ScriptedModelOptions['respond']>} */ respond,
     /** @type {((request: import('@replan/core').ModelRequest) => string) | undefined} */ stepOf = undefined,
   ) =>
     new MarkedModel(role, mark, attempt, { respond, latencyMs }, stepOf);

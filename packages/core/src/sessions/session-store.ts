@@ -12,7 +12,7 @@ export interface ListSessionsInput {
   /** Page size (default 100). */
   readonly limit?: number;
   /** `nextCursor` of the previous page. */
-  readonly cursor?: string;
+  readonly cursor?: string | undefined;
 }
 
 /** A session `list` found but could not read (a damaged or foreign file); see `SessionPage.damaged`. */

@@ -12,7 +12,7 @@ export interface StoredEventRecord {
   /** The event's 1-based position in the session (the session version once it was appended). */
   readonly seq: number;
   /** The event id saved beside the event, when the store keeps one. */
-  readonly eventId?: string;
+  readonly eventId?: string | undefined;
   /** The parsed JSON of the event. */
   readonly event: unknown;
 }

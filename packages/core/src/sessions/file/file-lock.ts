@@ -130,7 +130,7 @@ const EMPTY_LOCK_STALE_MS = 2_000;
 
 interface SeenLock {
   readonly raw: string;
-  readonly owner?: LockOwner;
+  readonly owner?: LockOwner | undefined;
   readonly mtimeMs: number;
 }
 
