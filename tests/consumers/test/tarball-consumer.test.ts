@@ -1,0 +1,99 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkAndRunApp,
+  checkCommonJs,
+  filesUnder,
+  freshDir,
+  packageDirs,
+  repoRoot,
+  succeed,
+  toolVersions,
+  writeApp,
+} from './support/commands.js';
+
+// Path (b) of docs/installing.md: `pnpm pack` tarballs installed with npm into a fresh project.
+describe('a fresh npm project installing the packed tarballs', () => {
+  let root: string;
+  let app: string;
+  let tarballs: string;
+
+  beforeAll(async () => {
+    root = await freshDir('npm');
+    tarballs = join(root, 'tarballs');
+    app = join(root, 'app');
+    await succeed('pnpm', ['-r', '--filter', './packages/*', 'pack', '--pack-destination', tarballs], repoRoot);
+    const packed = (await readdir(tarballs)).filter((f) => f.endsWith('.tgz')).map((f) => join(tarballs, f));
+    const versions = await toolVersions();
+    await writeApp(app, {});
+    await succeed(
+      'npm',
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        ...packed,
+        `zod@${versions.zod}`,
+        `typescript@${versions.typescript}`,
+        `@types/node@${versions['@types/node']}`,
+      ],
+      app,
+    );
+  });
+
+  afterAll(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('type-checks under node16 and bundler resolution and runs a plan–execute agent to completion', async () => {
+    expect(await checkAndRunApp(app)).toEqual({ status: 'completed', output: 'The sum is 5.' });
+  });
+
+  it('installs one copy of @replan/core, shared by every package through its peer dependency', async () => {
+    const copies = (await filesUnder(join(app, 'node_modules'))).filter((f) => f.endsWith('@replan/core/package.json'));
+    expect(copies).toEqual(['@replan/core/package.json']);
+  });
+
+  it('ships README, LICENSE, built entry points and sources, zod and core as peers, and no build scripts', async () => {
+    for (const dir of packageDirs) {
+      const installed = join(app, 'node_modules/@replan', dir);
+      const files = await filesUnder(installed);
+      expect(files, dir).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'src/index.ts']));
+      expect(files.filter((f) => f.endsWith('.tsbuildinfo')), dir).toEqual([]);
+      const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+      expect(Object.keys(manifest.dependencies ?? {}), dir).not.toContain('zod');
+      expect(Object.keys(manifest.dependencies ?? {}), dir).not.toContain('@replan/core');
+      expect(manifest.scripts?.prepare, dir).toBeUndefined();
+      if (dir !== 'core') expect(manifest.peerDependencies?.['@replan/core'], dir).toMatch(/^\^\d/);
+    }
+    const usesZod = ['core', 'planexecute', 'providers'];
+    for (const dir of usesZod) {
+      const manifest = JSON.parse(await readFile(join(app, 'node_modules/@replan', dir, 'package.json'), 'utf8')) as {
+        peerDependencies?: Record<string, string>;
+      };
+      expect(manifest.peerDependencies?.zod, dir).toBeDefined();
+    }
+  });
+
+  it('has source and declaration maps that point only at shipped files', async () => {
+    const dangling: string[] = [];
+    for (const dir of packageDirs) {
+      const installed = join(app, 'node_modules/@replan', dir);
+      for (const map of (await filesUnder(installed)).filter((f) => f.endsWith('.map'))) {
+        const { sources } = JSON.parse(await readFile(join(installed, map), 'utf8')) as { sources: string[] };
+        for (const source of sources) if (!existsSync(join(installed, dirname(map), source))) dangling.push(`${dir}/${map} → ${source}`);
+      }
+    }
+    expect(dangling).toEqual([]);
+  });
+
+  it('refuses a CommonJS importer with TS1479 (ESM only, as the READMEs say)', async () => {
+    const { code, output } = await checkCommonJs(app);
+    expect(code).not.toBe(0);
+    expect(output).toContain('TS1479');
+  });
+});

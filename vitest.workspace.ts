@@ -1,0 +1,59 @@
+import { fileURLToPath } from 'node:url';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
+
+const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Tests run against the TypeScript sources: each public entry point (package name or subpath) maps to
+ * its source file. Matching is exact, so the order does not matter: a new subpath is one more line.
+ */
+export const entryPoints: Readonly<Record<string, string>> = {
+  '@replan/core': './packages/core/src/index.ts',
+  '@replan/core/testing': './packages/core/src/testing/index.ts',
+  '@replan/planexecute': './packages/planexecute/src/index.ts',
+  '@replan/providers': './packages/providers/src/index.ts',
+  '@replan/postgres': './packages/postgres/src/index.ts',
+};
+
+const escape = (name: string) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+export const alias = Object.entries(entryPoints).map(([name, path]) => ({
+  find: new RegExp(`^${escape(name)}$`),
+  replacement: src(path),
+}));
+
+/** Tests that start child processes are named `*-processes.test.ts`; they stay out of the fast projects. */
+const processTests = 'test/**/*-processes.test.ts';
+
+type TestOptions = NonNullable<TestProjectInlineConfiguration['test']>;
+const project = (name: string, root: string, test: TestOptions = {}): TestProjectInlineConfiguration => ({
+  resolve: { alias },
+  test: { name, root: src(root), include: ['test/**/*.test.ts'], testTimeout: 20_000, ...test },
+});
+
+/** In process, no PostgreSQL: `pnpm test:fast` runs these (and CI runs them on Node 22 and 24 as well). */
+export const fastProjects = [
+  project('core', './packages/core', { exclude: [processTests] }),
+  project('providers', './packages/providers'),
+  project('planexecute', './packages/planexecute'),
+];
+
+/** Child processes, PostgreSQL, installs from outside the repo: only `pnpm test` runs these. */
+export const slowProjects = [
+  project('core-processes', './packages/core', { include: [processTests] }),
+  project('postgres', './packages/postgres', { testTimeout: 60_000, hookTimeout: 120_000 }),
+  // Child processes run the built packages (dist): `pnpm test` builds before vitest runs.
+  project('e2e', './tests/e2e', { testTimeout: 120_000, hookTimeout: 120_000 }),
+  // Installs the packages into projects in a temp directory, as a user's workspace or npm would.
+  project('consumers', './tests/consumers', { testTimeout: 300_000, hookTimeout: 300_000 }),
+  // Type tests (packages/*/test/*.test-d.ts): only type-checked, by tsc with tsconfig.type-tests.json.
+  {
+    test: {
+      name: 'types',
+      root: src('.'),
+      include: [],
+      typecheck: { enabled: true, only: true, include: ['packages/*/test/**/*.test-d.ts'], tsconfig: './tsconfig.type-tests.json' },
+    },
+  },
+];
+
+export default [...fastProjects, ...slowProjects];
