@@ -62,15 +62,16 @@ export async function writeApp(dir: string, packageJson: Record<string, unknown>
   await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'consumer-app', private: true, type: 'module', ...packageJson }, null, 2)}\n`);
 }
 
-/** What the application printed, and whether both type-checks passed. */
+/** What the application printed (its run's status and output). */
 export interface AppOutcome {
   readonly status: string;
   readonly output: string;
 }
 
 /**
- * Type-checks the installed application under `moduleResolution: node16` (emitting it) and `bundler`,
- * both strict with `exactOptionalPropertyTypes`, then runs it with node.
+ * Type-checks the installed application under `moduleResolution: node16` (emitting it, and checking our
+ * declaration files too: `skipLibCheck` off) and `bundler`, both strict with `exactOptionalPropertyTypes`,
+ * then runs it with node.
  */
 export async function checkAndRunApp(dir: string): Promise<AppOutcome> {
   const tsc = join(dir, 'node_modules/typescript/bin/tsc');
