@@ -15,9 +15,9 @@ export const entryPoints: Readonly<Record<string, string>> = {
   '@replan/postgres': './packages/postgres/src/index.ts',
 };
 
-const escape = (name: string) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (name: string) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 export const alias = Object.entries(entryPoints).map(([name, path]) => ({
-  find: new RegExp(`^${escape(name)}$`),
+  find: new RegExp(`^${escapeRegExp(name)}$`),
   replacement: src(path),
 }));
 

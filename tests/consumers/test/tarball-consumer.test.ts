@@ -62,9 +62,17 @@ describe('a fresh npm project installing the packed tarballs', () => {
     for (const dir of packageDirs) {
       const installed = join(app, 'node_modules/@replan', dir);
       const files = await filesUnder(installed);
-      expect(files, dir).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts', 'src/index.ts']));
-      expect(files.filter((f) => f.endsWith('.tsbuildinfo')), dir).toEqual([]);
-      const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+      expect(files, dir).toEqual(
+        expect.arrayContaining(['README.md', 'LICENSE', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts', 'src/index.ts']),
+      );
+      expect(
+        files.filter((f) => f.endsWith('.tsbuildinfo')),
+        dir,
+      ).toEqual([]);
+      const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as Record<
+        string,
+        Record<string, string> | undefined
+      >;
       expect(Object.keys(manifest.dependencies ?? {}), dir).not.toContain('zod');
       expect(Object.keys(manifest.dependencies ?? {}), dir).not.toContain('@replan/core');
       expect(manifest.scripts?.prepare, dir).toBeUndefined();

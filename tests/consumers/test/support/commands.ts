@@ -18,8 +18,7 @@ export interface CommandResult {
 
 // `pnpm test` runs us with its own npm_* settings (user agent, lifecycle, package fields); a consumer's
 // install must not inherit them.
-const cleanEnv = (): NodeJS.ProcessEnv =>
-  Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|pnpm_)/i.test(k)));
+const cleanEnv = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|pnpm_)/i.test(k)));
 
 /** Runs a command; resolves with its exit code and combined output (never rejects on a non-zero exit). */
 export function command(file: string, args: readonly string[], cwd: string): Promise<CommandResult> {
@@ -59,7 +58,10 @@ export async function toolVersions(): Promise<Record<'zod' | 'typescript' | '@ty
 export async function writeApp(dir: string, packageJson: Record<string, unknown>): Promise<void> {
   await mkdir(dir, { recursive: true });
   await cp(appFixture, dir, { recursive: true });
-  await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'consumer-app', private: true, type: 'module', ...packageJson }, null, 2)}\n`);
+  await writeFile(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'consumer-app', private: true, type: 'module', ...packageJson }, null, 2)}\n`,
+  );
 }
 
 /** What the application printed (its run's status and output). */
