@@ -21,8 +21,16 @@ export const alias = Object.entries(entryPoints).map(([name, path]) => ({
   replacement: src(path),
 }));
 
-/** Tests that start child processes are named `*-processes.test.ts`; they stay out of the fast projects. */
-const processTests = 'test/**/*-processes.test.ts';
+/**
+ * Tests that start child processes are named `*-processes.test.ts`; they stay out of the fast projects.
+ * The two files named next also start one (a live pid, a second writer) beside in-process cases, so they
+ * run with them until that case moves to a `*-processes.test.ts` file of its own.
+ */
+const processTests = [
+  'test/**/*-processes.test.ts',
+  'test/file-session-store-damage.test.ts',
+  'test/file-session-store-shared-state.test.ts',
+];
 
 type TestOptions = NonNullable<TestProjectInlineConfiguration['test']>;
 const project = (name: string, root: string, test: TestOptions = {}): TestProjectInlineConfiguration => ({
@@ -32,14 +40,14 @@ const project = (name: string, root: string, test: TestOptions = {}): TestProjec
 
 /** In process, no PostgreSQL: `pnpm test:fast` runs these (and CI runs them on Node 22 and 24 as well). */
 export const fastProjects = [
-  project('core', './packages/core', { exclude: [processTests] }),
+  project('core', './packages/core', { exclude: processTests }),
   project('providers', './packages/providers'),
   project('planexecute', './packages/planexecute'),
 ];
 
 /** Child processes, PostgreSQL, installs from outside the repo: only `pnpm test` runs these. */
 export const slowProjects = [
-  project('core-processes', './packages/core', { include: [processTests] }),
+  project('core-processes', './packages/core', { include: processTests }),
   project('postgres', './packages/postgres', { testTimeout: 60_000, hookTimeout: 120_000 }),
   // Child processes run the built packages (dist): `pnpm test` builds before vitest runs.
   project('e2e', './tests/e2e', { testTimeout: 120_000, hookTimeout: 120_000 }),
