@@ -114,11 +114,11 @@ export { MISSING_RESULT_OUTPUT } from './context/tool-pairing.js';
 export type { ContextOptions, IncludeContents, IncludeSource } from './context/context-options.js';
 
 // Planners
-export type { ReActPlanner } from './planners/react-planner.js';
-export { PlanReActPlanner } from './planners/plan-react-planner.js';
-export { BuiltInPlanner } from './planners/built-in-planner.js';
-export type { BuiltInPlannerOptions, ThinkingSettings } from './planners/built-in-planner.js';
-export { PLAN_REACT_TAGS, splitPlanReActTags, joinPlanReActTags } from './messages/plan-react-tags.js';
+export type { ReActPlanner } from './reasoning/react-planner.js';
+export { PlanReActPlanner } from './reasoning/plan-react-planner.js';
+export { BuiltInPlanner } from './reasoning/built-in-planner.js';
+export type { BuiltInPlannerOptions, ThinkingSettings } from './reasoning/built-in-planner.js';
+export { PLAN_REACT_TAGS, splitPlanReActTags, joinPlanReActTags } from './reasoning/plan-react-tags.js';
 
 // Runner
 export { Runner } from './runner/runner.js';

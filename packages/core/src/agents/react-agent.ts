@@ -10,7 +10,7 @@ import {
 import type { ToolCallBlock } from '../messages/content-block.js';
 import { type Message, messageText, systemMessage, toolCallsOf, userMessage } from '../messages/message.js';
 import type { ChatModel, ModelRequest, ModelResponse, ModelSettings, ToolChoice } from '../models/chat-model.js';
-import type { ReActPlanner } from '../planners/react-planner.js';
+import type { ReActPlanner } from '../reasoning/react-planner.js';
 import { DeltaState } from '../sessions/delta-state.js';
 import { type Tool, toolSpecOf } from '../tools/tool.js';
 import { buildContextMessages } from '../context/build-context.js';

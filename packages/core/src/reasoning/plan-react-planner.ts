@@ -1,6 +1,6 @@
 import type { ContentBlock } from '../messages/content-block.js';
 import type { Message } from '../messages/message.js';
-import { PLAN_REACT_TAGS as T, splitPlanReActTags } from '../messages/plan-react-tags.js';
+import { PLAN_REACT_TAGS as T, splitPlanReActTags } from './plan-react-tags.js';
 import type { ToolSpec } from '../models/chat-model.js';
 import type { ReActPlanner } from './react-planner.js';
 

@@ -1,4 +1,4 @@
-import type { ContentBlock, ReasoningKind } from './content-block.js';
+import type { ContentBlock, ReasoningKind } from '../messages/content-block.js';
 
 /** The PlanReAct tags, as a model is asked to write them. */
 export const PLAN_REACT_TAGS = {
