@@ -10,6 +10,8 @@ const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export const entryPoints: Readonly<Record<string, string>> = {
   '@replan/core': './packages/core/src/index.ts',
   '@replan/core/testing': './packages/core/src/testing/index.ts',
+  '@replan/core/agent-kit': './packages/core/src/agent-kit/index.ts',
+  '@replan/core/store-kit': './packages/core/src/store-kit/index.ts',
   '@replan/planexecute': './packages/planexecute/src/index.ts',
   '@replan/providers': './packages/providers/src/index.ts',
   '@replan/postgres': './packages/postgres/src/index.ts',

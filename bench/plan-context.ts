@@ -11,10 +11,11 @@ import {
   createPlanExecuteAgent,
   createPlanner,
   createReplanner,
-  estimateTokens,
   type ContextPolicy,
   type PlanMode,
 } from '@replan/planexecute';
+// The library's own estimate, so the table counts prompt tokens the way context policies do.
+import { estimateTokens } from '../packages/planexecute/src/context-policy.js';
 import { table } from './measure.js';
 
 const RESULT = `${'lorem ipsum '.repeat(33)}`.trim(); // ~400 characters, ~100 tokens per step result

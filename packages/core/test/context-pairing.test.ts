@@ -2,17 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   type AgentEvent,
   type ContextOptions,
-  type InvocationServices,
-  InvocationContext,
-  MISSING_RESULT_OUTPUT,
   type Message,
   ReActAgent,
-  RunBudget,
-  buildContextMessages,
   messageText,
-  neutraliseMarkers,
 } from '@replan/core';
+import { InvocationContext, type InvocationServices, RunBudget, buildContextMessages, neutraliseMarkers } from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
+import { MISSING_RESULT_OUTPUT } from '../src/context/tool-pairing.js';
 
 // Unit tests of the builder over hand-made logs: the shapes a crash, a resume or a concurrent
 // writer leave behind, which a scripted run does not produce on demand.

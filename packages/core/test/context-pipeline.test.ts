@@ -7,10 +7,6 @@ import {
   type ModelRequest,
   LoopAgent,
   ParallelAgent,
-  QUOTE_BEGIN,
-  QUOTE_END,
-  QUOTE_PREAMBLE,
-  QUOTE_CONTINUATION,
   ReActAgent,
   type ReActAgentOptions,
   Runner,
@@ -18,6 +14,7 @@ import {
   messageText,
   tool,
 } from '@replan/core';
+import { QUOTE_BEGIN, QUOTE_CONTINUATION, QUOTE_END, QUOTE_PREAMBLE } from '@replan/core/agent-kit';
 import { ScriptedModel, type ScriptedReply, callTools, reply } from '@replan/core/testing';
 
 const lookup = tool({

@@ -2,7 +2,8 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile, appendFile } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileSessionStore, SessionCorruptError, SESSION_SCHEMA_VERSION, type SessionStore } from '@replan/core';
+import { FileSessionStore, SessionCorruptError, type SessionStore } from '@replan/core';
+import { SESSION_SCHEMA_VERSION } from '@replan/core/store-kit';
 import { contractEvent, runSessionStoreContract } from '@replan/core/testing';
 
 const dirs: string[] = [];

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  type ContentBlock,
-  type Message,
-  PLAN_REACT_TAGS,
-  PlanReActPlanner,
-  ReActAgent,
-  Runner,
-  joinPlanReActTags,
-  messageText,
-  splitPlanReActTags,
-  tool,
-} from '@replan/core';
+import { type ContentBlock, type Message, PlanReActPlanner, ReActAgent, Runner, messageText, tool } from '@replan/core';
+import { PLAN_REACT_TAGS, joinPlanReActTags, splitPlanReActTags } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 
 const planner = new PlanReActPlanner();

@@ -1,5 +1,5 @@
+import { callModel } from '@replan/core/agent-kit';
 import {
-  callModel,
   toolCallsOf,
   toolMessage,
   userMessage,

@@ -1,5 +1,5 @@
+import { assertAgentName } from '@replan/core/agent-kit';
 import {
-  assertAgentName,
   MaxIterationsError,
   ReActAgent,
   type Agent,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ConfigurationError, toolParametersSchema } from '@replan/core';
+import { ConfigurationError } from '@replan/core';
+import { toolParametersSchema } from '@replan/core/agent-kit';
 
 /** The default plan: an ordered list of steps, each a self-contained instruction. */
 export const defaultPlanSchema = z.object({

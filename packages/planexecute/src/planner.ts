@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import { assertAgentName } from '@replan/core/agent-kit';
 import {
-  assertAgentName,
   messageText,
   toolCallsOf,
   type Agent,

@@ -7,13 +7,13 @@ import {
   createPlanExecuteAgent,
   createPlanner,
   createReplanner,
-  graphPlanProblems,
   INSERTED_RESULTS_PREAMBLE,
   PlanningError,
   STEP_RESULTS_PREAMBLE,
   SessionKeys,
-  substituteReferences,
 } from '@replan/planexecute';
+import { graphPlanProblems } from '../src/graph/graph-validation.js';
+import { substituteReferences } from '../src/graph/step-references.js';
 import { collect, respondCall } from './support.js';
 import { graphCall, graphHarness, graphPairs, taskOf } from './graph-support.js';
 

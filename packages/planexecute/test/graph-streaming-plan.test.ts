@@ -6,11 +6,11 @@ import {
   createPlanExecuteAgent,
   createPlanner,
   createReplanner,
-  graphStepsOf,
   planExecuteEventKind,
   SessionKeys,
   type ExecutedGraphStep,
 } from '@replan/planexecute';
+import { graphStepsOf } from '../src/graph/graph-plan.js';
 import { collect, respondCall } from './support.js';
 import { graphCall, graphPairs } from './graph-support.js';
 import { streamingHarness } from './streaming-plan-support.js';

@@ -1,8 +1,5 @@
 import {
   messageText,
-  QUOTE_BEGIN,
-  QUOTE_END,
-  raceAbort,
   type ChatModel,
   type ModelCallOptions,
   type ModelRequest,
@@ -11,6 +8,7 @@ import {
   type SessionStore,
   type Tool,
 } from '@replan/core';
+import { QUOTE_BEGIN, QUOTE_END, raceAbort } from '@replan/core/agent-kit';
 import { callTools, ScriptedModel, type ScriptedReply } from '@replan/core/testing';
 import {
   createExecutor,

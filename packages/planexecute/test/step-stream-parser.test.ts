@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StepAcceptance, StepStreamParser } from '@replan/planexecute';
+import { StepAcceptance } from '../src/graph/step-acceptance.js';
+import { StepStreamParser } from '../src/graph/step-stream-parser.js';
 
 /** Feeds `text` in chunks of `size` and records after which chunk each object came out. */
 function feed(text: string, size: number): { values: unknown[]; at: number[] } {

@@ -7,12 +7,11 @@ import {
   fillTemplate,
   planExecuteEventKind,
   PlannerPrompt,
-  PlanTool,
   ReplannerPrompt,
-  RespondTool,
   SessionKeys,
   type PlanExecuteEventKind,
 } from '@replan/planexecute';
+import { PlanTool, RespondTool } from '../src/plan-tools.js';
 import { collect, harness, planCall, respondCall } from './support.js';
 
 describe('streaming', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { raceAbort } from '@replan/core/agent-kit';
 import {
-  raceAbort,
   tool,
   type ChatModel,
   type ModelCallOptions,

@@ -8,7 +8,7 @@ export { warnRetry, DEFAULT_MAX_RETRIES, DEFAULT_CONNECTION_RETRIES } from './re
 export type { ProviderRetry, RetryOptions } from './retry/request-retries.js';
 
 // Profiles
-export { detectProfile, isGoogleEndpoint, PROVIDER_PROFILES } from './profiles/provider-profile.js';
+export { PROVIDER_PROFILES } from './profiles/provider-profile.js';
 export type { ProviderProfileName } from './profiles/provider-profile.js';
 
 // Errors
@@ -24,31 +24,11 @@ export {
   ProviderConnectionError,
 } from './errors/provider-errors.js';
 export type { ProviderErrorDetails } from './errors/provider-errors.js';
-export { toProviderError } from './errors/map-error.js';
-export { errorFacts } from './errors/error-body.js';
-export type { ErrorFacts } from './errors/error-body.js';
-export { classifyError } from './errors/classify-error.js';
-export type { ErrorKind } from './errors/classify-error.js';
-export { capturingFetch } from './errors/capturing-fetch.js';
 
 // Structured output
-export { toStrictJsonSchema, jsonSchemaOf, StrictSchemaError } from './schema/strict-json-schema.js';
-export { restoreOptionalText } from './schema/restore-optional.js';
-
-// Building blocks (for other OpenAI-compatible adapters)
-export { ChatAccumulator } from './chat/chat-accumulator.js';
-export { buildChatRequest } from './chat/chat-request.js';
-export type { ChatRequestOptions, ChatRequestBody } from './chat/chat-request.js';
-export { toChatMessages } from './chat/chat-messages.js';
-export { assistantReplay } from './reasoning/reasoning-replay.js';
-export type { ReplayTarget, AssistantReplay } from './reasoning/reasoning-replay.js';
-export { chatUsageOf, finishReasonOf } from './chat/chat-usage.js';
-export { ThinkTagSplitter, THINK_TAGS_MODES } from './reasoning/think-tags.js';
-export type { ThinkTagsMode, ContentSegment } from './reasoning/think-tags.js';
+export { StrictSchemaError } from './schema/strict-json-schema.js';
+export type { ThinkTagsMode } from './reasoning/think-tags.js';
 
 // Responses API
 export { OpenAIResponsesModel } from './responses/openai-responses-model.js';
 export type { OpenAIResponsesModelOptions } from './responses/openai-responses-model.js';
-export { buildResponsesRequest, toResponsesInput } from './responses/responses-request.js';
-export type { ResponsesRequestOptions, ResponsesRequestBody } from './responses/responses-request.js';
-export { blocksOfOutput, responseOf as responsesResponseOf, responsesUsageOf } from './responses/responses-output.js';

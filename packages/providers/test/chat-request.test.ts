@@ -1,5 +1,6 @@
 import type { Message } from '@replan/core';
-import { assistantMessage, systemMessage, tool, toolSpecOf, userMessage } from '@replan/core';
+import { assistantMessage, systemMessage, tool, userMessage } from '@replan/core';
+import { toolSpecOf } from '@replan/core/agent-kit';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OpenAIChatModel, StrictSchemaError, type ProviderProfileName } from '../src/index.js';

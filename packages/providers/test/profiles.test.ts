@@ -1,6 +1,7 @@
 import { ConfigurationError } from '@replan/core';
 import { describe, expect, it } from 'vitest';
-import { detectProfile, modelFromEnv, OpenAIChatModel } from '../src/index.js';
+import { modelFromEnv, OpenAIChatModel } from '../src/index.js';
+import { detectProfile } from '../src/profiles/provider-profile.js';
 
 describe('detectProfile', () => {
   const cases: [string | undefined, string, string][] = [

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { restoreOptionalText, StrictSchemaError, toStrictJsonSchema } from '../src/index.js';
+import { StrictSchemaError } from '../src/index.js';
+import { restoreOptionalText } from '../src/schema/restore-optional.js';
+import { toStrictJsonSchema } from '../src/schema/strict-json-schema.js';
 
 describe('toStrictJsonSchema', () => {
   it('requires every property, makes optional ones nullable, closes every object, drops defaults', () => {

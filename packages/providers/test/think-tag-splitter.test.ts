@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ThinkTagSplitter, type ContentSegment, type ThinkTagsMode } from '../src/index.js';
+import { ThinkTagSplitter, type ContentSegment, type ThinkTagsMode } from '../src/reasoning/think-tags.js';
 
 /** Feeds `chunks` and ends; returns the reasoning and text, and the segments each push returned. */
 function split(mode: ThinkTagsMode, chunks: readonly string[]) {

@@ -27,6 +27,8 @@ export interface InvocationServices {
 }
 
 export interface ChildOptions {
+  /** The last segment of the child's `path` (default: the child agent's name), e.g. a graph step's id. */
+  readonly pathSegment?: string;
   /** A branch name for this child (`ParallelAgent`): its events are hidden from sibling branches. */
   readonly branch?: string;
   /** Where the child's own history starts in `events` (default: now). */
@@ -66,13 +68,18 @@ export class InvocationContext {
     return this.services.streaming;
   }
 
-  /** A context for a sub-agent, whose own history starts now (or at `scopeStart`). */
+  /**
+   * A context for a sub-agent: its path is this path plus `pathSegment` (default: the agent's
+   * name), its branch nests under this one when `branch` is given, and its own history starts now
+   * (or at `scopeStart`; pass `ctx.scopeStart` for a child that must find what it stored before a
+   * resume). The way parent agents make their children's contexts.
+   */
   child(agent: Agent, options: ChildOptions = {}): InvocationContext {
     const branch = options.branch === undefined ? this.branch : this.branch ? `${this.branch}.${options.branch}` : options.branch;
     return new InvocationContext(
       this.services,
       agent,
-      `${this.path}/${agent.name}`,
+      `${this.path}/${options.pathSegment ?? agent.name}`,
       branch,
       options.scopeStart ?? this.services.session.events.length,
     );

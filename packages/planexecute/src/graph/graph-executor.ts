@@ -1,13 +1,5 @@
-import {
-  assertAgentName,
-  ConfigurationError,
-  InvocationContext,
-  quoteValue,
-  type Agent,
-  type AgentEvent,
-  type Message,
-  type ReActAgent,
-} from '@replan/core';
+import { ConfigurationError, type Agent, type AgentEvent, type Message, type ReActAgent } from '@replan/core';
+import { assertAgentName, quoteValue, type InvocationContext } from '@replan/core/agent-kit';
 import { applyContextPolicy, resolveContextPolicy, type ContextView, type ResolvedContextPolicy } from '../context-policy.js';
 import { tagged } from '../event-kind.js';
 import { assertModel } from '../assert-model.js';
@@ -121,10 +113,10 @@ export class GraphExecutor implements Agent {
     signal: AbortSignal,
     contexts: Map<string, InvocationContext>,
   ): AsyncIterable<AgentEvent> {
-    const group = parent.withSignal(signal);
-    const branch = parent.branch ? `${parent.branch}.${this.name}_${step.id}` : `${this.name}_${step.id}`;
     // Same scope start as the executor: a resumed step finds its stored tool calls and results.
-    const ctx = new InvocationContext(group.services, this.react, `${parent.path}/${step.id}`, branch, parent.scopeStart);
+    const ctx = parent
+      .withSignal(signal)
+      .child(this.react, { pathSegment: step.id, branch: `${this.name}_${step.id}`, scopeStart: parent.scopeStart });
     contexts.set(step.id, ctx);
     this.inputs.set(ctx, this.stepInput(parent, step));
     return this.react.run(ctx);

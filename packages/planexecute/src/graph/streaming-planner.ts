@@ -1,10 +1,10 @@
-import { ConfigurationError, InvocationContext, type Agent, type AgentEvent, type Message, type ModelResponse } from '@replan/core';
+import { ConfigurationError, type Agent, type AgentEvent, type Message, type ModelResponse } from '@replan/core';
+import { streamModelCall, type InvocationContext } from '@replan/core/agent-kit';
 import type { z } from 'zod';
 import { decisionCall, type Parsed } from '../decision-call.js';
 import { tagged, tagOf } from '../event-kind.js';
 import type { Planner } from '../planner.js';
 import { executedGraphSteps, SessionKeys } from '../session-keys.js';
-import { streamModelCall } from '../stream-model-call.js';
 import type { GraphExecutor } from './graph-executor.js';
 import { graphStepsOf, type GraphStep } from './graph-plan.js';
 import type { ScheduleFeedItem } from './graph-scheduler.js';
@@ -73,7 +73,7 @@ export class StreamingGraphPlanner implements Agent {
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     // The steps run on the executor's own agent, under this planner's path.
-    const stepsCtx = new InvocationContext(ctx.services, this.executor, `${ctx.path}/${this.executor.name}`, ctx.branch, ctx.scopeStart);
+    const stepsCtx = ctx.child(this.executor, { scopeStart: ctx.scopeStart });
     const own = ctx.ownEvents();
     if (own.some((e) => tagOf(e) === 'plan')) {
       yield* this.executor.run(stepsCtx); // the stored plan's unfinished steps

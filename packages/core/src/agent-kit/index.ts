@@ -1,0 +1,53 @@
+/**
+ * `@replan/core/agent-kit` — what you need to write your own agent (an `Agent` whose `run(ctx)`
+ * yields events) or a package of agents such as `@replan/planexecute`. An application that only
+ * composes the agents replan ships does not need it.
+ *
+ * - `InvocationContext`: an agent's view of a running invocation. `ctx.event(draft)` stamps the
+ *   events you yield; `ctx.child(agent, { pathSegment?, branch?, scopeStart? })` gives a sub-agent
+ *   its own path, branch and history; `ctx.withSignal(signal)` stops one group of sub-agents.
+ * - Model calls: `streamModelCall` is the one primitive (budget check, usage, error mapping,
+ *   abort); `callModel` builds on it and turns deltas into partial events when the caller streams.
+ * - Tool calls: `executeToolCalls` runs a model's tool calls concurrently, stores each result as it
+ *   finishes, and handles approvals and interrupts (`approvalInterruptId`, `toolInterruptId`).
+ * - Context: `buildContextMessages` turns the session's events into the messages a model sees;
+ *   `quoteValue`, `quotedBlock` and `quotePreamble` fence data (tool output, other agents' words)
+ *   in a prompt so it cannot pose as the prompt's own text (`QUOTE_BEGIN`, `QUOTE_END`, …).
+ * - Stopping: `abortErrorOf`, `raceAbort`, `RunInterruptedSignal`; `AsyncQueue` merges the
+ *   events of sub-agents that run at once.
+ *
+ * See docs/extending.md ("Writing an agent").
+ * @module
+ */
+export { InvocationContext } from '../agents/invocation-context.js';
+export type { InvocationServices, LiveSession, ChildOptions } from '../agents/invocation-context.js';
+export { WorkflowAgent } from '../agents/workflow-options.js';
+export { RunBudget } from '../runner/run-limits.js';
+export { RunInterruptedSignal } from '../agents/run-interrupted.js';
+export { assertAgentName } from '../agents/agent-name.js';
+
+// Model and tool calls
+export { streamModelCall, callModel } from '../agents/model-call.js';
+export { executeToolCalls, approvalInterruptId, toolInterruptId } from '../agents/tool-execution.js';
+export type { ToolExecutionOptions } from '../agents/tool-execution.js';
+export { toolSpecOf, toolParametersSchema } from '../tools/tool.js';
+export { InterruptSignal } from '../tools/interrupt-signal.js';
+
+// Context a model sees
+export { buildContextMessages } from '../context/build-context.js';
+export {
+  QUOTE_BEGIN,
+  QUOTE_END,
+  QUOTE_PREAMBLE,
+  QUOTE_CONTINUATION,
+  neutraliseMarkers,
+  quotePreamble,
+  quoteValue,
+  quotedBlock,
+} from '../context/quoted-context.js';
+export { PLAN_REACT_TAGS, splitPlanReActTags, joinPlanReActTags } from '../reasoning/plan-react-tags.js';
+export type { ReActPlanner } from '../reasoning/react-planner.js';
+
+// Stopping and concurrency
+export { abortErrorOf, raceAbort } from '../agents/abort.js';
+export { AsyncQueue } from '../agents/async-queue.js';

@@ -1,0 +1,32 @@
+/**
+ * `@replan/core/store-kit` — what you need to write a `SessionStore` (as `@replan/postgres` does).
+ * An application only picks a store; it does not need this.
+ *
+ * A store keeps what the `SessionStore` interface says and passes the shared contract suite
+ * (`runSessionStoreContract` from `@replan/core/testing`). These helpers keep every store's rules
+ * the same:
+ * - identifiers and state: `assertSessionKey` / `assertUserKey` first in every method (bad ids are
+ *   an `InvalidArgumentError`), `jsonStateDelta` / `jsonStateAppend` (state values are JSON, else
+ *   `StateValueError`);
+ * - versions and pages: `assertExpectedVersion` (stale version → `ConcurrentUpdateError`),
+ *   `assertPageLimit`, `pageSummaries` / `compareSummaries`, `encodeCursor` / `decodeCursor`;
+ * - what is written: `eventsForStorage` (drops `temp:` keys from state changes),
+ *   `splitStateDelta` (which keys go to app, user or session state), `stateScopeOf` and the
+ *   `APP_PREFIX`, `USER_PREFIX`, `TEMP_PREFIX` key prefixes;
+ * - what is read back: `decodeStoredEvent` and `assertSchemaVersion` (a corrupt or foreign record
+ *   is a `SessionCorruptError`), `parseAgentEvent` / `agentEventSchema`, `foldSessionState`
+ *   (state as the fold of the events), `SESSION_SCHEMA_VERSION`.
+ *
+ * See docs/extending.md ("Writing a session store").
+ * @module
+ */
+export { SESSION_SCHEMA_VERSION } from '../sessions/session.js';
+export { assertSchemaVersion, assertExpectedVersion, assertPageLimit, decodeStoredEvent, eventsForStorage } from '../sessions/stored-event.js';
+export type { StoredEventRecord } from '../sessions/stored-event.js';
+export { compareSummaries, encodeCursor, decodeCursor, pageSummaries } from '../sessions/session-paging.js';
+export { APP_PREFIX, USER_PREFIX, TEMP_PREFIX, stateScopeOf, splitStateDelta, withoutTempKeys } from '../sessions/state-scope.js';
+export type { StateScope, ScopedDelta } from '../sessions/state-scope.js';
+export { foldSessionState } from '../sessions/fold-state.js';
+export { assertSessionKey, assertUserKey } from '../sessions/session-key-rules.js';
+export { jsonStateDelta, jsonStateAppend } from '../sessions/json-state.js';
+export { agentEventSchema, parseAgentEvent } from '../events/event-schema.js';
