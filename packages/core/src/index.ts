@@ -88,7 +88,7 @@ export type { BuiltInPlannerOptions, ThinkingSettings } from './reasoning/built-
 // Runner
 export { Runner } from './runner/runner.js';
 export type { RunnerOptions, RunOptions, ResumeOptions } from './runner/runner.js';
-export { Run } from './runner/run.js';
+export type { Run } from './runner/run.js';
 export type { RunResult } from './runner/run.js';
 export type { RunLimits } from './runner/run-limits.js';
 

@@ -1,0 +1,140 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+
+// The value exports of each entry point, listed so that a change to the public surface is a visible diff.
+// The main entry holds what an application uses; agent-kit and store-kit what agent and store authors need.
+const valueExports = async (entry: Promise<Record<string, unknown>>) => Object.keys(await entry).sort();
+
+describe('public surface of @replan/core', () => {
+  it('the main entry exports what an application uses', async () => {
+    expect(await valueExports(import('@replan/core'))).toEqual([
+      'BudgetExceededError',
+      'BuiltInPlanner',
+      'ConcurrentUpdateError',
+      'ConfigurationError',
+      'EmptyModelResponseError',
+      'FileSessionStore',
+      'InMemorySessionStore',
+      'InvalidArgumentError',
+      'LoopAgent',
+      'MaxIterationsError',
+      'ModelCallError',
+      'NothingToResumeError',
+      'OutputValidationError',
+      'ParallelAgent',
+      'PlanReActPlanner',
+      'ReActAgent',
+      'ReplanError',
+      'RunAbortedError',
+      'Runner',
+      'SequentialAgent',
+      'SessionBusyError',
+      'SessionCorruptError',
+      'SessionExistsError',
+      'SessionNotFoundError',
+      'SessionStoreError',
+      'UnknownInterruptError',
+      'addUsage',
+      'assistantMessage',
+      'emptyUsage',
+      'eventKind',
+      'isInterruptSignal',
+      'messageText',
+      'reasoningOf',
+      'stringifyToolOutput',
+      'systemMessage',
+      'textBlock',
+      'tool',
+      'toolCallsOf',
+      'toolMessage',
+      'toolResultsOf',
+      'totalTokens',
+      'userMessage',
+    ]);
+  });
+
+  it('@replan/core/agent-kit exports what agent authors need', async () => {
+    expect(await valueExports(import('@replan/core/agent-kit'))).toEqual([
+      'AsyncQueue',
+      'InterruptSignal',
+      'InvocationContext',
+      'PLAN_REACT_TAGS',
+      'QUOTE_BEGIN',
+      'QUOTE_END',
+      'QUOTE_PREAMBLE',
+      'RunBudget',
+      'RunInterruptedSignal',
+      'WorkflowAgent',
+      'abortErrorOf',
+      'approvalInterruptId',
+      'assertAgentName',
+      'buildContextMessages',
+      'callModel',
+      'executeToolCalls',
+      'joinPlanReActTags',
+      'neutraliseMarkers',
+      'raceAbort',
+      'splitPlanReActTags',
+      'streamModelCall',
+      'toolInterruptId',
+      'toolParametersSchema',
+      'toolSpecOf',
+    ]);
+  });
+
+  it('@replan/core/store-kit exports what store authors need', async () => {
+    expect(await valueExports(import('@replan/core/store-kit'))).toEqual([
+      'APP_PREFIX',
+      'SESSION_SCHEMA_VERSION',
+      'TEMP_PREFIX',
+      'USER_PREFIX',
+      'agentEventSchema',
+      'assertExpectedVersion',
+      'assertPageLimit',
+      'assertSchemaVersion',
+      'compareSummaries',
+      'decodeCursor',
+      'decodeStoredEvent',
+      'encodeCursor',
+      'eventsForStorage',
+      'foldSessionState',
+      'pageSummaries',
+      'parseAgentEvent',
+      'splitStateDelta',
+      'stateScopeOf',
+      'withoutTempKeys',
+    ]);
+  });
+
+  it('@replan/core/testing exports the scripted model and the store contract suite', async () => {
+    expect(await valueExports(import('@replan/core/testing'))).toEqual(['ScriptedModel', 'callTools', 'contractEvent', 'reply', 'runSessionStoreContract']);
+  });
+
+  it('no name is exported by two entries (one way to import each thing)', async () => {
+    const entries: [string, string[]][] = [
+      ['@replan/core', await valueExports(import('@replan/core'))],
+      ['@replan/core/agent-kit', await valueExports(import('@replan/core/agent-kit'))],
+      ['@replan/core/store-kit', await valueExports(import('@replan/core/store-kit'))],
+      ['@replan/core/testing', await valueExports(import('@replan/core/testing'))],
+    ];
+    const seen = new Map<string, string>();
+    const twice: string[] = [];
+    for (const [entry, names] of entries)
+      for (const name of names) {
+        const first = seen.get(name);
+        if (first) twice.push(`${name} (${first} and ${entry})`);
+        seen.set(name, entry);
+      }
+    expect(twice).toEqual([]);
+  });
+
+  it('package.json maps every entry point to its built types and module', async () => {
+    const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, unknown> };
+    expect(pkg.exports).toEqual({
+      '.': { types: './dist/index.d.ts', import: './dist/index.js' },
+      './agent-kit': { types: './dist/agent-kit/index.d.ts', import: './dist/agent-kit/index.js' },
+      './store-kit': { types: './dist/store-kit/index.d.ts', import: './dist/store-kit/index.js' },
+      './testing': { types: './dist/testing/index.d.ts', import: './dist/testing/index.js' },
+    });
+  });
+});

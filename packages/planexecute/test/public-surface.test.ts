@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+
+// Listed so that a change to the public surface is a visible diff. One way to build each part: the
+// `create*` functions (the classes are exported as types only).
+describe('public surface of @replan/planexecute', () => {
+  it('exports the create* functions, session keys, plan schemas, prompt templates, event kinds and errors', async () => {
+    expect(Object.keys(await import('@replan/planexecute')).sort()).toEqual([
+      'ExecutorPrompt',
+      'GraphExecutorPrompt',
+      'GraphPlannerPrompt',
+      'GraphReplannerPrompt',
+      'InvalidPlanGraphError',
+      'PLAN_EXECUTE_META',
+      'PlannerPrompt',
+      'PlanningError',
+      'ReplannerPrompt',
+      'SessionKeys',
+      'createExecutor',
+      'createGraphExecutor',
+      'createPlanExecuteAgent',
+      'createPlanner',
+      'createReplanner',
+      'defaultPlanSchema',
+      'fillTemplate',
+      'graphPlanSchema',
+      'planExecuteEventKind',
+      'stepText',
+      'stepsOf',
+    ]);
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+
+// Listed so that a change to the public surface is a visible diff: models, their configuration and
+// typed errors; request builders and stream accumulators stay internal.
+describe('public surface of @replan/providers', () => {
+  it('exports the models, modelFromEnv, the client factory, profile names and typed errors', async () => {
+    expect(Object.keys(await import('@replan/providers')).sort()).toEqual([
+      'AuthenticationError',
+      'ContextLengthError',
+      'InvalidRequestError',
+      'OpenAIChatModel',
+      'OpenAIResponsesModel',
+      'PROVIDER_PROFILES',
+      'ProviderError',
+      'QuotaExceededError',
+      'RateLimitError',
+      'RequestTooLargeError',
+      'StrictSchemaError',
+      'TimeoutError',
+      'createOpenAIClient',
+      'modelFromEnv',
+    ]);
+  });
+});
