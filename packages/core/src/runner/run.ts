@@ -1,9 +1,7 @@
 import type { AgentEvent, Interrupt, RunStatus } from '../events/agent-event.js';
-import { AsyncQueue } from '../agents/async-queue.js';
-import { ConfigurationError } from '../errors/replan-error.js';
 import type { Usage } from '../models/usage.js';
 
-/** How a run ended. `result()` always resolves; failures are in `status` and `error`. */
+/** How a run ended. `result()` always resolves for a run that started; failures are in `status` and `error`. */
 export interface RunResult {
   readonly status: RunStatus;
   /** The answer text (of the last `actions.final` of the invocation), when there is one. */
@@ -20,40 +18,98 @@ export interface RunResult {
   readonly error?: Error;
 }
 
+/** What the runner gives a `Run` to start it: where events go, and the signal that cancels it. */
+export type RunStart = (emit: (event: AgentEvent) => void, signal: AbortSignal) => Promise<RunResult>;
+
+const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
+
 /**
- * A run in progress: iterate it for its events as they happen (partial streaming events
- * included), and/or await `result()`. It starts when first iterated or asked for its result;
- * iterate before awaiting `result()` to see every event. It can be iterated once.
+ * A run of an agent, returned by `runner.run()` and `runner.resume()`. It **starts when created**:
+ * nothing has to read it for it to run and store its events.
+ *
+ * - `await run.result()` — how it ended (`RunResult`). Rejects only when the run could not start
+ *   (`SessionNotFoundError`, `UnknownInterruptError`, `SessionBusyError`, …); an unread run that
+ *   could not start does not crash the process with an unhandled rejection.
+ * - `for await (const event of run)` — the invocation's events in order (partial streaming
+ *   events included), from its first event: the run keeps every event it emitted, so iterating
+ *   late, after `result()`, or a second time replays them all from the start and then follows the
+ *   run live. Iterating a run that could not start throws its error.
+ * - `break` (or `return`) in `for await` stops listening only: the run goes on and stores its
+ *   events; `result()` still tells how it ended.
+ * - `run.abort(reason?)` — cancels promptly, like the `signal` option: model calls and tools are
+ *   stopped, the run ends `aborted`, and the session stays resumable with `runner.resume()`.
+ *
+ * The events stay in memory as long as the `Run` is referenced.
  */
 export class Run implements AsyncIterable<AgentEvent> {
-  private readonly queue = new AsyncQueue<AgentEvent>();
-  private promise: Promise<RunResult> | undefined;
-  private iterating = false;
+  private readonly events: AgentEvent[] = [];
+  private readonly controller = new AbortController();
+  private readonly promise: Promise<RunResult>;
+  private ended = false;
+  private failure: { readonly error: unknown } | undefined;
+  private waiters: (() => void)[] = [];
 
-  constructor(private readonly start: (emit: (event: AgentEvent) => void) => Promise<RunResult>) {}
+  /** Built by the `Runner`; `signal` is the caller's. @internal */
+  constructor(start: RunStart, signal?: AbortSignal) {
+    const forward = () => this.controller.abort(signal?.reason);
+    if (signal?.aborted) forward();
+    else signal?.addEventListener('abort', forward, { once: true });
+    this.promise = start((event) => {
+      this.events.push(event);
+      this.wake();
+    }, this.controller.signal);
+    // Handled here, so a run nobody reads that fails to start is no unhandled rejection.
+    this.promise.then(
+      () => this.settle(undefined),
+      (error: unknown) => this.settle({ error }),
+    );
+    // A long-lived caller signal must not keep every finished run alive.
+    const release = () => signal?.removeEventListener('abort', forward);
+    if (signal) this.promise.then(release, release);
+  }
 
+  /** How the run ended; rejects only when it could not start. */
   result(): Promise<RunResult> {
-    if (!this.promise) {
-      this.promise = this.start((event) => {
-        if (this.iterating) this.queue.push(event);
-      });
-      void this.promise.then(
-        () => this.queue.close(),
-        (error) => this.queue.fail(error),
-      );
-    }
     return this.promise;
   }
 
+  /** Cancels the run (a no-op once it ended); it ends `aborted` and the session stays resumable. */
+  abort(reason?: unknown): void {
+    this.controller.abort(reason);
+  }
+
+  /** Every event of this run from the first, then live ones until it ends. Each iterator starts over. */
   [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
-    if (this.iterating) throw new ConfigurationError('A Run can be iterated only once; keep the events you need as they arrive.');
-    this.iterating = true;
-    void this.result();
+    let index = 0;
+    let stopped = false;
     return {
-      next: async () => {
-        const value = await this.queue.next();
-        return value ? { value, done: false } : { value: undefined, done: true };
+      next: async (): Promise<IteratorResult<AgentEvent>> => {
+        for (;;) {
+          if (stopped) return DONE;
+          if (index < this.events.length) return { value: this.events[index++] as AgentEvent, done: false };
+          if (this.failure) throw this.failure.error;
+          if (this.ended) return DONE;
+          await new Promise<void>((resolve) => this.waiters.push(resolve));
+        }
+      },
+      // `break` in `for await`: this iterator stops; the run does not.
+      return: async (): Promise<IteratorResult<AgentEvent>> => {
+        stopped = true;
+        return DONE;
       },
     };
+  }
+
+  private settle(failure: { readonly error: unknown } | undefined): void {
+    this.ended = true;
+    this.failure = failure;
+    this.wake();
+  }
+
+  private wake(): void {
+    if (!this.waiters.length) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
   }
 }

@@ -72,25 +72,26 @@ export class Runner {
   }
 
   /**
-   * Starts an invocation: stores the user's input, then runs the agent. A bad `userId`/`sessionId`
+   * Starts an invocation at once: stores the user's input, then runs the agent. The returned `Run`
+   * runs and stores whether or not it is read (see `Run`). A bad `userId`/`sessionId`
    * (`InvalidArgumentError`) or an initial `state` that is not JSON (`StateValueError`) rejects
    * `result()` (and the iteration) before anything is stored.
    */
   run(options: RunOptions): Run {
-    return new Run(async (emit) => {
+    return new Run(async (emit, signal) => {
       const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId ?? this.newId() };
       assertSessionKey(key);
       if (options.state) options = { ...options, state: jsonStateDelta(options.state) };
       const release = claimSession(this.sessionStore, key);
       try {
-        return await this.startRun(key, options, emit);
+        return await this.startRun(key, options, emit, signal);
       } finally {
         release();
       }
-    });
+    }, options.signal);
   }
 
-  private async startRun(key: SessionKey, options: RunOptions, emit: (e: AgentEvent) => void): Promise<RunResult> {
+  private async startRun(key: SessionKey, options: RunOptions, emit: (e: AgentEvent) => void, signal: AbortSignal): Promise<RunResult> {
     const invocationId = this.newId();
     const input: AgentEvent = {
       id: this.newId(),
@@ -103,7 +104,7 @@ export class Runner {
     const session = await this.storeInput(key, input, options.state);
     emit(input);
     return driveInvocation({
-      ...this.driveBase(options, emit),
+      ...this.driveBase(options, emit, signal),
       session,
       invocationId,
       start: session.events.length - 1,
@@ -116,19 +117,19 @@ export class Runner {
    * a budget stop; a finished invocation returns its stored result without calling any model.
    */
   resume(options: ResumeOptions): Run {
-    return new Run(async (emit) => {
+    return new Run(async (emit, signal) => {
       const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId };
       assertSessionKey(key);
       const release = claimSession(this.sessionStore, key);
       try {
-        return await this.startResume(key, options, emit);
+        return await this.startResume(key, options, emit, signal);
       } finally {
         release();
       }
-    });
+    }, options.signal);
   }
 
-  private async startResume(key: SessionKey, options: ResumeOptions, emit: (e: AgentEvent) => void): Promise<RunResult> {
+  private async startResume(key: SessionKey, options: ResumeOptions, emit: (e: AgentEvent) => void, signal: AbortSignal): Promise<RunResult> {
     const session = await this.sessionStore.get(key);
     if (!session) throw new SessionNotFoundError(key.appName, key.userId, key.id);
     const log = readInvocation(session.events);
@@ -163,7 +164,7 @@ export class Runner {
     emit(marker);
     for (const [id, value] of Object.entries(values)) log.resumeValues.set(id, value);
     return driveInvocation({
-      ...this.driveBase(options, emit),
+      ...this.driveBase(options, emit, signal),
       session: { ...session, events: [...session.events, marker], version },
       invocationId: log.invocationId,
       start: log.start,
@@ -172,14 +173,15 @@ export class Runner {
     });
   }
 
-  private driveBase(options: CommonRunOptions, emit: (e: AgentEvent) => void) {
+  /** `signal` is the run's own: the caller's `signal` or `run.abort()`. */
+  private driveBase(options: CommonRunOptions, emit: (e: AgentEvent) => void, signal: AbortSignal) {
     return {
       agent: this.agent,
       store: this.sessionStore,
       newId: this.newId,
       emit,
       streaming: options.stream ?? false,
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal,
       ...(options.limits ? { limits: options.limits } : {}),
     };
   }
