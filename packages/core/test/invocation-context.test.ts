@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ReActAgent } from '@replan/core';
+import { InvocationContext, RunBudget, type InvocationServices } from '@replan/core/agent-kit';
+import { ScriptedModel } from '@replan/core/testing';
+
+const services: InvocationServices = {
+  invocationId: 'inv',
+  session: { appName: 'a', userId: 'u', id: 's', events: [], state: {}, version: 0 },
+  signal: new AbortController().signal,
+  streaming: false,
+  budget: new RunBudget(),
+  resumeValues: new Map(),
+  interruptIds: new Set(),
+  newId: () => 'id',
+};
+const agent = (name: string) => new ReActAgent({ name, model: new ScriptedModel() });
+
+describe('InvocationContext.child', () => {
+  const parent = new InvocationContext(services, agent('parent'), 'root/parent', 'outer', 2);
+
+  it("by default puts the child under the parent's path by its name, on the parent's branch, its history starting now", () => {
+    const child = parent.child(agent('kid'));
+    expect([child.path, child.branch, child.scopeStart, child.agent.name]).toEqual(['root/parent/kid', 'outer', 0, 'kid']);
+  });
+
+  it('takes another path segment, a nested branch and an explicit scope start', () => {
+    const step = parent.child(agent('kid'), { pathSegment: 'step_1', branch: 'executor_step_1', scopeStart: parent.scopeStart });
+    expect([step.path, step.branch, step.scopeStart]).toEqual(['root/parent/step_1', 'outer.executor_step_1', 2]);
+    expect(new InvocationContext(services, agent('p'), 'p', undefined, 0).child(agent('k'), { branch: 'b' }).branch).toBe('b');
+  });
+
+  it('keeps the signal given by withSignal', () => {
+    const controller = new AbortController();
+    const child = parent.withSignal(controller.signal).child(agent('kid'));
+    expect(child.signal).toBe(controller.signal);
+    expect(child.services.session).toBe(services.session);
+  });
+});

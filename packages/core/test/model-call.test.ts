@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BudgetExceededError,
+  ModelCallError,
+  ReActAgent,
+  RunAbortedError,
+  type ChatModel,
+  type ModelResponse,
+  type ModelStreamPart,
+} from '@replan/core';
+import { callModel, InvocationContext, RunBudget, streamModelCall, type InvocationServices } from '@replan/core/agent-kit';
+import { ScriptedModel } from '@replan/core/testing';
+
+const usage = { inputTokens: 10, outputTokens: 5 };
+
+function context(options: { streaming?: boolean; budget?: RunBudget; signal?: AbortSignal } = {}) {
+  let seq = 0;
+  const services: InvocationServices = {
+    invocationId: 'inv',
+    session: { appName: 'a', userId: 'u', id: 's', events: [], state: {}, version: 0 },
+    signal: options.signal ?? new AbortController().signal,
+    streaming: options.streaming ?? false,
+    budget: options.budget ?? new RunBudget(),
+    resumeValues: new Map(),
+    interruptIds: new Set(),
+    newId: () => `id${++seq}`,
+  };
+  const agent = new ReActAgent({ name: 'caller', model: new ScriptedModel() });
+  return new InvocationContext(services, agent, 'root/caller', undefined, 0);
+}
+
+/** A model whose stream plays `parts` (and then throws `error`, if given); `closed` tells whether the stream was closed. */
+function streamingModel(parts: ModelStreamPart[], error?: Error) {
+  const state = { closed: false, streams: 0 };
+  const model: ChatModel = {
+    id: 'm',
+    generate: () => Promise.reject(new Error('not used')),
+    async *stream() {
+      state.streams++;
+      try {
+        for (const part of parts) yield part;
+        if (error) throw error;
+      } finally {
+        state.closed = true;
+      }
+    },
+  };
+  return { model, state };
+}
+
+const finish = (text: string): ModelStreamPart => ({
+  type: 'finish',
+  response: { message: { role: 'assistant', content: [{ type: 'text', text }] }, finishReason: 'stop', usage } satisfies ModelResponse,
+});
+
+async function drain<T, R>(gen: AsyncGenerator<T, R>): Promise<{ items: T[]; value: R }> {
+  const items: T[] = [];
+  let next = await gen.next();
+  for (; !next.done; next = await gen.next()) items.push(next.value);
+  return { items, value: next.value };
+}
+
+describe('streamModelCall (the one model-call primitive)', () => {
+  it('yields every part but finish, returns the whole response and records usage once', async () => {
+    const budget = new RunBudget();
+    const { model } = streamingModel([{ type: 'reasoning-delta', delta: 'hm' }, { type: 'text-delta', delta: 'hi' }, finish('hi')]);
+    const { items, value } = await drain(streamModelCall(context({ budget }), model, { messages: [] }));
+    expect(items.map((p) => p.type)).toEqual(['reasoning-delta', 'text-delta']);
+    expect(value.message.content).toEqual([{ type: 'text', text: 'hi' }]);
+    expect(budget.modelCalls).toBe(1);
+    expect(budget.usage).toMatchObject(usage);
+  });
+
+  it('checks the budget before calling the model', async () => {
+    const budget = new RunBudget({ maxModelCalls: 0 });
+    const { model, state } = streamingModel([finish('never')]);
+    await expect(drain(streamModelCall(context({ budget }), model, { messages: [] }))).rejects.toBeInstanceOf(BudgetExceededError);
+    expect(state.streams).toBe(0);
+  });
+
+  it("turns the model's failure, or a stream without a finish part, into ModelCallError naming the agent", async () => {
+    const failing = streamingModel([{ type: 'text-delta', delta: 'a' }], new Error('socket hang up'));
+    const error = await drain(streamModelCall(context(), failing.model, { messages: [] })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(String((error as Error).message)).toMatch(/caller/);
+    const unfinished = streamingModel([{ type: 'text-delta', delta: 'a' }]);
+    await expect(drain(streamModelCall(context(), unfinished.model, { messages: [] }))).rejects.toThrow(/without a finish part/);
+  });
+
+  it("reports the abort's error, not a model failure, when the signal fired", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { model } = streamingModel([finish('never')]);
+    await expect(drain(streamModelCall(context({ signal: controller.signal }), model, { messages: [] }))).rejects.toBeInstanceOf(
+      RunAbortedError,
+    );
+  });
+
+  it("closes the model's stream when its caller stops early, and records no usage", async () => {
+    const budget = new RunBudget();
+    const { model, state } = streamingModel([{ type: 'text-delta', delta: 'a' }, { type: 'text-delta', delta: 'b' }, finish('ab')]);
+    const gen = streamModelCall(context({ budget }), model, { messages: [] });
+    await gen.next();
+    await gen.return(undefined as never);
+    expect(state.closed).toBe(true);
+    expect(budget.usage.inputTokens).toBe(0);
+  });
+});
+
+describe('callModel (built on streamModelCall)', () => {
+  it('when streaming, yields text and reasoning deltas as partial events and returns the response', async () => {
+    const budget = new RunBudget();
+    const { model } = streamingModel([{ type: 'reasoning-delta', delta: 'hm' }, { type: 'text-delta', delta: 'hi' }, finish('hi')]);
+    const { items, value } = await drain(callModel(context({ streaming: true, budget }), model, { messages: [] }));
+    expect(items.every((e) => e.partial === true && e.path === 'root/caller')).toBe(true);
+    expect(items.map((e) => e.message?.content[0]?.type)).toEqual(['reasoning', 'text']);
+    expect(value.finishReason).toBe('stop');
+    expect(budget.usage).toMatchObject(usage);
+  });
+
+  it('without streaming, makes one generate call under the same rules', async () => {
+    const budget = new RunBudget({ maxModelCalls: 1 });
+    const model = new ScriptedModel({ responses: ['one', 'two'], usage });
+    const ctx = context({ budget });
+    const { items, value } = await drain(callModel(ctx, model, { messages: [] }));
+    expect(items).toEqual([]);
+    expect(value.message.content).toEqual([{ type: 'text', text: 'one' }]);
+    expect(budget.usage).toMatchObject(usage);
+    await expect(drain(callModel(ctx, model, { messages: [] }))).rejects.toBeInstanceOf(BudgetExceededError);
+    expect(model.calls).toBe(1);
+  });
+});
