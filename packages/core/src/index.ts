@@ -1,3 +1,10 @@
+/**
+ * `@replan/core` — what an application uses: messages, `tool()`, the `ChatModel` interface, events,
+ * session stores, the agents (`ReActAgent`, `SequentialAgent`, `ParallelAgent`, `LoopAgent`), the
+ * `Runner` and its `Run`, and typed errors. Writing a store: `@replan/core/store-kit`; writing an
+ * agent: `@replan/core/agent-kit`; tests: `@replan/core/testing` (docs/extending.md).
+ * @module
+ */
 // Messages and content blocks
 export type { ContentBlock, TextBlock, ReasoningBlock, ReasoningKind, ToolCallBlock, ToolResultBlock } from './messages/content-block.js';
 export type { Message, Role } from './messages/message.js';
