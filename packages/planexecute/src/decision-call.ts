@@ -1,4 +1,3 @@
-import { callModel } from '@replan/core/agent-kit';
 import {
   toolCallsOf,
   toolMessage,
@@ -11,6 +10,7 @@ import {
   type ModelResponse,
   type ToolCallBlock,
 } from '@replan/core';
+import { callModel } from '@replan/core/agent-kit';
 import type { z } from 'zod';
 import { tagged, tagOf } from './event-kind.js';
 import { PlanningError } from './planning-error.js';

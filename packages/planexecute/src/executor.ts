@@ -1,4 +1,3 @@
-import { assertAgentName } from '@replan/core/agent-kit';
 import {
   MaxIterationsError,
   ReActAgent,
@@ -11,6 +10,7 @@ import {
   type ReActHooks,
   type Tool,
 } from '@replan/core';
+import { assertAgentName } from '@replan/core/agent-kit';
 import type { z } from 'zod';
 import { tagged, tagOf } from './event-kind.js';
 import { stepsOf } from './plan-schema.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { toolParametersSchema } from '@replan/core/agent-kit';
 import { type ToolSpec } from '@replan/core';
+import { toolParametersSchema } from '@replan/core/agent-kit';
 import { defaultPlanSchema, planJsonSchema } from './plan-schema.js';
 
 const PLAN_DESCRIPTION =

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { assertAgentName } from '@replan/core/agent-kit';
 import {
   messageText,
   toolCallsOf,
@@ -11,6 +10,7 @@ import {
   type ModelRequest,
   type ModelSettings,
 } from '@replan/core';
+import { assertAgentName } from '@replan/core/agent-kit';
 import { assertModel } from './assert-model.js';
 import { tagged, tagOf } from './event-kind.js';
 import { calledNames, decisionCall, parseCallArgs, parseWith, type Parsed } from './decision-call.js';

@@ -1,4 +1,3 @@
-import { assertAgentName } from '@replan/core/agent-kit';
 import {
   reasoningOf,
   textBlock,
@@ -12,6 +11,7 @@ import {
   type ModelSettings,
   type ToolSpec,
 } from '@replan/core';
+import { assertAgentName } from '@replan/core/agent-kit';
 import type { z } from 'zod';
 import { tagged, tagOf } from './event-kind.js';
 import { calledNames, decisionCall, parseCallArgs, type Parsed } from './decision-call.js';

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { raceAbort } from '@replan/core/agent-kit';
 import {
   tool,
   type ChatModel,
@@ -9,6 +8,7 @@ import {
   type ModelStreamPart,
   type SessionStore,
 } from '@replan/core';
+import { raceAbort } from '@replan/core/agent-kit';
 import { ScriptedModel, type ScriptedReply } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { runnerFor } from './support.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { SESSION_SCHEMA_VERSION, splitStateDelta } from '@replan/core/store-kit';
 import { type AgentEvent, type SessionKey } from '@replan/core';
+import { SESSION_SCHEMA_VERSION, splitStateDelta } from '@replan/core/store-kit';
 import type { Tables } from './sql-names.js';
 
 /** Inserts events numbered after `fromVersion` and upserts their (and `extraDeltas`') shared keys. */

@@ -1,17 +1,5 @@
 import pg from 'pg';
 import {
-  assertExpectedVersion,
-  assertPageLimit,
-  assertSessionKey,
-  assertUserKey,
-  jsonStateDelta,
-  decodeCursor,
-  encodeCursor,
-  SESSION_SCHEMA_VERSION,
-  splitStateDelta,
-  eventsForStorage,
-} from '@replan/core/store-kit';
-import {
   ConcurrentUpdateError,
   ConfigurationError,
   ReplanError,
@@ -28,6 +16,18 @@ import {
   type SessionStore,
   type SessionSummary,
 } from '@replan/core';
+import {
+  assertExpectedVersion,
+  assertPageLimit,
+  assertSessionKey,
+  assertUserKey,
+  jsonStateDelta,
+  decodeCursor,
+  encodeCursor,
+  SESSION_SCHEMA_VERSION,
+  splitStateDelta,
+  eventsForStorage,
+} from '@replan/core/store-kit';
 import { AppendBatcher, type QueuedAppend } from './append-batcher.js';
 import { appendBatch, writesSharedState, type AppendOutcome, type PendingAppend } from './batch-append.js';
 import { withClient } from './checkout.js';

@@ -1,5 +1,5 @@
-import { assertSchemaVersion, decodeStoredEvent, foldSessionState } from '@replan/core/store-kit';
 import { SessionCorruptError, type AgentEvent, type Session, type SessionKey } from '@replan/core';
+import { assertSchemaVersion, decodeStoredEvent, foldSessionState } from '@replan/core/store-kit';
 
 /** A `replan_sessions` row as read by `get`. */
 export interface SessionRow {

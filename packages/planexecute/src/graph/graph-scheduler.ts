@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
-import { abortErrorOf, AsyncQueue, RunInterruptedSignal } from '@replan/core/agent-kit';
 import { BudgetExceededError, RunAbortedError, type AgentEvent, type Interrupt } from '@replan/core';
+import { abortErrorOf, AsyncQueue, RunInterruptedSignal } from '@replan/core/agent-kit';
 import type { GraphStep } from './graph-plan.js';
 
 /** What the scheduler hands its consumer, one at a time; the step waits until the consumer asks for the next one. */
