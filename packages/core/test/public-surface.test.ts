@@ -107,7 +107,13 @@ describe('public surface of @replan/core', () => {
   });
 
   it('@replan/core/testing exports the scripted model and the store contract suite', async () => {
-    expect(await valueExports(import('@replan/core/testing'))).toEqual(['ScriptedModel', 'callTools', 'contractEvent', 'reply', 'runSessionStoreContract']);
+    expect(await valueExports(import('@replan/core/testing'))).toEqual([
+      'ScriptedModel',
+      'callTools',
+      'contractEvent',
+      'reply',
+      'runSessionStoreContract',
+    ]);
   });
 
   it('no name is exported by two entries (one way to import each thing)', async () => {

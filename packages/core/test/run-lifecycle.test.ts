@@ -27,7 +27,12 @@ class WatchedStore extends InMemorySessionStore {
 function setup(responses = [callTools({ name: 'lookup', id: 'c1', args: { q: 'x' } }), 'the answer']) {
   const store = new WatchedStore();
   const model = new ScriptedModel({ responses });
-  const lookup = tool({ name: 'lookup', description: 'looks up', parameters: z.object({ q: z.string() }), execute: async ({ q }) => `found ${q}` });
+  const lookup = tool({
+    name: 'lookup',
+    description: 'looks up',
+    parameters: z.object({ q: z.string() }),
+    execute: async ({ q }) => `found ${q}`,
+  });
   const runner = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [lookup] }), appName: 'app', sessionStore: store });
   return { store, model, runner };
 }

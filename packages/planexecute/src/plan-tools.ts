@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ToolSpec } from '@replan/core';
+import type { ToolSpec } from '@replan/core';
 import { toolParametersSchema } from '@replan/core/agent-kit';
 import { defaultPlanSchema, planJsonSchema } from './plan-schema.js';
 

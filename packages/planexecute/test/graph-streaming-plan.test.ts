@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BudgetExceededError, ConfigurationError, InMemorySessionStore, type AgentEvent } from '@replan/core';
+import { type BudgetExceededError, ConfigurationError, InMemorySessionStore, type AgentEvent } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import {
   createExecutor,

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type AgentEvent, type SessionKey } from '@replan/core';
+import type { AgentEvent, SessionKey } from '@replan/core';
 import { SESSION_SCHEMA_VERSION, splitStateDelta } from '@replan/core/store-kit';
 import type { Tables } from './sql-names.js';
 

@@ -21,7 +21,13 @@
  * @module
  */
 export { SESSION_SCHEMA_VERSION } from '../sessions/session.js';
-export { assertSchemaVersion, assertExpectedVersion, assertPageLimit, decodeStoredEvent, eventsForStorage } from '../sessions/stored-event.js';
+export {
+  assertSchemaVersion,
+  assertExpectedVersion,
+  assertPageLimit,
+  decodeStoredEvent,
+  eventsForStorage,
+} from '../sessions/stored-event.js';
 export type { StoredEventRecord } from '../sessions/stored-event.js';
 export { compareSummaries, encodeCursor, decodeCursor, pageSummaries } from '../sessions/session-paging.js';
 export { APP_PREFIX, USER_PREFIX, TEMP_PREFIX, stateScopeOf, splitStateDelta, withoutTempKeys } from '../sessions/state-scope.js';
