@@ -1,4 +1,5 @@
-import { ConfigurationError, quotedBlock, quotePreamble, quoteValue } from '@replan/core';
+import { ConfigurationError } from '@replan/core';
+import { quotedBlock, quotePreamble, quoteValue } from '@replan/core/agent-kit';
 import type { StepToolError } from './session-keys.js';
 import { stepText } from './plan-schema.js';
 

@@ -1,4 +1,5 @@
-import { neutraliseMarkers, quotedBlock, quoteValue, systemMessage, userMessage, type Message } from '@replan/core';
+import { neutraliseMarkers, quotedBlock, quoteValue } from '@replan/core/agent-kit';
+import { systemMessage, userMessage, type Message } from '@replan/core';
 import type { ExecutedStep, ExecutionContext, ExecutorInput } from './session-keys.js';
 import { stepText } from './plan-schema.js';
 import { formatContextItem, formatContextView, STEP_RESULTS_PREAMBLE } from './context-policy.js';

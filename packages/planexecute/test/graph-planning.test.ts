@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, messageText, QUOTE_BEGIN, QUOTE_END } from '@replan/core';
+import { ConfigurationError, messageText } from '@replan/core';
+import { QUOTE_BEGIN, QUOTE_END } from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
 import {
   createExecutor,

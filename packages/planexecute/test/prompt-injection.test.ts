@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { messageText, QUOTE_BEGIN, QUOTE_END, quoteValue, tool, type ModelRequest } from '@replan/core';
+import { messageText, tool, type ModelRequest } from '@replan/core';
+import { QUOTE_BEGIN, QUOTE_END, quoteValue } from '@replan/core/agent-kit';
 import { callTools } from '@replan/core/testing';
-import { formatContextItem, STEP_RESULTS_PREAMBLE, INSERTED_RESULTS_PREAMBLE, type ContextPolicy } from '@replan/planexecute';
+import { STEP_RESULTS_PREAMBLE, INSERTED_RESULTS_PREAMBLE, type ContextPolicy } from '@replan/planexecute';
+import { formatContextItem } from '../src/context-policy.js';
 import { collect, harness, planCall, respondCall } from './support.js';
 import { graphCall, graphHarness } from './graph-support.js';
 

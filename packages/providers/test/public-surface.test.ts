@@ -3,14 +3,17 @@ import { describe, expect, it } from 'vitest';
 // Listed so that a change to the public surface is a visible diff: models, their configuration and
 // typed errors; request builders and stream accumulators stay internal.
 describe('public surface of @replan/providers', () => {
-  it('exports the models, modelFromEnv, the client factory, profile names and typed errors', async () => {
+  it('exports the models, modelFromEnv, the client factory, profile names, retry defaults and typed errors', async () => {
     expect(Object.keys(await import('@replan/providers')).sort()).toEqual([
       'AuthenticationError',
       'ContextLengthError',
+      'DEFAULT_CONNECTION_RETRIES',
+      'DEFAULT_MAX_RETRIES',
       'InvalidRequestError',
       'OpenAIChatModel',
       'OpenAIResponsesModel',
       'PROVIDER_PROFILES',
+      'ProviderConnectionError',
       'ProviderError',
       'QuotaExceededError',
       'RateLimitError',
@@ -18,7 +21,9 @@ describe('public surface of @replan/providers', () => {
       'StrictSchemaError',
       'TimeoutError',
       'createOpenAIClient',
+      'discoverModelFromEnv',
       'modelFromEnv',
+      'warnRetry',
     ]);
   });
 });

@@ -6,7 +6,8 @@
  * answer from the request alone, tool-call ids are `<step>-t<turn>c<n>`, and each tool records its
  * side effect once per idempotency key.
  */
-import { QUOTE_BEGIN, QUOTE_END, stringifyToolOutput, systemMessage, toolResultsOf, userMessage } from '@replan/core';
+import { stringifyToolOutput, systemMessage, toolResultsOf, userMessage } from '@replan/core';
+import { QUOTE_BEGIN, QUOTE_END } from '@replan/core/agent-kit';
 import { callTools } from '@replan/core/testing';
 import { createGraphExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { markedModels } from './marked-model.mjs';

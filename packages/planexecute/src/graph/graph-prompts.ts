@@ -1,4 +1,5 @@
-import { QUOTE_BEGIN, QUOTE_END, quotePreamble, quoteValue, systemMessage, userMessage, type Message } from '@replan/core';
+import { QUOTE_BEGIN, QUOTE_END, quotePreamble, quoteValue } from '@replan/core/agent-kit';
+import { systemMessage, userMessage, type Message } from '@replan/core';
 import { formatContextView, hasContext, type ContextView } from '../context-policy.js';
 import { fillTemplate, type PromptTemplate } from '../prompts.js';
 import type { ExecutedGraphStep } from '../session-keys.js';

@@ -1,4 +1,4 @@
-import { abortErrorOf } from '@replan/core';
+import { abortErrorOf } from '@replan/core/agent-kit';
 import { APIError } from 'openai';
 import { retryAfterOf } from '../errors/capturing-fetch.js';
 import { isAbortError, toProviderError } from '../errors/map-error.js';
