@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileSessionStore, SESSION_SCHEMA_VERSION } from '@replan/core';
+import { FileSessionStore } from '@replan/core';
+import { SESSION_SCHEMA_VERSION } from '@replan/core/store-kit';
 import { contractEvent } from '@replan/core/testing';
 import { addPendingWrites } from '../src/sessions/file/scope-state-file.js';
 
