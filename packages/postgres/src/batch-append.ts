@@ -1,13 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import {
-  ConcurrentUpdateError,
-  SESSION_SCHEMA_VERSION,
-  SessionNotFoundError,
-  splitStateDelta,
-  type AgentEvent,
-  type SessionKey,
-} from '@replan/core';
+import { ConcurrentUpdateError, SessionNotFoundError, type AgentEvent, type SessionKey } from '@replan/core';
+import { SESSION_SCHEMA_VERSION, splitStateDelta } from '@replan/core/store-kit';
 import { upsertScope } from './event-writer.js';
 import type { Tables } from './sql-names.js';
 
