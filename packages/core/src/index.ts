@@ -129,6 +129,30 @@ export { RunBudget } from './runner/run-limits.js';
 export type { RunLimits } from './runner/run-limits.js';
 export { readInvocation } from './runner/invocation-log.js';
 export type { InvocationLog } from './runner/invocation-log.js';
+export { costOf } from './runner/model-prices.js';
+export type { ModelPrice, PriceTable } from './runner/model-prices.js';
+export type { UsageBucket, UsageBreakdown } from './runner/usage-breakdown.js';
+export type { SessionTotals } from './runner/session-totals.js';
+
+// Observers
+export type {
+  RunObserver,
+  RunLifecycleEvent,
+  RunStartInfo,
+  RunEndInfo,
+  AgentScope,
+  AgentStartInfo,
+  AgentEndInfo,
+  ModelCallStartInfo,
+  ModelCallEndInfo,
+  ToolCallStartInfo,
+  ToolCallEndInfo,
+  InterruptInfo,
+  ResumeInfo,
+} from './observe/run-observer.js';
+export type { ObserverErrorHandler } from './observe/observer-hub.js';
+export { runAgent } from './agents/run-agent.js';
+export { requestChars, estimateTokens } from './observe/request-size.js';
 
 // Errors
 export { ReplanError, ConfigurationError, InvalidArgumentError } from './errors/replan-error.js';

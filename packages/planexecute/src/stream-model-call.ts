@@ -22,8 +22,12 @@ export async function* streamModelCall(
   signal: AbortSignal = ctx.signal,
 ): AsyncGenerator<ModelStreamPart, ModelResponse, undefined> {
   if (signal.aborted) throw abortErrorOf(signal);
-  ctx.services.budget.beforeModelCall();
+  const { budget, observation } = ctx.services;
+  budget.beforeModelCall(model.id, request);
+  const started = Date.now();
+  const observed = observation?.modelCall(ctx, model, request);
   let response: ModelResponse | undefined;
+  let failure: unknown;
   const parts = model.stream(request, { signal })[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -31,17 +35,21 @@ export async function* streamModelCall(
       try {
         next = await parts.next();
       } catch (error) {
-        if (signal.aborted) throw abortErrorOf(signal);
-        throw new ModelCallError(ctx.agent.name, error);
+        failure = signal.aborted ? abortErrorOf(signal) : new ModelCallError(ctx.agent.name, error);
+        throw failure;
       }
       if (next.done) break;
       if (next.value.type === 'finish') response = next.value.response;
       else yield next.value;
     }
   } finally {
-    if (!response) await parts.return?.().catch(() => undefined);
+    if (!response) {
+      observed?.({ error: failure ?? new Error(`model "${model.id}" ended its stream without a finish part, or the caller stopped reading it`) });
+      await parts.return?.().catch(() => undefined);
+    }
   }
   if (!response) throw new ModelCallError(ctx.agent.name, new Error(`model "${model.id}" ended its stream without a finish part`));
-  ctx.services.budget.recordUsage(model.id, response.usage);
+  budget.recordUsage(model.id, response.usage, { path: ctx.path, stepId: ctx.stepId, latencyMs: Date.now() - started });
+  observed?.({ response });
   return response;
 }

@@ -14,9 +14,11 @@ export async function* callModel(
   model: ChatModel,
   request: ModelRequest,
 ): AsyncGenerator<AgentEvent, ModelResponse, undefined> {
-  const { signal, budget } = ctx.services;
+  const { signal, budget, observation } = ctx.services;
   if (signal.aborted) throw abortErrorOf(signal);
-  budget.beforeModelCall();
+  budget.beforeModelCall(model.id, request);
+  const started = Date.now();
+  const observed = observation?.modelCall(ctx, model, request);
   let response: ModelResponse | undefined;
   try {
     if (ctx.streaming) {
@@ -35,9 +37,11 @@ export async function* callModel(
       response = await model.generate(request, { signal });
     }
   } catch (error) {
-    if (signal.aborted) throw abortErrorOf(signal);
-    throw new ModelCallError(ctx.agent.name, error);
+    const failure = signal.aborted ? abortErrorOf(signal) : new ModelCallError(ctx.agent.name, error);
+    observed?.({ error: failure });
+    throw failure;
   }
-  budget.recordUsage(model.id, response.usage);
+  budget.recordUsage(model.id, response.usage, { path: ctx.path, stepId: ctx.stepId, latencyMs: Date.now() - started });
+  observed?.({ response });
   return response;
 }

@@ -3,6 +3,7 @@ import {
   ConfigurationError,
   InvocationContext,
   quoteValue,
+  runAgent,
   type Agent,
   type AgentEvent,
   type Message,
@@ -124,10 +125,10 @@ export class GraphExecutor implements Agent {
     const group = parent.withSignal(signal);
     const branch = parent.branch ? `${parent.branch}.${this.name}_${step.id}` : `${this.name}_${step.id}`;
     // Same scope start as the executor: a resumed step finds its stored tool calls and results.
-    const ctx = new InvocationContext(group.services, this.react, `${parent.path}/${step.id}`, branch, parent.scopeStart);
+    const ctx = new InvocationContext(group.services, this.react, `${parent.path}/${step.id}`, branch, parent.scopeStart, step.id);
     contexts.set(step.id, ctx);
     this.inputs.set(ctx, this.stepInput(parent, step));
-    return this.react.run(ctx);
+    return runAgent(ctx);
   }
 
   private stepInput(parent: InvocationContext, step: GraphStep): GraphStepInput {
