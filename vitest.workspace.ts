@@ -13,6 +13,7 @@ export const entryPoints: Readonly<Record<string, string>> = {
   '@replan/planexecute': './packages/planexecute/src/index.ts',
   '@replan/providers': './packages/providers/src/index.ts',
   '@replan/postgres': './packages/postgres/src/index.ts',
+  '@replan/otel': './packages/otel/src/index.ts',
 };
 
 const escapeRegExp = (name: string) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -43,6 +44,7 @@ export const fastProjects = [
   project('core', './packages/core', { exclude: processTests }),
   project('providers', './packages/providers'),
   project('planexecute', './packages/planexecute'),
+  project('otel', './packages/otel'),
 ];
 
 /** Child processes, PostgreSQL, installs from outside the repo: only `pnpm test` runs these. */
