@@ -40,7 +40,8 @@ describe('run observers', () => {
       ['m', 'root/worker', 'stop', starts[1]?.agentRunId],
     ]);
     expect(modelEnds[0]?.usage).toEqual({ inputTokens: 10, outputTokens: 5 });
-    expect(modelEnds[0]?.estimatedInputTokens).toBeGreaterThan(0);
+    expect(modelEnds[0]?.requestSize().estimatedInputTokens).toBe(Math.ceil(modelEnds[0]!.requestSize().chars / 4));
+    expect(modelEnds[0]?.requestSize().chars).toBeGreaterThan(2); // 'go' plus the tool specs
     const toolEnds = obs.events.filter((e) => e.kind === 'tool-call-end');
     expect(toolEnds.map((e) => [e.toolName, e.isError])).toEqual(expect.arrayContaining([['echo', false], ['broken', true]]));
     const end = obs.events.at(-1);

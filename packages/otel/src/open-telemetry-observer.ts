@@ -44,8 +44,10 @@ const FAILED_STATUSES = new Set(['failed', 'aborted', 'budget_exceeded', 'max_it
 /** What is open for one running invocation. */
 interface OpenRun {
   readonly root: Span;
-  readonly agents: Map<string, Span>;
+  /** Open agent spans by agent run id, with the context that parents their children (made once). */
+  readonly agents: Map<string, { readonly span: Span; readonly context: Context }>;
   readonly calls: Map<string, Span>;
+  readonly rootContext: Context;
 }
 
 const envCapture = (): boolean =>
@@ -85,7 +87,7 @@ class OpenTelemetryObserver implements RunObserver {
       },
       parent,
     );
-    this.runs.set(info.invocationId, { root, agents: new Map(), calls: new Map() });
+    this.runs.set(info.invocationId, { root, agents: new Map(), calls: new Map(), rootContext: trace.setSpan(ROOT_CONTEXT, root) });
   }
 
   carry(info: RunStartInfo): Record<string, string> | undefined {
@@ -98,7 +100,8 @@ class OpenTelemetryObserver implements RunObserver {
     if (!run) return;
     this.runs.delete(info.invocationId);
     // Spans a failure left open (an agent unwound by an abort) end with the run.
-    for (const span of [...run.calls.values(), ...run.agents.values()]) span.end(info.time);
+    for (const span of run.calls.values()) span.end(info.time);
+    for (const agent of run.agents.values()) if (agent.span !== run.root) agent.span.end(info.time);
     run.root.setAttribute(Attr.runStatus, info.status);
     if (FAILED_STATUSES.has(info.status)) fail(run.root, info.error, info.status);
     run.root.end(info.time);
@@ -108,10 +111,10 @@ class OpenTelemetryObserver implements RunObserver {
     const run = this.runs.get(info.invocationId);
     if (!run) return;
     if (info.parentAgentRunId === undefined && info.path === info.agent) {
-      run.agents.set(info.agentRunId, run.root); // the root agent is the run's root span
+      run.agents.set(info.agentRunId, { span: run.root, context: run.rootContext }); // the root agent is the run's root span
       return;
     }
-    const parent = (info.parentAgentRunId && run.agents.get(info.parentAgentRunId)) || run.root;
+    const parent = (info.parentAgentRunId !== undefined ? run.agents.get(info.parentAgentRunId)?.context : undefined) ?? run.rootContext;
     const span = this.tracer.startSpan(
       `${info.operation} ${info.agent}`,
       {
@@ -126,14 +129,14 @@ class OpenTelemetryObserver implements RunObserver {
           ...(info.stepId !== undefined ? { [Attr.stepId]: info.stepId } : {}),
         },
       },
-      trace.setSpan(ROOT_CONTEXT, parent),
+      parent,
     );
-    run.agents.set(info.agentRunId, span);
+    run.agents.set(info.agentRunId, { span, context: trace.setSpan(ROOT_CONTEXT, span) });
   }
 
   onAgentEnd(info: AgentEndInfo): void {
     const run = this.runs.get(info.invocationId);
-    const span = run?.agents.get(info.agentRunId);
+    const span = run?.agents.get(info.agentRunId)?.span;
     if (!run || !span) return;
     run.agents.delete(info.agentRunId);
     if (span === run.root) return; // ended by onRunEnd with the run's status
@@ -151,16 +154,14 @@ class OpenTelemetryObserver implements RunObserver {
       [Attr.providerName]: info.provider ?? UNKNOWN_PROVIDER,
       [Attr.requestModel]: info.model,
       [Attr.conversationId]: info.sessionId,
-      [Attr.agentName]: info.agent,
-      ...(info.stepId !== undefined ? { [Attr.stepId]: info.stepId } : {}),
-      ...(settings?.maxTokens !== undefined ? { [Attr.requestMaxTokens]: settings.maxTokens } : {}),
-      ...(settings?.temperature !== undefined ? { [Attr.requestTemperature]: settings.temperature } : {}),
-      ...(this.captureContent ? { [Attr.inputMessages]: inputMessages(info.request) } : {}),
     };
+    if (settings?.maxTokens !== undefined) attributes[Attr.requestMaxTokens] = settings.maxTokens;
+    if (settings?.temperature !== undefined) attributes[Attr.requestTemperature] = settings.temperature;
+    if (this.captureContent) attributes[Attr.inputMessages] = inputMessages(info.request);
     const span = this.tracer.startSpan(
       `chat ${info.model}`,
       { kind: SpanKind.CLIENT, startTime: info.time, attributes },
-      trace.setSpan(ROOT_CONTEXT, run.agents.get(info.agentRunId) ?? run.root),
+      run.agents.get(info.agentRunId)?.context ?? run.rootContext,
     );
     run.calls.set(info.callId, span);
   }
@@ -170,15 +171,17 @@ class OpenTelemetryObserver implements RunObserver {
     const span = run?.calls.get(info.callId);
     if (!run || !span) return;
     run.calls.delete(info.callId);
-    if (info.finishReason) span.setAttribute(Attr.responseFinishReasons, [info.finishReason]);
     const usage = info.usage;
+    const attributes: Attributes = {};
+    if (info.finishReason) attributes[Attr.responseFinishReasons] = [info.finishReason];
     if (usage) {
-      span.setAttribute(Attr.inputTokens, usage.inputTokens);
-      span.setAttribute(Attr.outputTokens, usage.outputTokens);
-      if (usage.cachedTokens !== undefined) span.setAttribute(Attr.cacheReadInputTokens, usage.cachedTokens);
-      if (usage.reasoningTokens !== undefined) span.setAttribute(Attr.reasoningOutputTokens, usage.reasoningTokens);
-      if (info.cost) span.setAttribute(Attr.cost, info.cost);
+      attributes[Attr.inputTokens] = usage.inputTokens;
+      attributes[Attr.outputTokens] = usage.outputTokens;
+      if (usage.cachedTokens !== undefined) attributes[Attr.cacheReadInputTokens] = usage.cachedTokens;
+      if (usage.reasoningTokens !== undefined) attributes[Attr.reasoningOutputTokens] = usage.reasoningTokens;
+      if (info.cost) attributes[Attr.cost] = info.cost;
     }
+    span.setAttributes(attributes);
     if (this.captureContent && info.response)
       span.setAttribute(Attr.outputMessages, outputMessages(info.response.message, info.response.finishReason));
     if (info.error) fail(span, info.error);
@@ -199,11 +202,10 @@ class OpenTelemetryObserver implements RunObserver {
           [Attr.toolCallId]: info.toolCallId,
           [Attr.toolType]: 'function',
           [Attr.conversationId]: info.sessionId,
-          ...(info.stepId !== undefined ? { [Attr.stepId]: info.stepId } : {}),
           ...(this.captureContent ? { [Attr.toolArguments]: contentValue(info.args) } : {}),
         },
       },
-      trace.setSpan(ROOT_CONTEXT, run.agents.get(info.agentRunId) ?? run.root),
+      run.agents.get(info.agentRunId)?.context ?? run.rootContext,
     );
     run.calls.set(`tool:${info.toolCallId}`, span);
   }

@@ -41,7 +41,9 @@ export class ObserverHub {
   /** Calls every live observer's handler for `info.kind`. */
   notify<E extends RunLifecycleEvent>(info: E): void {
     const method = METHOD[info.kind];
-    for (const observer of this.observers.slice()) {
+    const observers = this.observers;
+    for (let i = 0; i < observers.length; i++) {
+      const observer = observers[i] as RunObserver;
       const handler = observer[method] as Handlers[E['kind']] | undefined;
       if (!handler) continue;
       try {
@@ -50,6 +52,7 @@ export class ObserverHub {
           (returned as Promise<unknown>).then(undefined, (error: unknown) => this.drop(observer, error));
       } catch (error) {
         this.drop(observer, error);
+        i--; // it left the list: the next observer is now at i
       }
     }
   }

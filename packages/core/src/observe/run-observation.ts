@@ -2,7 +2,7 @@ import type { InvocationContext } from '../agents/invocation-context.js';
 import type { ToolCallBlock } from '../messages/content-block.js';
 import type { ChatModel, ModelRequest, ModelResponse } from '../models/chat-model.js';
 import type { ObserverHub } from './observer-hub.js';
-import type { AgentScope } from './run-observer.js';
+import type { AgentScope, ModelCallEndInfo, ModelCallStartInfo, RequestSize, ToolCallEndInfo, ToolCallStartInfo } from './run-observer.js';
 import { requestChars, estimateTokens } from './request-size.js';
 
 type RunLabels = Pick<AgentScope, 'appName' | 'userId' | 'sessionId' | 'invocationId'>;
@@ -37,8 +37,8 @@ export class RunObservation {
       agentRunId: this.id('agent-'),
       agent: ctx.agent.name,
       path: ctx.path,
-      ...(ctx.branch !== undefined ? { branch: ctx.branch } : {}),
-      ...(ctx.stepId !== undefined ? { stepId: ctx.stepId } : {}),
+      branch: ctx.branch,
+      stepId: ctx.stepId,
     };
     const stack = this.active.get(ctx.path);
     if (stack) stack.push(scope);
@@ -73,7 +73,7 @@ export class RunObservation {
   /** The agent run a call made in `ctx` belongs to. */
   scopeOf(ctx: InvocationContext): AgentScope {
     const scope = this.active.get(ctx.path)?.at(-1);
-    if (scope) return { ...scope, time: Date.now() };
+    if (scope) return scope;
     // An agent run by hand (not through runAgent): report it under its path anyway.
     return {
       ...this.labels,
@@ -81,35 +81,34 @@ export class RunObservation {
       agentRunId: `${ctx.path}#unobserved`,
       agent: ctx.agent.name,
       path: ctx.path,
-      ...(ctx.branch !== undefined ? { branch: ctx.branch } : {}),
-      ...(ctx.stepId !== undefined ? { stepId: ctx.stepId } : {}),
+      branch: ctx.branch,
+      stepId: ctx.stepId,
     };
   }
 
   /** Reports a model call starting; call the returned function with its response or error. */
   modelCall(ctx: InvocationContext, model: ChatModel, request: ModelRequest): (outcome: { response?: ModelResponse; error?: unknown }) => void {
-    const chars = requestChars(request);
-    const start = {
-      ...this.scopeOf(ctx),
-      callId: this.id('model-call-'),
-      model: model.id,
-      ...(model.provider !== undefined ? { provider: model.provider } : {}),
-      request,
-      requestChars: chars,
-      estimatedInputTokens: estimateTokens(chars),
-    };
-    this.hub.notify({ ...start, kind: 'model-call-start' });
+    const s = this.scopeOf(ctx);
+    const callId = this.id('model-call-');
+    let size: RequestSize | undefined;
+    const requestSize = () => (size ??= measure(request));
+    const started = Date.now();
+    // Fixed-shape literals (no spreads): this runs on every model call.
+    this.hub.notify<ModelCallStartInfo>({
+      kind: 'model-call-start', appName: s.appName, userId: s.userId, sessionId: s.sessionId, invocationId: s.invocationId, time: started,
+      agentRunId: s.agentRunId, agent: s.agent, path: s.path, branch: s.branch, stepId: s.stepId,
+      callId, model: model.id, provider: model.provider, request, requestSize,
+    });
     return ({ response, error }) => {
       const time = Date.now();
-      this.hub.notify({
-        ...start,
-        kind: 'model-call-end',
-        time,
-        latencyMs: time - start.time,
+      this.hub.notify<ModelCallEndInfo>({
+        kind: 'model-call-end', appName: s.appName, userId: s.userId, sessionId: s.sessionId, invocationId: s.invocationId, time,
+        agentRunId: s.agentRunId, agent: s.agent, path: s.path, branch: s.branch, stepId: s.stepId,
+        callId, model: model.id, provider: model.provider, request, requestSize,
+        latencyMs: time - started,
         cost: response ? this.price(model.id, response.usage) : 0,
-        ...(response ? { response, finishReason: response.finishReason } : {}),
-        ...(response?.usage ? { usage: response.usage } : {}),
-        ...(error !== undefined ? { error: asError(error) } : {}),
+        response, usage: response?.usage, finishReason: response?.finishReason,
+        error: error === undefined ? undefined : asError(error),
       });
     };
   }
@@ -119,22 +118,28 @@ export class RunObservation {
     ctx: InvocationContext,
     call: ToolCallBlock,
   ): (outcome: { output?: unknown; isError: boolean; error?: unknown; interrupted?: boolean }) => void {
-    const start = { ...this.scopeOf(ctx), toolName: call.name, toolCallId: call.id, args: call.args };
-    this.hub.notify({ ...start, kind: 'tool-call-start' });
+    const s = this.scopeOf(ctx);
+    const started = Date.now();
+    this.hub.notify<ToolCallStartInfo>({
+      kind: 'tool-call-start', appName: s.appName, userId: s.userId, sessionId: s.sessionId, invocationId: s.invocationId, time: started,
+      agentRunId: s.agentRunId, agent: s.agent, path: s.path, branch: s.branch, stepId: s.stepId,
+      toolName: call.name, toolCallId: call.id, args: call.args,
+    });
     return ({ output, isError, error, interrupted }) => {
       const time = Date.now();
-      this.hub.notify({
-        ...start,
-        kind: 'tool-call-end',
-        time,
-        latencyMs: time - start.time,
-        isError,
-        ...(output !== undefined ? { output } : {}),
-        ...(error !== undefined ? { error: asError(error) } : {}),
-        ...(interrupted ? { interrupted } : {}),
+      this.hub.notify<ToolCallEndInfo>({
+        kind: 'tool-call-end', appName: s.appName, userId: s.userId, sessionId: s.sessionId, invocationId: s.invocationId, time,
+        agentRunId: s.agentRunId, agent: s.agent, path: s.path, branch: s.branch, stepId: s.stepId,
+        toolName: call.name, toolCallId: call.id, args: call.args,
+        latencyMs: time - started, isError, output, error: error === undefined ? undefined : asError(error), interrupted,
       });
     };
   }
 }
+
+const measure = (request: ModelRequest): RequestSize => {
+  const chars = requestChars(request);
+  return { chars, estimatedInputTokens: estimateTokens(chars) };
+};
 
 const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));

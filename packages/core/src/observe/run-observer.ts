@@ -77,8 +77,14 @@ export interface ModelCallStartInfo extends AgentScope {
   /** `ChatModel.provider` when the model names one. */
   readonly provider?: string;
   readonly request: ModelRequest;
-  /** Characters of message text and tool arguments sent (what `estimatedInputTokens` is made from). */
-  readonly requestChars: number;
+  /** Measures the request (on demand: most observers never need it). */
+  readonly requestSize: () => RequestSize;
+}
+
+/** How big a model request is: characters sent (text, tool calls and results, tool specs) and a token estimate. */
+export interface RequestSize {
+  readonly chars: number;
+  /** About 4 characters a token, rounded up: what `limits.maxCost` prices before a call. */
   readonly estimatedInputTokens: number;
 }
 

@@ -17,21 +17,24 @@ export interface UsageBreakdown {
   readonly byStep: Readonly<Record<string, UsageBucket>>;
 }
 
-/** Accumulates `UsageBucket`s by key. */
+type MutableBucket = { -readonly [K in keyof UsageBucket]: UsageBucket[K] };
+
+/** Accumulates `UsageBucket`s by key (buckets are updated in place: this runs once per model call). */
 export class UsageTally {
-  private readonly buckets = new Map<string, UsageBucket>();
+  private readonly buckets = new Map<string, MutableBucket>();
 
   add(key: string, usage: Usage | undefined, cost: number, latencyMs: number): void {
-    const b = this.buckets.get(key);
-    this.buckets.set(key, {
-      usage: addUsage(b?.usage ?? emptyUsage(), usage),
-      modelCalls: (b?.modelCalls ?? 0) + 1,
-      cost: (b?.cost ?? 0) + cost,
-      latencyMs: (b?.latencyMs ?? 0) + latencyMs,
-    });
+    let b = this.buckets.get(key);
+    if (!b) this.buckets.set(key, (b = { usage: emptyUsage(), modelCalls: 0, cost: 0, latencyMs: 0 }));
+    if (usage) b.usage = addUsage(b.usage, usage);
+    b.modelCalls++;
+    b.cost += cost;
+    b.latencyMs += latencyMs;
   }
 
   toRecord(): Record<string, UsageBucket> {
-    return Object.fromEntries(this.buckets);
+    const out: Record<string, UsageBucket> = {};
+    for (const [key, b] of this.buckets) out[key] = { ...b };
+    return out;
   }
 }
