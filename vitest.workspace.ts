@@ -11,6 +11,7 @@ export const entryPoints: Readonly<Record<string, string>> = {
   '@replan/core': './packages/core/src/index.ts',
   '@replan/core/testing': './packages/core/src/testing/index.ts',
   '@replan/planexecute': './packages/planexecute/src/index.ts',
+  '@replan/planexecute/terminal': './packages/planexecute/src/terminal/index.ts',
   '@replan/providers': './packages/providers/src/index.ts',
   '@replan/postgres': './packages/postgres/src/index.ts',
   '@replan/otel': './packages/otel/src/index.ts',
