@@ -68,6 +68,31 @@ describe('run observers', () => {
     expect(second.events[1]?.kind).toBe('resume');
   });
 
+  it('report a failing model call, the agents it unwinds and the failed run, with the error', async () => {
+    const model = new ScriptedModel({ id: 'm', responses: [new Error('503 from upstream')] });
+    const obs = recorder();
+    const runner = new Runner({ agent: new SequentialAgent({ name: 'root', subAgents: [new ReActAgent({ name: 'w', model })] }), appName: 'x', observers: [obs] });
+    const result = await runner.run({ userId: 'u', input: 'go' }).result();
+    expect(result.status).toBe('failed');
+    const modelEnd = obs.events.find((e) => e.kind === 'model-call-end');
+    expect(modelEnd?.kind === 'model-call-end' && [modelEnd.error?.name, modelEnd.usage, modelEnd.cost]).toEqual(['ModelCallError', undefined, 0]);
+    const agentEnds = obs.events.filter((e) => e.kind === 'agent-end');
+    expect(agentEnds.map((e) => [e.path, e.error?.name])).toEqual([['root/w', 'ModelCallError'], ['root', 'ModelCallError']]);
+    const end = obs.events.at(-1);
+    expect(end?.kind === 'run-end' && [end.status, end.error?.name, end.result?.status]).toEqual(['failed', 'ModelCallError', 'failed']);
+  });
+
+  it('with no observer registered, agents see no observation (nothing is reported or built)', async () => {
+    let seen: unknown = 'unset';
+    const probe = { name: 'probe', description: '', async *run(ctx: import('@replan/core').InvocationContext) { seen = ctx.services.observation; } };
+    await new Runner({ agent: probe, appName: 'x' }).run({ userId: 'u', input: 'go' }).result();
+    expect(seen).toBeUndefined();
+    await new Runner({ agent: probe, appName: 'x', observers: [] }).run({ userId: 'u', input: 'go' }).result();
+    expect(seen).toBeUndefined();
+    await new Runner({ agent: probe, appName: 'x', observers: [{}] }).run({ userId: 'u', input: 'go' }).result();
+    expect(seen).toBeDefined();
+  });
+
   it('a throwing observer is reported once, ignored afterwards, and the run is unchanged', async () => {
     const model = new ScriptedModel({ responses: [callTools({ name: 'echo', args: { v: 'x' } }), 'done'] });
     const bad: RunObserver = { onModelCallStart: vi.fn(() => { throw new Error('observer bug'); }), onToolCallStart: vi.fn() };

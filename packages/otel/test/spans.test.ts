@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { InMemorySessionStore, addUsage, emptyUsage, type Usage } from '@replan/core';
+import { InMemorySessionStore, ReActAgent, Runner, addUsage, emptyUsage, type Usage } from '@replan/core';
+import { ScriptedModel } from '@replan/core/testing';
 import { openTelemetry } from '@replan/otel';
 import { planExecuteScenario } from './plan-execute-run.js';
 
@@ -124,6 +125,21 @@ describe('openTelemetry()', () => {
     expect(JSON.parse(chat.attributes['gen_ai.input.messages'] as string)).toContainEqual({ role: 'user', parts: [expect.objectContaining({ type: 'text' })] });
     process.env['OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT'] = 'true';
     expect(contentKeys((await runScenario()).spans).has('gen_ai.input.messages')).toBe(true);
+  });
+
+  it('a failing model call marks its chat span, the agents it unwinds and the run as errors', async () => {
+    const { exporter, provider } = tracing();
+    const model = new ScriptedModel({ id: 'broken-model', responses: [new Error('503 from upstream')] });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'solo', model }), appName: 'x', observers: [openTelemetry({ tracerProvider: provider })] });
+    const result = await runner.run({ userId: 'u', sessionId: 'f', input: 'go' }).result();
+    expect(result.status).toBe('failed');
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((s) => s.name).sort()).toEqual(['chat broken-model', 'invoke_agent solo']);
+    for (const span of spans) {
+      expect(span.status.code).toBe(SpanStatusCode.ERROR);
+      expect(span.attributes['error.type']).toBe('ModelCallError');
+    }
+    expect(byName(spans, 'chat broken-model')[0]!.attributes['gen_ai.provider.name']).toBe('_OTHER');
   });
 
   it('a throwing observer next to it breaks neither the run nor the trace', async () => {
