@@ -1,7 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { InMemorySessionStore, ReActAgent, Runner, addUsage, emptyUsage, type Usage } from '@replan/core';
+import { FileSessionStore, InMemorySessionStore, ReActAgent, Runner, addUsage, emptyUsage, type SessionStore, type Usage } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import { openTelemetry } from '@replan/otel';
 import { planExecuteScenario } from './plan-execute-run.js';
@@ -16,22 +19,41 @@ const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 const byName = (spans: readonly ReadableSpan[], name: string) => spans.filter((s) => s.name === name);
 const toMs = (t: [number, number]) => t[0] * 1e3 + t[1] / 1e6;
 
-/** Runs the scenario: first run stops for approval; a second runner (another "process") resumes it. */
-async function runScenario(options: { captureContent?: boolean } = {}) {
+/**
+ * Runs the scenario: the first run stops for approval; a second runner — another "process": its own
+ * tracer provider and, by default, its own store object over the same data — resumes it.
+ */
+async function runScenario(options: { captureContent?: boolean } = {}, stores: () => [SessionStore, SessionStore] = sharedMemory) {
   const { exporter, provider } = tracing();
-  const store = new InMemorySessionStore();
+  const [store, reopened] = stores();
   const { runner } = planExecuteScenario();
   const first = await runner([openTelemetry({ tracerProvider: provider, ...options })], store).run({ userId: 'u', sessionId: 's1', input: 'do it' }).result();
-  // Another process: a new tracer provider and runner over the same store.
   const second = tracing();
-  const resumed = await runner([openTelemetry({ tracerProvider: second.provider, ...options })], store)
+  const resumed = await runner([openTelemetry({ tracerProvider: second.provider, ...options })], reopened)
     .resume({ userId: 'u', sessionId: 's1', values: { [first.interrupts[0]!.id]: { approved: true } } })
     .result();
-  const session = await store.get({ appName: 'otel-test', userId: 'u', id: 's1' });
+  const session = await reopened.get({ appName: 'otel-test', userId: 'u', id: 's1' });
   return { first, resumed, spans: [...exporter.getFinishedSpans(), ...second.exporter.getFinishedSpans()], session: session! };
 }
 
+function sharedMemory(): [SessionStore, SessionStore] {
+  const store = new InMemorySessionStore();
+  return [store, store];
+}
+
+/** Two `FileSessionStore`s over one directory, as two processes would open it. */
+function reopenedFiles(): [SessionStore, SessionStore] {
+  const dir = mkdtempSync(join(tmpdir(), 'replan-otel-'));
+  dirs.push(dir);
+  return [new FileSessionStore({ dir }), new FileSessionStore({ dir })];
+}
+const dirs: string[] = [];
+
 describe('openTelemetry()', () => {
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
   afterEach(() => {
     delete process.env['OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT'];
   });
@@ -93,6 +115,16 @@ describe('openTelemetry()', () => {
       expect(chat.attributes['gen_ai.provider.name']).toEqual(expect.any(String));
       expect(chat.attributes['gen_ai.response.finish_reasons']).toEqual([expect.any(String)]);
     }
+  });
+
+  it('continues the trace when the session is resumed from a re-opened file store', async () => {
+    const { resumed, spans, session } = await runScenario({}, reopenedFiles);
+    expect(resumed.status).toBe('completed');
+    expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
+    const input = session.events.find((e) => e.author === 'user' && e.message);
+    expect(input?.meta?.['observe']).toEqual({ traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/) });
+    const roots = byName(spans, 'invoke_agent plan_execute');
+    expect(roots.map((r) => r.spanContext().traceId)).toEqual([spans[0]!.spanContext().traceId, spans[0]!.spanContext().traceId]);
   });
 
   it('puts usage on model-call spans only, equal to the stored events and the run results', async () => {
