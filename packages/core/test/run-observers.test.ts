@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ReActAgent, Runner, SequentialAgent, tool, type RunLifecycleEvent, type RunObserver } from '@replan/core';
+import { InMemorySessionStore, ReActAgent, Runner, SequentialAgent, tool, type RunLifecycleEvent, type RunObserver } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
 
@@ -80,6 +80,17 @@ describe('run observers', () => {
     expect(agentEnds.map((e) => [e.path, e.error?.name])).toEqual([['root/w', 'ModelCallError'], ['root', 'ModelCallError']]);
     const end = obs.events.at(-1);
     expect(end?.kind === 'run-end' && [end.status, end.error?.name, end.result?.status]).toEqual(['failed', 'ModelCallError', 'failed']);
+  });
+
+  it('report a run whose input could not be stored as started and failed; result() rejects as before', async () => {
+    const store = new InMemorySessionStore();
+    store.create = () => Promise.reject(new Error('disk unavailable'));
+    const obs = recorder();
+    const runner = new Runner({ agent: new ReActAgent({ name: 'a', model: new ScriptedModel({ responses: ['x'] }) }), appName: 'x', sessionStore: store, observers: [obs] });
+    await expect(runner.run({ userId: 'u', input: 'go' }).result()).rejects.toThrow('disk unavailable');
+    expect(obs.events.map((e) => e.kind)).toEqual(['run-start', 'run-end']);
+    const end = obs.events[1];
+    expect(end?.kind === 'run-end' && [end.status, end.error?.message, end.result]).toEqual(['failed', 'disk unavailable', undefined]);
   });
 
   it('with no observer registered, agents see no observation (nothing is reported or built)', async () => {

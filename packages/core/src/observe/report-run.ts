@@ -26,8 +26,8 @@ export function reportRunEnd(hub: ObserverHub, start: RunStartInfo, result: RunR
   });
 }
 
-/** Reports a run that could not start (its input or resume marker was not stored). */
-export function reportStartFailure(hub: ObserverHub, start: RunStartInfo, error: unknown): void {
+/** Reports a run that threw instead of ending with a result (e.g. its input or resume marker was not stored). */
+export function reportRunThrew(hub: ObserverHub, start: RunStartInfo, error: unknown): void {
   hub.notify({
     kind: 'run-end',
     ...scopeOf(start),

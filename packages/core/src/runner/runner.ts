@@ -22,7 +22,7 @@ import type { PriceTable } from './model-prices.js';
 import { sessionTotals } from './session-totals.js';
 import { ObserverHub, type ObserverErrorHandler } from '../observe/observer-hub.js';
 import type { RunObserver, RunStartInfo } from '../observe/run-observer.js';
-import { carriedOf, reportRunEnd, reportStartFailure } from '../observe/report-run.js';
+import { carriedOf, reportRunEnd, reportRunThrew } from '../observe/report-run.js';
 
 export interface RunnerOptions {
   readonly agent: Agent;
@@ -127,17 +127,33 @@ export class Runner {
     try {
       session = await this.storeInput(key, input, options.state);
     } catch (error) {
-      if (hub && start) reportStartFailure(hub, start, error);
+      if (hub && start) reportRunThrew(hub, start, error);
       throw error;
     }
     emit(input);
-    const result = await driveInvocation({
-      ...this.driveBase(options, emit),
-      session,
-      invocationId,
-      start: session.events.length - 1,
-    });
-    if (hub && start) reportRunEnd(hub, start, result);
+    return this.reported(
+      start,
+      driveInvocation({
+        ...this.driveBase(options, emit),
+        session,
+        invocationId,
+        start: session.events.length - 1,
+      }),
+    );
+  }
+
+  /** Reports how a run ended to the observers (also when it threw instead of ending). */
+  private async reported(start: RunStartInfo | undefined, running: Promise<RunResult>): Promise<RunResult> {
+    const hub = this.hub;
+    if (!hub || !start) return running;
+    let result: RunResult;
+    try {
+      result = await running;
+    } catch (error) {
+      reportRunThrew(hub, start, error);
+      throw error;
+    }
+    reportRunEnd(hub, start, result);
     return result;
   }
 
@@ -180,11 +196,7 @@ export class Runner {
       hub.notify(start);
       hub.notify({ kind: 'resume', ...this.labels(key, log.invocationId), values });
     }
-    const ended = (result: RunResult): RunResult => {
-      if (hub && start) reportRunEnd(hub, start, result);
-      return result;
-    };
-    const done = (status: RunStatus, output: string | undefined): RunResult => ended({
+    const done = (status: RunStatus, output: string | undefined): Promise<RunResult> => this.reported(start, Promise.resolve({
       status,
       output,
       ...(log.final?.structured !== undefined ? { structured: log.final.structured } : {}),
@@ -196,7 +208,7 @@ export class Runner {
       cost: 0,
       breakdown: { byAgent: {}, byStep: {} },
       session: sessionTotals(session.events),
-    });
+    }));
     if (log.end) return done(log.end.status as RunStatus, log.end.output);
     if (log.openInterrupts.length && !Object.keys(values).length) return done('interrupted', undefined);
     // Across processes the resume event is the claim: a concurrent resume fails here, before doing anything.
@@ -213,19 +225,22 @@ export class Runner {
     try {
       ({ version } = await this.sessionStore.appendEvents(key, [marker], { expectedVersion: session.version }));
     } catch (error) {
-      if (hub && start) reportStartFailure(hub, start, error);
+      if (hub && start) reportRunThrew(hub, start, error);
       throw error;
     }
     emit(marker);
     for (const [id, value] of Object.entries(values)) log.resumeValues.set(id, value);
-    return ended(await driveInvocation({
-      ...this.driveBase(options, emit),
-      session: { ...session, events: [...session.events, marker], version },
-      invocationId: log.invocationId,
-      start: log.start,
-      resumeValues: log.resumeValues,
-      interruptIds: log.interruptIds,
-    }));
+    return this.reported(
+      start,
+      driveInvocation({
+        ...this.driveBase(options, emit),
+        session: { ...session, events: [...session.events, marker], version },
+        invocationId: log.invocationId,
+        start: log.start,
+        resumeValues: log.resumeValues,
+        interruptIds: log.interruptIds,
+      }),
+    );
   }
 
   private driveBase(options: CommonRunOptions, emit: (e: AgentEvent) => void) {
