@@ -38,11 +38,14 @@ export async function observerOverhead(): Promise<string> {
   return [
     `### ReAct overhead per iteration with observers (µs, ${n} iterations a run, median of 201 runs after warm-up)`,
     '',
-    table(['observers', 'per iteration', 'vs. none'], [
-      ['none', fmt(off * 1000), '1.0'],
-      ['openTelemetry(), no SDK (API no-op tracer)', fmt(noop * 1000), fmt(noop / off)],
-      ['openTelemetry() + SDK (BatchSpanProcessor), spans dropped', fmt(on * 1000), fmt(on / off)],
-    ]),
+    table(
+      ['observers', 'per iteration', 'vs. none'],
+      [
+        ['none', fmt(off * 1000), '1.0'],
+        ['openTelemetry(), no SDK (API no-op tracer)', fmt(noop * 1000), fmt(noop / off)],
+        ['openTelemetry() + SDK (BatchSpanProcessor), spans dropped', fmt(on * 1000), fmt(on / off)],
+      ],
+    ),
   ].join('\n');
 }
 

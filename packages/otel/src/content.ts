@@ -10,7 +10,7 @@ function toConventionMessage(message: Message): Record<string, unknown> {
         return { type: 'reasoning', content: block.reasoning };
       case 'tool_call':
         return { type: 'tool_call', id: block.id, name: block.name, arguments: block.args };
-      case 'tool_result':
+      default:
         return { type: 'tool_call_response', id: block.toolCallId, response: block.output };
     }
   });

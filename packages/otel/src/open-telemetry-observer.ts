@@ -51,7 +51,7 @@ interface OpenRun {
 }
 
 const envCapture = (): boolean =>
-  typeof process !== 'undefined' && process.env?.['OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT']?.toLowerCase() === 'true';
+  typeof process !== 'undefined' && process.env?.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.toLowerCase() === 'true';
 
 /**
  * Turns a runner's lifecycle into OpenTelemetry spans (see `openTelemetry`). Spans are started and

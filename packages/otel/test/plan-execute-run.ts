@@ -7,8 +7,21 @@ const graphCall = (...steps: [string, string, string[]][]) =>
   callTools({ name: 'plan', args: { steps: steps.map(([id, task, dependsOn]) => ({ id, task, dependsOn })) } });
 const respondCall = (response: string) => callTools({ name: 'respond', args: { response } });
 
-const fetchPage = tool({ name: 'fetch_page', description: 'fetches a page', parameters: z.object({ url: z.string() }), execute: () => { throw new Error('connection refused'); } });
-const sendMail = tool({ name: 'send_mail', description: 'sends mail', parameters: z.object({ to: z.string() }), needsApproval: true, execute: ({ to }) => `sent to ${to}` });
+const fetchPage = tool({
+  name: 'fetch_page',
+  description: 'fetches a page',
+  parameters: z.object({ url: z.string() }),
+  execute: () => {
+    throw new Error('connection refused');
+  },
+});
+const sendMail = tool({
+  name: 'send_mail',
+  description: 'sends mail',
+  parameters: z.object({ to: z.string() }),
+  needsApproval: true,
+  execute: ({ to }) => `sent to ${to}`,
+});
 
 /** The step a request is for, and whether its tool already answered. */
 function stepReply(request: ModelRequest) {
@@ -27,7 +40,11 @@ export function planExecuteScenario() {
   const usage = { inputTokens: 100, outputTokens: 20, cachedTokens: 40 };
   const planner = new ScriptedModel({ id: 'planner-model', responses: [graphCall(['a', 'task a', []], ['b', 'task b', []])], usage });
   const steps = new ScriptedModel({ id: 'step-model', respond: stepReply, latencyMs: 15, usage });
-  const replanner = new ScriptedModel({ id: 'replanner-model', responses: [graphCall(['d', 'task d', ['a']]), respondCall('all done')], usage });
+  const replanner = new ScriptedModel({
+    id: 'replanner-model',
+    responses: [graphCall(['d', 'task d', ['a']]), respondCall('all done')],
+    usage,
+  });
   const agent = createPlanExecuteAgent({
     mode: 'graph',
     planner: createPlanner({ model: planner, mode: 'graph' }),

@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { FileSessionStore, InMemorySessionStore, ReActAgent, Runner, addUsage, emptyUsage, type SessionStore, type Usage } from '@replan/core';
+import {
+  FileSessionStore,
+  InMemorySessionStore,
+  ReActAgent,
+  Runner,
+  addUsage,
+  emptyUsage,
+  type SessionStore,
+  type Usage,
+} from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import { openTelemetry } from '@replan/otel';
 import { planExecuteScenario } from './plan-execute-run.js';
@@ -27,7 +36,9 @@ async function runScenario(options: { captureContent?: boolean } = {}, stores: (
   const { exporter, provider } = tracing();
   const [store, reopened] = stores();
   const { runner } = planExecuteScenario();
-  const first = await runner([openTelemetry({ tracerProvider: provider, ...options })], store).run({ userId: 'u', sessionId: 's1', input: 'do it' }).result();
+  const first = await runner([openTelemetry({ tracerProvider: provider, ...options })], store)
+    .run({ userId: 'u', sessionId: 's1', input: 'do it' })
+    .result();
   const second = tracing();
   const resumed = await runner([openTelemetry({ tracerProvider: second.provider, ...options })], reopened)
     .resume({ userId: 'u', sessionId: 's1', values: { [first.interrupts[0]!.id]: { approved: true } } })
@@ -55,12 +66,12 @@ describe('openTelemetry()', () => {
   });
 
   afterEach(() => {
-    delete process.env['OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT'];
+    delete process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT;
   });
 
   it('traces a graph plan–execute run as one tree: plan turns, overlapping step siblings, chat and tool spans', async () => {
     const { first, resumed, spans } = await runScenario();
-    if (process.env['DUMP_SPANS']) console.log(dumpTree(spans));
+    if (process.env.DUMP_SPANS) console.log(dumpTree(spans));
     expect(first.status).toBe('interrupted');
     expect(resumed.status).toBe('completed');
     expect(resumed.output).toBe('all done');
@@ -86,7 +97,9 @@ describe('openTelemetry()', () => {
     }
 
     // Steps a and b: sibling `invoke_agent executor` spans under the executor, overlapping in time.
-    const steps = spans.filter((s) => s.attributes['replan.step.id'] !== undefined && s.attributes['gen_ai.operation.name'] === 'invoke_agent');
+    const steps = spans.filter(
+      (s) => s.attributes['replan.step.id'] !== undefined && s.attributes['gen_ai.operation.name'] === 'invoke_agent',
+    );
     const a = steps.find((s) => s.attributes['replan.step.id'] === 'a')!;
     const bParts = steps.filter((s) => s.attributes['replan.step.id'] === 'b');
     const b = bParts.sort((x, y) => toMs(x.startTime) - toMs(y.startTime))[0]!;
@@ -122,7 +135,7 @@ describe('openTelemetry()', () => {
     expect(resumed.status).toBe('completed');
     expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
     const input = session.events.find((e) => e.author === 'user' && e.message);
-    expect(input?.meta?.['observe']).toEqual({ traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/) });
+    expect(input?.meta?.observe).toEqual({ traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/) });
     const roots = byName(spans, 'invoke_agent plan_execute');
     expect(roots.map((r) => r.spanContext().traceId)).toEqual([spans[0]!.spanContext().traceId, spans[0]!.spanContext().traceId]);
   });
@@ -131,11 +144,12 @@ describe('openTelemetry()', () => {
     const { first, resumed, spans, session } = await runScenario();
     const chats = spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'chat');
     const spanUsage = chats.reduce<Usage>(
-      (sum, s) => addUsage(sum, {
-        inputTokens: s.attributes['gen_ai.usage.input_tokens'] as number,
-        outputTokens: s.attributes['gen_ai.usage.output_tokens'] as number,
-        cachedTokens: s.attributes['gen_ai.usage.cache_read.input_tokens'] as number,
-      }),
+      (sum, s) =>
+        addUsage(sum, {
+          inputTokens: s.attributes['gen_ai.usage.input_tokens'] as number,
+          outputTokens: s.attributes['gen_ai.usage.output_tokens'] as number,
+          cachedTokens: s.attributes['gen_ai.usage.cache_read.input_tokens'] as number,
+        }),
       emptyUsage(),
     );
     const eventUsage = session.events.reduce<Usage>((sum, e) => addUsage(sum, e.usage), emptyUsage());
@@ -152,17 +166,26 @@ describe('openTelemetry()', () => {
       new Set(spans.flatMap((s) => Object.keys(s.attributes)).filter((k) => /messages|arguments|result/.test(k)));
     expect(contentKeys((await runScenario()).spans)).toEqual(new Set());
     const asked = await runScenario({ captureContent: true });
-    expect(contentKeys(asked.spans)).toEqual(new Set(['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.tool.call.arguments', 'gen_ai.tool.call.result']));
+    expect(contentKeys(asked.spans)).toEqual(
+      new Set(['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.tool.call.arguments', 'gen_ai.tool.call.result']),
+    );
     const chat = asked.spans.find((s) => s.name === 'chat planner-model')!;
-    expect(JSON.parse(chat.attributes['gen_ai.input.messages'] as string)).toContainEqual({ role: 'user', parts: [expect.objectContaining({ type: 'text' })] });
-    process.env['OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT'] = 'true';
+    expect(JSON.parse(chat.attributes['gen_ai.input.messages'] as string)).toContainEqual({
+      role: 'user',
+      parts: [expect.objectContaining({ type: 'text' })],
+    });
+    process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT = 'true';
     expect(contentKeys((await runScenario()).spans).has('gen_ai.input.messages')).toBe(true);
   });
 
   it('a failing model call marks its chat span, the agents it unwinds and the run as errors', async () => {
     const { exporter, provider } = tracing();
     const model = new ScriptedModel({ id: 'broken-model', responses: [new Error('503 from upstream')] });
-    const runner = new Runner({ agent: new ReActAgent({ name: 'solo', model }), appName: 'x', observers: [openTelemetry({ tracerProvider: provider })] });
+    const runner = new Runner({
+      agent: new ReActAgent({ name: 'solo', model }),
+      appName: 'x',
+      observers: [openTelemetry({ tracerProvider: provider })],
+    });
     const result = await runner.run({ userId: 'u', sessionId: 'f', input: 'go' }).result();
     expect(result.status).toBe('failed');
     const spans = exporter.getFinishedSpans();
@@ -177,7 +200,11 @@ describe('openTelemetry()', () => {
   it('a throwing observer next to it breaks neither the run nor the trace', async () => {
     const { exporter, provider } = tracing();
     const { runner } = planExecuteScenario();
-    const thrower = { onToolCallStart: () => { throw new Error('bad observer'); } };
+    const thrower = {
+      onToolCallStart: () => {
+        throw new Error('bad observer');
+      },
+    };
     const errors: unknown[] = [];
     const result = await runner([thrower, openTelemetry({ tracerProvider: provider })], undefined, (e) => errors.push(e))
       .run({ userId: 'u', input: 'go' })
@@ -195,7 +222,9 @@ export function dumpTree(spans: readonly ReadableSpan[]): string {
   const children = (id: string | undefined) => spans.filter((s) => parentOf(s) === id);
   const lines: string[] = [];
   const walk = (span: ReadableSpan, depth: number) => {
-    lines.push(`${'  '.repeat(depth)}${span.name}${span.attributes['replan.step.id'] ? ` [${String(span.attributes['replan.step.id'])}]` : ''}`);
+    lines.push(
+      `${'  '.repeat(depth)}${span.name}${span.attributes['replan.step.id'] ? ` [${String(span.attributes['replan.step.id'])}]` : ''}`,
+    );
     for (const c of children(span.spanContext().spanId)) walk(c, depth + 1);
   };
   for (const root of spans.filter((s) => !spans.some((p) => p.spanContext().spanId === parentOf(s)))) walk(root, 0);

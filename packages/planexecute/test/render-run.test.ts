@@ -10,15 +10,24 @@ import { respondCall } from './support.js';
 /** A non-TTY target that keeps what was written. */
 function capture() {
   let text = '';
-  return { out: { write: (t: string) => void (text += t) }, lines: () => text.split('\n') };
+  const write = (t: string) => {
+    text += t;
+  };
+  return { out: { write }, lines: () => text.split('\n') };
 }
 
 const lookup = tool({ name: 'lookup', description: 'looks up', parameters: z.object({ q: z.string() }), execute: ({ q }) => `found ${q}` });
 
 describe('renderRun (plain lines when not a TTY)', () => {
   it('prints the plan, steps numbered as shown, tool calls, a kept and a revised plan, the answer and usage per step', async () => {
-    const planner = new ScriptedModel({ id: 'p', responses: [callTools({ name: 'plan', args: { steps: ['find a', 'find b', 'add them'] } })] });
-    const executor = new ScriptedModel({ id: 'x', responses: [callTools({ name: 'lookup', args: { q: 'a' } }), 'a is 1', 'b is 2', 'sum is 3'] });
+    const planner = new ScriptedModel({
+      id: 'p',
+      responses: [callTools({ name: 'plan', args: { steps: ['find a', 'find b', 'add them'] } })],
+    });
+    const executor = new ScriptedModel({
+      id: 'x',
+      responses: [callTools({ name: 'lookup', args: { q: 'a' } }), 'a is 1', 'b is 2', 'sum is 3'],
+    });
     const replanner = new ScriptedModel({
       id: 'r',
       responses: [
@@ -27,13 +36,17 @@ describe('renderRun (plain lines when not a TTY)', () => {
         respondCall('3'),
       ],
     });
-    const agent = createPlanExecuteAgent({ planner: createPlanner({ model: planner }), executor: createExecutor({ model: executor, tools: [lookup] }), replanner: createReplanner({ model: replanner }) });
+    const agent = createPlanExecuteAgent({
+      planner: createPlanner({ model: planner }),
+      executor: createExecutor({ model: executor, tools: [lookup] }),
+      replanner: createReplanner({ model: replanner }),
+    });
     const runner = new Runner({ agent, appName: 'x', prices: { x: { inputPerMillion: 1e6, outputPerMillion: 0 } } });
     const { out, lines } = capture();
     const result = await renderRun(runner.run({ userId: 'u', input: 'a + b?' }), { out, objective: 'a + b?', syntheticUsage: true });
     expect(result.status).toBe('completed');
     const text = lines().map((l) => l.replace(/\d+(\.\d+)? (ms|s)\b/g, 'T')); // timings vary
-    expect(text.join('\n')).not.toMatch(/\x1b\[/); // no colour codes
+    expect(text.join('\n').includes(String.fromCharCode(27))).toBe(false); // no colour codes (ESC)
     expect(text).toEqual([
       '◆ Objective a + b?',
       '├─ Plan',
@@ -74,7 +87,7 @@ describe('renderRun (plain lines when not a TTY)', () => {
     const result = await renderRun(h.runner.run({ userId: 'u', input: 'go' }), { out });
     const text = lines().map((l) => l.replace(/\d+(\.\d+)? (ms|s)\b/g, 'T'));
     expect(text.slice(0, 3)).toEqual(['├─ Plan', '│   a. task a', '│   b. task b after $a (after a)']);
-    expect(text).toContainEqual(expect.stringMatching(/^│  \[a\] └─ failed T /));
+    expect(text).toContainEqual(expect.stringMatching(/^│ {2}\[a\] └─ failed T /));
     expect(text).toContain('└─ Answer gave up on a');
     expect(text.some((l) => l.startsWith('├─ Step b'))).toBe(false); // b never started
     expect(result.status).toBe('completed');

@@ -19,10 +19,15 @@ describe('usage and cost per plan step', () => {
     expect(result.status).toBe('completed');
     const { byStep, byAgent } = result.breakdown;
     expect(Object.keys(byStep).sort()).toEqual(['a', 'b']);
-    expect(byStep['a']).toMatchObject({ modelCalls: 1, usage: { inputTokens: 10, outputTokens: 5 }, cost: 20 });
-    expect(byStep['b']).toMatchObject({ modelCalls: 2, usage: { inputTokens: 20, outputTokens: 10 }, cost: 40 });
-    expect(byStep['a']!.latencyMs).toBeGreaterThanOrEqual(0);
-    expect(Object.keys(byAgent).sort()).toEqual(['plan_execute/execute_replan/executor/a', 'plan_execute/execute_replan/executor/b', 'plan_execute/execute_replan/replanner', 'plan_execute/planner']);
+    expect(byStep.a).toMatchObject({ modelCalls: 1, usage: { inputTokens: 10, outputTokens: 5 }, cost: 20 });
+    expect(byStep.b).toMatchObject({ modelCalls: 2, usage: { inputTokens: 20, outputTokens: 10 }, cost: 40 });
+    expect(byStep.a!.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(Object.keys(byAgent).sort()).toEqual([
+      'plan_execute/execute_replan/executor/a',
+      'plan_execute/execute_replan/executor/b',
+      'plan_execute/execute_replan/replanner',
+      'plan_execute/planner',
+    ]);
     expect(byAgent['plan_execute/planner']).toMatchObject({ modelCalls: 1, cost: 0 }); // planner-model has no price
     expect(result.cost).toBe(60);
     const sum = Object.values(byAgent).reduce((n, b) => n + b.modelCalls, 0);
@@ -32,8 +37,15 @@ describe('usage and cost per plan step', () => {
   it('linear mode: steps are numbered as the plan runs them', async () => {
     const planner = new ScriptedModel({ id: 'p', responses: [callTools({ name: 'plan', args: { steps: ['one', 'two'] } })] });
     const executor = new ScriptedModel({ id: 'x', responses: ['did one', 'did two'] });
-    const replanner = new ScriptedModel({ id: 'r', responses: [callTools({ name: 'plan', args: { steps: ['two'] } }), respondCall('both done')] });
-    const agent = createPlanExecuteAgent({ planner: createPlanner({ model: planner }), executor: createExecutor({ model: executor, tools: [] }), replanner: createReplanner({ model: replanner }) });
+    const replanner = new ScriptedModel({
+      id: 'r',
+      responses: [callTools({ name: 'plan', args: { steps: ['two'] } }), respondCall('both done')],
+    });
+    const agent = createPlanExecuteAgent({
+      planner: createPlanner({ model: planner }),
+      executor: createExecutor({ model: executor, tools: [] }),
+      replanner: createReplanner({ model: replanner }),
+    });
     const result = await new Runner({ agent, appName: 'x' }).run({ userId: 'u', input: 'go' }).result();
     expect(result.status).toBe('completed');
     expect(Object.keys(result.breakdown.byStep)).toEqual(['1', '2']);

@@ -20,10 +20,7 @@ const METHOD: { readonly [K in RunLifecycleEvent['kind']]: keyof RunObserver } =
 };
 
 const defaultHandler: ObserverErrorHandler = (error, observer) =>
-  console.warn(
-    `replan: a run observer (${observer.constructor?.name ?? 'object'}) threw and is ignored from now on:`,
-    error,
-  );
+  console.warn(`replan: a run observer (${observer.constructor?.name ?? 'object'}) threw and is ignored from now on:`, error);
 
 /**
  * Hands lifecycle events to a runner's observers. An observer that throws (or whose handler returns

@@ -40,7 +40,7 @@ export function reportRunThrew(hub: ObserverHub, start: RunStartInfo, error: unk
 
 /** What observers kept with an invocation's input event (`RunObserver.carry`), if anything. */
 export function carriedOf(event: AgentEvent | undefined): Record<string, string> | undefined {
-  const value = event?.meta?.['observe'];
+  const value = event?.meta?.observe;
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const pairs = Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string');
   return pairs.length ? Object.fromEntries(pairs) : undefined;

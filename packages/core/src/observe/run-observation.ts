@@ -67,7 +67,13 @@ export class RunObservation {
     if (stack && i >= 0) stack.splice(i, 1);
     if (stack && !stack.length) this.active.delete(scope.path);
     const time = Date.now();
-    this.hub.notify({ ...scope, kind: 'agent-end', time, durationMs: time - scope.time, ...(error !== undefined ? { error: asError(error) } : {}) });
+    this.hub.notify({
+      ...scope,
+      kind: 'agent-end',
+      time,
+      durationMs: time - scope.time,
+      ...(error !== undefined ? { error: asError(error) } : {}),
+    });
   }
 
   /** The agent run a call made in `ctx` belongs to. */
@@ -87,7 +93,11 @@ export class RunObservation {
   }
 
   /** Reports a model call starting; call the returned function with its response or error. */
-  modelCall(ctx: InvocationContext, model: ChatModel, request: ModelRequest): (outcome: { response?: ModelResponse; error?: unknown }) => void {
+  modelCall(
+    ctx: InvocationContext,
+    model: ChatModel,
+    request: ModelRequest,
+  ): (outcome: { response?: ModelResponse; error?: unknown }) => void {
     const s = this.scopeOf(ctx);
     const callId = this.id('model-call-');
     let size: RequestSize | undefined;
@@ -95,19 +105,47 @@ export class RunObservation {
     const started = Date.now();
     // Fixed-shape literals (no spreads): this runs on every model call.
     this.hub.notify<ModelCallStartInfo>({
-      kind: 'model-call-start', appName: s.appName, userId: s.userId, sessionId: s.sessionId, invocationId: s.invocationId, time: started,
-      agentRunId: s.agentRunId, agent: s.agent, path: s.path, branch: s.branch, stepId: s.stepId,
-      callId, model: model.id, provider: model.provider, request, requestSize,
+      kind: 'model-call-start',
+      appName: s.appName,
+      userId: s.userId,
+      sessionId: s.sessionId,
+      invocationId: s.invocationId,
+      time: started,
+      agentRunId: s.agentRunId,
+      agent: s.agent,
+      path: s.path,
+      branch: s.branch,
+      stepId: s.stepId,
+      callId,
+      model: model.id,
+      provider: model.provider,
+      request,
+      requestSize,
     });
     return ({ response, error }) => {
       const time = Date.now();
       this.hub.notify<ModelCallEndInfo>({
-        kind: 'model-call-end', appName: s.appName, userId: s.userId, sessionId: s.sessionId, invocationId: s.invocationId, time,
-        agentRunId: s.agentRunId, agent: s.agent, path: s.path, branch: s.branch, stepId: s.stepId,
-        callId, model: model.id, provider: model.provider, request, requestSize,
+        kind: 'model-call-end',
+        appName: s.appName,
+        userId: s.userId,
+        sessionId: s.sessionId,
+        invocationId: s.invocationId,
+        time,
+        agentRunId: s.agentRunId,
+        agent: s.agent,
+        path: s.path,
+        branch: s.branch,
+        stepId: s.stepId,
+        callId,
+        model: model.id,
+        provider: model.provider,
+        request,
+        requestSize,
         latencyMs: time - started,
         cost: response ? this.price(model.id, response.usage) : 0,
-        response, usage: response?.usage, finishReason: response?.finishReason,
+        response,
+        usage: response?.usage,
+        finishReason: response?.finishReason,
         error: error === undefined ? undefined : asError(error),
       });
     };
@@ -121,17 +159,43 @@ export class RunObservation {
     const s = this.scopeOf(ctx);
     const started = Date.now();
     this.hub.notify<ToolCallStartInfo>({
-      kind: 'tool-call-start', appName: s.appName, userId: s.userId, sessionId: s.sessionId, invocationId: s.invocationId, time: started,
-      agentRunId: s.agentRunId, agent: s.agent, path: s.path, branch: s.branch, stepId: s.stepId,
-      toolName: call.name, toolCallId: call.id, args: call.args,
+      kind: 'tool-call-start',
+      appName: s.appName,
+      userId: s.userId,
+      sessionId: s.sessionId,
+      invocationId: s.invocationId,
+      time: started,
+      agentRunId: s.agentRunId,
+      agent: s.agent,
+      path: s.path,
+      branch: s.branch,
+      stepId: s.stepId,
+      toolName: call.name,
+      toolCallId: call.id,
+      args: call.args,
     });
     return ({ output, isError, error, interrupted }) => {
       const time = Date.now();
       this.hub.notify<ToolCallEndInfo>({
-        kind: 'tool-call-end', appName: s.appName, userId: s.userId, sessionId: s.sessionId, invocationId: s.invocationId, time,
-        agentRunId: s.agentRunId, agent: s.agent, path: s.path, branch: s.branch, stepId: s.stepId,
-        toolName: call.name, toolCallId: call.id, args: call.args,
-        latencyMs: time - started, isError, output, error: error === undefined ? undefined : asError(error), interrupted,
+        kind: 'tool-call-end',
+        appName: s.appName,
+        userId: s.userId,
+        sessionId: s.sessionId,
+        invocationId: s.invocationId,
+        time,
+        agentRunId: s.agentRunId,
+        agent: s.agent,
+        path: s.path,
+        branch: s.branch,
+        stepId: s.stepId,
+        toolName: call.name,
+        toolCallId: call.id,
+        args: call.args,
+        latencyMs: time - started,
+        isError,
+        output,
+        error: error === undefined ? undefined : asError(error),
+        interrupted,
       });
     };
   }

@@ -25,7 +25,10 @@ export class UsageTally {
 
   add(key: string, usage: Usage | undefined, cost: number, latencyMs: number): void {
     let b = this.buckets.get(key);
-    if (!b) this.buckets.set(key, (b = { usage: emptyUsage(), modelCalls: 0, cost: 0, latencyMs: 0 }));
+    if (!b) {
+      b = { usage: emptyUsage(), modelCalls: 0, cost: 0, latencyMs: 0 };
+      this.buckets.set(key, b);
+    }
     if (usage) b.usage = addUsage(b.usage, usage);
     b.modelCalls++;
     b.cost += cost;

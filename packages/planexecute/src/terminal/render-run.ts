@@ -34,7 +34,7 @@ export interface RenderRunOptions {
 export async function renderRun(run: Run, options: RenderRunOptions = {}): Promise<RunResult> {
   const out = options.out ?? process.stdout;
   const tty = out.isTTY === true;
-  const color = options.color ?? (tty && !process.env['NO_COLOR']);
+  const color = options.color ?? (tty && !process.env.NO_COLOR);
   const view = new RunTreeView({
     write: (text) => void out.write(text),
     style: terminalStyle(color),

@@ -89,7 +89,8 @@ export class RunTreeView {
         this.stepHeader(key, kind.step, event.timestamp);
         this.count(key, event.usage);
         const indent = this.indent(kind.stepId);
-        for (const call of toolCallsOf(event.message)) this.line(`${indent}${s.yellow('├─ tool')} ${call.name} ${s.dim(JSON.stringify(call.args))}`);
+        for (const call of toolCallsOf(event.message))
+          this.line(`${indent}${s.yellow('├─ tool')} ${call.name} ${s.dim(JSON.stringify(call.args))}`);
         for (const result of toolResultsOf(event.message)) {
           const mark = result.isError ? s.red('├─ error') : s.dim('├─ returned');
           this.line(`${indent}${mark} ${clip(stringifyToolOutput(result.output))}`);
@@ -141,7 +142,11 @@ export class RunTreeView {
     );
     const session = result.session;
     if (session.modelCalls !== result.modelCalls)
-      this.line(s.dim(`session so far: ${session.modelCalls} model calls · tokens ${session.usage.inputTokens} in / ${session.usage.outputTokens} out`));
+      this.line(
+        s.dim(
+          `session so far: ${session.modelCalls} model calls · tokens ${session.usage.inputTokens} in / ${session.usage.outputTokens} out`,
+        ),
+      );
   }
 
   private bucket(b: UsageBucket): string {
