@@ -226,7 +226,8 @@ class OpenTelemetryObserver implements RunObserver {
 
 /** Marks a span failed: status ERROR with the message, and `error.type`. */
 function fail(span: Span, error: Error | undefined, fallbackType = '_OTHER', message?: string): void {
-  span.setStatus({ code: SpanStatusCode.ERROR, ...((message ?? error?.message) ? { message: message ?? error?.message } : {}) });
+  const text = message ?? error?.message;
+  span.setStatus(text ? { code: SpanStatusCode.ERROR, message: text } : { code: SpanStatusCode.ERROR });
   span.setAttribute(Attr.errorType, error?.name ?? fallbackType);
 }
 

@@ -38,7 +38,7 @@ export interface RunEndInfo extends RunScope {
   readonly cost: number;
   /** Absent when the run could not start (e.g. its input was not stored). */
   readonly result?: RunResult;
-  readonly error?: Error;
+  readonly error?: Error | undefined;
 }
 
 /** Where in the agent tree something happens. */
@@ -48,9 +48,9 @@ export interface AgentScope extends RunScope {
   readonly agent: string;
   /** The agent's place in the tree, e.g. `root/plan_execute/executor/b`. */
   readonly path: string;
-  readonly branch?: string;
+  readonly branch?: string | undefined;
   /** The plan step this run belongs to (graph mode: the step id; linear mode: its number). */
-  readonly stepId?: string;
+  readonly stepId?: string | undefined;
 }
 
 /** An agent starts running (once per run of the agent: a loop's children start once per iteration). */
@@ -66,7 +66,7 @@ export interface AgentEndInfo extends AgentScope {
   readonly kind: 'agent-end';
   readonly durationMs: number;
   /** Set when the agent's run threw (interrupts and aborts included: see `error.name`). */
-  readonly error?: Error;
+  readonly error?: Error | undefined;
 }
 
 export interface ModelCallStartInfo extends AgentScope {
@@ -75,7 +75,7 @@ export interface ModelCallStartInfo extends AgentScope {
   readonly callId: string;
   readonly model: string;
   /** `ChatModel.provider` when the model names one. */
-  readonly provider?: string;
+  readonly provider?: string | undefined;
   readonly request: ModelRequest;
   /** Measures the request (on demand: most observers never need it). */
   readonly requestSize: () => RequestSize;
@@ -91,12 +91,12 @@ export interface RequestSize {
 export interface ModelCallEndInfo extends Omit<ModelCallStartInfo, 'kind'> {
   readonly kind: 'model-call-end';
   readonly latencyMs: number;
-  readonly response?: ModelResponse;
-  readonly usage?: Usage;
-  readonly finishReason?: FinishReason;
+  readonly response?: ModelResponse | undefined;
+  readonly usage?: Usage | undefined;
+  readonly finishReason?: FinishReason | undefined;
   /** Priced by the runner's `prices` (0 when the model has no price). */
   readonly cost: number;
-  readonly error?: Error;
+  readonly error?: Error | undefined;
 }
 
 export interface ToolCallStartInfo extends AgentScope {
@@ -109,13 +109,13 @@ export interface ToolCallStartInfo extends AgentScope {
 export interface ToolCallEndInfo extends Omit<ToolCallStartInfo, 'kind'> {
   readonly kind: 'tool-call-end';
   readonly latencyMs: number;
-  readonly output?: unknown;
+  readonly output?: unknown | undefined;
   /** The tool's output is an error message sent back to the model. */
   readonly isError: boolean;
   /** The tool threw (the model sees `output`). */
-  readonly error?: Error;
+  readonly error?: Error | undefined;
   /** The call stopped for a human (approval or `ctx.interrupt`): it runs again on resume. */
-  readonly interrupted?: boolean;
+  readonly interrupted?: boolean | undefined;
 }
 
 /** The run stopped for a human: `interrupts` are open until `runner.resume({ values })`. */
