@@ -44,7 +44,9 @@ export async function* streamModelCall(
     }
   } finally {
     if (!response) {
-      observed?.({ error: failure ?? new Error(`model "${model.id}" ended its stream without a finish part, or the caller stopped reading it`) });
+      observed?.({
+        error: failure ?? new Error(`model "${model.id}" ended its stream without a finish part, or the caller stopped reading it`),
+      });
       await parts.return?.().catch(() => undefined);
     }
   }
