@@ -13,8 +13,10 @@ export const entryPoints: Readonly<Record<string, string>> = {
   '@replan/core/agent-kit': './packages/core/src/agent-kit/index.ts',
   '@replan/core/store-kit': './packages/core/src/store-kit/index.ts',
   '@replan/planexecute': './packages/planexecute/src/index.ts',
+  '@replan/planexecute/terminal': './packages/planexecute/src/terminal/index.ts',
   '@replan/providers': './packages/providers/src/index.ts',
   '@replan/postgres': './packages/postgres/src/index.ts',
+  '@replan/otel': './packages/otel/src/index.ts',
 };
 
 const escapeRegExp = (name: string) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -45,6 +47,7 @@ export const fastProjects = [
   project('core', './packages/core', { exclude: processTests }),
   project('providers', './packages/providers'),
   project('planexecute', './packages/planexecute'),
+  project('otel', './packages/otel'),
 ];
 
 /** Child processes, PostgreSQL, installs from outside the repo: only `pnpm test` runs these. */

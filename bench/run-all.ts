@@ -1,5 +1,6 @@
 /** Runs every benchmark and prints Markdown to paste into docs/performance.md. */
 import { reactOverhead } from './react-overhead.js';
+import { observerOverhead } from './observer-overhead.js';
 import { reactMemory } from './react-memory.js';
 import { parallelPlans } from './parallel-plans.js';
 import { planContextNeedle, planContextTokens } from './plan-context.js';
@@ -8,6 +9,7 @@ import { durableTools } from './durable-tools.js';
 
 const benches: [string, () => Promise<string>][] = [
   ['react-overhead', reactOverhead],
+  ['observer-overhead', observerOverhead],
   ['react-memory', reactMemory],
   ['parallel-plans', parallelPlans],
   ['plan-context', planContextTokens],

@@ -98,6 +98,27 @@ export type { RunnerOptions, RunOptions, ResumeOptions } from './runner/runner.j
 export type { Run } from './runner/run.js';
 export type { RunResult } from './runner/run.js';
 export type { RunLimits } from './runner/run-limits.js';
+export type { ModelPrice, PriceTable } from './runner/model-prices.js';
+export type { UsageBucket, UsageBreakdown } from './runner/usage-breakdown.js';
+export type { SessionTotals } from './runner/session-totals.js';
+
+// Observers
+export type {
+  RunObserver,
+  RunLifecycleEvent,
+  RunStartInfo,
+  RunEndInfo,
+  AgentScope,
+  AgentStartInfo,
+  AgentEndInfo,
+  ModelCallStartInfo,
+  ModelCallEndInfo,
+  ToolCallStartInfo,
+  ToolCallEndInfo,
+  InterruptInfo,
+  ResumeInfo,
+} from './observe/run-observer.js';
+export type { ObserverErrorHandler } from './observe/observer-hub.js';
 
 // Errors
 export { ReplanError, ConfigurationError, InvalidArgumentError } from './errors/replan-error.js';

@@ -80,6 +80,7 @@ describe('public surface of @replan/core', () => {
       'quoteValue',
       'quotedBlock',
       'raceAbort',
+      'runAgent',
       'splitPlanReActTags',
       'streamModelCall',
       'toolInterruptId',

@@ -80,10 +80,12 @@ export class Executor implements Agent {
     if (!steps.length) return; // an empty plan: nothing to run; the replanner answers or plans again
     const step = steps[0];
     const context = linearExecutorContext(executedSteps, this.contextPolicy, step);
-    this.inputs.set(ctx, { ...state, step, context });
     const meta = { step, stepNumber: executedSteps.length + 1, contextPolicy: context.info };
+    // Usage and observers report the step by its number in the plan's run.
+    const stepCtx = ctx.withStep(String(meta.stepNumber));
+    this.inputs.set(stepCtx, { ...state, step, context });
     try {
-      for await (const event of this.react.run(ctx)) {
+      for await (const event of this.react.run(stepCtx)) {
         const final = event.actions?.final;
         if (!final) {
           yield tagged(event, 'step', meta);

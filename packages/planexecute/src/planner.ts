@@ -79,6 +79,8 @@ function parsePlanText<S extends z.ZodType>(message: Message, schema: S): Parsed
  */
 export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements Agent {
   readonly name: string;
+  /** Observers report its turns as planning (`plan {agent}` spans). */
+  readonly operation = 'plan' as const;
   readonly description: string;
   readonly planSchema: S;
   readonly mode: PlanMode;

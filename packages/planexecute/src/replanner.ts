@@ -109,6 +109,8 @@ function pendingStep(ctx: InvocationContext): ExecutedStep | undefined {
  */
 export class Replanner implements Agent {
   readonly name: string;
+  /** Observers report its turns as planning (`plan {agent}` spans). */
+  readonly operation = 'plan' as const;
   readonly description: string;
   readonly mode: PlanMode;
   private readonly contextPolicy: ResolvedContextPolicy;

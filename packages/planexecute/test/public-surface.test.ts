@@ -31,4 +31,8 @@ describe('public surface of @replan/planexecute', () => {
       'stepsOf',
     ]);
   });
+
+  it('@replan/planexecute/terminal exports renderRun only', async () => {
+    expect(Object.keys(await import('@replan/planexecute/terminal')).sort()).toEqual(['renderRun']);
+  });
 });

@@ -5,7 +5,8 @@
  *
  * - `InvocationContext`: an agent's view of a running invocation. `ctx.event(draft)` stamps the
  *   events you yield; `ctx.child(agent, { pathSegment?, branch?, scopeStart? })` gives a sub-agent
- *   its own path, branch and history; `ctx.withSignal(signal)` stops one group of sub-agents.
+ *   its own path, branch and history; `ctx.withSignal(signal)` stops one group of sub-agents;
+ *   `runAgent(childCtx)` runs a sub-agent so that observers see it start and end.
  * - Model calls: `streamModelCall` is the one primitive (budget check, usage, error mapping,
  *   abort); `callModel` builds on it and turns deltas into partial events when the caller streams.
  * - Tool calls: `executeToolCalls` runs a model's tool calls concurrently, stores each result as it
@@ -25,6 +26,7 @@ export { WorkflowAgent } from '../agents/workflow-options.js';
 export { RunBudget } from '../runner/run-limits.js';
 export { RunInterruptedSignal } from '../agents/run-interrupted.js';
 export { assertAgentName } from '../agents/agent-name.js';
+export { runAgent } from '../agents/run-agent.js';
 
 // Model and tool calls
 export { streamModelCall, callModel } from '../agents/model-call.js';

@@ -10,5 +10,7 @@ export interface Agent {
   readonly name: string;
   readonly description: string;
   readonly subAgents?: readonly Agent[];
+  /** How observers label this agent's runs: `plan` for planner and replanner turns (default `invoke_agent`). */
+  readonly operation?: 'invoke_agent' | 'plan';
   run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined>;
 }

@@ -1,6 +1,7 @@
 import type { AgentEvent, EventDraft } from '../events/agent-event.js';
 import type { SessionKey } from '../sessions/session.js';
 import type { RunBudget } from '../runner/run-limits.js';
+import type { RunObservation } from '../observe/run-observation.js';
 import type { Agent } from './agent.js';
 
 /** The session as a run sees it while it runs: events and state grow as events are stored. */
@@ -19,6 +20,8 @@ export interface InvocationServices {
   /** True when the caller asked for streaming: agents stream model output as partial events. */
   readonly streaming: boolean;
   readonly budget: RunBudget;
+  /** The runner's observers for this run; absent when none is registered (then nothing is reported). */
+  readonly observation?: RunObservation;
   /** Answers to interrupts, by interrupt id, from this invocation's stored `resumeValues`. */
   readonly resumeValues: ReadonlyMap<string, unknown>;
   /** Ids of interrupts already stored in this invocation. */
@@ -47,6 +50,8 @@ export class InvocationContext {
     readonly branch: string | undefined,
     /** Index in `events` where this agent's current run began; earlier events are history. */
     readonly scopeStart: number,
+    /** The plan step this agent works on (graph mode: the step id), inherited by sub-agents. */
+    readonly stepId?: string,
   ) {}
 
   get invocationId(): string {
@@ -82,12 +87,18 @@ export class InvocationContext {
       `${this.path}/${options.pathSegment ?? agent.name}`,
       branch,
       options.scopeStart ?? this.services.session.events.length,
+      this.stepId,
     );
   }
 
   /** The same context with another abort signal (e.g. to stop one group of sub-agents). */
   withSignal(signal: AbortSignal): InvocationContext {
-    return new InvocationContext({ ...this.services, signal }, this.agent, this.path, this.branch, this.scopeStart);
+    return new InvocationContext({ ...this.services, signal }, this.agent, this.path, this.branch, this.scopeStart, this.stepId);
+  }
+
+  /** The same context working on plan step `stepId` (usage and observers report it). */
+  withStep(stepId: string): InvocationContext {
+    return new InvocationContext(this.services, this.agent, this.path, this.branch, this.scopeStart, stepId);
   }
 
   /** Stamps id, invocation, author, path, branch and time on an event this agent emits. */

@@ -1,3 +1,4 @@
+import { runAgent } from './run-agent.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { ConfigurationError } from '../errors/replan-error.js';
 import { MaxIterationsError } from '../errors/run-errors.js';
@@ -55,7 +56,7 @@ export class LoopAgent extends WorkflowAgent {
           scopeStart = ctx.events.length;
         }
         let exit = false;
-        for await (const event of agent.run(ctx.child(agent, { scopeStart }))) {
+        for await (const event of runAgent(ctx.child(agent, { scopeStart }))) {
           if (exits(event)) exit = true;
           yield event;
         }

@@ -6,9 +6,10 @@ import type { InvocationContext } from './invocation-context.js';
 
 /**
  * The one streaming model call every agent builds on. It keeps the rules of a model call in one
- * place: the run's budget is checked before the call, usage is recorded once the `finish` part
- * arrives, a failure becomes `ModelCallError` (or the abort's error when `signal` — default: the
- * run's — fired), and a stream that ends without a `finish` part is a `ModelCallError`.
+ * place: the run's budget is checked before the call, usage is recorded (by agent path and plan
+ * step) once the `finish` part arrives, observers hear the call's start and end, a failure becomes
+ * `ModelCallError` (or the abort's error when `signal` — default: the run's — fired), and a stream
+ * that ends without a `finish` part is a `ModelCallError`.
  *
  * Yields every part but `finish` as it arrives (a caller may read a tool call's arguments while
  * they are written); returns the whole response. Stopping early (`return()`) closes the model's
@@ -20,8 +21,10 @@ export async function* streamModelCall(
   request: ModelRequest,
   signal: AbortSignal = ctx.signal,
 ): AsyncGenerator<ModelStreamPart, ModelResponse, undefined> {
-  beginModelCall(ctx, signal);
+  const call = beginModelCall(ctx, model, request, signal);
   let response: ModelResponse | undefined;
+  let failure: Error | undefined;
+  let ended = false;
   let parts: AsyncIterator<ModelStreamPart> | undefined;
   try {
     for (;;) {
@@ -31,17 +34,25 @@ export async function* streamModelCall(
         parts ??= model.stream(request, { signal })[Symbol.asyncIterator]();
         next = await parts.next();
       } catch (error) {
-        throw modelCallFailure(ctx, signal, error);
+        throw (failure = call.failed(error));
       }
-      if (next.done) break;
+      if (next.done) {
+        ended = true;
+        break;
+      }
       if (next.value.type === 'finish') response = next.value.response;
       else yield next.value;
     }
   } finally {
+    if (!failure && !ended) {
+      // Our caller stopped early: after the finish part the call still happened (its usage counts).
+      if (response) call.succeeded(response);
+      else call.stopped();
+    }
     if (!response) await parts?.return?.().catch(() => undefined);
   }
-  if (!response) throw modelCallFailure(ctx, signal, new Error(`model "${model.id}" ended its stream without a finish part`));
-  return endModelCall(ctx, model, response);
+  if (!response) throw call.failed(new Error(`model "${model.id}" ended its stream without a finish part`));
+  return call.succeeded(response);
 }
 
 /**
@@ -70,27 +81,36 @@ export async function* callModel(
       if (next && !next.done) await parts.return(undefined as never); // our caller stopped early: close the model's stream
     }
   }
-  const { signal } = ctx;
-  beginModelCall(ctx, signal);
+  const call = beginModelCall(ctx, model, request, ctx.signal);
   let response: ModelResponse;
   try {
-    response = await model.generate(request, { signal });
+    response = await model.generate(request, { signal: ctx.signal });
   } catch (error) {
-    throw modelCallFailure(ctx, signal, error);
+    throw call.failed(error);
   }
-  return endModelCall(ctx, model, response);
+  return call.succeeded(response);
 }
 
-function beginModelCall(ctx: InvocationContext, signal: AbortSignal): void {
+/** One model call's bookkeeping: budget first, then exactly one ending reported (success, failure or stop). */
+function beginModelCall(ctx: InvocationContext, model: ChatModel, request: ModelRequest, signal: AbortSignal) {
   if (signal.aborted) throw abortErrorOf(signal);
-  ctx.services.budget.beforeModelCall();
-}
-
-function modelCallFailure(ctx: InvocationContext, signal: AbortSignal, error: unknown): Error {
-  return signal.aborted ? abortErrorOf(signal) : new ModelCallError(ctx.agent.name, error);
-}
-
-function endModelCall(ctx: InvocationContext, model: ChatModel, response: ModelResponse): ModelResponse {
-  ctx.services.budget.recordUsage(model.id, response.usage);
-  return response;
+  const { budget, observation } = ctx.services;
+  budget.beforeModelCall(model.id, request);
+  const started = Date.now();
+  const observed = observation?.modelCall(ctx, model, request);
+  return {
+    failed(error: unknown): Error {
+      const failure = signal.aborted ? abortErrorOf(signal) : new ModelCallError(ctx.agent.name, error);
+      observed?.({ error: failure });
+      return failure;
+    },
+    stopped(): void {
+      observed?.({ error: new Error(`the caller stopped reading model "${model.id}"'s stream`) });
+    },
+    succeeded(response: ModelResponse): ModelResponse {
+      budget.recordUsage(model.id, response.usage, { path: ctx.path, stepId: ctx.stepId, latencyMs: Date.now() - started });
+      observed?.({ response });
+      return response;
+    },
+  };
 }

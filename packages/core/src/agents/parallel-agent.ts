@@ -1,3 +1,4 @@
+import { runAgent } from './run-agent.js';
 import type { AgentEvent, Interrupt } from '../events/agent-event.js';
 import { RunAbortedError } from '../errors/run-errors.js';
 import type { Agent } from './agent.js';
@@ -44,7 +45,7 @@ export class ParallelAgent extends WorkflowAgent {
     let running = this.subAgents.length;
     const pump = async (agent: Agent) => {
       try {
-        for await (const event of agent.run(groupCtx.child(agent, { branch: agent.name, scopeStart }))) {
+        for await (const event of runAgent(groupCtx.child(agent, { branch: agent.name, scopeStart }))) {
           await new Promise<void>((stored) => queue.push({ event, stored }));
         }
       } catch (error) {

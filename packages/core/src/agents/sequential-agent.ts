@@ -1,3 +1,4 @@
+import { runAgent } from './run-agent.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Agent } from './agent.js';
 import type { InvocationContext } from './invocation-context.js';
@@ -25,7 +26,7 @@ export class SequentialAgent extends WorkflowAgent {
         yield ctx.event({ actions: { agentState: { index: i, agent: agent.name } } });
         scopeStart = ctx.events.length;
       }
-      yield* agent.run(ctx.child(agent, { scopeStart }));
+      yield* runAgent(ctx.child(agent, { scopeStart }));
     }
     yield ctx.event({ actions: { agentState: { index: this.subAgents.length, done: true } } });
   }

@@ -9,6 +9,7 @@ import type { ToolContext } from '../tools/tool-context.js';
 import { abortErrorOf, raceAbort } from './abort.js';
 import { AsyncQueue } from './async-queue.js';
 import type { InvocationContext } from './invocation-context.js';
+import type { RunObservation } from '../observe/run-observation.js';
 import type { HookContext, ReActHooks, ToolHookContext } from './react-hooks.js';
 
 export interface ToolExecutionOptions {
@@ -51,8 +52,9 @@ export async function* executeToolCalls(
     calls.length > concurrency ? pLimit(concurrency) : (task) => task();
   const interrupts: Interrupt[] = [];
   let remaining = calls.length;
+  const run = ctx.services.observation ? observedRunOne : runOne;
   for (const call of calls)
-    void limit(() => runOne(ctx, call, options)).then(
+    void limit(() => run(ctx, call, options)).then(
       (event) => {
         const interrupt = event.actions?.interrupt;
         if (interrupt) interrupts.push(interrupt);
@@ -65,6 +67,21 @@ export async function* executeToolCalls(
   if (!calls.length) queue.close();
   for (let event = await queue.next(); event; event = await queue.next()) yield event;
   return interrupts;
+}
+
+/** `runOne` reported to the run's observers (only when some are registered). */
+async function observedRunOne(ctx: InvocationContext, call: ToolCallBlock, options: ToolExecutionOptions): Promise<AgentEvent> {
+  const end = (ctx.services.observation as RunObservation).toolCall(ctx, call);
+  try {
+    const event = await runOne(ctx, call, options);
+    const block = event.message?.content[0];
+    if (block?.type === 'tool_result') end({ output: block.output, isError: block.isError === true });
+    else end({ isError: false, interrupted: true });
+    return event;
+  } catch (error) {
+    end({ isError: true, error });
+    throw error;
+  }
 }
 
 async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: ToolExecutionOptions): Promise<AgentEvent> {

@@ -65,6 +65,8 @@ export interface ModelCallOptions {
 /** A chat model. Implementations: `OpenAIChatModel` (@replan/providers), `ScriptedModel` (testing). */
 export interface ChatModel {
   readonly id: string;
+  /** Who serves the model (e.g. `openai`, `anthropic`), for observers (`gen_ai.provider.name`). */
+  readonly provider?: string;
   generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse>;
   stream(req: ModelRequest, opts?: ModelCallOptions): AsyncIterable<ModelStreamPart>;
 }

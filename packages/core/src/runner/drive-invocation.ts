@@ -1,3 +1,4 @@
+import { runAgent } from '../agents/run-agent.js';
 import type { Agent } from '../agents/agent.js';
 import { abortErrorOf } from '../agents/abort.js';
 import { InvocationContext, type LiveSession } from '../agents/invocation-context.js';
@@ -14,6 +15,10 @@ import { GroupCommitWriter, mayOvertake } from './group-commit-writer.js';
 import { readInvocation } from './invocation-log.js';
 import type { RunResult } from './run.js';
 import { RunBudget, type RunLimits } from './run-limits.js';
+import type { PriceTable } from './model-prices.js';
+import { sessionTotals } from './session-totals.js';
+import type { ObserverHub } from '../observe/observer-hub.js';
+import { RunObservation } from '../observe/run-observation.js';
 
 export interface DriveOptions {
   readonly agent: Agent;
@@ -27,6 +32,10 @@ export interface DriveOptions {
   readonly streaming: boolean;
   readonly signal?: AbortSignal;
   readonly limits?: RunLimits;
+  /** The runner's price table (`limits.prices` overrides it model by model). */
+  readonly prices?: PriceTable;
+  /** The runner's observers (absent when none is registered). */
+  readonly hub?: ObserverHub;
   readonly resumeValues?: Map<string, unknown>;
   readonly interruptIds?: Set<string>;
 }
@@ -61,7 +70,7 @@ const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(Strin
  */
 export async function driveInvocation(options: DriveOptions): Promise<RunResult> {
   const { agent, store, emit } = options;
-  const budget = new RunBudget(options.limits);
+  const budget = new RunBudget(options.limits, options.prices);
   const { signal, dispose } = runSignal(options.signal, options.limits?.timeoutMs);
   const live: LiveSession = {
     appName: options.session.appName,
@@ -79,6 +88,15 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
       signal,
       streaming: options.streaming,
       budget,
+      ...(options.hub
+        ? {
+            observation: new RunObservation(
+              options.hub,
+              { appName: live.appName, userId: live.userId, sessionId: live.id, invocationId: options.invocationId },
+              (model, usage) => budget.priceOf(model, usage),
+            ),
+          }
+        : {}),
       resumeValues: options.resumeValues ?? new Map(),
       interruptIds,
       newId: options.newId,
@@ -120,6 +138,9 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
       interrupts: status === 'interrupted' ? (log?.openInterrupts ?? []) : [],
       usage: budget.usage,
       modelCalls: budget.modelCalls,
+      cost: budget.cost,
+      breakdown: budget.breakdown(),
+      session: sessionTotals(live.events),
       ...(error ? { error } : {}),
     };
   };
@@ -143,7 +164,7 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
   };
 
   try {
-    for await (const event of agent.run(ctx)) {
+    for await (const event of runAgent(ctx)) {
       if (event.partial) {
         const pending = writer.drain();
         if (pending) await pending; // keep the order: earlier results reach the caller first

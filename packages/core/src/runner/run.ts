@@ -1,5 +1,7 @@
 import type { AgentEvent, Interrupt, RunStatus } from '../events/agent-event.js';
 import type { Usage } from '../models/usage.js';
+import type { UsageBreakdown } from './usage-breakdown.js';
+import type { SessionTotals } from './session-totals.js';
 
 /** How a run ended. `result()` always resolves for a run that started; failures are in `status` and `error`. */
 export interface RunResult {
@@ -15,6 +17,12 @@ export interface RunResult {
   /** Tokens used by the model calls of this run (not of earlier runs of the session). */
   readonly usage: Usage;
   readonly modelCalls: number;
+  /** What this run's model calls cost, priced by the runner's `prices` (and `limits.prices`); 0 when unpriced. */
+  readonly cost: number;
+  /** This run's model calls by agent path and by plan step (tokens, calls, cost, latency). */
+  readonly breakdown: UsageBreakdown;
+  /** Usage stored in the whole session: earlier runs and other processes included. */
+  readonly session: SessionTotals;
   readonly error?: Error;
 }
 

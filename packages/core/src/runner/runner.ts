@@ -18,6 +18,11 @@ import { claimSession } from './active-sessions.js';
 import { readInvocation } from './invocation-log.js';
 import { Run, type RunResult } from './run.js';
 import type { RunLimits } from './run-limits.js';
+import type { PriceTable } from './model-prices.js';
+import { sessionTotals } from './session-totals.js';
+import { ObserverHub, type ObserverErrorHandler } from '../observe/observer-hub.js';
+import type { RunObserver, RunStartInfo } from '../observe/run-observer.js';
+import { carriedOf, reportRunEnd, reportRunThrew } from '../observe/report-run.js';
 
 export interface RunnerOptions {
   readonly agent: Agent;
@@ -26,6 +31,12 @@ export interface RunnerOptions {
   readonly sessionStore?: SessionStore;
   /** Event and invocation ids (default: random UUIDs). */
   readonly generateId?: () => string;
+  /** See every run's lifecycle (agents, model and tool calls, interrupts); e.g. `openTelemetry()` from `@replan/otel`. */
+  readonly observers?: readonly RunObserver[];
+  /** Told once when an observer throws (it is then ignored); default: `console.warn`. */
+  readonly onObserverError?: ObserverErrorHandler;
+  /** Prices per model id: `RunResult.cost`, the breakdown and `limits.maxCost` use them (`limits.prices` overrides). */
+  readonly prices?: PriceTable;
 }
 
 interface CommonRunOptions {
@@ -59,6 +70,8 @@ export class Runner {
   readonly appName: string;
   readonly sessionStore: SessionStore;
   private readonly newId: () => string;
+  private readonly hub: ObserverHub | undefined;
+  private readonly prices: PriceTable | undefined;
 
   constructor(options: RunnerOptions) {
     if (!options.agent) throw new ConfigurationError('Runner needs an agent.');
@@ -69,6 +82,8 @@ export class Runner {
     this.appName = options.appName;
     this.sessionStore = options.sessionStore ?? new InMemorySessionStore();
     this.newId = options.generateId ?? randomUUID;
+    this.hub = options.observers?.length ? new ObserverHub(options.observers, options.onObserverError) : undefined;
+    this.prices = options.prices;
   }
 
   /**
@@ -93,7 +108,7 @@ export class Runner {
 
   private async startRun(key: SessionKey, options: RunOptions, emit: (e: AgentEvent) => void, signal: AbortSignal): Promise<RunResult> {
     const invocationId = this.newId();
-    const input: AgentEvent = {
+    let input: AgentEvent = {
       id: this.newId(),
       invocationId,
       author: 'user',
@@ -101,14 +116,50 @@ export class Runner {
       timestamp: Date.now(),
       message: toUserMessage(options.input),
     };
-    const session = await this.storeInput(key, input, options.state);
+    const hub = this.hub;
+    let start: RunStartInfo | undefined;
+    if (hub) {
+      start = { kind: 'run-start', ...this.labels(key, invocationId), agent: this.agent.name, resumed: false, input: input.message as Message };
+      hub.notify(start);
+      const carried = hub.carry(start);
+      if (carried) input = { ...input, meta: { observe: carried } };
+    }
+    let session: Session;
+    try {
+      session = await this.storeInput(key, input, options.state);
+    } catch (error) {
+      if (hub && start) reportRunThrew(hub, start, error);
+      throw error;
+    }
     emit(input);
-    return driveInvocation({
-      ...this.driveBase(options, emit, signal),
-      session,
-      invocationId,
-      start: session.events.length - 1,
-    });
+    return this.reported(
+      start,
+      driveInvocation({
+        ...this.driveBase(options, emit, signal),
+        session,
+        invocationId,
+        start: session.events.length - 1,
+      }),
+    );
+  }
+
+  /** Reports how a run ended to the observers (also when it threw instead of ending). */
+  private async reported(start: RunStartInfo | undefined, running: Promise<RunResult>): Promise<RunResult> {
+    const hub = this.hub;
+    if (!hub || !start) return running;
+    let result: RunResult;
+    try {
+      result = await running;
+    } catch (error) {
+      reportRunThrew(hub, start, error);
+      throw error;
+    }
+    reportRunEnd(hub, start, result);
+    return result;
+  }
+
+  private labels(key: SessionKey, invocationId: string) {
+    return { appName: key.appName, userId: key.userId, sessionId: key.id, invocationId, time: Date.now() };
   }
 
   /**
@@ -138,7 +189,15 @@ export class Runner {
     for (const id of Object.keys(values))
       if (!log.openInterrupts.some((i) => i.id === id))
         throw new UnknownInterruptError(id, log.openInterrupts.map((i) => i.id));
-    const done = (status: RunStatus, output: string | undefined): RunResult => ({
+    const hub = this.hub;
+    let start: RunStartInfo | undefined;
+    if (hub) {
+      const carried = carriedOf(session.events[log.start]);
+      start = { kind: 'run-start', ...this.labels(key, log.invocationId), agent: this.agent.name, resumed: true, ...(carried ? { carried } : {}) };
+      hub.notify(start);
+      hub.notify({ kind: 'resume', ...this.labels(key, log.invocationId), values });
+    }
+    const done = (status: RunStatus, output: string | undefined): Promise<RunResult> => this.reported(start, Promise.resolve({
       status,
       output,
       ...(log.final?.structured !== undefined ? { structured: log.final.structured } : {}),
@@ -147,7 +206,10 @@ export class Runner {
       interrupts: status === 'interrupted' ? log.openInterrupts : [],
       usage: emptyUsage(),
       modelCalls: 0,
-    });
+      cost: 0,
+      breakdown: { byAgent: {}, byStep: {} },
+      session: sessionTotals(session.events),
+    }));
     if (log.end) return done(log.end.status as RunStatus, log.end.output);
     if (log.openInterrupts.length && !Object.keys(values).length) return done('interrupted', undefined);
     // Across processes the resume event is the claim: a concurrent resume fails here, before doing anything.
@@ -160,17 +222,26 @@ export class Runner {
       actions: { resumeValues: values },
       meta: { kind: 'resume' },
     };
-    const { version } = await this.sessionStore.appendEvents(key, [marker], { expectedVersion: session.version });
+    let version: number;
+    try {
+      ({ version } = await this.sessionStore.appendEvents(key, [marker], { expectedVersion: session.version }));
+    } catch (error) {
+      if (hub && start) reportRunThrew(hub, start, error);
+      throw error;
+    }
     emit(marker);
     for (const [id, value] of Object.entries(values)) log.resumeValues.set(id, value);
-    return driveInvocation({
-      ...this.driveBase(options, emit, signal),
-      session: { ...session, events: [...session.events, marker], version },
-      invocationId: log.invocationId,
-      start: log.start,
-      resumeValues: log.resumeValues,
-      interruptIds: log.interruptIds,
-    });
+    return this.reported(
+      start,
+      driveInvocation({
+        ...this.driveBase(options, emit, signal),
+        session: { ...session, events: [...session.events, marker], version },
+        invocationId: log.invocationId,
+        start: log.start,
+        resumeValues: log.resumeValues,
+        interruptIds: log.interruptIds,
+      }),
+    );
   }
 
   /** `signal` is the run's own: the caller's `signal` or `run.abort()`. */
@@ -181,6 +252,8 @@ export class Runner {
       newId: this.newId,
       emit,
       streaming: options.stream ?? false,
+      ...(this.hub ? { hub: this.hub } : {}),
+      ...(this.prices ? { prices: this.prices } : {}),
       signal,
       ...(options.limits ? { limits: options.limits } : {}),
     };

@@ -1,5 +1,5 @@
 import { ConfigurationError, type Agent, type AgentEvent, type Message, type ReActAgent } from '@replan/core';
-import { assertAgentName, quoteValue, type InvocationContext } from '@replan/core/agent-kit';
+import { assertAgentName, quoteValue, runAgent, type InvocationContext } from '@replan/core/agent-kit';
 import { applyContextPolicy, resolveContextPolicy, type ContextView, type ResolvedContextPolicy } from '../context-policy.js';
 import { tagged } from '../event-kind.js';
 import { assertModel } from '../assert-model.js';
@@ -116,10 +116,11 @@ export class GraphExecutor implements Agent {
     // Same scope start as the executor: a resumed step finds its stored tool calls and results.
     const ctx = parent
       .withSignal(signal)
-      .child(this.react, { pathSegment: step.id, branch: `${this.name}_${step.id}`, scopeStart: parent.scopeStart });
+      .child(this.react, { pathSegment: step.id, branch: `${this.name}_${step.id}`, scopeStart: parent.scopeStart })
+      .withStep(step.id);
     contexts.set(step.id, ctx);
     this.inputs.set(ctx, this.stepInput(parent, step));
-    return this.react.run(ctx);
+    return runAgent(ctx);
   }
 
   private stepInput(parent: InvocationContext, step: GraphStep): GraphStepInput {

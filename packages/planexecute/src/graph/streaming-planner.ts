@@ -53,6 +53,8 @@ interface RunState {
  */
 export class StreamingGraphPlanner implements Agent {
   readonly name: string;
+  /** Observers report its turns as planning (`plan {agent}` spans). */
+  readonly operation = 'plan' as const;
   readonly description: string;
   readonly planner: Planner<z.ZodType>;
   readonly executor: GraphExecutor;

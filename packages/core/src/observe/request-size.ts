@@ -1,0 +1,35 @@
+import type { Message } from '../messages/message.js';
+import type { ModelRequest } from '../models/chat-model.js';
+
+// A run sends the same message objects again on every call: each is measured once.
+const measured = new WeakMap<Message, number>();
+
+function messageChars(message: Message): number {
+  let chars = measured.get(message);
+  if (chars !== undefined) return chars;
+  chars = 0;
+  for (const block of message.content) {
+    if (block.type === 'text') chars += block.text.length;
+    else if (block.type === 'reasoning') chars += block.reasoning.length;
+    else if (block.type === 'tool_call') chars += block.name.length + JSON.stringify(block.args ?? null).length;
+    else if (block.type === 'tool_result')
+      chars += typeof block.output === 'string' ? block.output.length : JSON.stringify(block.output ?? null).length;
+  }
+  measured.set(message, chars);
+  return chars;
+}
+
+/**
+ * Characters a request sends: message text, reasoning, tool calls and results, tool specs and the
+ * response schema. Cheap and provider-independent; what budgets and observers estimate from.
+ */
+export function requestChars(request: ModelRequest): number {
+  let chars = 0;
+  for (const message of request.messages) chars += messageChars(message);
+  for (const spec of request.tools ?? []) chars += spec.name.length + spec.description.length + JSON.stringify(spec.parameters).length;
+  if (request.responseFormat) chars += JSON.stringify(request.responseFormat.schema).length;
+  return chars;
+}
+
+/** Input tokens a request of `chars` characters is likely to cost (about 4 characters a token, rounded up). */
+export const estimateTokens = (chars: number): number => Math.ceil(chars / 4);

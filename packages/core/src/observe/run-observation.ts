@@ -1,0 +1,209 @@
+import type { InvocationContext } from '../agents/invocation-context.js';
+import type { ToolCallBlock } from '../messages/content-block.js';
+import type { ChatModel, ModelRequest, ModelResponse } from '../models/chat-model.js';
+import type { ObserverHub } from './observer-hub.js';
+import type { AgentScope, ModelCallEndInfo, ModelCallStartInfo, RequestSize, ToolCallEndInfo, ToolCallStartInfo } from './run-observer.js';
+import { requestChars, estimateTokens } from './request-size.js';
+
+type RunLabels = Pick<AgentScope, 'appName' | 'userId' | 'sessionId' | 'invocationId'>;
+
+/**
+ * One run's link to the runner's observers: numbers agent runs, model and tool calls, and finds
+ * which agent run a call belongs to (by path: only one run of an agent is active at a time on a
+ * path — graph steps and parallel branches have paths of their own). Exists only when observers
+ * are registered, so agents check `ctx.services.observation` once and pay nothing otherwise.
+ */
+export class RunObservation {
+  private next = 0;
+  private readonly active = new Map<string, AgentScope[]>();
+
+  constructor(
+    readonly hub: ObserverHub,
+    readonly labels: RunLabels,
+    /** Prices a call (the runner's price table); 0 when unpriced. */
+    private readonly price: (model: string, usage: ModelResponse['usage']) => number,
+  ) {}
+
+  private id(prefix: string): string {
+    return `${prefix}${++this.next}`;
+  }
+
+  /** Reports an agent's run starting; returns the scope its calls and `agentEnd` report with. */
+  agentStart(ctx: InvocationContext): AgentScope {
+    const parent = this.nearestActiveAncestor(ctx.path);
+    const scope: AgentScope = {
+      ...this.labels,
+      time: Date.now(),
+      agentRunId: this.id('agent-'),
+      agent: ctx.agent.name,
+      path: ctx.path,
+      branch: ctx.branch,
+      stepId: ctx.stepId,
+    };
+    const stack = this.active.get(ctx.path);
+    if (stack) stack.push(scope);
+    else this.active.set(ctx.path, [scope]);
+    this.hub.notify({
+      ...scope,
+      kind: 'agent-start',
+      operation: ctx.agent.operation ?? 'invoke_agent',
+      ...(parent ? { parentAgentRunId: parent.agentRunId } : {}),
+    });
+    return scope;
+  }
+
+  /** The innermost running agent above `path` (a step run under a planner's path finds the planner). */
+  private nearestActiveAncestor(path: string): AgentScope | undefined {
+    for (let end = path.lastIndexOf('/'); end > 0; end = path.lastIndexOf('/', end - 1)) {
+      const scope = this.active.get(path.slice(0, end))?.at(-1);
+      if (scope) return scope;
+    }
+    return undefined;
+  }
+
+  agentEnd(scope: AgentScope, error?: unknown): void {
+    const stack = this.active.get(scope.path);
+    const i = stack?.lastIndexOf(scope) ?? -1;
+    if (stack && i >= 0) stack.splice(i, 1);
+    if (stack && !stack.length) this.active.delete(scope.path);
+    const time = Date.now();
+    this.hub.notify({
+      ...scope,
+      kind: 'agent-end',
+      time,
+      durationMs: time - scope.time,
+      ...(error !== undefined ? { error: asError(error) } : {}),
+    });
+  }
+
+  /** The agent run a call made in `ctx` belongs to. */
+  scopeOf(ctx: InvocationContext): AgentScope {
+    const scope = this.active.get(ctx.path)?.at(-1);
+    if (scope) return scope;
+    // An agent run by hand (not through runAgent): report it under its path anyway.
+    return {
+      ...this.labels,
+      time: Date.now(),
+      agentRunId: `${ctx.path}#unobserved`,
+      agent: ctx.agent.name,
+      path: ctx.path,
+      branch: ctx.branch,
+      stepId: ctx.stepId,
+    };
+  }
+
+  /** Reports a model call starting; call the returned function with its response or error. */
+  modelCall(
+    ctx: InvocationContext,
+    model: ChatModel,
+    request: ModelRequest,
+  ): (outcome: { response?: ModelResponse; error?: unknown }) => void {
+    const s = this.scopeOf(ctx);
+    const callId = this.id('model-call-');
+    let size: RequestSize | undefined;
+    const requestSize = () => (size ??= measure(request));
+    const started = Date.now();
+    // Fixed-shape literals (no spreads): this runs on every model call.
+    this.hub.notify<ModelCallStartInfo>({
+      kind: 'model-call-start',
+      appName: s.appName,
+      userId: s.userId,
+      sessionId: s.sessionId,
+      invocationId: s.invocationId,
+      time: started,
+      agentRunId: s.agentRunId,
+      agent: s.agent,
+      path: s.path,
+      branch: s.branch,
+      stepId: s.stepId,
+      callId,
+      model: model.id,
+      provider: model.provider,
+      request,
+      requestSize,
+    });
+    return ({ response, error }) => {
+      const time = Date.now();
+      this.hub.notify<ModelCallEndInfo>({
+        kind: 'model-call-end',
+        appName: s.appName,
+        userId: s.userId,
+        sessionId: s.sessionId,
+        invocationId: s.invocationId,
+        time,
+        agentRunId: s.agentRunId,
+        agent: s.agent,
+        path: s.path,
+        branch: s.branch,
+        stepId: s.stepId,
+        callId,
+        model: model.id,
+        provider: model.provider,
+        request,
+        requestSize,
+        latencyMs: time - started,
+        cost: response ? this.price(model.id, response.usage) : 0,
+        response,
+        usage: response?.usage,
+        finishReason: response?.finishReason,
+        error: error === undefined ? undefined : asError(error),
+      });
+    };
+  }
+
+  /** Reports a tool call starting; call the returned function with how it ended. */
+  toolCall(
+    ctx: InvocationContext,
+    call: ToolCallBlock,
+  ): (outcome: { output?: unknown; isError: boolean; error?: unknown; interrupted?: boolean }) => void {
+    const s = this.scopeOf(ctx);
+    const started = Date.now();
+    this.hub.notify<ToolCallStartInfo>({
+      kind: 'tool-call-start',
+      appName: s.appName,
+      userId: s.userId,
+      sessionId: s.sessionId,
+      invocationId: s.invocationId,
+      time: started,
+      agentRunId: s.agentRunId,
+      agent: s.agent,
+      path: s.path,
+      branch: s.branch,
+      stepId: s.stepId,
+      toolName: call.name,
+      toolCallId: call.id,
+      args: call.args,
+    });
+    return ({ output, isError, error, interrupted }) => {
+      const time = Date.now();
+      this.hub.notify<ToolCallEndInfo>({
+        kind: 'tool-call-end',
+        appName: s.appName,
+        userId: s.userId,
+        sessionId: s.sessionId,
+        invocationId: s.invocationId,
+        time,
+        agentRunId: s.agentRunId,
+        agent: s.agent,
+        path: s.path,
+        branch: s.branch,
+        stepId: s.stepId,
+        toolName: call.name,
+        toolCallId: call.id,
+        args: call.args,
+        latencyMs: time - started,
+        isError,
+        output,
+        error: error === undefined ? undefined : asError(error),
+        interrupted,
+      });
+    };
+  }
+}
+
+const measure = (request: ModelRequest): RequestSize => {
+  const chars = requestChars(request);
+  return { chars, estimatedInputTokens: estimateTokens(chars) };
+};
+
+const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));

@@ -1,0 +1,168 @@
+import type { Interrupt, RunStatus } from '../events/agent-event.js';
+import type { Message } from '../messages/message.js';
+import type { FinishReason, ModelRequest, ModelResponse } from '../models/chat-model.js';
+import type { Usage } from '../models/usage.js';
+import type { RunResult } from '../runner/run.js';
+
+/** Labels a run shares with every lifecycle event it reports. */
+interface RunScope {
+  readonly appName: string;
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly invocationId: string;
+  /** `Date.now()` when it happened. */
+  readonly time: number;
+}
+
+/** A run (or resume) begins. */
+export interface RunStartInfo extends RunScope {
+  readonly kind: 'run-start';
+  /** Name of the root agent. */
+  readonly agent: string;
+  /** True for `runner.resume(...)`. */
+  readonly resumed: boolean;
+  /** The user's input (a new run only). */
+  readonly input?: Message;
+  /**
+   * What observers stored with the invocation's first run (`RunObserver.carry`), read back from the
+   * session: a resume in another process continues the same trace from it.
+   */
+  readonly carried?: Readonly<Record<string, string>>;
+}
+
+/** A run (or resume) ended; `result` is what `run.result()` resolves to. */
+export interface RunEndInfo extends RunScope {
+  readonly kind: 'run-end';
+  readonly status: RunStatus;
+  readonly usage: Usage;
+  readonly cost: number;
+  /** Absent when the run could not start (e.g. its input was not stored). */
+  readonly result?: RunResult;
+  readonly error?: Error | undefined;
+}
+
+/** Where in the agent tree something happens. */
+export interface AgentScope extends RunScope {
+  /** Unique id of this agent run (parents and children refer to it). */
+  readonly agentRunId: string;
+  readonly agent: string;
+  /** The agent's place in the tree, e.g. `root/plan_execute/executor/b`. */
+  readonly path: string;
+  readonly branch?: string | undefined;
+  /** The plan step this run belongs to (graph mode: the step id; linear mode: its number). */
+  readonly stepId?: string | undefined;
+}
+
+/** An agent starts running (once per run of the agent: a loop's children start once per iteration). */
+export interface AgentStartInfo extends AgentScope {
+  readonly kind: 'agent-start';
+  /** The enclosing agent run, absent for the root agent. */
+  readonly parentAgentRunId?: string;
+  /** `plan` for planner and replanner turns, `invoke_agent` otherwise. */
+  readonly operation: 'invoke_agent' | 'plan';
+}
+
+export interface AgentEndInfo extends AgentScope {
+  readonly kind: 'agent-end';
+  readonly durationMs: number;
+  /** Set when the agent's run threw (interrupts and aborts included: see `error.name`). */
+  readonly error?: Error | undefined;
+}
+
+export interface ModelCallStartInfo extends AgentScope {
+  readonly kind: 'model-call-start';
+  /** Unique id of this call. */
+  readonly callId: string;
+  readonly model: string;
+  /** `ChatModel.provider` when the model names one. */
+  readonly provider?: string | undefined;
+  readonly request: ModelRequest;
+  /** Measures the request (on demand: most observers never need it). */
+  readonly requestSize: () => RequestSize;
+}
+
+/** How big a model request is: characters sent (text, tool calls and results, tool specs) and a token estimate. */
+export interface RequestSize {
+  readonly chars: number;
+  /** About 4 characters a token, rounded up: what `limits.maxCost` prices before a call. */
+  readonly estimatedInputTokens: number;
+}
+
+export interface ModelCallEndInfo extends Omit<ModelCallStartInfo, 'kind'> {
+  readonly kind: 'model-call-end';
+  readonly latencyMs: number;
+  readonly response?: ModelResponse | undefined;
+  readonly usage?: Usage | undefined;
+  readonly finishReason?: FinishReason | undefined;
+  /** Priced by the runner's `prices` (0 when the model has no price). */
+  readonly cost: number;
+  readonly error?: Error | undefined;
+}
+
+export interface ToolCallStartInfo extends AgentScope {
+  readonly kind: 'tool-call-start';
+  readonly toolName: string;
+  readonly toolCallId: string;
+  readonly args: unknown;
+}
+
+export interface ToolCallEndInfo extends Omit<ToolCallStartInfo, 'kind'> {
+  readonly kind: 'tool-call-end';
+  readonly latencyMs: number;
+  readonly output?: unknown | undefined;
+  /** The tool's output is an error message sent back to the model. */
+  readonly isError: boolean;
+  /** The tool threw (the model sees `output`). */
+  readonly error?: Error | undefined;
+  /** The call stopped for a human (approval or `ctx.interrupt`): it runs again on resume. */
+  readonly interrupted?: boolean | undefined;
+}
+
+/** The run stopped for a human: `interrupts` are open until `runner.resume({ values })`. */
+export interface InterruptInfo extends RunScope {
+  readonly kind: 'interrupt';
+  readonly interrupts: readonly Interrupt[];
+}
+
+/** A resume continues the invocation (after `run-start` with `resumed: true`). */
+export interface ResumeInfo extends RunScope {
+  readonly kind: 'resume';
+  readonly values: Readonly<Record<string, unknown>>;
+}
+
+export type RunLifecycleEvent =
+  | RunStartInfo
+  | RunEndInfo
+  | AgentStartInfo
+  | AgentEndInfo
+  | ModelCallStartInfo
+  | ModelCallEndInfo
+  | ToolCallStartInfo
+  | ToolCallEndInfo
+  | InterruptInfo
+  | ResumeInfo;
+
+/**
+ * Sees a run's lifecycle as it happens (`new Runner({ observers: [...] })`). Every method is
+ * optional and called synchronously; observers never change the run. One that throws (or returns a
+ * rejected promise) is reported once — to the runner's `onObserverError`, else `console.warn` — and
+ * not called again.
+ */
+export interface RunObserver {
+  onRunStart?(info: RunStartInfo): void;
+  onRunEnd?(info: RunEndInfo): void;
+  onAgentStart?(info: AgentStartInfo): void;
+  onAgentEnd?(info: AgentEndInfo): void;
+  onModelCallStart?(info: ModelCallStartInfo): void;
+  onModelCallEnd?(info: ModelCallEndInfo): void;
+  onToolCallStart?(info: ToolCallStartInfo): void;
+  onToolCallEnd?(info: ToolCallEndInfo): void;
+  onInterrupt?(info: InterruptInfo): void;
+  onResume?(info: ResumeInfo): void;
+  /**
+   * Called once when a new invocation starts (after `onRunStart`): string pairs to keep with it
+   * (stored in the input event's `meta.observe`), handed back as `RunStartInfo.carried` when the
+   * invocation is resumed — e.g. a trace context, so a resume in another process joins the trace.
+   */
+  carry?(info: RunStartInfo): Readonly<Record<string, string>> | undefined;
+}

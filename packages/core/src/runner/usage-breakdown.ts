@@ -1,0 +1,43 @@
+import { addUsage, emptyUsage, type Usage } from '../models/usage.js';
+
+/** Model calls of one part of a run (an agent path, a plan step) and what they cost. */
+export interface UsageBucket {
+  readonly usage: Usage;
+  readonly modelCalls: number;
+  readonly cost: number;
+  /** Sum of the calls' wall-clock latencies (concurrent calls overlap). */
+  readonly latencyMs: number;
+}
+
+/** A run's model calls by agent path and by plan step. */
+export interface UsageBreakdown {
+  /** By the calling agent's path (e.g. `pe/executor/b`). */
+  readonly byAgent: Readonly<Record<string, UsageBucket>>;
+  /** By plan step: graph mode's step id, linear mode's step number. Calls outside a step are absent. */
+  readonly byStep: Readonly<Record<string, UsageBucket>>;
+}
+
+type MutableBucket = { -readonly [K in keyof UsageBucket]: UsageBucket[K] };
+
+/** Accumulates `UsageBucket`s by key (buckets are updated in place: this runs once per model call). */
+export class UsageTally {
+  private readonly buckets = new Map<string, MutableBucket>();
+
+  add(key: string, usage: Usage | undefined, cost: number, latencyMs: number): void {
+    let b = this.buckets.get(key);
+    if (!b) {
+      b = { usage: emptyUsage(), modelCalls: 0, cost: 0, latencyMs: 0 };
+      this.buckets.set(key, b);
+    }
+    if (usage) b.usage = addUsage(b.usage, usage);
+    b.modelCalls++;
+    b.cost += cost;
+    b.latencyMs += latencyMs;
+  }
+
+  toRecord(): Record<string, UsageBucket> {
+    const out: Record<string, UsageBucket> = {};
+    for (const [key, b] of this.buckets) out[key] = { ...b };
+    return out;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Attribute names of the OpenTelemetry GenAI semantic conventions this package follows
+ * (semantic-conventions v1.41.0, GenAI spans and agent spans — status Development), and replan's own.
+ */
+export const Attr = {
+  operationName: 'gen_ai.operation.name',
+  providerName: 'gen_ai.provider.name',
+  conversationId: 'gen_ai.conversation.id',
+  agentName: 'gen_ai.agent.name',
+  agentDescription: 'gen_ai.agent.description',
+  requestModel: 'gen_ai.request.model',
+  requestMaxTokens: 'gen_ai.request.max_tokens',
+  requestTemperature: 'gen_ai.request.temperature',
+  responseFinishReasons: 'gen_ai.response.finish_reasons',
+  inputTokens: 'gen_ai.usage.input_tokens',
+  outputTokens: 'gen_ai.usage.output_tokens',
+  cacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
+  reasoningOutputTokens: 'gen_ai.usage.reasoning.output_tokens',
+  inputMessages: 'gen_ai.input.messages',
+  outputMessages: 'gen_ai.output.messages',
+  toolName: 'gen_ai.tool.name',
+  toolCallId: 'gen_ai.tool.call.id',
+  toolType: 'gen_ai.tool.type',
+  toolArguments: 'gen_ai.tool.call.arguments',
+  toolResult: 'gen_ai.tool.call.result',
+  errorType: 'error.type',
+  // replan's own
+  stepId: 'replan.step.id',
+  agentPath: 'replan.agent.path',
+  branch: 'replan.branch',
+  invocationId: 'replan.invocation.id',
+  runStatus: 'replan.run.status',
+  resumed: 'replan.resumed',
+  interrupted: 'replan.interrupted',
+  cost: 'replan.cost',
+} as const;
+
+/** The value of `gen_ai.provider.name` when the model does not name its provider. */
+export const UNKNOWN_PROVIDER = '_OTHER';

@@ -1,0 +1,247 @@
+import {
+  context,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api';
+import type {
+  AgentEndInfo,
+  AgentStartInfo,
+  ModelCallEndInfo,
+  ModelCallStartInfo,
+  RunEndInfo,
+  RunObserver,
+  RunStartInfo,
+  ToolCallEndInfo,
+  ToolCallStartInfo,
+} from '@replan/core';
+import { Attr, UNKNOWN_PROVIDER } from './attributes.js';
+import { contentValue, inputMessages, outputMessages } from './content.js';
+import { formatTraceParent, parseTraceParent } from './trace-parent.js';
+
+export interface OpenTelemetryOptions {
+  /** Where spans go (default: the global provider the app registered with its SDK). */
+  readonly tracerProvider?: TracerProvider;
+  /**
+   * Record message content, tool arguments and results on spans (default: false, or true when
+   * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`). Content may hold personal data.
+   */
+  readonly captureContent?: boolean;
+}
+
+/** The key under which the run's trace context is stored with the invocation (`RunObserver.carry`). */
+export const TRACE_PARENT_KEY = 'traceparent';
+
+const INTERRUPT_NAMES = new Set(['RunInterruptedSignal', 'InterruptSignal']);
+const FAILED_STATUSES = new Set(['failed', 'aborted', 'budget_exceeded', 'max_iterations']);
+
+/** What is open for one running invocation. */
+interface OpenRun {
+  readonly root: Span;
+  /** Open agent spans by agent run id, with the context that parents their children (made once). */
+  readonly agents: Map<string, { readonly span: Span; readonly context: Context }>;
+  readonly calls: Map<string, Span>;
+  readonly rootContext: Context;
+}
+
+const envCapture = (): boolean =>
+  typeof process !== 'undefined' && process.env?.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.toLowerCase() === 'true';
+
+/**
+ * Turns a runner's lifecycle into OpenTelemetry spans (see `openTelemetry`). Spans are started and
+ * ended at the times the runner reports; nothing here blocks or changes the run.
+ */
+class OpenTelemetryObserver implements RunObserver {
+  private readonly tracer: Tracer;
+  private readonly captureContent: boolean;
+  private readonly runs = new Map<string, OpenRun>();
+
+  constructor(options: OpenTelemetryOptions) {
+    this.tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer('@replan/otel', '0.1.0');
+    this.captureContent = options.captureContent ?? envCapture();
+  }
+
+  onRunStart(info: RunStartInfo): void {
+    const remote = parseTraceParent(info.carried?.[TRACE_PARENT_KEY]);
+    // A resume continues the first run's trace: its root is a child of the first run's root.
+    const parent: Context = remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : context.active();
+    const root = this.tracer.startSpan(
+      `invoke_agent ${info.agent}`,
+      {
+        kind: SpanKind.INTERNAL,
+        startTime: info.time,
+        attributes: {
+          [Attr.operationName]: 'invoke_agent',
+          [Attr.agentName]: info.agent,
+          [Attr.agentPath]: info.agent,
+          [Attr.conversationId]: info.sessionId,
+          [Attr.invocationId]: info.invocationId,
+          ...(info.resumed ? { [Attr.resumed]: true } : {}),
+        },
+      },
+      parent,
+    );
+    this.runs.set(info.invocationId, { root, agents: new Map(), calls: new Map(), rootContext: trace.setSpan(ROOT_CONTEXT, root) });
+  }
+
+  carry(info: RunStartInfo): Record<string, string> | undefined {
+    const run = this.runs.get(info.invocationId);
+    return run ? { [TRACE_PARENT_KEY]: formatTraceParent(run.root.spanContext()) } : undefined;
+  }
+
+  onRunEnd(info: RunEndInfo): void {
+    const run = this.runs.get(info.invocationId);
+    if (!run) return;
+    this.runs.delete(info.invocationId);
+    // Spans a failure left open (an agent unwound by an abort) end with the run.
+    for (const span of run.calls.values()) span.end(info.time);
+    for (const agent of run.agents.values()) if (agent.span !== run.root) agent.span.end(info.time);
+    run.root.setAttribute(Attr.runStatus, info.status);
+    if (FAILED_STATUSES.has(info.status)) fail(run.root, info.error, info.status);
+    run.root.end(info.time);
+  }
+
+  onAgentStart(info: AgentStartInfo): void {
+    const run = this.runs.get(info.invocationId);
+    if (!run) return;
+    if (info.parentAgentRunId === undefined && info.path === info.agent) {
+      run.agents.set(info.agentRunId, { span: run.root, context: run.rootContext }); // the root agent is the run's root span
+      return;
+    }
+    const parent = (info.parentAgentRunId !== undefined ? run.agents.get(info.parentAgentRunId)?.context : undefined) ?? run.rootContext;
+    const span = this.tracer.startSpan(
+      `${info.operation} ${info.agent}`,
+      {
+        kind: SpanKind.INTERNAL,
+        startTime: info.time,
+        attributes: {
+          [Attr.operationName]: info.operation,
+          [Attr.agentName]: info.agent,
+          [Attr.agentPath]: info.path,
+          [Attr.conversationId]: info.sessionId,
+          ...(info.branch !== undefined ? { [Attr.branch]: info.branch } : {}),
+          ...(info.stepId !== undefined ? { [Attr.stepId]: info.stepId } : {}),
+        },
+      },
+      parent,
+    );
+    run.agents.set(info.agentRunId, { span, context: trace.setSpan(ROOT_CONTEXT, span) });
+  }
+
+  onAgentEnd(info: AgentEndInfo): void {
+    const run = this.runs.get(info.invocationId);
+    const span = run?.agents.get(info.agentRunId)?.span;
+    if (!run || !span) return;
+    run.agents.delete(info.agentRunId);
+    if (span === run.root) return; // ended by onRunEnd with the run's status
+    if (info.error && INTERRUPT_NAMES.has(info.error.name)) span.setAttribute(Attr.interrupted, true);
+    else if (info.error) fail(span, info.error);
+    span.end(info.time);
+  }
+
+  onModelCallStart(info: ModelCallStartInfo): void {
+    const run = this.runs.get(info.invocationId);
+    if (!run) return;
+    const settings = info.request.settings;
+    const attributes: Attributes = {
+      [Attr.operationName]: 'chat',
+      [Attr.providerName]: info.provider ?? UNKNOWN_PROVIDER,
+      [Attr.requestModel]: info.model,
+      [Attr.conversationId]: info.sessionId,
+    };
+    if (settings?.maxTokens !== undefined) attributes[Attr.requestMaxTokens] = settings.maxTokens;
+    if (settings?.temperature !== undefined) attributes[Attr.requestTemperature] = settings.temperature;
+    if (this.captureContent) attributes[Attr.inputMessages] = inputMessages(info.request);
+    const span = this.tracer.startSpan(
+      `chat ${info.model}`,
+      { kind: SpanKind.CLIENT, startTime: info.time, attributes },
+      run.agents.get(info.agentRunId)?.context ?? run.rootContext,
+    );
+    run.calls.set(info.callId, span);
+  }
+
+  onModelCallEnd(info: ModelCallEndInfo): void {
+    const run = this.runs.get(info.invocationId);
+    const span = run?.calls.get(info.callId);
+    if (!run || !span) return;
+    run.calls.delete(info.callId);
+    const usage = info.usage;
+    const attributes: Attributes = {};
+    if (info.finishReason) attributes[Attr.responseFinishReasons] = [info.finishReason];
+    if (usage) {
+      attributes[Attr.inputTokens] = usage.inputTokens;
+      attributes[Attr.outputTokens] = usage.outputTokens;
+      if (usage.cachedTokens !== undefined) attributes[Attr.cacheReadInputTokens] = usage.cachedTokens;
+      if (usage.reasoningTokens !== undefined) attributes[Attr.reasoningOutputTokens] = usage.reasoningTokens;
+      if (info.cost) attributes[Attr.cost] = info.cost;
+    }
+    span.setAttributes(attributes);
+    if (this.captureContent && info.response)
+      span.setAttribute(Attr.outputMessages, outputMessages(info.response.message, info.response.finishReason));
+    if (info.error) fail(span, info.error);
+    span.end(info.time);
+  }
+
+  onToolCallStart(info: ToolCallStartInfo): void {
+    const run = this.runs.get(info.invocationId);
+    if (!run) return;
+    const span = this.tracer.startSpan(
+      `execute_tool ${info.toolName}`,
+      {
+        kind: SpanKind.INTERNAL,
+        startTime: info.time,
+        attributes: {
+          [Attr.operationName]: 'execute_tool',
+          [Attr.toolName]: info.toolName,
+          [Attr.toolCallId]: info.toolCallId,
+          [Attr.toolType]: 'function',
+          [Attr.conversationId]: info.sessionId,
+          ...(this.captureContent ? { [Attr.toolArguments]: contentValue(info.args) } : {}),
+        },
+      },
+      run.agents.get(info.agentRunId)?.context ?? run.rootContext,
+    );
+    run.calls.set(`tool:${info.toolCallId}`, span);
+  }
+
+  onToolCallEnd(info: ToolCallEndInfo): void {
+    const run = this.runs.get(info.invocationId);
+    const key = `tool:${info.toolCallId}`;
+    const span = run?.calls.get(key);
+    if (!run || !span) return;
+    run.calls.delete(key);
+    if (this.captureContent && info.output !== undefined) span.setAttribute(Attr.toolResult, contentValue(info.output));
+    if (info.interrupted) span.setAttribute(Attr.interrupted, true);
+    if (info.error) fail(span, info.error);
+    else if (info.isError) fail(span, undefined, 'tool_error', typeof info.output === 'string' ? info.output : undefined);
+    span.end(info.time);
+  }
+}
+
+/** Marks a span failed: status ERROR with the message, and `error.type`. */
+function fail(span: Span, error: Error | undefined, fallbackType = '_OTHER', message?: string): void {
+  const text = message ?? error?.message;
+  span.setStatus(text ? { code: SpanStatusCode.ERROR, message: text } : { code: SpanStatusCode.ERROR });
+  span.setAttribute(Attr.errorType, error?.name ?? fallbackType);
+}
+
+/**
+ * A run observer that records every run as OpenTelemetry spans following the GenAI semantic
+ * conventions: `invoke_agent {agent}` per agent run (nested as agents nest; graph steps are
+ * overlapping siblings with `replan.step.id`), `plan {agent}` for planner and replanner turns,
+ * `chat {model}` per model call (the only spans with token usage) and `execute_tool {tool}`.
+ * The app brings the SDK: spans go to `tracerProvider`, or the globally registered one.
+ *
+ * ```ts
+ * new Runner({ agent, appName: 'app', observers: [openTelemetry()] });
+ * ```
+ */
+export function openTelemetry(options: OpenTelemetryOptions = {}): RunObserver {
+  return new OpenTelemetryObserver(options);
+}

@@ -1,0 +1,221 @@
+import {
+  messageText,
+  stringifyToolOutput,
+  toolCallsOf,
+  toolResultsOf,
+  totalTokens,
+  type AgentEvent,
+  type RunResult,
+  type Usage,
+  type UsageBucket,
+} from '@replan/core';
+import { planExecuteEventKind } from '../event-kind.js';
+import { stepsOf, stepText } from '../plan-schema.js';
+import { clip, duration, type TerminalStyle } from './terminal-style.js';
+
+export interface RunTreeViewOptions {
+  /** Where lines go. */
+  readonly write: (text: string) => void;
+  readonly style: TerminalStyle;
+  /** Show streamed model output as it arrives (a TTY); plain output prints whole lines only. */
+  readonly live: boolean;
+  /** The model's token counts are made up (a scripted model): say so next to them. */
+  readonly syntheticUsage?: boolean;
+  /** Currency or unit printed before costs (default `$`). */
+  readonly currency?: string;
+}
+
+interface StepProgress {
+  readonly label: string;
+  readonly started: number;
+  usage: Usage | undefined;
+}
+
+const GRAPH_STEP = (step: unknown): step is { id: string; task: string; dependsOn?: string[] } =>
+  typeof step === 'object' && step !== null && typeof (step as { id?: unknown }).id === 'string';
+
+/**
+ * Renders a plan–execute run's events as a tree: the plan, each step with its tool calls, status,
+ * timing and tokens, revisions and the answer; then tokens and cost per step from the result.
+ * Linear steps are numbered as the plan shows them (a revised plan continues the count); graph
+ * steps are named by id.
+ */
+export class RunTreeView {
+  private streaming = false;
+  private currentStep: string | undefined;
+  private lastPlan: readonly unknown[] = [];
+  private finishedSteps = 0;
+  private readonly steps = new Map<string, StepProgress>();
+
+  constructor(private readonly options: RunTreeViewOptions) {}
+
+  objective(text: string): void {
+    this.line(`${this.options.style.bold('◆ Objective')} ${text}`);
+  }
+
+  render(event: AgentEvent): void {
+    const kind = planExecuteEventKind(event);
+    if (!kind) return;
+    const s = this.options.style;
+    if (event.partial) {
+      if (kind.kind === 'step-progress' && this.options.live) {
+        this.stepHeader(kind.stepId ?? String(kind.stepNumber), kind.step, event.timestamp);
+        this.delta(messageText(event.message));
+      }
+      return;
+    }
+    const streamed = this.endDelta();
+    switch (kind.kind) {
+      case 'plan':
+        this.plan(s.cyan('├─ Plan'), kind.plan);
+        if (kind.problem) this.line(`│   ${s.red('plan problem')} ${clip(kind.problem)}`);
+        break;
+      case 'plan-step':
+        this.line(`${s.cyan('├─ Plan step')} ${kind.step.id}. ${kind.step.task}${this.after(kind.step)}`);
+        break;
+      case 'revised-plan': {
+        // The replanner drops the step just done; if the rest is unchanged the plan simply continues.
+        const kept = JSON.stringify(stepsOf(kind.plan)) === JSON.stringify(this.lastPlan.slice(1));
+        this.plan(
+          kept
+            ? `${s.cyan('├─ Plan continues')} ${s.dim('(the replanner kept the remaining steps)')}`
+            : `${s.magenta('├─ Revised plan')} ${s.dim('(the replanner changed the remaining steps)')}`,
+          kind.plan,
+        );
+        break;
+      }
+      case 'step-progress': {
+        const key = kind.stepId ?? String(kind.stepNumber);
+        this.stepHeader(key, kind.step, event.timestamp);
+        this.count(key, event.usage);
+        const indent = this.indent(kind.stepId);
+        for (const call of toolCallsOf(event.message))
+          this.line(`${indent}${s.yellow('├─ tool')} ${call.name} ${s.dim(JSON.stringify(call.args))}`);
+        for (const result of toolResultsOf(event.message)) {
+          const mark = result.isError ? s.red('├─ error') : s.dim('├─ returned');
+          this.line(`${indent}${mark} ${clip(stringifyToolOutput(result.output))}`);
+        }
+        break;
+      }
+      case 'step-result': {
+        const key = kind.stepId ?? String(kind.stepNumber);
+        this.stepHeader(key, kind.executedStep.step, event.timestamp);
+        this.count(key, event.usage);
+        this.finishedSteps++;
+        const progress = this.steps.get(key);
+        const took = progress ? ` ${s.dim(`${duration(event.timestamp - progress.started)}${this.tokens(progress.usage)}`)}` : '';
+        const { result, error } = kind.executedStep as { result?: string; error?: string };
+        const indent = this.indent(kind.stepId);
+        if (error !== undefined) this.line(`${indent}${s.red('└─ failed')}${took} ${clip(error)}`);
+        else this.line(`${indent}${s.green('└─ done')}${took}${streamed ? '' : ` ${clip(result ?? '')}`}`);
+        break;
+      }
+      case 'repair':
+        if (event.message?.role === 'user') this.line(`${s.red('├─ repair')} ${event.author}: ${clip(kind.problem)}`);
+        break;
+      case 'answer':
+        this.line(`${s.green('└─ Answer')} ${kind.answer.text}`);
+        break;
+      case 'error':
+        this.line(`${s.red('└─ Stopped')} ${kind.error.name}: ${kind.error.message}`);
+        break;
+      case 'planning':
+        break;
+    }
+  }
+
+  /** Tokens, calls, cost and time per step, then the run's and the session's totals. */
+  summary(result: RunResult): void {
+    this.endDelta();
+    const s = this.options.style;
+    const synthetic = this.options.syntheticUsage ? ` ${s.yellow('(synthetic: scripted model)')}` : '';
+    const steps = Object.entries(result.breakdown.byStep);
+    this.line('');
+    if (steps.length) {
+      this.line(s.bold(`Per step${synthetic}`));
+      for (const [step, bucket] of steps) this.line(`  Step ${step}  ${this.bucket(bucket)}`);
+    }
+    const u = result.usage;
+    this.line(
+      `${s.bold('status')} ${result.status} · ${result.modelCalls} model calls · tokens ${u.inputTokens} in / ${u.outputTokens} out${synthetic}` +
+        (result.cost ? ` · cost ${this.money(result.cost)}` : ''),
+    );
+    const session = result.session;
+    if (session.modelCalls !== result.modelCalls)
+      this.line(
+        s.dim(
+          `session so far: ${session.modelCalls} model calls · tokens ${session.usage.inputTokens} in / ${session.usage.outputTokens} out`,
+        ),
+      );
+  }
+
+  private bucket(b: UsageBucket): string {
+    const calls = `${b.modelCalls} call${b.modelCalls === 1 ? '' : 's'}`;
+    const cost = b.cost ? ` · ${this.money(b.cost)}` : '';
+    return `${calls} · ${b.usage.inputTokens} in / ${b.usage.outputTokens} out${cost} · model time ${duration(b.latencyMs)}`;
+  }
+
+  private money(amount: number): string {
+    return `${this.options.currency ?? '$'}${amount < 0.01 ? amount.toFixed(6) : amount.toFixed(4)}`;
+  }
+
+  private tokens(usage: Usage | undefined): string {
+    return usage ? ` · ${totalTokens(usage)} tokens${this.options.syntheticUsage ? ' (synthetic)' : ''}` : '';
+  }
+
+  private count(key: string, usage: Usage | undefined): void {
+    const progress = this.steps.get(key);
+    if (!progress || !usage) return;
+    const u = progress.usage;
+    progress.usage = u ? { inputTokens: u.inputTokens + usage.inputTokens, outputTokens: u.outputTokens + usage.outputTokens } : usage;
+  }
+
+  private after(step: { dependsOn?: readonly string[] }): string {
+    return step.dependsOn?.length ? this.options.style.dim(` (after ${step.dependsOn.join(', ')})`) : '';
+  }
+
+  private plan(title: string, plan: unknown): void {
+    const steps = stepsOf(plan);
+    this.lastPlan = steps;
+    this.line(title);
+    // Linear steps keep the numbers they run under: a revised plan continues after the finished ones.
+    steps.forEach((step, i) => {
+      if (GRAPH_STEP(step)) this.line(`│   ${this.options.style.dim(`${step.id}.`)} ${step.task}${this.after(step)}`);
+      else this.line(`│   ${this.options.style.dim(`${this.finishedSteps + i + 1}.`)} ${stepText(step)}`);
+    });
+  }
+
+  /** Graph steps run at once: their lines carry the step id. */
+  private indent(stepId: string | undefined): string {
+    return stepId === undefined ? '│  ' : `│  ${this.options.style.dim(`[${stepId}]`)} `;
+  }
+
+  private stepHeader(key: string, step: unknown, time: number): void {
+    if (!this.steps.has(key)) this.steps.set(key, { label: key, started: time, usage: undefined });
+    if (key === this.currentStep) return;
+    this.currentStep = key;
+    const text = GRAPH_STEP(step) ? step.task : stepText(step);
+    this.line(`${this.options.style.bold(`├─ Step ${key}`)} ${text}`);
+  }
+
+  private line(text: string): void {
+    this.options.write(`${text}\n`);
+  }
+
+  private delta(text: string): void {
+    if (!text) return;
+    if (!this.streaming) {
+      this.streaming = true;
+      this.options.write(`│  ${this.options.style.dim('│ ')}`);
+    }
+    this.options.write(text.replace(/\n/g, ' '));
+  }
+
+  /** Ends a streamed line; true when one was open. */
+  private endDelta(): boolean {
+    if (!this.streaming) return false;
+    this.streaming = false;
+    this.options.write('\n');
+    return true;
+  }
+}

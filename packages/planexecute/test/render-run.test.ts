@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Runner, tool } from '@replan/core';
+import { callTools, ScriptedModel } from '@replan/core/testing';
+import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
+import { renderRun } from '@replan/planexecute/terminal';
+import { graphCall, graphHarness } from './graph-support.js';
+import { respondCall } from './support.js';
+
+/** A non-TTY target that keeps what was written. */
+function capture() {
+  let text = '';
+  const write = (t: string) => {
+    text += t;
+  };
+  return { out: { write }, lines: () => text.split('\n') };
+}
+
+const lookup = tool({ name: 'lookup', description: 'looks up', parameters: z.object({ q: z.string() }), execute: ({ q }) => `found ${q}` });
+
+describe('renderRun (plain lines when not a TTY)', () => {
+  it('prints the plan, steps numbered as shown, tool calls, a kept and a revised plan, the answer and usage per step', async () => {
+    const planner = new ScriptedModel({
+      id: 'p',
+      responses: [callTools({ name: 'plan', args: { steps: ['find a', 'find b', 'add them'] } })],
+    });
+    const executor = new ScriptedModel({
+      id: 'x',
+      responses: [callTools({ name: 'lookup', args: { q: 'a' } }), 'a is 1', 'b is 2', 'sum is 3'],
+    });
+    const replanner = new ScriptedModel({
+      id: 'r',
+      responses: [
+        callTools({ name: 'plan', args: { steps: ['find b', 'add them'] } }), // keeps the rest
+        callTools({ name: 'plan', args: { steps: ['add a and b'] } }), // changes it
+        respondCall('3'),
+      ],
+    });
+    const agent = createPlanExecuteAgent({
+      planner: createPlanner({ model: planner }),
+      executor: createExecutor({ model: executor, tools: [lookup] }),
+      replanner: createReplanner({ model: replanner }),
+    });
+    const runner = new Runner({ agent, appName: 'x', prices: { x: { inputPerMillion: 1e6, outputPerMillion: 0 } } });
+    const { out, lines } = capture();
+    const result = await renderRun(runner.run({ userId: 'u', input: 'a + b?' }), { out, objective: 'a + b?', syntheticUsage: true });
+    expect(result.status).toBe('completed');
+    const text = lines().map((l) => l.replace(/\d+(\.\d+)? (ms|s)\b/g, 'T')); // timings vary
+    expect(text.join('\n').includes(String.fromCharCode(27))).toBe(false); // no colour codes (ESC)
+    expect(text).toEqual([
+      '◆ Objective a + b?',
+      '├─ Plan',
+      '│   1. find a',
+      '│   2. find b',
+      '│   3. add them',
+      '├─ Step 1 find a',
+      '│  ├─ tool lookup {"q":"a"}',
+      '│  ├─ returned found a',
+      '│  └─ done T · 30 tokens (synthetic) a is 1',
+      '├─ Plan continues (the replanner kept the remaining steps)',
+      '│   2. find b',
+      '│   3. add them',
+      '├─ Step 2 find b',
+      '│  └─ done T · 15 tokens (synthetic) b is 2',
+      '├─ Revised plan (the replanner changed the remaining steps)',
+      '│   3. add a and b',
+      '├─ Step 3 add a and b',
+      '│  └─ done T · 15 tokens (synthetic) sum is 3',
+      '└─ Answer 3',
+      '',
+      'Per step (synthetic: scripted model)',
+      '  Step 1  2 calls · 20 in / 10 out · $20.0000 · model time T',
+      '  Step 2  1 call · 10 in / 5 out · $10.0000 · model time T',
+      '  Step 3  1 call · 10 in / 5 out · $10.0000 · model time T',
+      'status completed · 8 model calls · tokens 80 in / 40 out (synthetic: scripted model) · cost $40.0000',
+      '',
+    ]);
+  });
+
+  it('graph mode: steps by id with dependencies, lines tagged by step, a failed step', async () => {
+    const h = graphHarness({
+      planner: [graphCall(['a', 'task a', []], ['b', 'task b after $a', ['a']])],
+      steps: { 'task a': [new Error('model down')], 'task b after $a': ['B'] },
+      replanner: [respondCall('gave up on a')],
+    });
+    const { out, lines } = capture();
+    const result = await renderRun(h.runner.run({ userId: 'u', input: 'go' }), { out });
+    const text = lines().map((l) => l.replace(/\d+(\.\d+)? (ms|s)\b/g, 'T'));
+    expect(text.slice(0, 3)).toEqual(['├─ Plan', '│   a. task a', '│   b. task b after $a (after a)']);
+    expect(text).toContainEqual(expect.stringMatching(/^│ {2}\[a\] └─ failed T /));
+    expect(text).toContain('└─ Answer gave up on a');
+    expect(text.some((l) => l.startsWith('├─ Step b'))).toBe(false); // b never started
+    expect(result.status).toBe('completed');
+  });
+});
