@@ -10,10 +10,13 @@ import {
 } from '@replan/core';
 import { callModel, InvocationContext, RunBudget, streamModelCall, type InvocationServices } from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
+import type { ModelCallEndInfo, RunLifecycleEvent } from '@replan/core';
+import { ObserverHub } from '../src/observe/observer-hub.js';
+import { RunObservation } from '../src/observe/run-observation.js';
 
 const usage = { inputTokens: 10, outputTokens: 5 };
 
-function context(options: { streaming?: boolean; budget?: RunBudget; signal?: AbortSignal } = {}) {
+function context(options: { streaming?: boolean; budget?: RunBudget; signal?: AbortSignal; observation?: RunObservation } = {}) {
   let seq = 0;
   const services: InvocationServices = {
     invocationId: 'inv',
@@ -21,6 +24,7 @@ function context(options: { streaming?: boolean; budget?: RunBudget; signal?: Ab
     signal: options.signal ?? new AbortController().signal,
     streaming: options.streaming ?? false,
     budget: options.budget ?? new RunBudget(),
+    ...(options.observation ? { observation: options.observation } : {}),
     resumeValues: new Map(),
     interruptIds: new Set(),
     newId: () => `id${++seq}`,
@@ -128,5 +132,63 @@ describe('callModel (built on streamModelCall)', () => {
     expect(budget.usage).toMatchObject(usage);
     await expect(drain(callModel(ctx, model, { messages: [] }))).rejects.toBeInstanceOf(BudgetExceededError);
     expect(model.calls).toBe(1);
+  });
+});
+
+describe('model calls seen by observers', () => {
+  /** A context whose observation records every lifecycle event. */
+  function observed() {
+    const events: RunLifecycleEvent[] = [];
+    const hub = new ObserverHub([{ onModelCallStart: (e) => void events.push(e), onModelCallEnd: (e) => void events.push(e) }]);
+    const labels = { appName: 'a', userId: 'u', sessionId: 's', invocationId: 'inv' };
+    const budget = new RunBudget();
+    const ctx = context({ budget, observation: new RunObservation(hub, labels, () => 0) });
+    const ends = () => events.filter((e): e is ModelCallEndInfo => e.kind === 'model-call-end');
+    return { ctx, budget, events, ends };
+  }
+
+  it('report a streamed call that completes once, with its response', async () => {
+    const { ctx, events, ends } = observed();
+    const { model } = streamingModel([{ type: 'text-delta', delta: 'hi' }, finish('hi')]);
+    await drain(streamModelCall(ctx, model, { messages: [] }));
+    expect(events.map((e) => e.kind)).toEqual(['model-call-start', 'model-call-end']);
+    expect(ends()[0]?.usage).toEqual(usage);
+    expect(ends()[0]?.error).toBeUndefined();
+  });
+
+  it('report a caller that stops before the finish part once, as an error, with no usage', async () => {
+    const { ctx, budget, ends } = observed();
+    const { model } = streamingModel([{ type: 'text-delta', delta: 'a' }, { type: 'text-delta', delta: 'b' }, finish('ab')]);
+    const gen = streamModelCall(ctx, model, { messages: [] });
+    await gen.next();
+    await gen.return(undefined as never);
+    expect(ends()).toHaveLength(1);
+    expect(ends()[0]?.error?.message).toMatch(/stopped reading/);
+    expect(budget.modelCalls).toBe(1);
+    expect(budget.usage.inputTokens).toBe(0);
+  });
+
+  it('count a call whose caller stops after the finish part: its usage is recorded and it ends once', async () => {
+    const { ctx, budget, ends } = observed();
+    // A part after `finish`: the caller may stop there, after the model has answered.
+    const { model, state } = streamingModel([finish('done'), { type: 'text-delta', delta: 'late' }]);
+    const gen = streamModelCall(ctx, model, { messages: [] });
+    expect((await gen.next()).value).toEqual({ type: 'text-delta', delta: 'late' });
+    await gen.return(undefined as never);
+    expect(ends()).toHaveLength(1);
+    expect(ends()[0]?.error).toBeUndefined();
+    expect(ends()[0]?.usage).toEqual(usage);
+    expect(budget.usage).toMatchObject(usage);
+    expect(state.closed).toBe(true);
+  });
+
+  it('report a failing stream and a stream without a finish part once each, with the ModelCallError', async () => {
+    for (const error of [new Error('socket closed'), undefined]) {
+      const { ctx, ends } = observed();
+      const { model } = streamingModel([{ type: 'text-delta', delta: 'x' }], error);
+      await expect(drain(streamModelCall(ctx, model, { messages: [] }))).rejects.toBeInstanceOf(ModelCallError);
+      expect(ends()).toHaveLength(1);
+      expect(ends()[0]?.error).toBeInstanceOf(ModelCallError);
+    }
   });
 });

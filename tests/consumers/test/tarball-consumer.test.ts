@@ -38,6 +38,7 @@ describe('a fresh npm project installing the packed tarballs', () => {
         '--loglevel=error',
         ...packed,
         `zod@${versions.zod}`,
+        `@opentelemetry/api@${versions['@opentelemetry/api']}`,
         `typescript@${versions.typescript}`,
         `@types/node@${versions['@types/node']}`,
       ],

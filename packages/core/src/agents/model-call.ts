@@ -49,7 +49,7 @@ export async function* streamModelCall(
       if (response) call.succeeded(response);
       else call.stopped();
     }
-    if (!response) await parts?.return?.().catch(() => undefined);
+    if (!ended) await parts?.return?.().catch(() => undefined); // close the model's stream unless it ended
   }
   if (!response) throw call.failed(new Error(`model "${model.id}" ended its stream without a finish part`));
   return call.succeeded(response);

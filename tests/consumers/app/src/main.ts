@@ -1,12 +1,14 @@
 // A small application as a user writes it against the installed packages: a plan–execute agent on
 // scripted models (no network), plus the other packages' entry points so their types and runtime
-// dependencies (openai, pg) are checked too. Prints the run's result as one JSON line.
+// dependencies (openai, pg, @opentelemetry/api) are checked too. Prints the run's result as one JSON line.
 import { z } from 'zod';
 import { Runner, tool, type ChatModel, type RunResult, type SessionStore } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { OpenAIChatModel } from '@replan/providers';
 import { PostgresSessionStore } from '@replan/postgres';
+import { openTelemetry } from '@replan/otel';
+import { renderRun } from '@replan/planexecute/terminal';
 
 const add = tool({
   name: 'add',
@@ -34,7 +36,11 @@ const durable: (options: { connectionString: string }) => SessionStore = (option
 
 if (remote.id !== 'gpt-4o-mini' || typeof durable !== 'function') throw new Error('the other packages did not load');
 
-const run = new Runner({ agent, appName: 'consumer' }).run({ userId: 'u1', input: 'What is 2 + 3?' });
-for await (const event of run) if (event.error) console.error(event.error);
-const result: RunResult = await run.result();
+// With no tracer provider registered, @opentelemetry/api's no-op tracer takes the spans.
+const observers = [openTelemetry()];
+const run = new Runner({ agent, appName: 'consumer', observers }).run({ userId: 'u1', input: 'What is 2 + 3?' });
+// The terminal view is kept (not a TTY: plain lines) so that stdout holds only the JSON line.
+let rendered = '';
+const result: RunResult = await renderRun(run, { out: { write: (text: string) => (rendered += text) } });
+if (!rendered.includes('The sum is 5.') || typeof result.cost !== 'number') throw new Error(`renderRun printed:\n${rendered}`);
 console.log(JSON.stringify({ status: result.status, output: result.output }));

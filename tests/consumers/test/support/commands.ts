@@ -9,7 +9,7 @@ export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const appFixture = fileURLToPath(new URL('../../app/', import.meta.url));
 
 /** Our packages, by folder under packages/. */
-export const packageDirs = ['core', 'planexecute', 'providers', 'postgres'] as const;
+export const packageDirs = ['core', 'planexecute', 'providers', 'postgres', 'otel'] as const;
 
 export interface CommandResult {
   readonly code: number;
@@ -42,7 +42,7 @@ export async function succeed(file: string, args: readonly string[], cwd: string
 export const freshDir = (label: string) => mkdtemp(join(tmpdir(), `replan-consumer-${label}-`));
 
 /** The versions a consumer installs beside our packages: the ranges our own packages are built with. */
-export async function toolVersions(): Promise<Record<'zod' | 'typescript' | '@types/node', string>> {
+export async function toolVersions(): Promise<Record<'zod' | 'typescript' | '@types/node' | '@opentelemetry/api', string>> {
   const core = JSON.parse(await readFile(join(repoRoot, 'packages/core/package.json'), 'utf8')) as {
     devDependencies: Record<string, string>;
   };
@@ -51,7 +51,12 @@ export async function toolVersions(): Promise<Record<'zod' | 'typescript' | '@ty
     if (!range) throw new Error(`packages/core/package.json has no devDependency ${name}`);
     return range;
   };
-  return { zod: pick('zod'), typescript: pick('typescript'), '@types/node': pick('@types/node') };
+  const otel = JSON.parse(await readFile(join(repoRoot, 'packages/otel/package.json'), 'utf8')) as {
+    peerDependencies: Record<string, string>;
+  };
+  const otelApi = otel.peerDependencies['@opentelemetry/api'];
+  if (!otelApi) throw new Error('packages/otel/package.json has no peerDependency @opentelemetry/api');
+  return { zod: pick('zod'), typescript: pick('typescript'), '@types/node': pick('@types/node'), '@opentelemetry/api': otelApi };
 }
 
 /** Writes the consumer application (sources and both tsconfigs) into `dir`, with this package.json. */
