@@ -73,6 +73,8 @@ const stepIdOf = (meta: Meta) => (typeof meta.stepId === 'string' ? { stepId: me
 export interface PlanExecuteAgentRef<Plan> {
   readonly name: string;
   readonly keys: PlanExecuteKeys;
+  /** Its planner and loop: an event is the agent's when its path runs through `<name>/<one of them>`. */
+  readonly subAgents?: readonly { readonly name: string }[];
   readonly planType?: Plan;
 }
 
@@ -90,8 +92,18 @@ function keyed(
   return undefined;
 }
 
-/** True when an event comes from inside the agent `name` (names are unique in a tree, so a path segment is exact). */
-const isUnder = (event: AgentEvent, name: string) => event.path.split('/').includes(name);
+/** True when an event comes from the agent or inside it (names are unique in a tree). */
+function isUnder(event: AgentEvent, agent: PlanExecuteAgentRef<unknown>): boolean {
+  const segments = event.path.split('/');
+  const children = agent.subAgents?.map((a) => a.name);
+  for (let i = 0; i < segments.length; i++) {
+    if (segments[i] !== agent.name) continue;
+    const next = segments[i + 1];
+    // The agent itself, or one of its parts (a graph step id equal to the name is not enough).
+    if (next === undefined ? event.author === agent.name : !children || children.includes(next)) return true;
+  }
+  return false;
+}
 
 /**
  * Classifies an event of a plan-execute run; `undefined` for events that are none of these
@@ -101,7 +113,7 @@ const isUnder = (event: AgentEvent, name: string) => event.path.split('/').inclu
 export function planExecuteEventKind(event: AgentEvent): PlanExecuteEventKind | undefined;
 export function planExecuteEventKind<Plan>(event: AgentEvent, agent: PlanExecuteAgentRef<Plan>): PlanExecuteEventKind<Plan> | undefined;
 export function planExecuteEventKind(event: AgentEvent, agent?: PlanExecuteAgentRef<unknown>): PlanExecuteEventKind | undefined {
-  if (agent && !isUnder(event, agent.name)) return undefined;
+  if (agent && !isUnder(event, agent)) return undefined;
   if (event.error) return { kind: 'error', error: event.error };
   const keys = agent?.keys;
   const meta = event.meta ?? {};

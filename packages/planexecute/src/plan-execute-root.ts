@@ -1,11 +1,4 @@
-import {
-  ConfigurationError,
-  SequentialAgent,
-  type Agent,
-  type AgentEvent,
-  type FinalAnswer,
-  type InvocationContext,
-} from '@replan/core';
+import { ConfigurationError, SequentialAgent, type Agent, type AgentEvent, type FinalAnswer, type InvocationContext } from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
 import type { PartNames } from './part-scope.js';
 import { DEFAULT_PLAN_EXECUTE_NAME, type PlanExecuteKeys } from './session-keys.js';

@@ -232,7 +232,8 @@ describe('several plan–execute agents in one tree', () => {
 
   it('two plan–execute agents side by side in a ParallelAgent keep their own state', async () => {
     const agentFor = <M extends 'linear' | 'graph'>(name: string, mode: M) => {
-      const plan = mode === 'graph' ? graphCall(['a', `${name} task`, []]) : planCall([`${name} task`]);
+      // The graph step's id is the other agent's name: classifying by agent must not be fooled by it.
+      const plan = mode === 'graph' ? graphCall(['left', `${name} task`, []]) : planCall([`${name} task`]);
       return createPlanExecuteAgent({
         name,
         mode,
@@ -250,11 +251,18 @@ describe('several plan–execute agents in one tree', () => {
       appName: 'pe-test',
       sessionStore: store,
     });
-    const { result } = await collect(runner.run({ userId: 'u', input: 'go' }));
+    const { result, events } = await collect(runner.run({ userId: 'u', input: 'go' }));
     expect(result.status).toBe('completed');
     const { state } = await sessionOf(store, result.sessionId);
     expect(planExecuteState(state, left).executedSteps).toEqual([{ step: 'left task', result: 'left task done' }]);
-    expect(planExecuteState(state, right).executedSteps.map((s) => [s.id, s.result])).toEqual([['a', 'right task done']]);
+    expect(planExecuteState(state, right).executedSteps.map((s) => [s.id, s.result])).toEqual([['left', 'right task done']]);
+    const results = (agent: typeof left | typeof right) =>
+      events.flatMap((e) => {
+        const k = planExecuteEventKind(e, agent);
+        return k?.kind === 'step-result' ? [k.executedStep.result] : [];
+      });
+    expect(results(left)).toEqual(['left task done']);
+    expect(results(right)).toEqual(['right task done']);
     expect([state.left_answer, state.right_answer]).toEqual(['left answer', 'right answer']);
   });
 

@@ -159,7 +159,12 @@ export class Runner {
     }, options.signal);
   }
 
-  private async startResume(key: SessionKey, options: ResumeOptions, emit: (e: AgentEvent) => void, signal: AbortSignal): Promise<RunResult> {
+  private async startResume(
+    key: SessionKey,
+    options: ResumeOptions,
+    emit: (e: AgentEvent) => void,
+    signal: AbortSignal,
+  ): Promise<RunResult> {
     const session = await this.sessionStore.get(key);
     if (!session) throw new SessionNotFoundError(key.appName, key.userId, key.id);
     const log = readInvocation(session.events);
