@@ -192,3 +192,17 @@ describe('outputSchema with the schemas users already have', () => {
     );
   });
 });
+
+describe('zod v3 without zod-to-json-schema installed', () => {
+  it('is a ConfigurationError saying what to install', async () => {
+    const { zodV3JsonSchema } = await import('../src/tools/schemas/zod-v3-json-schema.js');
+    const missing = () => {
+      throw Object.assign(new Error("Cannot find module 'zod-to-json-schema'\nRequire stack: …"), { code: 'MODULE_NOT_FOUND' });
+    };
+    const make = () => zodV3JsonSchema(z3.object({ q: z3.string() }) as never, 'Tool "search": parameters', missing);
+    expect(make).toThrow(ConfigurationError);
+    expect(make).toThrow(
+      /Tool "search": parameters is a zod v3 schema: install the zod-to-json-schema package \(npm install zod-to-json-schema\).*\(Cannot find module 'zod-to-json-schema'\)$/,
+    );
+  });
+});

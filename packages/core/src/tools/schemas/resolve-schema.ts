@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { ConfigurationError } from '../../errors/replan-error.js';
 import { checkJsonSchemaShape, isJsonSchemaObject } from './json-schema-shape.js';
+import { zodV3JsonSchema } from './zod-v3-json-schema.js';
 import type { JsonSchemaObject, JsonSchemaValidator, SchemaIssue, SchemaKind, ValidatedJsonSchema, ZodV3Schema } from './schema-input.js';
 
 /** A validation result: the parsed value, or its problems as one line naming each path. */
@@ -71,24 +71,6 @@ function plainJsonSchema<T>(schema: JsonSchemaObject, who: string, validate?: Js
       return issues.length ? { ok: false, issues: formatIssues(issues) } : { ok: true, value: value as T };
     },
   };
-}
-
-const requireHere = createRequire(import.meta.url);
-
-/** A zod v3 schema's JSON Schema, with `zod-to-json-schema` loaded only now (an optional peer). */
-function zodV3JsonSchema(schema: ZodV3Schema, who: string): Record<string, unknown> {
-  let convert: (s: unknown, o: Record<string, unknown>) => Record<string, unknown>;
-  try {
-    convert = (requireHere('zod-to-json-schema') as { zodToJsonSchema: typeof convert }).zodToJsonSchema;
-  } catch (error) {
-    throw new ConfigurationError(
-      `${who} is a zod v3 schema: install the zod-to-json-schema package (npm install zod-to-json-schema) to turn it into JSON Schema, or pass a zod v4 schema. (${(error as Error).message.split('\n')[0]})`,
-      { cause: error },
-    );
-  }
-  const json = { ...convert(schema, { $refStrategy: 'none' }) };
-  delete json.$schema;
-  return json;
 }
 
 /** What was given, for an error message: its type, or its keys for an object. */
