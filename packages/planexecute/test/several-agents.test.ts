@@ -256,13 +256,15 @@ describe('several plan–execute agents in one tree', () => {
     const { state } = await sessionOf(store, result.sessionId);
     expect(planExecuteState(state, left).executedSteps).toEqual([{ step: 'left task', result: 'left task done' }]);
     expect(planExecuteState(state, right).executedSteps.map((s) => [s.id, s.result])).toEqual([['left', 'right task done']]);
-    const results = (agent: typeof left | typeof right) =>
+    const results = (
+      classify: (e: AgentEvent) => { readonly kind: string; readonly executedStep?: { readonly result?: string } } | undefined,
+    ) =>
       events.flatMap((e) => {
-        const k = planExecuteEventKind(e, agent);
-        return k?.kind === 'step-result' ? [k.executedStep.result] : [];
+        const k = classify(e);
+        return k?.kind === 'step-result' ? [k.executedStep?.result] : [];
       });
-    expect(results(left)).toEqual(['left task done']);
-    expect(results(right)).toEqual(['right task done']);
+    expect(results((e) => planExecuteEventKind(e, left))).toEqual(['left task done']);
+    expect(results((e) => planExecuteEventKind(e, right))).toEqual(['right task done']);
     expect([state.left_answer, state.right_answer]).toEqual(['left answer', 'right answer']);
   });
 
