@@ -33,7 +33,9 @@ async function handWritten(iterations: number): Promise<void> {
     const calls = toolCallsOf(response.message);
     if (!calls.length) return;
     for (const call of calls) {
-      const output = await noop.execute(noop.parameters.parse(call.args), undefined as never);
+      const parsed = noop.parseArgs(call.args);
+      if (!parsed.ok) throw new Error(parsed.issues);
+      const output = await noop.execute(parsed.value, undefined as never);
       messages.push({ role: 'tool', content: [{ type: 'tool_result', toolCallId: call.id, name: call.name, output }] });
     }
   }

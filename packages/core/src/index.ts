@@ -40,8 +40,22 @@ export { addUsage, emptyUsage, totalTokens } from './models/usage.js';
 // Tools
 export { tool } from './tools/tool.js';
 export type { Tool, ToolDefinition } from './tools/tool.js';
+export { jsonSchema } from './tools/schemas/schema-input.js';
+export type {
+  SchemaInput,
+  SchemaOutput,
+  SchemaKind,
+  SchemaIssue,
+  JsonSchemaObject,
+  JsonSchemaValidator,
+  ValidatedJsonSchema,
+  ZodV3Schema,
+} from './tools/schemas/schema-input.js';
+export type { SchemaParse } from './tools/schemas/resolve-schema.js';
 export type { ToolContext, StateAccess } from './tools/tool-context.js';
 export { isInterruptSignal } from './tools/interrupt-signal.js';
+export { isApprovalAnswer } from './tools/approval-answer.js';
+export type { ApprovalAnswer } from './tools/approval-answer.js';
 
 // Events
 export type {
@@ -130,6 +144,7 @@ export {
   EmptyModelResponseError,
   OutputValidationError,
   UnknownInterruptError,
+  InvalidResumeValueError,
   NothingToResumeError,
 } from './errors/run-errors.js';
 export type { BudgetKind } from './errors/run-errors.js';

@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, test } from 'vitest';
-import type { AgentEvent, Interrupt, Run, RunResult, RunStatus, Runner, Usage } from '@replan/core';
+import type { AgentEvent, ApprovalAnswer, Interrupt, Run, RunResult, RunStatus, Runner, Usage } from '@replan/core';
 
 declare const runner: Runner;
 
@@ -53,5 +53,27 @@ describe('RunResult', () => {
     expectTypeOf(run).toEqualTypeOf<Run>();
     expectTypeOf(run).toExtend<AsyncIterable<AgentEvent>>();
     expectTypeOf(run.result()).resolves.toEqualTypeOf<RunResult>();
+  });
+});
+
+describe('approval answers', () => {
+  test('ApprovalAnswer is true, false or { approved, message? }', async () => {
+    const { isApprovalAnswer } = await import('@replan/core');
+    expectTypeOf<ApprovalAnswer>().toEqualTypeOf<boolean | { readonly approved: boolean; readonly message?: string }>();
+    const value: unknown = true;
+    if (isApprovalAnswer(value)) expectTypeOf(value).toEqualTypeOf<ApprovalAnswer>();
+  });
+
+  test('resume({ approvals }) only takes approval answers', () => {
+    runner.resume({ userId: 'u', sessionId: 's', approvals: { 'c1:approval': true } });
+    runner.resume({ userId: 'u', sessionId: 's', approvals: { 'c1:approval': { approved: false, message: 'no' } } });
+    // @ts-expect-error an approval answer is not a string
+    runner.resume({ userId: 'u', sessionId: 's', approvals: { 'c1:approval': 'yes' } });
+    // @ts-expect-error approved is a boolean
+    runner.resume({ userId: 'u', sessionId: 's', approvals: { 'c1:approval': { approved: 'yes' } } });
+    // @ts-expect-error the message is a string
+    runner.resume({ userId: 'u', sessionId: 's', approvals: { 'c1:approval': { approved: false, message: 1 } } });
+    // values stay open for other interrupts' answers
+    runner.resume({ userId: 'u', sessionId: 's', values: { 'c1:1': { anything: 1 } } });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
-import { tool, type Tool, type ToolContext } from '@replan/core';
+import { jsonSchema, tool, type Tool, type ToolContext } from '@replan/core';
 
 const weatherArgs = z.object({
   city: z.string(),
@@ -97,12 +97,51 @@ describe('tool() infers its arguments from the zod schema', () => {
     tool({
       name: 'weather',
       description: '',
-      // @ts-expect-error parameters must be a zod schema, not a JSON Schema object
-      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      // @ts-expect-error parameters must be a schema (issue 15: a JSON Schema object is accepted now, a string is not)
+      parameters: 'city',
       execute: () => 'x',
     });
 
     // @ts-expect-error execute is required
     tool({ name: 'weather', description: '', parameters: weatherArgs });
+  });
+});
+
+describe('tool() infers its arguments from zod v3 and JSON Schema too', () => {
+  test('zod v3: the schema’s output type', async () => {
+    const { z: z3 } = await import('zod/v3');
+    const t = tool({
+      name: 'search',
+      description: '',
+      parameters: z3.object({ q: z3.string(), limit: z3.number().default(5) }),
+      execute: (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ q: string; limit: number }>();
+        return args.q;
+      },
+    });
+    expectTypeOf(t).toEqualTypeOf<Tool<{ q: string; limit: number }, string>>();
+  });
+
+  test('plain JSON Schema: a JSON object; jsonSchema<T>(): T', () => {
+    tool({
+      name: 'lookup',
+      description: '',
+      parameters: { type: 'object', properties: { id: { type: 'string' } } },
+      execute: (args) => {
+        expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
+        return 1;
+      },
+    });
+    tool({
+      name: 'invite',
+      description: '',
+      parameters: jsonSchema<{ email: string }>({ type: 'object' }, () => []),
+      execute: (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ email: string }>();
+        return args.email;
+      },
+    });
+    // @ts-expect-error a validator returns issues ({ path, message }[]), not a boolean
+    jsonSchema({ type: 'object' }, () => true);
   });
 });

@@ -8,10 +8,10 @@ import {
   type Message,
   type ModelSettings,
   type ReActHooks,
+  type SchemaInput,
   type Tool,
 } from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
-import type { z } from 'zod';
 import { tagged, tagOf } from './event-kind.js';
 import { stepsOf } from './plan-schema.js';
 import { assertModel } from './assert-model.js';
@@ -19,7 +19,8 @@ import { formatExecutorPrompt } from './prompts.js';
 import { resolveContextPolicy, type ContextPolicy, type ResolvedContextPolicy } from './context-policy.js';
 import { linearExecutorContext } from './linear-context.js';
 import { asStepResult, stepOutcome, toolErrorsOf } from './step-outcome.js';
-import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutorInput } from './session-keys.js';
+import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutorInput, type PlanExecuteKeys } from './session-keys.js';
+import type { PartScope } from './part-scope.js';
 
 export interface ExecutorOptions {
   readonly model: ChatModel;
@@ -33,8 +34,8 @@ export interface ExecutorOptions {
    * says so and the replanner decides what to do (the run goes on).
    */
   readonly maxIterations?: number;
-  /** A structured step result (zod), stored in `ExecutedStep.structured`. */
-  readonly outputSchema?: z.ZodType;
+  /** A structured step result (zod v4 or v3, or JSON Schema: see `ReActAgent`'s `outputSchema`), stored in `ExecutedStep.structured`. */
+  readonly outputSchema?: SchemaInput;
   readonly toolConcurrency?: number;
   readonly hooks?: ReActHooks;
   readonly settings?: ModelSettings;
@@ -57,12 +58,18 @@ export interface ExecutorOptions {
 export class Executor implements Agent {
   readonly name: string;
   readonly description: string;
+  /** The state keys it reads and writes (`SessionKeys` unless its plan–execute agent has its own name). */
+  readonly keys: PlanExecuteKeys;
   private readonly react: ReActAgent;
   private readonly contextPolicy: ResolvedContextPolicy;
   /** The input of the step in progress, built once per run and read by the ReAct loop. */
   private readonly inputs = new WeakMap<InvocationContext, ExecutorInput>();
 
-  constructor(readonly options: ExecutorOptions) {
+  constructor(
+    readonly options: ExecutorOptions,
+    keys: PlanExecuteKeys = SessionKeys,
+  ) {
+    this.keys = keys;
     this.name = options.name ?? 'executor';
     assertAgentName(this.name);
     assertModel(options.model, `Executor "${this.name}"`);
@@ -74,7 +81,7 @@ export class Executor implements Agent {
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     if (ctx.ownEvents().some((e) => tagOf(e) === 'step-result')) return;
-    const state = readExecutionState(ctx.state);
+    const state = readExecutionState(ctx.state, this.keys);
     const { executedSteps } = state;
     const steps = stepsOf(state.plan);
     if (!steps.length) return; // an empty plan: nothing to run; the replanner answers or plans again
@@ -92,7 +99,7 @@ export class Executor implements Agent {
           continue;
         }
         const executed: ExecutedStep = { step, ...stepOutcome(final, event, ctx.ownEvents()) };
-        yield tagged(asStepResult(event, { [SessionKeys.ExecutedStep]: executed }), 'step-result', meta);
+        yield tagged(asStepResult(event, { [this.keys.ExecutedStep]: executed }), 'step-result', meta);
         return;
       }
     } catch (error) {
@@ -106,8 +113,13 @@ export class Executor implements Agent {
         error: `${error.name}: ${error.message}`,
         ...(toolErrors.length ? { toolErrors } : {}),
       };
-      yield tagged(ctx.event({ actions: { stateDelta: { [SessionKeys.ExecutedStep]: executed } } }), 'step-result', meta);
+      yield tagged(ctx.event({ actions: { stateDelta: { [this.keys.ExecutedStep]: executed } } }), 'step-result', meta);
     }
+  }
+
+  /** This executor inside a plan–execute agent: its keys, and its name if none was given. @internal */
+  inScope(scope: PartScope): Executor {
+    return new Executor({ ...this.options, name: this.options.name ?? scope.names.executor }, scope.keys);
   }
 
   private async input(ctx: InvocationContext): Promise<readonly Message[]> {

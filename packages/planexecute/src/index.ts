@@ -7,7 +7,8 @@
 
 // Building the agent
 export { createPlanExecuteAgent } from './plan-execute-agent.js';
-export type { PlanExecuteAgentOptions, PlanExecuteQuickOptions } from './plan-execute-agent.js';
+export type { PlanExecuteAgentOptions, PlanExecuteQuickOptions, PlanOfSchema, PlanOfPlanner } from './plan-execute-agent.js';
+export type { PlanExecuteAgent } from './plan-execute-root.js';
 export { createPlanner } from './planner.js';
 export type { Planner, PlannerOptions, StructuredOutput } from './planner.js';
 export { createExecutor } from './executor.js';
@@ -19,7 +20,10 @@ export { createReplanner } from './replanner.js';
 export type { Replanner, ReplannerOptions, ReplannerDecision } from './replanner.js';
 
 // Plans and session state
-export { SessionKeys } from './session-keys.js';
+export { SessionKeys, planExecuteKeys } from './session-keys.js';
+export type { PlanExecuteKeys } from './session-keys.js';
+export { planExecuteState } from './plan-execute-state.js';
+export type { PlanExecuteState } from './plan-execute-state.js';
 export type { ExecutedStep, ExecutedGraphStep, StepToolError, ExecutionContext, ExecutorInput } from './session-keys.js';
 export { defaultPlanSchema, stepsOf, stepText } from './plan-schema.js';
 export type { DefaultPlan } from './plan-schema.js';
@@ -37,6 +41,6 @@ export type { GraphStepInput, GraphReplannerInput } from './graph/graph-prompts.
 
 // Events and errors
 export { planExecuteEventKind, PLAN_EXECUTE_META } from './event-kind.js';
-export type { PlanExecuteEventKind, PlanExecuteTag } from './event-kind.js';
+export type { PlanExecuteEventKind, PlanExecuteTag, PlanExecuteAgentRef, StepOf, ExecutedStepOf } from './event-kind.js';
 export { PlanningError } from './planning-error.js';
 export { InvalidPlanGraphError } from './graph/graph-validation.js';

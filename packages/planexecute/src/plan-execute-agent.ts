@@ -1,23 +1,36 @@
-import { LoopAgent, SequentialAgent, type Agent, type ChatModel, type Tool } from '@replan/core';
+import { LoopAgent, type Agent, type ChatModel, type Tool } from '@replan/core';
 import type { z } from 'zod';
-import { createExecutor } from './executor.js';
-import { createPlanner, type StructuredOutput } from './planner.js';
-import { createReplanner } from './replanner.js';
+import { createExecutor, Executor } from './executor.js';
+import { createPlanner, Planner, type StructuredOutput } from './planner.js';
+import { createReplanner, Replanner } from './replanner.js';
 import type { ContextPolicy } from './context-policy.js';
-import type { PlanMode } from './graph/graph-plan.js';
-import { partsForMode } from './plan-mode-parts.js';
+import type { GraphPlan, PlanMode } from './graph/graph-plan.js';
+import { GraphExecutor } from './graph/graph-executor.js';
+import { partsForMode, type PlanExecuteParts } from './plan-mode-parts.js';
+import type { DefaultPlan } from './plan-schema.js';
+import type { PartScope } from './part-scope.js';
+import { PlanExecuteAgent, partNamesFor } from './plan-execute-root.js';
+import { DEFAULT_PLAN_EXECUTE_NAME, planExecuteKeys } from './session-keys.js';
 
 interface CommonOptions {
   /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */
   readonly maxIterations?: number;
-  /** The root agent's name (default `plan_execute`); the loop is named `execute_replan`. */
+  /**
+   * The root agent's name (default `plan_execute`). The names of its parts and its state keys
+   * derive from it: the default-named agent has `planner`, `executor`, `replanner`, the loop
+   * `execute_replan` and the keys `SessionKeys`; an agent named `research` has `research_planner`,
+   * …, `research_execute_replan` and the keys `research:Plan`, … (see `planExecuteKeys`), so
+   * several plan–execute agents can share one tree and one session. Parts given with a `name`
+   * keep it.
+   */
   readonly name?: string;
   readonly description?: string;
   /**
-   * `'linear'` (default): one step at a time. `'graph'`: the plan is a dependency graph and every
-   * ready step starts at once. Every part must be built for the same mode (else `ConfigurationError`).
+   * Stores the answer in session state under this key, with the answer event, for the next agent
+   * of a pipeline: its text, or its structured value when the replanner has a `respondSchema` of
+   * its own.
    */
-  readonly mode?: PlanMode;
+  readonly outputKey?: string;
   /** Graph mode: most steps running at once (default 4). */
   readonly stepConcurrency?: number;
   /**
@@ -30,18 +43,33 @@ interface CommonOptions {
   readonly streamingPlan?: boolean;
 }
 
-/** Build from your own planner, executor and replanner (e.g. from `createPlanner` and friends). */
-export interface PlanExecuteAgentOptions extends CommonOptions {
-  readonly planner: Agent;
+/**
+ * `'linear'` (default): one step at a time. `'graph'`: the plan is a dependency graph and every
+ * ready step starts at once. Every part must be built for the same mode (else `ConfigurationError`).
+ */
+interface ModeOption<M extends PlanMode> {
+  readonly mode?: M;
+}
+
+/**
+ * Build from your own planner, executor and replanner (e.g. from `createPlanner` and friends).
+ * Parts from the `create*` functions are given this agent's state keys (and, when built without
+ * a `name`, names derived from its name); custom parts read and write `planExecuteKeys(name)`.
+ */
+export interface PlanExecuteAgentOptions<P extends Agent = Agent> extends CommonOptions, ModeOption<PlanMode> {
+  readonly planner: P;
   readonly executor: Agent;
   readonly replanner: Agent;
 }
 
 /** The one-call form: one model (or one per role) and the executor's tools; defaults for the rest. */
-export interface PlanExecuteQuickOptions extends CommonOptions {
+export interface PlanExecuteQuickOptions<S extends z.ZodType | undefined = undefined, M extends PlanMode = PlanMode>
+  extends CommonOptions,
+    ModeOption<M> {
   readonly model: ChatModel;
   readonly tools?: readonly Tool[];
-  readonly planSchema?: z.ZodType;
+  /** The plan's zod schema (see `createPlanner`); the agent's plan type is inferred from it. */
+  readonly planSchema?: S;
   /** Models per role, overriding `model`. */
   readonly plannerModel?: ChatModel;
   readonly executorModel?: ChatModel;
@@ -53,34 +81,70 @@ export interface PlanExecuteQuickOptions extends CommonOptions {
   readonly contextPolicy?: ContextPolicy;
 }
 
-const isQuick = (o: PlanExecuteAgentOptions | PlanExecuteQuickOptions): o is PlanExecuteQuickOptions =>
+/** The plan type of a `planSchema` (or of the mode's default plan when there is none). */
+export type PlanOfSchema<S, M> = S extends z.ZodType ? z.output<S> : M extends 'graph' ? GraphPlan : DefaultPlan;
+
+/** The plan type of a planner: what its `planSchema` gives (`unknown` for a planner without one). */
+export type PlanOfPlanner<A> = A extends { readonly planSchema: infer S extends z.ZodType } ? z.output<S> : unknown;
+
+type AnyOptions = PlanExecuteAgentOptions | PlanExecuteQuickOptions<z.ZodType | undefined>;
+
+const isQuick = (o: AnyOptions): o is PlanExecuteQuickOptions<z.ZodType | undefined> =>
   'model' in o && o.model !== undefined && !('planner' in o);
 
 /**
  * The plan–execute–replan agent: a `SequentialAgent` of the planner and a `LoopAgent` of executor
- * (in graph mode a `GraphExecutor`, wrapping a given `Executor`) and replanner that must end with the replanner's answer (`requireExit`): running out of
- * `maxIterations` ends the run `max_iterations` with an error event, `ExecutedSteps` and the
- * last `Plan` kept in the session.
+ * (in graph mode a `GraphExecutor`, wrapping a given `Executor`) and replanner that must end with
+ * the replanner's answer (`requireExit`): running out of `maxIterations` ends the run
+ * `max_iterations` with an error event, `ExecutedSteps` and the last `Plan` kept in the session.
+ * Its plan type is inferred from `planSchema` (the planner's, in the parts form).
  */
-export function createPlanExecuteAgent(options: PlanExecuteAgentOptions | PlanExecuteQuickOptions): SequentialAgent {
+export function createPlanExecuteAgent<S extends z.ZodType | undefined = undefined, M extends PlanMode = 'linear'>(
+  options: PlanExecuteQuickOptions<S, M>,
+): PlanExecuteAgent<PlanOfSchema<S, M>>;
+export function createPlanExecuteAgent<P extends Agent>(options: PlanExecuteAgentOptions<P>): PlanExecuteAgent<PlanOfPlanner<P>>;
+export function createPlanExecuteAgent(options: AnyOptions): PlanExecuteAgent<unknown> {
   const mode = options.mode ?? 'linear';
-  const parts = isQuick(options) ? defaultAgents(options, mode) : options;
-  const { planner, executor, replanner } = partsForMode(mode, parts, options.stepConcurrency, options.streamingPlan);
+  const name = options.name ?? DEFAULT_PLAN_EXECUTE_NAME;
+  const scope: PartScope = { keys: planExecuteKeys(name), names: partNamesFor(name) };
+  const given = isQuick(options) ? defaultAgents(options, mode) : options;
+  const scoped: PlanExecuteParts = {
+    planner: inScope(given.planner, scope),
+    executor: inScope(given.executor, scope),
+    replanner: inScope(given.replanner, scope),
+  };
+  const { planner, executor, replanner } = partsForMode(mode, scoped, options.stepConcurrency, options.streamingPlan);
   const loop = new LoopAgent({
-    name: 'execute_replan',
+    name: scope.names.loop,
     description: 'Runs a step, then revises the plan or answers.',
     subAgents: [executor, replanner],
     maxIterations: options.maxIterations ?? 10,
     requireExit: true,
   });
-  return new SequentialAgent({
-    name: options.name ?? 'plan_execute',
+  return new PlanExecuteAgent({
+    name,
     description: options.description ?? 'Plans, executes the plan step by step, and replans until it can answer.',
-    subAgents: [planner, loop],
+    planner,
+    loop,
+    keys: scope.keys,
+    outputKey: options.outputKey,
+    // The default respond schema's `{ response }` is the answer text; a schema of one's own is the structured answer.
+    storeStructured: !(replanner instanceof Replanner) || replanner.options.respondSchema !== undefined,
+    answerAuthor: replanner.name,
   });
 }
 
-function defaultAgents(o: PlanExecuteQuickOptions, mode: PlanMode): { planner: Agent; executor: Agent; replanner: Agent } {
+/** A part from our `create*` functions, given the agent's keys (and its derived name); a custom agent as it is. */
+function inScope(agent: Agent, scope: PartScope): Agent {
+  if (agent instanceof Planner || agent instanceof Executor || agent instanceof GraphExecutor || agent instanceof Replanner)
+    return agent.inScope(scope);
+  return agent;
+}
+
+function defaultAgents(
+  o: PlanExecuteQuickOptions<z.ZodType | undefined>,
+  mode: PlanMode,
+): { planner: Agent; executor: Agent; replanner: Agent } {
   const planSchema = { mode, ...(o.planSchema ? { planSchema: o.planSchema } : {}) };
   const contextPolicy = o.contextPolicy ? { contextPolicy: o.contextPolicy } : {};
   return {

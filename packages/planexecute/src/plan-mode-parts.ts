@@ -45,7 +45,9 @@ function graphPartsFor(mode: PlanMode, parts: PlanExecuteParts, stepConcurrency:
   }
   if (mode === 'linear') {
     if (stepConcurrency !== undefined)
-      throw new ConfigurationError("createPlanExecuteAgent: stepConcurrency only applies with mode: 'graph' (a linear plan runs one step at a time).");
+      throw new ConfigurationError(
+        "createPlanExecuteAgent: stepConcurrency only applies with mode: 'graph' (a linear plan runs one step at a time).",
+      );
     return parts;
   }
   const { executor } = parts;
@@ -60,16 +62,22 @@ function graphPartsFor(mode: PlanMode, parts: PlanExecuteParts, stepConcurrency:
   const { buildInput, ...options } = executor.options;
   if (buildInput)
     throw new ConfigurationError(
-      'createPlanExecuteAgent: a linear executor\'s buildInput cannot build graph step prompts; use createGraphExecutor({ ..., buildInput }) for mode: \'graph\'.',
+      "createPlanExecuteAgent: a linear executor's buildInput cannot build graph step prompts; use createGraphExecutor({ ..., buildInput }) for mode: 'graph'.",
     );
-  return { ...parts, executor: new GraphExecutor({ ...options, name: executor.name, ...(stepConcurrency !== undefined ? { stepConcurrency } : {}) }) };
+  const graphExecutor = new GraphExecutor(
+    { ...options, name: executor.name, ...(stepConcurrency !== undefined ? { stepConcurrency } : {}) },
+    executor.keys,
+  );
+  return { ...parts, executor: graphExecutor };
 }
 
 /** `streamingPlan: true`: the graph planner becomes a `StreamingGraphPlanner` starting the executor's steps. */
 function withStreamingPlanner(mode: PlanMode, parts: PlanExecuteParts): PlanExecuteParts {
   const { planner, executor } = parts;
   if (mode !== 'graph')
-    throw new ConfigurationError("createPlanExecuteAgent: streamingPlan only applies with mode: 'graph' (a linear plan's steps depend on the one before).");
+    throw new ConfigurationError(
+      "createPlanExecuteAgent: streamingPlan only applies with mode: 'graph' (a linear plan's steps depend on the one before).",
+    );
   if (planner instanceof StreamingGraphPlanner) return parts;
   if (!(planner instanceof Planner))
     throw new ConfigurationError(

@@ -17,7 +17,8 @@ import { calledNames, decisionCall, parseCallArgs, parseWith, type Parsed } from
 import { defaultPlanSchema } from './plan-schema.js';
 import { planToolFor } from './plan-tools.js';
 import { formatPlannerPrompt, type PlannerPromptInput } from './prompts.js';
-import { SessionKeys } from './session-keys.js';
+import { SessionKeys, type PlanExecuteKeys } from './session-keys.js';
+import type { PartScope } from './part-scope.js';
 import { conversationOf } from './user-input.js';
 import { graphPlanSchema, type PlanMode } from './graph/graph-plan.js';
 import { GraphPlannerPrompt } from './graph/graph-prompts.js';
@@ -84,9 +85,15 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
   readonly description: string;
   readonly planSchema: S;
   readonly mode: PlanMode;
+  /** The state keys it writes (`SessionKeys` unless its plan–execute agent has its own name). */
+  readonly keys: PlanExecuteKeys;
   private readonly request: Omit<ModelRequest, 'messages'>;
 
-  constructor(readonly options: PlannerOptions<S>) {
+  constructor(
+    readonly options: PlannerOptions<S>,
+    keys: PlanExecuteKeys = SessionKeys,
+  ) {
+    this.keys = keys;
     this.name = options.name ?? 'planner';
     assertAgentName(this.name);
     assertModel(options.model, `Planner "${this.name}"`);
@@ -113,7 +120,7 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
     const event = ctx.event({
       message: response.message,
       ...(response.usage ? { usage: response.usage } : {}),
-      actions: { stateDelta: { [SessionKeys.UserInput]: userInput, [SessionKeys.Plan]: plan, [SessionKeys.ExecutedSteps]: [] } },
+      actions: { stateDelta: { [this.keys.UserInput]: userInput, [this.keys.Plan]: plan, [this.keys.ExecutedSteps]: [] } },
     });
     yield tagged(event, 'plan');
   }
@@ -121,7 +128,7 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
   /** The conversation planned for and the first request (prompt, forced tool, settings). @internal */
   async firstRequest(ctx: InvocationContext): Promise<{ userInput: readonly Message[]; request: ModelRequest }> {
     const userInput = conversationOf(ctx);
-    const input: PlannerPromptInput = { userInput, ...(this.options.tools ? { tools: this.options.tools } : {}) };
+    const input: PlannerPromptInput = { userInput, state: ctx.state, ...(this.options.tools ? { tools: this.options.tools } : {}) };
     const messages = this.options.buildInput
       ? await this.options.buildInput(input)
       : formatPlannerPrompt(input, this.options.instruction ?? (this.mode === 'graph' ? GraphPlannerPrompt.system : undefined));
@@ -141,6 +148,11 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
       : 'Call the "plan" tool once, with arguments that match its schema.';
   }
 
+  /** This planner inside a plan–execute agent: its keys, and its name if none was given. @internal */
+  inScope(scope: PartScope): Planner<S> {
+    return new Planner({ ...this.options, name: this.options.name ?? scope.names.planner }, scope.keys);
+  }
+
   /** True when the plan comes as JSON text (`structuredOutput: 'response-format'`), not a `plan` call. */
   get textMode(): boolean {
     return this.options.structuredOutput === 'response-format';
@@ -149,7 +161,14 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
 
 const settingsOf = (o: { readonly settings?: ModelSettings }) => (o.settings ? { settings: o.settings } : {});
 
-/** Creates a planner (see `Planner`). */
-export function createPlanner<S extends z.ZodType = typeof defaultPlanSchema>(options: PlannerOptions<S>): Planner<S> {
+/**
+ * Creates a planner (see `Planner`). Its plan type is `z.output` of its `planSchema`: the default
+ * `{ steps: string[] }`, or `GraphPlan` in graph mode without a schema.
+ */
+export function createPlanner(
+  options: PlannerOptions<typeof graphPlanSchema> & { readonly mode: 'graph'; readonly planSchema?: undefined },
+): Planner<typeof graphPlanSchema>;
+export function createPlanner<S extends z.ZodType = typeof defaultPlanSchema>(options: PlannerOptions<S>): Planner<S>;
+export function createPlanner(options: PlannerOptions<z.ZodType>): Planner<z.ZodType> {
   return new Planner(options);
 }

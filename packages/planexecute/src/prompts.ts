@@ -83,7 +83,10 @@ export function formatPlanJson(plan: unknown): string {
 /** Completed steps as a numbered list with results, tool errors and structured output, quoted as data. */
 export function formatExecutedSteps(steps: readonly ExecutedStep[]): string {
   if (!steps.length) return '(none yet)';
-  return quotedBlock(steps.map((s, i) => formatContextItem({ ...s, label: `${i + 1}.` })), STEP_RESULTS_PREAMBLE);
+  return quotedBlock(
+    steps.map((s, i) => formatContextItem({ ...s, label: `${i + 1}.` })),
+    STEP_RESULTS_PREAMBLE,
+  );
 }
 
 /** The executor tools as the planner reads them: one `- name: description` line each. */
@@ -94,6 +97,11 @@ export function formatToolList(tools: readonly { readonly name: string; readonly
 
 export interface PlannerPromptInput {
   readonly userInput: readonly Message[];
+  /**
+   * The session state when the planner runs, e.g. to put an earlier agent's `outputKey` into the
+   * prompt of a `buildInput` (the default prompt does not show state).
+   */
+  readonly state?: Readonly<Record<string, unknown>>;
   readonly tools?: readonly { readonly name: string; readonly description: string }[];
 }
 
@@ -124,9 +132,5 @@ export function formatReplannerPrompt(
     plan: formatPlanJson(input.plan),
     executedSteps: input.context ? formatContextView(input.context) : formatExecutedSteps(input.executedSteps),
   };
-  return [
-    systemMessage(fillTemplate(system, values)),
-    ...input.userInput,
-    userMessage(fillTemplate(ReplannerPrompt.task ?? '', values)),
-  ];
+  return [systemMessage(fillTemplate(system, values)), ...input.userInput, userMessage(fillTemplate(ReplannerPrompt.task ?? '', values))];
 }

@@ -19,7 +19,8 @@ import { defaultPlanSchema } from './plan-schema.js';
 import { defaultRespondSchema, planToolFor, respondToolFor } from './plan-tools.js';
 import { assertModel } from './assert-model.js';
 import { formatReplannerPrompt } from './prompts.js';
-import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutionContext } from './session-keys.js';
+import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutionContext, type PlanExecuteKeys } from './session-keys.js';
+import type { PartScope } from './part-scope.js';
 import { resolveContextPolicy, type ContextPolicy, type ContextPolicyInfo, type ResolvedContextPolicy } from './context-policy.js';
 import { linearReplannerContext } from './linear-context.js';
 import { graphPlanSchema, type PlanMode } from './graph/graph-plan.js';
@@ -27,7 +28,7 @@ import { graphReplannerInput, type GraphReplannerInput } from './graph/graph-rep
 import { formatGraphReplannerPrompt } from './graph/graph-prompts.js';
 import { checkGraphPlan, type FinishedSteps } from './graph/graph-validation.js';
 
-export interface ReplannerOptions {
+export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
   readonly model: ChatModel;
   /**
    * `'linear'` (default) or `'graph'`: the replanner sees the graph with each step's status and
@@ -42,13 +43,13 @@ export interface ReplannerOptions {
   /** Graph mode: replaces the whole default input (system message included). */
   readonly buildGraphInput?: (input: GraphReplannerInput) => readonly Message[] | Promise<readonly Message[]>;
   /** The plan's zod schema; use the planner's (default `{ steps: string[] }`, or `graphPlanSchema` in graph mode). */
-  readonly planSchema?: z.ZodType;
+  readonly planSchema?: S;
   /** The `respond` tool's arguments (default `{ response: string }`); a `response` string is the answer text. */
   readonly respondSchema?: z.ZodType;
   /** Replaces the system text of `ReplannerPrompt` (`{planTool}`, `{respondTool}` are filled in). */
   readonly instruction?: string;
   /** Replaces the whole default input (system message included). `executedSteps` includes the step just run. */
-  readonly buildInput?: (input: ExecutionContext) => readonly Message[] | Promise<readonly Message[]>;
+  readonly buildInput?: (input: ExecutionContext<z.output<S>>) => readonly Message[] | Promise<readonly Message[]>;
   readonly settings?: ModelSettings;
   readonly name?: string;
   readonly description?: string;
@@ -87,16 +88,22 @@ function finalAnswerOf(args: unknown): FinalAnswer {
 
 /**
  * The step the executor finished since the last plan or answer, if any: the latest `ExecutedStep`
- * write comes after the latest `ExecutedSteps` write. (After an empty plan there is none.)
+ * write comes after the latest `ExecutedSteps` write. (After an empty plan there is none.) Only
+ * events of this replanner's own plan–execute agent count: those under its parent's path (the
+ * loop's), with its keys — another plan–execute agent in the tree never looks like a pending step.
  */
-function pendingStep(ctx: InvocationContext): ExecutedStep | undefined {
+function pendingStep(ctx: InvocationContext, keys: PlanExecuteKeys): ExecutedStep | undefined {
+  const slash = ctx.path.lastIndexOf('/');
+  const scope = slash >= 0 ? ctx.path.slice(0, slash + 1) : '';
   for (let i = ctx.events.length - 1; i >= 0; i--) {
-    const actions = ctx.events[i]?.actions;
-    if (actions?.stateAppend && SessionKeys.ExecutedSteps in actions.stateAppend) return undefined;
+    const event = ctx.events[i];
+    if (!event?.path.startsWith(scope)) continue;
+    const actions = event.actions;
+    if (actions?.stateAppend && keys.ExecutedSteps in actions.stateAppend) return undefined;
     const delta = actions?.stateDelta;
     if (!delta) continue;
-    if (SessionKeys.ExecutedSteps in delta) return undefined;
-    if (SessionKeys.ExecutedStep in delta) return delta[SessionKeys.ExecutedStep] as ExecutedStep;
+    if (keys.ExecutedSteps in delta) return undefined;
+    if (keys.ExecutedStep in delta) return delta[keys.ExecutedStep] as ExecutedStep;
   }
   return undefined;
 }
@@ -107,25 +114,36 @@ function pendingStep(ctx: InvocationContext): ExecutedStep | undefined {
  * `revised-plan`) or the final answer (tagged `answer`, with `actions.final` and `exitLoop`), so a
  * retried or resumed replanner never appends twice: once that event is stored it does nothing.
  */
-export class Replanner implements Agent {
+export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implements Agent {
   readonly name: string;
   /** Observers report its turns as planning (`plan {agent}` spans). */
   readonly operation = 'plan' as const;
   readonly description: string;
   readonly mode: PlanMode;
+  /** The state keys it reads and writes (`SessionKeys` unless its plan–execute agent has its own name). */
+  readonly keys: PlanExecuteKeys;
   private readonly contextPolicy: ResolvedContextPolicy;
-  private readonly planSchema: z.ZodType;
+  /** The plan's zod schema (the plan type is its `z.output`). */
+  readonly planSchema: S;
   private readonly respondSchema: z.ZodType;
   private readonly tools: readonly ToolSpec[];
 
-  constructor(readonly options: ReplannerOptions) {
+  constructor(
+    readonly options: ReplannerOptions<S>,
+    keys: PlanExecuteKeys = SessionKeys,
+  ) {
+    this.keys = keys;
     this.name = options.name ?? 'replanner';
     assertAgentName(this.name);
     assertModel(options.model, `Replanner "${this.name}"`);
     this.description = options.description ?? 'Revises the plan after each step, or gives the final answer.';
     this.mode = options.mode ?? 'linear';
-    this.contextPolicy = resolveContextPolicy(options.contextPolicy, this.mode === 'graph' ? 'summarized' : 'full', `Replanner "${this.name}"`);
-    this.planSchema = options.planSchema ?? (this.mode === 'graph' ? graphPlanSchema : defaultPlanSchema);
+    this.contextPolicy = resolveContextPolicy(
+      options.contextPolicy,
+      this.mode === 'graph' ? 'summarized' : 'full',
+      `Replanner "${this.name}"`,
+    );
+    this.planSchema = (options.planSchema ?? (this.mode === 'graph' ? graphPlanSchema : defaultPlanSchema)) as S;
     this.respondSchema = options.respondSchema ?? defaultRespondSchema;
     this.tools = [planToolFor(this.planSchema, `Replanner "${this.name}"`), respondToolFor(this.respondSchema)];
   }
@@ -135,7 +153,12 @@ export class Replanner implements Agent {
     const input = this.mode === 'graph' ? await this.graphInput(ctx) : await this.linearInput(ctx);
     const { value, response } = yield* decisionCall(ctx, {
       model: this.options.model,
-      request: { messages: input.messages, tools: this.tools, toolChoice: 'required', ...(this.options.settings ? { settings: this.options.settings } : {}) },
+      request: {
+        messages: input.messages,
+        tools: this.tools,
+        toolChoice: 'required',
+        ...(this.options.settings ? { settings: this.options.settings } : {}),
+      },
       parse: (m) => {
         const parsed = parseReplannerAnswer(m, this.planSchema, this.respondSchema);
         if (!parsed.ok || parsed.value.kind !== 'plan' || !input.finished) return parsed;
@@ -147,9 +170,13 @@ export class Replanner implements Agent {
     const meta = { contextPolicy: input.contextPolicy };
     const usage = response.usage ? { usage: response.usage } : {};
     // Only the step just run is stored (stateAppend), never the whole list again.
-    const stateAppend = input.appended.length ? { stateAppend: { [SessionKeys.ExecutedSteps]: input.appended } } : {};
+    const stateAppend = input.appended.length ? { stateAppend: { [this.keys.ExecutedSteps]: input.appended } } : {};
     if (value.kind === 'plan') {
-      const event = ctx.event({ message: response.message, ...usage, actions: { stateDelta: { [SessionKeys.Plan]: value.plan }, ...stateAppend } });
+      const event = ctx.event({
+        message: response.message,
+        ...usage,
+        actions: { stateDelta: { [this.keys.Plan]: value.plan }, ...stateAppend },
+      });
       yield tagged(event, 'revised-plan', meta);
       return;
     }
@@ -159,22 +186,27 @@ export class Replanner implements Agent {
     yield tagged(ctx.event({ message, ...usage, actions: { final, exitLoop: true, ...stateAppend } }), 'answer', meta);
   }
 
+  /** This replanner inside a plan–execute agent: its keys, and its name if none was given. @internal */
+  inScope(scope: PartScope): Replanner<S> {
+    return new Replanner({ ...this.options, name: this.options.name ?? scope.names.replanner }, scope.keys);
+  }
+
   /** Linear mode: the progress including the step just run (appended to `ExecutedSteps` with the decision). */
   private async linearInput(ctx: InvocationContext): Promise<ReplannerInput> {
-    const state = readExecutionState(ctx.state);
-    const pending = pendingStep(ctx);
+    const state = readExecutionState(ctx.state, this.keys);
+    const pending = pendingStep(ctx, this.keys);
     const executedSteps = pending ? [...state.executedSteps, pending] : state.executedSteps;
     const context = linearReplannerContext(executedSteps, this.contextPolicy);
     const input: ExecutionContext = { ...state, executedSteps, context };
     const messages = this.options.buildInput
-      ? await this.options.buildInput(input)
+      ? await this.options.buildInput(input as ExecutionContext<z.output<S>>)
       : formatReplannerPrompt(input, { planTool: 'plan', respondTool: 'respond' }, this.options.instruction);
     return { messages, appended: pending ? [pending] : [], contextPolicy: context.info };
   }
 
   /** Graph mode: the graph executor already stored every step in `ExecutedSteps`. */
   private async graphInput(ctx: InvocationContext): Promise<ReplannerInput> {
-    const input = graphReplannerInput(ctx.state, this.contextPolicy);
+    const input = graphReplannerInput(ctx.state, this.contextPolicy, this.keys);
     const messages = this.options.buildGraphInput
       ? await this.options.buildGraphInput(input)
       : formatGraphReplannerPrompt(input, { planTool: 'plan', respondTool: 'respond' }, this.options.instruction);
@@ -195,7 +227,12 @@ interface ReplannerInput {
   readonly finished?: FinishedSteps;
 }
 
-/** Creates a replanner (see `Replanner`). */
-export function createReplanner(options: ReplannerOptions): Replanner {
+/** Creates a replanner (see `Replanner`); like `createPlanner`, its plan type comes from `planSchema` (or the mode). */
+export function createReplanner(
+  options: ReplannerOptions<typeof graphPlanSchema> & { readonly mode: 'graph'; readonly planSchema?: undefined },
+): Replanner<typeof graphPlanSchema>;
+export function createReplanner<S extends z.ZodType = typeof defaultPlanSchema>(options: ReplannerOptions<S>): Replanner<S>;
+// biome-ignore lint/suspicious/noExplicitAny: the implementation takes every overload's options (their `buildInput` parameters differ).
+export function createReplanner(options: ReplannerOptions<any>): Replanner<z.ZodType> {
   return new Replanner(options);
 }

@@ -20,6 +20,32 @@ export const SessionKeys = {
   ExecutedSteps: 'ExecutedSteps',
 } as const;
 
+/** The state keys of one plan–execute agent: `SessionKeys` for the default-named one, else `<name>:<key>`. */
+export interface PlanExecuteKeys {
+  readonly UserInput: string;
+  readonly Plan: string;
+  readonly ExecutedStep: string;
+  readonly ExecutedSteps: string;
+}
+
+/** The name `createPlanExecuteAgent` gives when none is passed; its agent keeps the unprefixed `SessionKeys`. */
+export const DEFAULT_PLAN_EXECUTE_NAME = 'plan_execute';
+
+/**
+ * The state keys of the plan–execute agent named `name`: `SessionKeys` (Eino's names) for the
+ * default `plan_execute`, else each key prefixed with the name (`research:Plan`), so several
+ * plan–execute agents can share one session. A plan–execute agent's `keys` holds the same.
+ */
+export function planExecuteKeys(name: string = DEFAULT_PLAN_EXECUTE_NAME): PlanExecuteKeys {
+  if (name === DEFAULT_PLAN_EXECUTE_NAME) return SessionKeys;
+  return {
+    UserInput: `${name}:${SessionKeys.UserInput}`,
+    Plan: `${name}:${SessionKeys.Plan}`,
+    ExecutedStep: `${name}:${SessionKeys.ExecutedStep}`,
+    ExecutedSteps: `${name}:${SessionKeys.ExecutedSteps}`,
+  };
+}
+
 /** One step the executor finished, as stored under `ExecutedStep` and appended to `ExecutedSteps`. */
 export interface ExecutedStep<Step = unknown> {
   /** The step as the plan wrote it (a string for the default plan schema). */
@@ -72,19 +98,19 @@ export interface ExecutorInput<P = unknown> extends ExecutionContext<P> {
   readonly step: unknown;
 }
 
-/** Reads the shared keys from session state (absent keys read as empty). */
-export function readExecutionState(state: Readonly<Record<string, unknown>>): ExecutionContext {
-  const userInput = state[SessionKeys.UserInput];
-  const executedSteps = state[SessionKeys.ExecutedSteps];
+/** Reads one agent's keys from session state (absent keys read as empty). */
+export function readExecutionState(state: Readonly<Record<string, unknown>>, keys: PlanExecuteKeys = SessionKeys): ExecutionContext {
+  const userInput = state[keys.UserInput];
+  const executedSteps = state[keys.ExecutedSteps];
   return {
     userInput: Array.isArray(userInput) ? (userInput as Message[]) : [],
-    plan: state[SessionKeys.Plan],
+    plan: state[keys.Plan],
     executedSteps: Array.isArray(executedSteps) ? (executedSteps as ExecutedStep[]) : [],
   };
 }
 
 /** The graph steps run under this objective (`ExecutedSteps` items with an `id`), oldest first. */
-export function executedGraphSteps(state: Readonly<Record<string, unknown>>): ExecutedGraphStep[] {
-  const steps = readExecutionState(state).executedSteps as readonly unknown[];
+export function executedGraphSteps(state: Readonly<Record<string, unknown>>, keys: PlanExecuteKeys = SessionKeys): ExecutedGraphStep[] {
+  const steps = readExecutionState(state, keys).executedSteps as readonly unknown[];
   return steps.filter((s): s is ExecutedGraphStep => typeof (s as { id?: unknown } | null)?.id === 'string');
 }

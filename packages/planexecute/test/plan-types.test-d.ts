@@ -14,7 +14,10 @@ import {
   type ExecutedStep,
   type GraphPlan,
   type GraphStep,
+  type PlanExecuteAgent,
   type PlanExecuteEventKind,
+  planExecuteState,
+  createGraphExecutor,
 } from '@replan/planexecute';
 
 declare const model: ChatModel;
@@ -41,6 +44,25 @@ describe('plan types', () => {
     expectTypeOf(plain.planSchema).toEqualTypeOf<typeof defaultPlanSchema>();
     const graph = createPlanner({ model, mode: 'graph', planSchema: graphPlanSchema });
     expectTypeOf<z.output<typeof graph.planSchema>>().toEqualTypeOf<GraphPlan>();
+    // Graph mode without a planSchema: the graph plan, in the type too.
+    const graphDefault = createPlanner({ model, mode: 'graph' });
+    expectTypeOf<z.output<typeof graphDefault.planSchema>>().toEqualTypeOf<GraphPlan>();
+    const replanner = createReplanner({ model, planSchema });
+    expectTypeOf(replanner.planSchema).toEqualTypeOf<typeof planSchema>();
+    const graphReplanner = createReplanner({ model, mode: 'graph' });
+    expectTypeOf<z.output<typeof graphReplanner.planSchema>>().toEqualTypeOf<GraphPlan>();
+  });
+
+  test('createReplanner types its buildInput with the plan of its planSchema', () => {
+    const planSchema = z.object({ steps: z.array(z.object({ tool: z.string() })) });
+    createReplanner({
+      model,
+      planSchema,
+      buildInput: (input) => {
+        expectTypeOf(input.plan).toEqualTypeOf<{ steps: { tool: string }[] }>();
+        return [];
+      },
+    });
   });
 
   test('wrong planner options do not type-check', () => {
@@ -52,17 +74,49 @@ describe('plan types', () => {
     createPlanner({ planSchema: defaultPlanSchema });
   });
 
-  test('createPlanExecuteAgent: from parts or from one model; the result is a SequentialAgent', () => {
+  test('createPlanExecuteAgent: from parts or from one model; the result is a SequentialAgent typed with its plan', () => {
     const fromParts = createPlanExecuteAgent({
       planner: createPlanner({ model }),
       executor: createExecutor({ model }),
       replanner: createReplanner({ model }),
     });
-    expectTypeOf(fromParts).toEqualTypeOf<SequentialAgent>();
+    // Was `SequentialAgent` (issue 15: a PlanExecuteAgent, still a SequentialAgent, carrying its plan type).
+    expectTypeOf(fromParts).toEqualTypeOf<PlanExecuteAgent<DefaultPlan>>();
+    expectTypeOf(fromParts).toExtend<SequentialAgent>();
     const quick = createPlanExecuteAgent({ model, planSchema: z.object({ steps: z.array(z.string()) }), maxIterations: 5 });
-    expectTypeOf(quick).toEqualTypeOf<SequentialAgent>();
+    expectTypeOf(quick).toEqualTypeOf<PlanExecuteAgent<{ steps: string[] }>>();
+    expectTypeOf(createPlanExecuteAgent({ model })).toEqualTypeOf<PlanExecuteAgent<DefaultPlan>>();
+    expectTypeOf(createPlanExecuteAgent({ model, mode: 'graph' })).toEqualTypeOf<PlanExecuteAgent<GraphPlan>>();
+    const custom = z.object({ goal: z.string(), steps: z.array(z.object({ tool: z.string(), why: z.string() })) });
+    expectTypeOf(createPlanExecuteAgent({ model, planSchema: custom })).toEqualTypeOf<PlanExecuteAgent<z.output<typeof custom>>>();
+    const graphParts = createPlanExecuteAgent({
+      mode: 'graph',
+      planner: createPlanner({ model, mode: 'graph' }),
+      executor: createGraphExecutor({ model }),
+      replanner: createReplanner({ model, mode: 'graph' }),
+    });
+    expectTypeOf(graphParts).toEqualTypeOf<PlanExecuteAgent<GraphPlan>>();
+    // A custom planner agent carries no plan type.
+    expectTypeOf(createPlanExecuteAgent({ planner: fromParts, executor: fromParts, replanner: fromParts })).toEqualTypeOf<
+      PlanExecuteAgent<unknown>
+    >();
     // @ts-expect-error it needs either the three parts or a model
     createPlanExecuteAgent({ maxIterations: 5 });
+    // @ts-expect-error outputKey is a state key (a string)
+    createPlanExecuteAgent({ model, outputKey: 1 });
+  });
+
+  test('planExecuteState reads an agent’s keys typed with its plan', () => {
+    const custom = z.object({ goal: z.string(), steps: z.array(z.object({ tool: z.string(), why: z.string() })) });
+    const agent = createPlanExecuteAgent({ name: 'research', model, planSchema: custom });
+    const state = planExecuteState({}, agent);
+    expectTypeOf(state.plan).toEqualTypeOf<{ goal: string; steps: { tool: string; why: string }[] } | undefined>();
+    expectTypeOf(state.executedSteps).toEqualTypeOf<readonly ExecutedStep<{ tool: string; why: string }>[]>();
+    const graph = planExecuteState({}, createPlanExecuteAgent({ model, mode: 'graph' }));
+    expectTypeOf(graph.plan).toEqualTypeOf<GraphPlan | undefined>();
+    expectTypeOf(graph.executedSteps).toEqualTypeOf<readonly ExecutedGraphStep[]>();
+    // Without an agent: the default-named agent's keys, plan unknown.
+    expectTypeOf(planExecuteState({}).plan).toEqualTypeOf<unknown>();
   });
 
   test('executed steps', () => {
@@ -98,7 +152,7 @@ describe('planExecuteEventKind narrows by `kind`', () => {
         expectTypeOf(k.step).toEqualTypeOf<GraphStep>();
         break;
       case 'plan':
-        // Not inferred from the planSchema yet: the plan is stored as plain JSON (issue 15 adds inference).
+        // Without the agent the plan type is unknown (pass the agent to type it: see below).
         expectTypeOf(k.plan).toEqualTypeOf<unknown>();
         expectTypeOf(k.problem).toEqualTypeOf<string | undefined>();
         break;
@@ -122,5 +176,33 @@ describe('planExecuteEventKind narrows by `kind`', () => {
       default:
         expectTypeOf(k).toEqualTypeOf<{ readonly kind: 'error'; readonly error: EventError }>();
     }
+  });
+
+  test('given the agent, the plan and its steps are typed with the agent’s planSchema', () => {
+    const custom = z.object({ goal: z.string(), steps: z.array(z.object({ tool: z.string(), why: z.string() })) });
+    type Plan = z.output<typeof custom>;
+    type Step = { tool: string; why: string };
+    const agent = createPlanExecuteAgent({ name: 'research', model, planSchema: custom });
+    const k = planExecuteEventKind(event, agent);
+    expectTypeOf(k).toEqualTypeOf<PlanExecuteEventKind<Plan> | undefined>();
+    if (!k) return;
+    switch (k.kind) {
+      case 'plan':
+        expectTypeOf(k.plan).toEqualTypeOf<Plan>();
+        break;
+      case 'revised-plan':
+        expectTypeOf(k.plan).toEqualTypeOf<Plan>();
+        expectTypeOf(k.appendedSteps).toEqualTypeOf<readonly ExecutedStep<Step>[]>();
+        break;
+      case 'step-progress':
+        expectTypeOf(k.step).toEqualTypeOf<Step>();
+        break;
+      case 'step-result':
+        expectTypeOf(k.executedStep).toEqualTypeOf<ExecutedStep<Step>>();
+        break;
+    }
+    const graph = planExecuteEventKind(event, createPlanExecuteAgent({ model, mode: 'graph' }));
+    if (graph?.kind === 'step-result') expectTypeOf(graph.executedStep).toEqualTypeOf<ExecutedGraphStep>();
+    if (graph?.kind === 'plan') expectTypeOf(graph.plan).toEqualTypeOf<GraphPlan>();
   });
 });

@@ -27,6 +27,8 @@ describe('public surface of @replan/planexecute', () => {
       'formatContextView',
       'graphPlanSchema',
       'planExecuteEventKind',
+      'planExecuteKeys',
+      'planExecuteState',
       'stepText',
       'stepsOf',
     ]);

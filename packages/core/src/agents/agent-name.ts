@@ -11,16 +11,22 @@ export function assertAgentName(name: string): void {
     );
 }
 
+/** What to do about a name used twice: rename one, and how for agents that name their own parts. */
+export const DUPLICATE_NAME_FIX =
+  'Give one of them another name (the `name` option of its constructor or create* function). ' +
+  'A plan–execute agent names its internal agents after its own name: give each createPlanExecuteAgent a distinct `name`.';
+
 /** Throws when two agents in the tree share a name (names address agents in events and context). */
 export function assertUniqueAgentNames(root: Agent): void {
-  const seen = new Set<string>();
-  const visit = (agent: Agent) => {
-    if (seen.has(agent.name))
+  const seen = new Map<string, string>();
+  const visit = (agent: Agent, path: string) => {
+    const earlier = seen.get(agent.name);
+    if (earlier !== undefined)
       throw new ConfigurationError(
-        `Agent name "${agent.name}" is used twice in one agent tree; names must be unique (they identify authors in events).`,
+        `Agent name "${agent.name}" is used twice in one agent tree (at ${earlier} and ${path}); names must be unique (they identify authors in events). ${DUPLICATE_NAME_FIX}`,
       );
-    seen.add(agent.name);
-    for (const child of agent.subAgents ?? []) visit(child);
+    seen.set(agent.name, path);
+    for (const child of agent.subAgents ?? []) visit(child, `${path}/${child.name}`);
   };
-  visit(root);
+  visit(root, root.name);
 }

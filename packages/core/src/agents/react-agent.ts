@@ -1,18 +1,14 @@
-import { z } from 'zod';
 import type { AgentEvent, EventDraft, FinalAnswer } from '../events/agent-event.js';
 import { ConfigurationError } from '../errors/replan-error.js';
-import {
-  EmptyModelResponseError,
-  MaxIterationsError,
-  ModelCallError,
-  OutputValidationError,
-} from '../errors/run-errors.js';
+import { EmptyModelResponseError, MaxIterationsError, ModelCallError, OutputValidationError } from '../errors/run-errors.js';
 import type { ToolCallBlock } from '../messages/content-block.js';
 import { type Message, messageText, systemMessage, toolCallsOf, userMessage } from '../messages/message.js';
 import type { ChatModel, ModelRequest, ModelResponse, ModelSettings, ToolChoice } from '../models/chat-model.js';
 import type { ReActPlanner } from '../reasoning/react-planner.js';
 import { DeltaState } from '../sessions/delta-state.js';
 import { type Tool, toolSpecOf } from '../tools/tool.js';
+import { type ResolvedSchema, resolveSchema } from '../tools/schemas/resolve-schema.js';
+import type { SchemaInput } from '../tools/schemas/schema-input.js';
 import { buildContextMessages } from '../context/build-context.js';
 import type { ContextOptions } from '../context/context-options.js';
 import type { Agent } from './agent.js';
@@ -37,8 +33,11 @@ export interface ReActAgentOptions extends ContextOptions {
   readonly toolConcurrency?: number;
   /** Store the answer (text, or the structured answer) in session state under this key. */
   readonly outputKey?: string;
-  /** Ask for and validate a structured answer (zod v4). Invalid answers are sent back twice, then fail. */
-  readonly outputSchema?: z.ZodType;
+  /**
+   * Ask for and validate a structured answer: a zod v4 or zod v3 schema, a JSON Schema, or
+   * `jsonSchema(schema, validate)`. Invalid answers are sent back twice, then fail.
+   */
+  readonly outputSchema?: SchemaInput;
   readonly toolChoice?: ToolChoice;
   readonly settings?: ModelSettings;
   readonly hooks?: ReActHooks;
@@ -51,8 +50,7 @@ export interface ReActAgentOptions extends ContextOptions {
   readonly inputMessages?: (ctx: InvocationContext) => readonly Message[] | Promise<readonly Message[]>;
 }
 
-const EMPTY_NUDGE =
-  'Your last reply was empty. Continue: call a tool if you still need one, or give your final answer as text.';
+const EMPTY_NUDGE = 'Your last reply was empty. Continue: call a tool if you still need one, or give your final answer as text.';
 const MAX_OUTPUT_REPAIRS = 2;
 
 /**
@@ -65,6 +63,7 @@ export class ReActAgent implements Agent {
   readonly subAgents: readonly Agent[] = [];
   readonly maxIterations: number;
   private readonly tools: ReadonlyMap<string, Tool>;
+  private readonly output: ResolvedSchema | undefined;
 
   constructor(readonly options: ReActAgentOptions) {
     assertAgentName(options.name);
@@ -86,6 +85,10 @@ export class ReActAgent implements Agent {
       tools.set(t.name, t);
     }
     this.tools = tools;
+    this.output =
+      options.outputSchema === undefined
+        ? undefined
+        : resolveSchema(options.outputSchema, `ReActAgent "${options.name}": outputSchema`, 'output');
   }
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
@@ -166,7 +169,9 @@ export class ReActAgent implements Agent {
         if (++outputRepairs > MAX_OUTPUT_REPAIRS) throw new OutputValidationError(this.name, text, final.invalid);
         yield emit({ message, ...usage });
         const repair = emit({
-          message: userMessage(`Your answer does not match the required JSON schema: ${final.invalid}. Reply again with JSON that matches it.`),
+          message: userMessage(
+            `Your answer does not match the required JSON schema: ${final.invalid}. Reply again with JSON that matches it.`,
+          ),
           meta: { kind: 'invalid-output' },
         });
         yield repair;
@@ -187,7 +192,8 @@ export class ReActAgent implements Agent {
   }
 
   private async request(ctx: InvocationContext, context: readonly Message[]): Promise<ModelRequest> {
-    const { instruction, planner, outputSchema } = this.options;
+    const { instruction, planner } = this.options;
+    const output = this.output;
     const tools = [...this.tools.values()].map(toolSpecOf);
     const parts: string[] = [];
     const text = typeof instruction === 'function' ? await instruction(ctx.state, ctx) : instruction;
@@ -199,7 +205,7 @@ export class ReActAgent implements Agent {
       messages: parts.length ? [systemMessage(parts.join('\n\n')), ...context] : context,
       ...(tools.length ? { tools } : {}),
       ...(this.options.toolChoice && tools.length ? { toolChoice: this.options.toolChoice } : {}),
-      ...(outputSchema ? { responseFormat: { name: `${this.name}_output`, schema: outputJsonSchema(outputSchema), strict: true } } : {}),
+      ...(output ? { responseFormat: { name: `${this.name}_output`, schema: output.jsonSchema, strict: true } } : {}),
       ...(settings ? { settings } : {}),
     };
   }
@@ -227,7 +233,7 @@ export class ReActAgent implements Agent {
   }
 
   private finalAnswer(text: string): FinalAnswer | { invalid: string } {
-    const schema = this.options.outputSchema;
+    const schema = this.output;
     if (!schema) return { text };
     let json: unknown;
     try {
@@ -235,10 +241,9 @@ export class ReActAgent implements Agent {
     } catch (error) {
       return { invalid: `not valid JSON (${(error as Error).message})` };
     }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success)
-      return { invalid: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') };
-    return { text, structured: parsed.data };
+    const parsed = schema.parse(json);
+    if (!parsed.ok) return { invalid: `${parsed.issues} (the outputSchema is a ${schema.kind})` };
+    return { text, structured: parsed.value };
   }
 }
 
@@ -258,9 +263,3 @@ function pendingToolCalls(own: readonly AgentEvent[]): ToolCallBlock[] {
 }
 
 const stripJsonFence = (text: string) => text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
-
-function outputJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
-}

@@ -4,7 +4,7 @@ import type { ToolCallBlock, ToolResultBlock } from '../messages/content-block.j
 import { toolMessage } from '../messages/message.js';
 import { DeltaState } from '../sessions/delta-state.js';
 import { InterruptSignal } from '../tools/interrupt-signal.js';
-import type { Tool, } from '../tools/tool.js';
+import type { Tool } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import { abortErrorOf, raceAbort } from './abort.js';
 import { AsyncQueue } from './async-queue.js';
@@ -19,7 +19,7 @@ export interface ToolExecutionOptions {
   readonly hookContext: (state: DeltaState) => HookContext;
 }
 
-/** The answer a human gave to a `needsApproval` interrupt. */
+/** The answer a human gave to a `needsApproval` interrupt (the runner checked it is an `ApprovalAnswer`). */
 function approvalOf(value: unknown): { approved: boolean; message?: string } {
   if (typeof value === 'boolean') return { approved: value };
   if (value && typeof value === 'object' && 'approved' in value) {
@@ -109,12 +109,13 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
   }
   if (call.argsError)
     return result(`Error: the arguments of "${call.name}" are not valid JSON (${call.argsError}). Send valid JSON arguments.`, true);
-  const parsed = tool.parameters.safeParse(call.args);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
-    return result(`Error: invalid arguments for "${call.name}": ${issues}. Fix the arguments and call the tool again.`, true);
-  }
-  const args = parsed.data;
+  const parsed = tool.parseArgs(call.args);
+  if (!parsed.ok)
+    return result(
+      `Error: invalid arguments for "${call.name}": ${parsed.issues} (its parameters are a ${tool.schemaKind}). Fix the arguments and call the tool again.`,
+      true,
+    );
+  const args = parsed.value;
 
   let interruptCount = 0;
   const toolCtx: ToolContext = {
@@ -157,7 +158,10 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
   if (output === undefined) {
     const rollback = state.savepoint();
     try {
-      output = await raceAbort(Promise.resolve().then(() => tool.execute(args, toolCtx)), services.signal);
+      output = await raceAbort(
+        Promise.resolve().then(() => tool.execute(args, toolCtx)),
+        services.signal,
+      );
     } catch (error) {
       if (error instanceof InterruptSignal) {
         state.take();

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Agent } from './agent.js';
 import type { InvocationContext } from './invocation-context.js';
-import { assertAgentName } from './agent-name.js';
+import { assertAgentName, DUPLICATE_NAME_FIX } from './agent-name.js';
 import { ConfigurationError } from '../errors/replan-error.js';
 
 export interface WorkflowAgentOptions {
@@ -18,7 +18,9 @@ export function checkWorkflowOptions(kind: string, options: WorkflowAgentOptions
   const names = new Set<string>([options.name]);
   for (const agent of options.subAgents) {
     if (names.has(agent.name))
-      throw new ConfigurationError(`${kind} "${options.name}": agent name "${agent.name}" is used twice; names must be unique in a tree.`);
+      throw new ConfigurationError(
+        `${kind} "${options.name}": agent name "${agent.name}" is used twice; names must be unique in a tree. ${DUPLICATE_NAME_FIX}`,
+      );
     names.add(agent.name);
   }
 }

@@ -46,10 +46,7 @@ export class ModelCallError extends ReplanError {
     readonly agentName: string,
     cause: unknown,
   ) {
-    super(
-      `Model call of agent "${agentName}" failed: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause },
-    );
+    super(`Model call of agent "${agentName}" failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
 
@@ -84,6 +81,22 @@ export class UnknownInterruptError extends ReplanError {
       `No open interrupt "${interruptId}" in this session. Open interrupts: ` +
         (openInterruptIds.length ? openInterruptIds.join(', ') : 'none') +
         '. Use the ids from RunResult.interrupts.',
+    );
+  }
+}
+
+/**
+ * A `resume` value that does not fit its interrupt: an approval interrupt answered with something
+ * other than an `ApprovalAnswer`, or an id under `approvals` that is not an approval interrupt.
+ * Thrown before anything is stored or run.
+ */
+export class InvalidResumeValueError extends ReplanError {
+  constructor(
+    readonly interruptId: string,
+    problem: string,
+  ) {
+    super(
+      `Cannot resume with the value given for interrupt "${interruptId}": ${problem}. Nothing was run; resume again with a valid value.`,
     );
   }
 }

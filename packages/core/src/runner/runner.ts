@@ -3,7 +3,9 @@ import type { Agent } from '../agents/agent.js';
 import { assertUniqueAgentNames } from '../agents/agent-name.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
 import { ConfigurationError } from '../errors/replan-error.js';
-import { NothingToResumeError, UnknownInterruptError } from '../errors/run-errors.js';
+import { InvalidResumeValueError, NothingToResumeError, UnknownInterruptError } from '../errors/run-errors.js';
+import type { Interrupt } from '../events/agent-event.js';
+import { type ApprovalAnswer, approvalAnswerProblem } from '../tools/approval-answer.js';
 import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
 import type { ContentBlock } from '../messages/content-block.js';
 import { type Message, toUserMessage } from '../messages/message.js';
@@ -57,8 +59,36 @@ export interface RunOptions extends CommonRunOptions {
 
 export interface ResumeOptions extends CommonRunOptions {
   readonly sessionId: string;
-  /** Answers to open interrupts, by interrupt id (see `RunResult.interrupts`). */
+  /**
+   * Answers to open interrupts, by interrupt id (see `RunResult.interrupts`). An approval
+   * interrupt's value must be an `ApprovalAnswer` (else `InvalidResumeValueError`).
+   */
   readonly values?: Readonly<Record<string, unknown>>;
+  /** Answers to approval interrupts (`reason: 'approval'`), typed; merged with `values` (an id in both is refused). */
+  readonly approvals?: Readonly<Record<string, ApprovalAnswer>>;
+}
+
+/** The resume values, checked against the open interrupts before anything is stored or run. */
+function checkedResumeValues(options: ResumeOptions, open: readonly Interrupt[]): Record<string, unknown> {
+  const values: Record<string, unknown> = { ...options.values };
+  for (const [id, answer] of Object.entries(options.approvals ?? {})) {
+    if (id in values) throw new InvalidResumeValueError(id, 'it is given both in values and in approvals; give it once');
+    values[id] = answer;
+  }
+  for (const [id, value] of Object.entries(values)) {
+    const interrupt = open.find((i) => i.id === id);
+    if (!interrupt)
+      throw new UnknownInterruptError(
+        id,
+        open.map((i) => i.id),
+      );
+    if (interrupt.reason === 'approval') {
+      const problem = approvalAnswerProblem(value);
+      if (problem) throw new InvalidResumeValueError(id, `it is an approval interrupt (tool "${interrupt.toolName ?? '?'}"), ${problem}`);
+    } else if (options.approvals && id in options.approvals)
+      throw new InvalidResumeValueError(id, `it is not an approval interrupt (its reason is "${interrupt.reason}"); answer it in values`);
+  }
+  return values;
 }
 
 /**
@@ -180,15 +210,17 @@ export class Runner {
     }, options.signal);
   }
 
-  private async startResume(key: SessionKey, options: ResumeOptions, emit: (e: AgentEvent) => void, signal: AbortSignal): Promise<RunResult> {
+  private async startResume(
+    key: SessionKey,
+    options: ResumeOptions,
+    emit: (e: AgentEvent) => void,
+    signal: AbortSignal,
+  ): Promise<RunResult> {
     const session = await this.sessionStore.get(key);
     if (!session) throw new SessionNotFoundError(key.appName, key.userId, key.id);
     const log = readInvocation(session.events);
     if (!log) throw new NothingToResumeError(`Session "${key.id}" has no invocation to resume; start one with runner.run().`);
-    const values = options.values ?? {};
-    for (const id of Object.keys(values))
-      if (!log.openInterrupts.some((i) => i.id === id))
-        throw new UnknownInterruptError(id, log.openInterrupts.map((i) => i.id));
+    const values = checkedResumeValues(options, log.openInterrupts);
     const hub = this.hub;
     let start: RunStartInfo | undefined;
     if (hub) {
@@ -259,11 +291,7 @@ export class Runner {
     };
   }
 
-  private async storeInput(
-    key: SessionKey,
-    input: AgentEvent,
-    state: Readonly<Record<string, unknown>> | undefined,
-  ): Promise<Session> {
+  private async storeInput(key: SessionKey, input: AgentEvent, state: Readonly<Record<string, unknown>> | undefined): Promise<Session> {
     const existing = await this.sessionStore.get(key);
     if (!existing) {
       try {

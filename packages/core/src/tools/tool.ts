@@ -1,62 +1,72 @@
-import { z } from 'zod';
 import { ConfigurationError } from '../errors/replan-error.js';
 import type { ToolSpec } from '../models/chat-model.js';
 import type { ToolContext } from './tool-context.js';
+import { resolveSchema, type SchemaParse } from './schemas/resolve-schema.js';
+import type { SchemaInput, SchemaKind, SchemaOutput } from './schemas/schema-input.js';
 
 /** A tool an agent's model can call. Build one with `tool()`. */
 // biome-ignore lint/suspicious/noExplicitAny: a default of `any` lets tools with different argument types share one `Tool[]`.
 export interface Tool<Args = any, Output = unknown> {
   readonly name: string;
   readonly description: string;
-  /** Arguments are validated with this schema before `execute`. */
-  readonly parameters: z.ZodType<Args>;
-  /** The JSON Schema sent to the model, made from `parameters` with `z.toJSONSchema`. */
+  /** The arguments' schema as given: zod v4, zod v3, a JSON Schema, or `jsonSchema(schema, validate)`. */
+  readonly parameters: SchemaInput;
+  /** Which kind of schema `parameters` is (named in argument errors). */
+  readonly schemaKind: SchemaKind;
+  /** The JSON Schema sent to the model, made from `parameters` (`z.toJSONSchema` for zod v4, `zod-to-json-schema` for v3). */
   readonly jsonSchema: Record<string, unknown>;
+  /** Validates a call's arguments with `parameters` (run before `execute`). */
+  parseArgs(args: unknown): SchemaParse<Args>;
   /** Stop the run for a human's approval before this call runs. */
   readonly needsApproval?: boolean | ((args: Args, ctx: ToolContext) => boolean | Promise<boolean>);
   execute(args: Args, ctx: ToolContext): Output | Promise<Output>;
 }
 
-export interface ToolDefinition<Schema extends z.ZodType, Output> {
+export interface ToolDefinition<Schema extends SchemaInput, Output> {
   readonly name: string;
   readonly description: string;
+  /**
+   * The arguments' schema, a JSON object: a zod v4 `z.object(...)`, a zod v3 one (needs the
+   * `zod-to-json-schema` package), a plain JSON Schema, or `jsonSchema(schema, validate)`.
+   */
   readonly parameters: Schema;
-  readonly needsApproval?: boolean | ((args: z.output<Schema>, ctx: ToolContext) => boolean | Promise<boolean>);
-  execute(args: z.output<Schema>, ctx: ToolContext): Output | Promise<Output>;
+  readonly needsApproval?: boolean | ((args: SchemaOutput<Schema>, ctx: ToolContext) => boolean | Promise<boolean>);
+  execute(args: SchemaOutput<Schema>, ctx: ToolContext): Output | Promise<Output>;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** Makes the JSON Schema of a zod v4 object schema, as a model expects tool parameters. */
-export function toolParametersSchema(name: string, schema: z.ZodType): Record<string, unknown> {
-  if (!schema || typeof schema !== 'object' || !('_zod' in schema))
+/** Resolves a tool's parameters schema (any accepted kind) and checks it describes a JSON object. */
+function resolveParameters<Args>(name: string, schema: unknown) {
+  const resolved = resolveSchema<Args>(schema, `Tool "${name}": parameters`, 'input');
+  if (resolved.jsonSchema.type !== 'object')
     throw new ConfigurationError(
-      `Tool "${name}": parameters must be a zod v4 schema (import { z } from 'zod'), e.g. z.object({ query: z.string() }).`,
+      `Tool "${name}": parameters must describe an object (tool arguments are a JSON object), e.g. z.object({ query: z.string() }) or { type: 'object', properties: { … } }; got ${String(resolved.jsonSchema.type ?? 'a schema without type')} (${resolved.kind}).`,
     );
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
-  if (json.type !== 'object')
-    throw new ConfigurationError(
-      `Tool "${name}": parameters must be a z.object(...) (tool arguments are a JSON object); got ${String(json.type ?? 'a non-object schema')}.`,
-    );
-  return json;
+  return resolved;
+}
+
+/** Makes the JSON Schema of an object schema (zod v4, zod v3 or JSON Schema), as a model expects tool parameters. */
+export function toolParametersSchema(name: string, schema: SchemaInput): Record<string, unknown> {
+  return resolveParameters(name, schema).jsonSchema;
 }
 
 /**
  * Defines a tool. Arguments are parsed with `parameters` before `execute`; a validation error,
  * a thrown error or an unknown tool name becomes an error result the model sees.
  */
-export function tool<Schema extends z.ZodType, Output>(def: ToolDefinition<Schema, Output>): Tool<z.output<Schema>, Output> {
+export function tool<Schema extends SchemaInput, Output>(def: ToolDefinition<Schema, Output>): Tool<SchemaOutput<Schema>, Output> {
   if (!TOOL_NAME.test(def.name))
-    throw new ConfigurationError(
-      `Tool name "${def.name}" is invalid: use 1-64 letters, digits, "_" or "-" (what every provider accepts).`,
-    );
+    throw new ConfigurationError(`Tool name "${def.name}" is invalid: use 1-64 letters, digits, "_" or "-" (what every provider accepts).`);
   if (typeof def.execute !== 'function') throw new ConfigurationError(`Tool "${def.name}" needs an execute function.`);
+  const schema = resolveParameters<SchemaOutput<Schema>>(def.name, def.parameters);
   return {
     name: def.name,
     description: def.description,
-    parameters: def.parameters as z.ZodType<z.output<Schema>>,
-    jsonSchema: toolParametersSchema(def.name, def.parameters),
+    parameters: def.parameters,
+    schemaKind: schema.kind,
+    jsonSchema: schema.jsonSchema,
+    parseArgs: (args) => schema.parse(args),
     ...(def.needsApproval !== undefined ? { needsApproval: def.needsApproval } : {}),
     execute: def.execute,
   };

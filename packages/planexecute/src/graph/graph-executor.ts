@@ -4,7 +4,8 @@ import { applyContextPolicy, resolveContextPolicy, type ContextView, type Resolv
 import { tagged } from '../event-kind.js';
 import { assertModel } from '../assert-model.js';
 import { stepReActAgent, type ExecutorOptions } from '../executor.js';
-import { executedGraphSteps, readExecutionState, SessionKeys, type ExecutedGraphStep } from '../session-keys.js';
+import { executedGraphSteps, readExecutionState, SessionKeys, type ExecutedGraphStep, type PlanExecuteKeys } from '../session-keys.js';
+import type { PartScope } from '../part-scope.js';
 import { asStepResult, stepOutcome } from '../step-outcome.js';
 import { graphStepsOf, type GraphStep } from './graph-plan.js';
 import { formatGraphStepPrompt, insertedResult, type GraphStepInput } from './graph-prompts.js';
@@ -31,26 +32,34 @@ export class GraphExecutor implements Agent {
   readonly name: string;
   readonly description: string;
   readonly stepConcurrency: number;
+  /** The state keys it reads and writes (`SessionKeys` unless its plan–execute agent has its own name). */
+  readonly keys: PlanExecuteKeys;
   private readonly react: ReActAgent;
   private readonly contextPolicy: ResolvedContextPolicy;
   private readonly inputs = new WeakMap<InvocationContext, GraphStepInput>();
 
-  constructor(readonly options: GraphExecutorOptions) {
+  constructor(
+    readonly options: GraphExecutorOptions,
+    keys: PlanExecuteKeys = SessionKeys,
+  ) {
+    this.keys = keys;
     this.name = options.name ?? 'executor';
     assertAgentName(this.name);
     assertModel(options.model, `Graph executor "${this.name}"`);
     this.description = options.description ?? 'Runs the steps of the plan graph, each as soon as its dependencies are done.';
     this.stepConcurrency = options.stepConcurrency ?? 4;
     if (!Number.isInteger(this.stepConcurrency) || this.stepConcurrency < 1)
-      throw new ConfigurationError(`Graph executor "${this.name}": stepConcurrency must be a positive integer, got ${String(options.stepConcurrency)}.`);
+      throw new ConfigurationError(
+        `Graph executor "${this.name}": stepConcurrency must be a positive integer, got ${String(options.stepConcurrency)}.`,
+      );
     this.contextPolicy = resolveContextPolicy(options.contextPolicy, 'referenced', `Graph executor "${this.name}"`);
     // One loop for every step: each step runs it in its own context, which keys its input.
     this.react = stepReActAgent(options, this.name, (ctx) => this.input(ctx));
   }
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
-    const steps = graphStepsOf(ctx.state[SessionKeys.Plan]);
-    const ran = new Map(executedGraphSteps(ctx.state).map((s) => [s.id, s]));
+    const steps = graphStepsOf(ctx.state[this.keys.Plan]);
+    const ran = new Map(executedGraphSteps(ctx.state, this.keys).map((s) => [s.id, s]));
     // This graph already had a failure (e.g. resumed after it was stored): the replanner decides.
     if (steps.some((s) => ran.get(s.id)?.error !== undefined)) return;
     const pending = steps.filter((s) => !ran.has(s.id));
@@ -91,7 +100,9 @@ export class GraphExecutor implements Agent {
         const error = d.error instanceof Error ? `${d.error.name}: ${d.error.message}` : String(d.error);
         const executed: ExecutedGraphStep = { id: d.step.id, step: d.step.task, dependsOn: d.step.dependsOn, error };
         yield tagged(
-          stepCtx.event({ actions: { stateDelta: { [SessionKeys.ExecutedStep]: executed }, stateAppend: { [SessionKeys.ExecutedSteps]: [executed] } } }),
+          stepCtx.event({
+            actions: { stateDelta: { [this.keys.ExecutedStep]: executed }, stateAppend: { [this.keys.ExecutedSteps]: [executed] } },
+          }),
           'step-result',
           tags,
         );
@@ -102,8 +113,17 @@ export class GraphExecutor implements Agent {
         yield tagged(d.event, 'step', tags);
         continue;
       }
-      const executed: ExecutedGraphStep = { id: d.step.id, step: d.step.task, dependsOn: d.step.dependsOn, ...stepOutcome(final, d.event, stepCtx.ownEvents()) };
-      yield tagged(asStepResult(d.event, { [SessionKeys.ExecutedStep]: executed }, { [SessionKeys.ExecutedSteps]: [executed] }), 'step-result', tags);
+      const executed: ExecutedGraphStep = {
+        id: d.step.id,
+        step: d.step.task,
+        dependsOn: d.step.dependsOn,
+        ...stepOutcome(final, d.event, stepCtx.ownEvents()),
+      };
+      yield tagged(
+        asStepResult(d.event, { [this.keys.ExecutedStep]: executed }, { [this.keys.ExecutedSteps]: [executed] }),
+        'step-result',
+        tags,
+      );
     }
   }
 
@@ -124,8 +144,8 @@ export class GraphExecutor implements Agent {
   }
 
   private stepInput(parent: InvocationContext, step: GraphStep): GraphStepInput {
-    const state = readExecutionState(parent.state);
-    const done = executedGraphSteps(parent.state).filter((s) => s.error === undefined);
+    const state = readExecutionState(parent.state, this.keys);
+    const done = executedGraphSteps(parent.state, this.keys).filter((s) => s.error === undefined);
     // Results go in quoted (data, not instructions); the task around them cannot start a line.
     const results = new Map(done.filter((s) => step.dependsOn.includes(s.id)).map((s) => [s.id, insertedResult(s.result ?? '')]));
     const { text, used } = substituteReferences(quoteValue(step.task), results);
@@ -133,6 +153,11 @@ export class GraphExecutor implements Agent {
     const items = done.filter((s) => !used.has(s.id)).map((s) => ({ ...s, label: `[${s.id}]` }));
     const context: ContextView = applyContextPolicy(items, this.contextPolicy, (i) => step.dependsOn.includes(items[i]?.id ?? ''));
     return { userInput: state.userInput, step, task: text, inserted: [...used], context };
+  }
+
+  /** This graph executor inside a plan–execute agent: its keys, and its name if none was given. @internal */
+  inScope(scope: PartScope): GraphExecutor {
+    return new GraphExecutor({ ...this.options, name: this.options.name ?? scope.names.executor }, scope.keys);
   }
 
   private async input(ctx: InvocationContext): Promise<readonly Message[]> {

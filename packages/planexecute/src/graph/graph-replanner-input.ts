@@ -1,5 +1,5 @@
 import { applyContextPolicy, type ResolvedContextPolicy } from '../context-policy.js';
-import { executedGraphSteps, readExecutionState, SessionKeys } from '../session-keys.js';
+import { executedGraphSteps, readExecutionState, SessionKeys, type PlanExecuteKeys } from '../session-keys.js';
 import { graphStepsOf } from './graph-plan.js';
 import type { GraphReplannerInput } from './graph-prompts.js';
 
@@ -10,14 +10,18 @@ export type { GraphReplannerInput } from './graph-prompts.js';
  * their results as the policy allows. Failed steps and results no run step consumed (the graph's
  * outputs) count as referenced: always shown verbatim.
  */
-export function graphReplannerInput(state: Readonly<Record<string, unknown>>, policy: ResolvedContextPolicy): GraphReplannerInput {
-  const executedSteps = executedGraphSteps(state);
-  const steps = graphStepsOf(state[SessionKeys.Plan]);
+export function graphReplannerInput(
+  state: Readonly<Record<string, unknown>>,
+  policy: ResolvedContextPolicy,
+  keys: PlanExecuteKeys = SessionKeys,
+): GraphReplannerInput {
+  const executedSteps = executedGraphSteps(state, keys);
+  const steps = graphStepsOf(state[keys.Plan]);
   const consumed = new Set(executedSteps.flatMap((s) => s.dependsOn ?? []));
   const items = executedSteps.map((s) => ({ ...s, label: `[${s.id}]` }));
   const context = applyContextPolicy(items, policy, (i) => {
     const s = executedSteps[i];
     return s !== undefined && (s.error !== undefined || !consumed.has(s.id));
   });
-  return { userInput: readExecutionState(state).userInput, steps, executedSteps, context };
+  return { userInput: readExecutionState(state, keys).userInput, steps, executedSteps, context };
 }

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { decisionCall, type Parsed } from '../decision-call.js';
 import { tagged, tagOf } from '../event-kind.js';
 import type { Planner } from '../planner.js';
-import { executedGraphSteps, SessionKeys } from '../session-keys.js';
+import { executedGraphSteps } from '../session-keys.js';
 import type { GraphExecutor } from './graph-executor.js';
 import { graphStepsOf, type GraphStep } from './graph-plan.js';
 import type { ScheduleFeedItem } from './graph-scheduler.js';
@@ -62,7 +62,9 @@ export class StreamingGraphPlanner implements Agent {
   constructor(options: StreamingGraphPlannerOptions) {
     const { planner, executor } = options;
     if (planner.mode !== 'graph')
-      throw new ConfigurationError(`Streaming planner: the planner "${planner.name}" must be built with mode: 'graph' (createPlanner({ model, mode: 'graph' })).`);
+      throw new ConfigurationError(
+        `Streaming planner: the planner "${planner.name}" must be built with mode: 'graph' (createPlanner({ model, mode: 'graph' })).`,
+      );
     if (planner.textMode)
       throw new ConfigurationError(
         `Streaming planner: the planner "${planner.name}" uses structuredOutput: 'response-format'; a streamed plan is read from the "plan" tool call, so drop that option.`,
@@ -83,7 +85,7 @@ export class StreamingGraphPlanner implements Agent {
     }
     const earlier = own.filter((e) => tagOf(e) === 'plan-step').map((e) => e.meta?.planStep as GraphStep);
     // `ExecutedSteps` belongs to this plan only once a first `plan-step` event reset it.
-    const ran = earlier.length ? executedGraphSteps(ctx.state) : [];
+    const ran = earlier.length ? executedGraphSteps(ctx.state, this.planner.keys) : [];
     const run: RunState = { acceptance: new StepAcceptance(earlier), toStart: [], userInput: [] };
     yield* this.executor.runSteps(stepsCtx, {
       pending: earlier.filter((s) => !ran.some((r) => r.id === s.id)),
@@ -111,11 +113,12 @@ export class StreamingGraphPlanner implements Agent {
       if (state.toStart.length) yield { kind: 'steps', steps: state.toStart.splice(0) };
     }
     const { value, response } = next.value;
-    const reset = state.acceptance.size === 0 ? { [SessionKeys.UserInput]: userInput, [SessionKeys.ExecutedSteps]: [] } : {};
+    const { keys } = this.planner;
+    const reset = state.acceptance.size === 0 ? { [keys.UserInput]: userInput, [keys.ExecutedSteps]: [] } : {};
     const event = ctx.event({
       message: response.message,
       ...(response.usage ? { usage: response.usage } : {}),
-      actions: { stateDelta: { ...reset, [SessionKeys.Plan]: value.plan } },
+      actions: { stateDelta: { ...reset, [keys.Plan]: value.plan } },
     });
     yield { kind: 'event', event: tagged(event, 'plan', { streamedPlan: true, ...(value.problem ? { planProblem: value.problem } : {}) }) };
     const rest = graphStepsOf(value.plan).filter((s) => !state.acceptance.isAccepted(s));
@@ -148,7 +151,8 @@ export class StreamingGraphPlanner implements Agent {
           }
         }
       } else if (ctx.streaming && (part.type === 'text-delta' || part.type === 'reasoning-delta') && part.delta) {
-        const block = part.type === 'text-delta' ? { type: 'text' as const, text: part.delta } : { type: 'reasoning' as const, reasoning: part.delta };
+        const block =
+          part.type === 'text-delta' ? { type: 'text' as const, text: part.delta } : { type: 'reasoning' as const, reasoning: part.delta };
         yield tagged(ctx.event({ partial: true, message: { role: 'assistant', content: [block] } }), 'planning');
       }
     }
@@ -157,7 +161,8 @@ export class StreamingGraphPlanner implements Agent {
 
   /** A step accepted mid-stream, stored before it starts; the first one also starts this plan's state. */
   private planStepEvent(ctx: InvocationContext, step: GraphStep, firstOf: readonly Message[] | undefined): AgentEvent {
-    const actions = firstOf ? { actions: { stateDelta: { [SessionKeys.UserInput]: firstOf, [SessionKeys.ExecutedSteps]: [] } } } : {};
+    const { keys } = this.planner;
+    const actions = firstOf ? { actions: { stateDelta: { [keys.UserInput]: firstOf, [keys.ExecutedSteps]: [] } } } : {};
     return tagged(ctx.event(actions), 'plan-step', { stepId: step.id, planStep: step });
   }
 
