@@ -34,7 +34,8 @@ export async function* streamModelCall(
         parts ??= model.stream(request, { signal })[Symbol.asyncIterator]();
         next = await parts.next();
       } catch (error) {
-        throw (failure = call.failed(error));
+        failure = call.failed(error);
+        throw failure;
       }
       if (next.done) {
         ended = true;
