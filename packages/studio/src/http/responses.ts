@@ -1,0 +1,62 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StudioRequestError } from '../errors.js';
+
+/** Strict: only the studio's own files run, nothing inline, nothing from elsewhere, never framed. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function securityHeaders(response: ServerResponse): void {
+  response.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  response.setHeader('X-Content-Type-Options', 'nosniff');
+  response.setHeader('Referrer-Policy', 'no-referrer');
+  response.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+  response.setHeader('X-Frame-Options', 'DENY');
+}
+
+export function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const data = JSON.stringify(body);
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  response.end(data);
+}
+
+export function sendError(response: ServerResponse, error: unknown): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  if (error instanceof StudioRequestError) sendJson(response, error.status, { error: error.name, message: error.message });
+  else {
+    const e = error instanceof Error ? error : new Error(String(error));
+    const status = e.name === 'InvalidArgumentError' || e.name === 'UnknownInterruptError' || e.name === 'NothingToResumeError' ? 400 : e.name === 'SessionBusyError' || e.name === 'SessionExistsError' || e.name === 'ConcurrentUpdateError' ? 409 : 500;
+    sendJson(response, status, { error: e.name, message: e.message });
+  }
+}
+
+const MAX_BODY = 1024 * 1024;
+
+/** Reads a JSON object body (at most 1 MiB). */
+export async function readJsonBody(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new StudioRequestError(413, 'Request body too large (1 MiB at most).');
+    chunks.push(chunk as Buffer);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+  } catch {
+    throw new StudioRequestError(400, 'The body is not valid JSON.');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new StudioRequestError(400, 'The body must be a JSON object.');
+  return body as Record<string, unknown>;
+}

@@ -1,0 +1,63 @@
+import type { Session, SessionKey, SessionStore } from '@replan/core';
+import type { SessionRow } from '../web/src/wire-types.js';
+import { StudioRequestError } from './errors.js';
+import { previewOf } from './view/event-views.js';
+import { statusOf } from './view/session-status.js';
+import { sumTokens } from './view/tokens.js';
+
+const MAX_ROWS_CACHED = 20_000;
+
+/**
+ * Reads sessions for the page: concurrent reads of one session share one `get`, and list rows
+ * (status, tokens, preview: they need the events) are kept by session and version, so paging
+ * through 10,000 sessions reads each session once until it changes.
+ */
+export class SessionReader {
+  private readonly inFlight = new Map<string, Promise<Session | undefined>>();
+  private readonly rows = new Map<string, SessionRow>();
+
+  constructor(private readonly store: SessionStore) {}
+
+  get(key: SessionKey): Promise<Session | undefined> {
+    const id = JSON.stringify([key.appName, key.userId, key.id]);
+    let pending = this.inFlight.get(id);
+    if (!pending) {
+      pending = this.store.get(key).finally(() => this.inFlight.delete(id));
+      this.inFlight.set(id, pending);
+    }
+    return pending;
+  }
+
+  async require(key: SessionKey): Promise<Session> {
+    const session = await this.get(key);
+    if (!session) throw new StudioRequestError(404, `No session "${key.id}" for user "${key.userId}" in app "${key.appName}".`);
+    return session;
+  }
+
+  async page(appName: string, userId: string, limit: number, cursor: string | undefined): Promise<{ sessions: SessionRow[]; nextCursor?: string }> {
+    const page = await this.store.list({ appName, userId, limit, ...(cursor ? { cursor } : {}) });
+    const sessions = await Promise.all(
+      page.sessions.map(async (summary): Promise<SessionRow> => {
+        const id = JSON.stringify([summary.appName, summary.userId, summary.id, summary.version]);
+        const cached = this.rows.get(id);
+        if (cached) return cached;
+        const events = (await this.get(summary))?.events ?? [];
+        const row: SessionRow = {
+          appName: summary.appName,
+          userId: summary.userId,
+          id: summary.id,
+          version: summary.version,
+          createdAt: summary.createdAt,
+          updatedAt: summary.updatedAt,
+          status: statusOf(events).status,
+          tokens: sumTokens(events),
+          preview: previewOf(events),
+        };
+        if (this.rows.size >= MAX_ROWS_CACHED) this.rows.delete(this.rows.keys().next().value as string);
+        this.rows.set(id, row);
+        return row;
+      }),
+    );
+    return page.nextCursor ? { sessions, nextCursor: page.nextCursor } : { sessions };
+  }
+}

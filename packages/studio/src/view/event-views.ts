@@ -1,0 +1,109 @@
+import { eventKind, type AgentEvent, type ContentBlock } from '@replan/core';
+import { planExecuteEventKind } from '@replan/planexecute';
+import type { BlockView, EventRow, EventView } from '../../web/src/wire-types.js';
+import { tokensOf } from './tokens.js';
+
+const SUMMARY_LENGTH = 160;
+
+/** JSON as readable text; strings stay as they are. */
+export function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+const shorten = (text: string, max = SUMMARY_LENGTH) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+function blockView(block: ContentBlock): BlockView {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'reasoning':
+      return { type: 'reasoning', text: block.redacted ? '(redacted reasoning)' : block.reasoning };
+    case 'tool_call':
+      return { type: 'tool_call', id: block.id, name: block.name, args: block.rawArgs ?? asText(block.args) };
+    case 'tool_result':
+      return { type: 'tool_result', toolCallId: block.toolCallId, name: block.name, output: asText(block.output), isError: block.isError === true };
+  }
+}
+
+/** A short name for what the event is: the plan–execute meaning first, else core's. */
+export function kindLabel(event: AgentEvent): string {
+  const pe = planExecuteEventKind(event);
+  if (pe && pe.kind !== 'step-progress' && pe.kind !== 'error') return pe.kind;
+  const kind = eventKind(event);
+  return kind.kind === 'other' ? String(event.meta?.kind ?? 'event') : kind.kind;
+}
+
+function summaryOf(event: AgentEvent): string {
+  const kind = eventKind(event);
+  switch (kind.kind) {
+    case 'error':
+      return `${kind.error.name}: ${kind.error.message}`;
+    case 'end':
+      return `${kind.status}${kind.output ? ` — ${kind.output}` : ''}`;
+    case 'interrupt':
+      return `${kind.interrupt.reason}: ${asText(kind.interrupt.payload)}`;
+    case 'answer':
+      return kind.final.text;
+    case 'tool-calls':
+      return kind.calls.map((c) => `${c.name}(${asText(c.args)})`).join(', ');
+    case 'tool-results':
+      return kind.results.map((r) => `${r.name} → ${asText(r.output)}`).join(', ');
+    case 'resume':
+      return `resumed ${asText(kind.values)}`;
+    case 'user-message':
+    case 'message':
+    case 'text-delta':
+    case 'reasoning-delta':
+      return event.message ? event.message.content.map((b) => (b.type === 'text' ? b.text : b.type === 'reasoning' ? b.reasoning : '')).join(' ') : '';
+    case 'cursor':
+      return asText(kind.state);
+    case 'state':
+      return `state: ${Object.keys(kind.delta).concat(Object.keys(kind.append)).join(', ')}`;
+    default:
+      return '';
+  }
+}
+
+export function eventRow(event: AgentEvent, index: number): EventRow {
+  return {
+    index,
+    id: event.id,
+    author: event.author,
+    path: event.path,
+    depth: event.path.split('/').length - 1,
+    timestamp: event.timestamp,
+    kind: kindLabel(event),
+    summary: shorten(summaryOf(event)),
+    hasError: event.error !== undefined,
+  };
+}
+
+export function eventView(event: AgentEvent, index: number): EventView {
+  return {
+    index,
+    author: event.author,
+    path: event.path,
+    timestamp: event.timestamp,
+    ...(event.message ? { role: event.message.role } : {}),
+    blocks: event.message ? event.message.content.map(blockView) : [],
+    ...(event.usage ? { tokens: tokensOf(event.usage) } : {}),
+    ...(event.error ? { error: { name: event.error.name, message: event.error.message } } : {}),
+  };
+}
+
+/** Whether an event was written by `agent` (an agent path) or by an agent nested below it. */
+export const byAgent = (event: AgentEvent, agent: string): boolean => event.path === agent || event.path.startsWith(`${agent}/`);
+
+/** The user's first input, for the sessions list. */
+export function previewOf(events: readonly AgentEvent[]): string {
+  const first = events.find((e) => e.author === 'user' && e.message);
+  return first ? shorten(summaryOf(first), 100) : '';
+}

@@ -1,0 +1,168 @@
+/**
+ * The JSON the studio's server sends its page. Shared by the server (`src/`) and the page
+ * (`web/src/`): types only, nothing at run time.
+ */
+/** Where a session's last invocation stands, read from its stored events. */
+export type SessionStatus = 'running' | 'interrupted' | 'completed' | 'failed' | 'budget_exceeded' | 'max_iterations' | 'aborted' | 'empty';
+export interface TokenCount {
+    readonly input: number;
+    readonly output: number;
+    readonly reasoning: number;
+    readonly cached: number;
+}
+export interface SessionKeyView {
+    readonly appName: string;
+    readonly userId: string;
+    readonly id: string;
+}
+/** What the page knows about the server: whether it can act, and for which apps. */
+export interface StudioInfo {
+    readonly readOnly: boolean;
+    readonly runnerApps: readonly string[];
+    readonly storeKind: string;
+    /** How live updates reach the page for this store. */
+    readonly live: string;
+}
+/** Apps and users to pick from (the store's `list` needs both). */
+export interface Owners {
+    readonly apps: readonly string[];
+    readonly users: Readonly<Record<string, readonly string[]>>;
+    /** How they were found, for the page to say. */
+    readonly discovery: string;
+}
+export interface SessionRow extends SessionKeyView {
+    readonly version: number;
+    readonly createdAt: number;
+    readonly updatedAt: number;
+    readonly status: SessionStatus;
+    readonly tokens: TokenCount;
+    /** The first user input, shortened. */
+    readonly preview: string;
+}
+export interface SessionListPage {
+    readonly sessions: readonly SessionRow[];
+    readonly nextCursor?: string;
+}
+export type StepStatus = 'pending' | 'running' | 'done' | 'failed';
+export interface PlanStepView {
+    /** `id` in graph mode, `n<stepNumber>` for a linear step that ran, `p<index>` for one still to run. */
+    readonly key: string;
+    readonly label: string;
+    readonly dependsOn: readonly string[];
+    readonly status: StepStatus;
+}
+/** One version of the plan: as the planner or replanner wrote it, with its steps' status until the next version. */
+export interface PlanRevision {
+    /** Index of the event that stored it. */
+    readonly eventIndex: number;
+    readonly author: string;
+    readonly timestamp: number;
+    readonly mode: 'linear' | 'graph';
+    readonly steps: readonly PlanStepView[];
+    /** Step labels this version added and dropped compared with the one before. */
+    readonly added: readonly string[];
+    readonly removed: readonly string[];
+}
+export interface InterruptView {
+    readonly id: string;
+    readonly reason: string;
+    /** The payload as pretty JSON text. */
+    readonly payload: string;
+    readonly toolName?: string;
+    readonly eventIndex: number;
+    readonly path: string;
+}
+export interface SessionDigest {
+    readonly key: SessionKeyView;
+    readonly version: number;
+    readonly status: SessionStatus;
+    readonly tokens: TokenCount;
+    readonly eventCount: number;
+    readonly updatedAt: number;
+    /** Agent paths that wrote events, in order of appearance. */
+    readonly agents: readonly string[];
+    readonly revisions: readonly PlanRevision[];
+    readonly interrupts: readonly InterruptView[];
+    readonly error?: {
+        readonly name: string;
+        readonly message: string;
+    };
+    readonly output?: string;
+}
+export interface EventRow {
+    readonly index: number;
+    readonly id: string;
+    readonly author: string;
+    readonly path: string;
+    readonly depth: number;
+    readonly timestamp: number;
+    /** A short label: `plan`, `tool call`, `error`, … */
+    readonly kind: string;
+    /** One line of text (model or tool text, shortened). */
+    readonly summary: string;
+    readonly hasError: boolean;
+}
+export interface EventPage {
+    readonly total: number;
+    readonly offset: number;
+    readonly rows: readonly EventRow[];
+}
+export type BlockView = {
+    readonly type: 'text';
+    readonly text: string;
+} | {
+    readonly type: 'reasoning';
+    readonly text: string;
+} | {
+    readonly type: 'tool_call';
+    readonly id: string;
+    readonly name: string;
+    readonly args: string;
+} | {
+    readonly type: 'tool_result';
+    readonly toolCallId: string;
+    readonly name: string;
+    readonly output: string;
+    readonly isError: boolean;
+};
+export interface EventView {
+    readonly index: number;
+    readonly author: string;
+    readonly path: string;
+    readonly timestamp: number;
+    readonly role?: string;
+    readonly blocks: readonly BlockView[];
+    readonly tokens?: TokenCount;
+    readonly error?: {
+        readonly name: string;
+        readonly message: string;
+    };
+}
+export interface StepDetail {
+    readonly key: string;
+    readonly label: string;
+    readonly status: StepStatus;
+    readonly events: readonly EventView[];
+    readonly tokens: TokenCount;
+    /** From the step's first event to its last. */
+    readonly latencyMs: number;
+    /** The step's result text, when it finished. */
+    readonly result?: string;
+}
+/** The state as it was right after one event (time travel), by scope. */
+export interface StateAt {
+    readonly index: number;
+    readonly app: Readonly<Record<string, unknown>>;
+    readonly user: Readonly<Record<string, unknown>>;
+    readonly session: Readonly<Record<string, unknown>>;
+}
+/** One event in full, with its JSON (shown as text). */
+export interface EventDetail {
+    readonly view: EventView;
+    readonly json: string;
+}
+/** A change notification sent over the live stream. */
+export interface LiveNotice {
+    readonly version: number;
+}
+//# sourceMappingURL=wire-types.d.ts.map
