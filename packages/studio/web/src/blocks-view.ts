@@ -1,0 +1,32 @@
+import { h } from './dom.js';
+import { clock, tokens } from './format.js';
+import type { BlockView, EventView } from './wire-types.js';
+
+function blockElement(block: BlockView): HTMLElement {
+  switch (block.type) {
+    case 'text':
+      return h('div', { class: 'block block-text' }, h('pre', null, block.text));
+    case 'reasoning':
+      return h('details', { class: 'block block-reasoning' }, h('summary', null, 'Reasoning'), h('pre', null, block.text));
+    case 'tool_call':
+      return h('div', { class: 'block block-tool-call' }, h('div', { class: 'block-head' }, `Tool call · ${block.name}`, h('span', { class: 'muted' }, ` ${block.id}`)), h('pre', null, block.args));
+    case 'tool_result':
+      return h(
+        'div',
+        { class: `block block-tool-result${block.isError ? ' is-error' : ''}` },
+        h('div', { class: 'block-head' }, `${block.isError ? 'Tool error' : 'Tool result'} · ${block.name}`),
+        h('pre', null, block.output),
+      );
+  }
+}
+
+/** One event's message (text, reasoning, tool calls and results), error and tokens, as text. */
+export function eventBody(view: EventView): HTMLElement {
+  return h(
+    'article',
+    { class: 'event-body' },
+    h('div', { class: 'event-meta' }, h('span', { class: 'path' }, view.path), ` #${view.index} · ${clock(view.timestamp)}${view.role ? ` · ${view.role}` : ''}`, view.tokens ? ` · ${tokens(view.tokens)}` : ''),
+    ...view.blocks.map(blockElement),
+    view.error ? h('div', { class: 'block block-error', attrs: { role: 'note' } }, h('strong', null, view.error.name), `: ${view.error.message}`) : null,
+  );
+}

@@ -1,0 +1,108 @@
+import type { Api } from './api.js';
+import { append, button, clear, h } from './dom.js';
+import { time, tokens } from './format.js';
+import { DetailPanel } from './detail-panel.js';
+import { interruptsPanel } from './interrupts-panel.js';
+import { PlanPanel } from './plan-panel.js';
+import { hrefOf } from './routes.js';
+import type { SessionContext } from './session-context.js';
+import { TimelinePanel } from './timeline-panel.js';
+import type { SessionDigest, StudioInfo } from './wire-types.js';
+
+const RESUMABLE = new Set(['failed', 'running', 'budget_exceeded', 'aborted']);
+
+/**
+ * One session: header with status and actions, open interrupts, the plan, the detail of a step
+ * or event, and the timeline — kept live by the server's change stream. Returns a function that
+ * stops following it.
+ */
+export async function renderSessionPage(root: HTMLElement, api: Api, info: StudioInfo, params: { app: string; user: string; id: string }): Promise<() => void> {
+  const status = h('p', { class: 'toast', attrs: { role: 'status', 'aria-live': 'polite' } });
+  const header = h('header', { class: 'session-head' });
+  const interrupts = h('div', { class: 'interrupts-slot' });
+  let refreshing: Promise<void> | undefined;
+  let again = false;
+  const ctx: SessionContext = {
+    api,
+    params,
+    canAct: info.runnerApps.includes(params.app),
+    showStep: (key) => {
+      void detail.showStep(key).catch((e: Error) => ctx.say(e.message));
+      plan.update(digest?.revisions ?? [], key);
+    },
+    showEvent: (index) => {
+      timeline.select(index);
+      void detail.showEvent(index).catch((e: Error) => ctx.say(e.message));
+    },
+    refresh: () => void refresh(),
+    say: (message) => {
+      status.textContent = message;
+    },
+  };
+  const plan = new PlanPanel(ctx);
+  const detail = new DetailPanel(ctx);
+  const timeline = new TimelinePanel(ctx);
+  let digest: SessionDigest | undefined;
+
+  const drawHeader = (d: SessionDigest) => {
+    clear(header);
+    append(header, 
+      h('a', { class: 'back', attrs: { href: hrefOf({ page: 'sessions', app: params.app, user: params.user }) } }, '← Sessions'),
+      h('h1', null, h('span', { class: 'muted' }, 'Session '), d.key.id),
+      h(
+        'p',
+        { class: 'session-facts' },
+        h('span', { class: `badge status-${d.status}`, attrs: { 'data-status': d.status } }, d.status.replace('_', ' ')),
+        ` ${d.key.appName} · ${d.key.userId} · ${d.eventCount} events · ${tokens(d.tokens)} · updated ${time(d.updatedAt)}`,
+      ),
+      d.error ? h('p', { class: 'block block-error' }, h('strong', null, d.error.name), `: ${d.error.message}`) : null,
+      d.output !== undefined ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Answer'), h('pre', null, d.output)) : null,
+      ctx.canAct && RESUMABLE.has(d.status)
+        ? button(
+            'Resume run',
+            () =>
+              void api
+                .post('resume', params)
+                .then(() => ctx.say('Resumed.'))
+                .catch((e: Error) => ctx.say(e.message)),
+            { class: 'primary' },
+          )
+        : null,
+      status,
+    );
+  };
+
+  const refresh = async (): Promise<void> => {
+    if (refreshing) {
+      again = true;
+      return refreshing;
+    }
+    refreshing = (async () => {
+      do {
+        again = false;
+        digest = await api.get<SessionDigest>('session', params);
+        drawHeader(digest);
+        clear(interrupts);
+        const panel = interruptsPanel(ctx, digest.interrupts);
+        if (panel) interrupts.appendChild(panel);
+        plan.update(digest.revisions, detail.shownStep);
+        timeline.setAgents(digest.agents);
+        await Promise.all([timeline.load(true), detail.refresh()]);
+      } while (again);
+    })().finally(() => {
+      refreshing = undefined;
+    });
+    return refreshing;
+  };
+
+  clear(root);
+  root.appendChild(h('main', { class: 'session' }, header, interrupts, h('div', { class: 'columns' }, plan.element, detail.element), timeline.element));
+  await refresh();
+  await timeline.load();
+  let seen = digest?.version ?? 0;
+  return api.follow(params, (version) => {
+    if (version === seen) return;
+    seen = version;
+    void refresh().catch((e: Error) => ctx.say(e.message));
+  });
+}
