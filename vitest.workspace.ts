@@ -17,6 +17,7 @@ export const entryPoints: Readonly<Record<string, string>> = {
   '@replan/providers': './packages/providers/src/index.ts',
   '@replan/postgres': './packages/postgres/src/index.ts',
   '@replan/otel': './packages/otel/src/index.ts',
+  '@replan/studio': './packages/studio/src/index.ts',
 };
 
 const escapeRegExp = (name: string) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -48,12 +49,16 @@ export const fastProjects = [
   project('providers', './packages/providers'),
   project('planexecute', './packages/planexecute'),
   project('otel', './packages/otel'),
+  // The studio's server, views and CLI in process; its browser tests are in `studio-browser`.
+  project('studio', './packages/studio', { exclude: ['test/**/*.browser.test.ts'] }),
 ];
 
 /** Child processes, PostgreSQL, installs from outside the repo: only `pnpm test` runs these. */
 export const slowProjects = [
   project('core-processes', './packages/core', { include: processTests }),
   project('postgres', './packages/postgres', { testTimeout: 60_000, hookTimeout: 120_000 }),
+  // A real chromium (Debian's, via playwright-core) against the studio; the page script is packages/studio/dist/web (built by `pnpm test`).
+  project('studio-browser', './packages/studio', { include: ['test/**/*.browser.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
   // Child processes run the built packages (dist): `pnpm test` builds before vitest runs.
   project('e2e', './tests/e2e', { testTimeout: 120_000, hookTimeout: 120_000 }),
   // Installs the packages into projects in a temp directory, as a user's workspace or npm would.

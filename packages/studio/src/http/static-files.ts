@@ -3,8 +3,9 @@ import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
 // The page ships in the package: `static/` (HTML, CSS) and `dist/web/` (the compiled page script).
+// Both paths hold from `dist/http/` (installed) and `src/http/` (tests run the sources).
 const STATIC_DIR = fileURLToPath(new URL('../../static/', import.meta.url));
-const WEB_DIR = fileURLToPath(new URL('../web/', import.meta.url));
+const WEB_DIR = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -1,0 +1,91 @@
+import { messageText, Runner, tool, type ModelRequest, type SessionStore } from '@replan/core';
+import { callTools, ScriptedModel, type ScriptedReply } from '@replan/core/testing';
+import { createPlanExecuteAgent } from '@replan/planexecute';
+import { z } from 'zod';
+
+/** Text that would run if the page ever parsed data as HTML: it sets `window.__pwned`. */
+export const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+
+const lastUserText = (request: ModelRequest) => messageText(request.messages.findLast((m) => m.role === 'user'));
+const taskOf = (request: ModelRequest) => {
+  const text = lastUserText(request);
+  return (text.split('## YOUR TASK\n')[1] ?? text.split('## YOUR STEP\n')[1] ?? '').trim();
+};
+const isPlanner = (request: ModelRequest) => typeof request.toolChoice === 'object' && request.toolChoice.name === 'plan';
+const isReplanner = (request: ModelRequest) => request.tools?.some((t) => t.name === 'respond') === true;
+const afterTool = (request: ModelRequest) => request.messages.at(-1)?.role === 'tool';
+
+const lookup = tool({
+  name: 'lookup',
+  description: 'Looks a topic up.',
+  parameters: z.object({ topic: z.string() }),
+  execute: ({ topic }) => (topic.includes('hostile') ? `found: ${HOSTILE}` : `notes on ${topic}`),
+});
+
+export interface GraphScenario {
+  readonly runner: Runner;
+  /** Lets step `c` (which waits for `a` and `b`) answer. */
+  release(): void;
+}
+
+/**
+ * Graph mode: `a` and `b` run in parallel, `c` depends on both and holds until `release()`, so
+ * a test can watch the statuses change. Each step calls `lookup`; step `b`'s result is hostile HTML.
+ */
+export function graphScenario(store: SessionStore, appName = 'graph-app', latencyMs = 150): GraphScenario {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const model = new ScriptedModel({
+    id: 'graph-script',
+    latencyMs,
+    respond: async (request): Promise<ScriptedReply> => {
+      if (isPlanner(request))
+        return callTools({
+          name: 'plan',
+          args: {
+            steps: [
+              { id: 'a', task: 'Look up the alpha notes', dependsOn: [] },
+              { id: 'b', task: 'Look up the hostile notes', dependsOn: [] },
+              { id: 'c', task: 'Combine $a and $b', dependsOn: ['a', 'b'] },
+            ],
+          },
+        });
+      if (isReplanner(request)) return callTools({ name: 'respond', args: { response: 'All three steps are done.' } });
+      const task = taskOf(request);
+      if (task.startsWith('Combine')) {
+        await gate;
+        return 'Combined both notes.';
+      }
+      if (afterTool(request)) return `Step done: ${task.slice(0, 40)}`;
+      return callTools({ name: 'lookup', args: { topic: task.includes('hostile') ? 'hostile' : 'alpha' } });
+    },
+  });
+  const agent = createPlanExecuteAgent({ model, tools: [lookup], mode: 'graph' });
+  return { runner: new Runner({ agent, appName, sessionStore: store }), release: () => release() };
+}
+
+const sendReport = tool({
+  name: 'send_report',
+  description: 'Sends the report to the team.',
+  parameters: z.object({ to: z.string() }),
+  needsApproval: true,
+  execute: ({ to }) => `report sent to ${to}`,
+});
+
+/** Linear mode: one step that calls `send_report`, which needs a human's approval. */
+export function approvalScenario(store: SessionStore, appName = 'approval-app', latencyMs = 0): Runner {
+  const model = new ScriptedModel({
+    id: 'approval-script',
+    latencyMs,
+    respond: (request): ScriptedReply => {
+      if (isPlanner(request)) return callTools({ name: 'plan', args: { steps: ['Send the weekly report to the team'] } });
+      if (isReplanner(request)) return callTools({ name: 'respond', args: { response: 'The report was sent.' } });
+      if (afterTool(request)) return 'Sent.';
+      return callTools({ name: 'send_report', args: { to: 'team@example.com' } });
+    },
+  });
+  const agent = createPlanExecuteAgent({ model, tools: [sendReport] });
+  return new Runner({ agent, appName, sessionStore: store });
+}
