@@ -2,9 +2,12 @@ import type { TokenCount } from './wire-types.js';
 
 export const time = (ms: number): string => (ms ? new Date(ms).toLocaleString() : '—');
 
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** `14:03:07.215`: events of one run are milliseconds apart. */
 export const clock = (ms: number): string => {
   const d = new Date(ms);
-  return `${d.toLocaleTimeString()}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
 };
 
 export const tokens = (t: TokenCount): string => {

@@ -28,7 +28,8 @@ export function interruptsPanel(ctx: SessionContext, interrupts: readonly Interr
     { class: 'panel interrupts', attrs: { 'aria-labelledby': 'interrupts-title' } },
     h('h2', { attrs: { id: 'interrupts-title' } }, 'Waiting for you'),
     ...interrupts.map((interrupt, i) => {
-      const answer = h('input', { attrs: { type: 'text', autocomplete: 'off', placeholder: 'text or JSON' } });
+      const approval = interrupt.reason === 'approval';
+      const answer = h('input', { attrs: { type: 'text', autocomplete: 'off', placeholder: approval ? 'why (sent to the model)' : 'text or JSON' } });
       const controls = ctx.canAct
         ? h(
             'div',
