@@ -1,0 +1,30 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { CHROMIUM, hasChromium, launchChromium } from './browser.js';
+
+/**
+ * A describe block that runs in the system chromium. Under CI=true a missing chromium fails the
+ * suite; elsewhere the suite is skipped with a loud warning.
+ */
+export function describeInBrowser(name: string, body: (browser: () => Browser) => void): void {
+  const available = hasChromium();
+  if (!available && process.env.CI !== 'true') {
+    console.warn(`\n\n*** Studio browser tests SKIPPED: no chromium at ${CHROMIUM} (apt-get install chromium, or set REPLAN_CHROMIUM).\n*** They run (and must pass) when CI=true.\n`);
+    describe.skip(name, () => body(() => undefined as never));
+    return;
+  }
+  describe(name, () => {
+    let browser: Browser | undefined;
+    beforeAll(async () => {
+      if (!available) throw new Error(`CI=true but there is no chromium at ${CHROMIUM}: .ci/run installs it (apt-get install chromium).`);
+      browser = await launchChromium();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+    body(() => {
+      if (!browser) throw new Error('chromium did not start');
+      return browser;
+    });
+  });
+}
