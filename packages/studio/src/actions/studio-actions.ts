@@ -81,7 +81,7 @@ export class StudioActions {
       throw new StudioRequestError(400, `Event index ${index} is outside this session (it has ${session.events.length} events).`);
     const events = session.events.slice(0, index + 1).map(withoutSharedWrites);
     const id = newId ?? randomUUID();
-    const initial = initialStateOf(session.state, session.events);
+    const initial = Object.fromEntries(Object.entries(initialStateOf(session.state, session.events)).filter(([k]) => !isShared(k)));
     await this.store.create({ appName: key.appName, userId: key.userId, id, ...(Object.keys(initial).length ? { state: initial } : {}) }, events);
     this.changes.notify();
     return { sessionId: id };

@@ -2,10 +2,9 @@ import { applyStateActions, stateScopeOf, type AgentEvent } from '@replan/core';
 import type { StateAt } from '../../web/src/wire-types.js';
 
 /**
- * The state right after event `index`, replayed from the events: session keys, and the `app:` and
- * `user:` keys as this session's own events wrote them (other sessions' writes to those shared
- * scopes are not in this log). The initial state given at creation is not an event: it shows only
- * under `initial` keys the events never wrote (passed by the caller).
+ * The state right after event `index`, replayed from the events over `initial` (see
+ * `initialStateOf`): session keys, and the `app:` and `user:` keys as this session's events left
+ * them (other sessions' writes to those shared scopes are not in this log).
  */
 export function stateAt(events: readonly AgentEvent[], index: number, initial: Readonly<Record<string, unknown>> = {}): StateAt {
   const all: Record<string, unknown> = { ...initial };
@@ -24,9 +23,10 @@ export function stateAt(events: readonly AgentEvent[], index: number, initial: R
 }
 
 /**
- * The session-scope keys of the stored state that no event explains: the `state` the session was
- * created with (a session's initial state is not an event). Keys later overwritten by an event
- * show their latest value only.
+ * The keys of the stored state that none of the session's events wrote: the `state` it was
+ * created with (not an event), and for the shared `app:`/`user:` scopes also what other sessions
+ * wrote (their current value: the log cannot say when). Keys later overwritten by an event show
+ * that event's value from then on.
  */
 export function initialStateOf(sessionState: Readonly<Record<string, unknown>>, events: readonly AgentEvent[]): Record<string, unknown> {
   const written = new Set<string>();
@@ -36,6 +36,6 @@ export function initialStateOf(sessionState: Readonly<Record<string, unknown>>, 
   }
   const initial: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(sessionState))
-    if (stateScopeOf(key) === 'session' && !written.has(key)) initial[key] = value;
+    if (stateScopeOf(key) !== 'temp' && !written.has(key)) initial[key] = value;
   return initial;
 }

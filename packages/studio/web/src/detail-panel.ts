@@ -60,8 +60,9 @@ export class DetailPanel {
       stateBox.append(
         h('h3', null, `State after event #${state.index}`),
         stateTable('Session', state.session),
-        stateTable('user: (this user, as this session wrote it)', state.user),
-        stateTable('app: (the app, as this session wrote it)', state.app),
+        stateTable('user: (shared by this user’s sessions)', state.user),
+        stateTable('app: (shared by the app)', state.app),
+        h('p', { class: 'muted' }, 'Shared keys this session never wrote show their current value.'),
       );
     };
     const fork = async () => {
