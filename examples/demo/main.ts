@@ -7,6 +7,7 @@ import { Runner } from '@replan/core';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { modelFromEnv } from '@replan/providers';
 import { renderRun } from '@replan/planexecute/terminal';
+import { DEMO_SESSIONS_DIR, demoStore } from './demo-store.js';
 import { scriptedBrain } from './scripted-brain.js';
 import { calculator, searchDocs } from './tools.js';
 
@@ -19,10 +20,12 @@ async function main(): Promise<number> {
   const model = modelFromEnv() ?? scriptedBrain();
   console.log(`model: ${model.id}\n`);
   const agent = createPlanExecuteAgent({ model, tools: [calculator, searchDocs], maxIterations: 8 });
-  const runner = new Runner({ agent, appName: 'replan-demo' });
+  // Sessions go to a FileSessionStore directory, so `pnpm studio` can show this run afterwards.
+  const runner = new Runner({ agent, appName: 'replan-demo', sessionStore: demoStore() });
   const run = runner.run({ userId: 'demo', input: QUESTION, stream: true });
   // The scripted model makes its token counts up: the view says so.
   const result = await renderRun(run, { objective: QUESTION, syntheticUsage: model.id.startsWith('scripted') });
+  console.log(`session ${result.sessionId} stored in ${DEMO_SESSIONS_DIR} — look at it with: pnpm studio`);
   return result.status === 'completed' ? 0 : 1;
 }
 

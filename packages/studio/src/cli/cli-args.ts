@@ -1,0 +1,64 @@
+import { CliUsageError } from '../errors.js';
+
+export const USAGE = `replan — look at and act on replan sessions
+
+  replan studio   --store <dir | postgres://…> [--app <module>] [--port <n>] [--host <ip>] [--app-name <name>]… [--user <id>]…
+                  serve the studio page (the printed URL carries its access token)
+  replan sessions --store <dir | postgres://…> --app <name> --user <id> [--limit <n>] [--cursor <c>]
+                  list one user's sessions with their status
+  replan show <sessionId> --store <dir | postgres://…> [--app <name>] [--user <id>]
+                  print a session as a tree (app and user are found in a file store when omitted)
+
+  --app <module> (studio) is a JavaScript or TypeScript module exporting createRunners(store)
+  (or a default function) that returns the app's Runners built on that store; TypeScript loads
+  through tsx when it is installed.`;
+
+export interface CliArgs {
+  readonly command: string;
+  readonly positional: readonly string[];
+  readonly flags: ReadonlyMap<string, readonly string[]>;
+}
+
+const KNOWN = new Set(['store', 'app', 'app-name', 'user', 'port', 'host', 'limit', 'cursor', 'help']);
+
+/** `replan <command> [positional…] --flag value …` (a flag may repeat). */
+export function parseArgs(argv: readonly string[]): CliArgs {
+  const [command = 'help', ...rest] = argv;
+  const positional: string[] = [];
+  const flags = new Map<string, string[]>();
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string;
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    if (!KNOWN.has(name)) throw new CliUsageError(`Unknown option --${name}.\n\n${USAGE}`);
+    if (name === 'help') {
+      flags.set('help', ['']);
+      continue;
+    }
+    const value = inline ?? rest[++i];
+    if (value === undefined || value.startsWith('--')) throw new CliUsageError(`--${name} needs a value.\n\n${USAGE}`);
+    flags.set(name, [...(flags.get(name) ?? []), value]);
+  }
+  return { command, positional, flags };
+}
+
+export function flag(args: CliArgs, name: string): string | undefined {
+  return args.flags.get(name)?.at(-1);
+}
+
+export function requiredFlag(args: CliArgs, name: string, what: string): string {
+  const value = flag(args, name);
+  if (value === undefined) throw new CliUsageError(`replan ${args.command} needs --${name} <${what}>.\n\n${USAGE}`);
+  return value;
+}
+
+export function numberFlag(args: CliArgs, name: string, fallback: number): number {
+  const value = flag(args, name);
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new CliUsageError(`--${name} must be a whole number, not "${value}".`);
+  return n;
+}

@@ -1,0 +1,84 @@
+import type { SessionStore } from '@replan/core';
+import { CliUsageError } from '../errors.js';
+import { discoverOwners } from '../owners.js';
+import { serveStudio } from '../serve-studio.js';
+import { SessionReader } from '../session-reader.js';
+import { flag, numberFlag, parseArgs, requiredFlag, USAGE, type CliArgs } from './cli-args.js';
+import { loadRunners } from './load-app.js';
+import { openStore } from './open-store.js';
+import { formatSession, formatSessionRows } from './print-session.js';
+
+export interface CliIo {
+  readonly out: (text: string) => void;
+  /** Resolves when the user stops the studio (Ctrl-C); tests resolve it themselves. */
+  readonly stopped: Promise<void>;
+}
+
+/** Runs one `replan` command; resolves with the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv);
+  if (args.command === 'help' || args.flags.has('help')) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (!['studio', 'sessions', 'show'].includes(args.command)) throw new CliUsageError(`Unknown command "${args.command}".\n\n${USAGE}`);
+  const store = await openStore(requiredFlag(args, 'store', 'dir | postgres://url'));
+  try {
+    if (args.command === 'studio') return await studio(args, store, io);
+    if (args.command === 'sessions') return await sessions(args, store, io);
+    return await show(args, store, io);
+  } finally {
+    await store.close?.();
+  }
+}
+
+async function studio(args: CliArgs, store: SessionStore, io: CliIo): Promise<number> {
+  const app = flag(args, 'app');
+  const runners = app ? await loadRunners(app, store) : undefined;
+  const handle = await serveStudio({
+    store,
+    ...(runners ? { runners } : {}),
+    ...(flag(args, 'host') ? { host: flag(args, 'host') as string } : {}),
+    port: numberFlag(args, 'port', 0),
+    apps: args.flags.get('app-name') ?? [],
+    users: args.flags.get('user') ?? [],
+  });
+  io.out(`replan studio${runners ? '' : ' (read-only)'} — open:\n\n  ${handle.url}\n\n(Ctrl-C stops it)`);
+  await io.stopped;
+  await handle.close();
+  return 0;
+}
+
+async function sessions(args: CliArgs, store: SessionStore, io: CliIo): Promise<number> {
+  const appName = requiredFlag(args, 'app', 'app name');
+  const userId = requiredFlag(args, 'user', 'user id');
+  const page = await new SessionReader(store).page(appName, userId, numberFlag(args, 'limit', 50) || 50, flag(args, 'cursor'));
+  io.out(page.sessions.length ? formatSessionRows(page.sessions) : `No sessions for user "${userId}" in app "${appName}".`);
+  if (page.nextCursor) io.out(`\nmore: --cursor ${page.nextCursor}`);
+  return 0;
+}
+
+async function show(args: CliArgs, store: SessionStore, io: CliIo): Promise<number> {
+  const id = args.positional[0];
+  if (!id) throw new CliUsageError(`replan show needs a session id.\n\n${USAGE}`);
+  const app = flag(args, 'app');
+  const user = flag(args, 'user');
+  const candidates: { appName: string; userId: string }[] = [];
+  if (app && user) candidates.push({ appName: app, userId: user });
+  else {
+    const owners = await discoverOwners(store, { ...(app ? { apps: [app] } : {}), ...(user ? { users: [user] } : {}) }, []);
+    for (const appName of owners.apps) if (!app || appName === app) for (const userId of owners.users[appName] ?? []) if (!user || userId === user) candidates.push({ appName, userId });
+  }
+  for (const owner of candidates) {
+    const session = await store.get({ ...owner, id });
+    if (session) {
+      io.out(formatSession(session));
+      return 0;
+    }
+  }
+  throw new CliUsageError(
+    candidates.length
+      ? `No session "${id}" found${app ? ` in app "${app}"` : ''}${user ? ` for user "${user}"` : ''}.`
+      : `Give --app <name> and --user <id>: this store cannot list its apps and users.`,
+  );
+}
