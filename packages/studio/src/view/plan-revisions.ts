@@ -67,7 +67,15 @@ export function planRevisions(events: readonly AgentEvent[]): PlanRevision[] {
       added: labels.filter((l) => !previousLabels.includes(l)),
       removed: previousLabels.filter((l) => !labels.includes(l)),
     });
-    previousLabels = labels;
+    previousLabels = stillToRun(open);
+  };
+
+  // A replanned plan lists only the steps still to run: compare it with what was left of the one before.
+  const stillToRun = (revision: OpenRevision): string[] => {
+    if (revision.mode === 'linear') return stepsOf(revision.plan).slice(executed.length - revision.executedBefore).map(stepText);
+    return graphNodesOf(revision.plan)
+      .filter((n) => (graphStatus.get(n.id) ?? 'pending') === 'pending' || graphStatus.get(n.id) === 'running')
+      .map((n) => `${n.id}: ${n.label}`);
   };
 
   const graphSteps = (revision: OpenRevision): PlanStepView[] => {
