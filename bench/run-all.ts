@@ -6,6 +6,7 @@ import { parallelPlans } from './parallel-plans.js';
 import { planContextNeedle, planContextTokens } from './plan-context.js';
 import { sessionStores } from './session-stores.js';
 import { durableTools } from './durable-tools.js';
+import { studioOpen } from './studio-open.js';
 
 const benches: [string, () => Promise<string>][] = [
   ['react-overhead', reactOverhead],
@@ -16,6 +17,7 @@ const benches: [string, () => Promise<string>][] = [
   ['plan-context-needle', planContextNeedle],
   ['session-stores', sessionStores],
   ['durable-tools', durableTools],
+  ['studio-open', studioOpen],
 ];
 const only = process.argv[2];
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);

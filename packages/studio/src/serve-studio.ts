@@ -66,7 +66,7 @@ export async function serveStudio(options: StudioOptions): Promise<StudioHandle>
   const token = options.token ?? randomBytes(32).toString('base64url');
   if (token.length < 16) throw new StudioConfigurationError('The studio token must be at least 16 characters.');
   const reader = new SessionReader(options.store);
-  const changes = new SessionChanges(options.store, options.pollMs !== undefined ? { pollMs: options.pollMs } : {});
+  const changes = new SessionChanges(options.store, options.pollMs !== undefined ? { pollMs: options.pollMs } : {}, (session) => reader.remember(session));
   const actions = new StudioActions(options.store, options.runners, reader, changes);
   const ctx: ApiContext = {
     store: options.store,

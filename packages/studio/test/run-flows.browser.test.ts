@@ -1,4 +1,4 @@
-import { InMemorySessionStore, type SessionKey } from '@replan/core';
+import { InMemorySessionStore, type AgentEvent, type SessionKey } from '@replan/core';
 import { SessionKeys } from '@replan/planexecute';
 import type { Page } from 'playwright-core';
 import { afterEach, expect, it } from 'vitest';
@@ -164,5 +164,32 @@ describeInBrowser('acting from the page', (browser) => {
     expect(await p.locator('.state-scope').first().textContent()).toContain(SessionKeys.ExecutedSteps);
     // read-only view: no fork button
     expect(await p.getByRole('button', { name: /Fork/ }).count()).toBe(0);
+  });
+
+  it('a 10,000-event session opens on one page of 100 events, and pages', async () => {
+    const store = new InMemorySessionStore();
+    const key = { appName: 'big', userId: 'ana', id: 'big' };
+    const events: AgentEvent[] = Array.from({ length: 10_000 }, (_, i) => ({
+      id: `e${i}`,
+      invocationId: 'inv',
+      author: i === 0 ? 'user' : 'worker',
+      path: i === 0 ? 'user' : 'root/worker',
+      timestamp: 1_700_000_000_000 + i,
+      message: { role: i === 0 ? 'user' : 'assistant', content: [{ type: 'text', text: `event number ${i}` }] },
+    }));
+    await store.create(key, events);
+    const p = await open({ store });
+    await p.goto(sessionUrl(key));
+    await p.waitForSelector('.events button[data-index="9999"]');
+    expect(await p.locator('.events li').count()).toBe(100);
+    expect(await p.locator('.timeline .page-number').textContent()).toContain('9901–10000 of 10000');
+    await p.getByRole('button', { name: 'First events' }).click();
+    await p.waitForSelector('.events button[data-index="0"]');
+    expect(await p.locator('.events li').count()).toBe(100);
+    await p.getByRole('button', { name: 'Later events' }).click();
+    await p.waitForSelector('.events button[data-index="100"]');
+    // filter by agent: the user's one event
+    await p.getByLabel('Agent').selectOption('user');
+    await p.waitForSelector('.timeline .page-number:text("1–1 of 1")');
   });
 });

@@ -60,14 +60,14 @@ export class StudioActions {
   async start(appName: string, userId: string, input: string, sessionId?: string): Promise<{ sessionId: string }> {
     const runner = this.runnerOf(appName);
     const id = sessionId ?? randomUUID();
-    await this.follow(runner.run({ userId, sessionId: id, input, signal: this.abort.signal }));
+    await this.follow({ appName, userId, id }, runner.run({ userId, sessionId: id, input, signal: this.abort.signal }));
     return { sessionId: id };
   }
 
   /** Answers open interrupts (`values` by interrupt id) or, without values, continues a failed or stopped run. */
   resume(key: SessionKey, values: Readonly<Record<string, unknown>> | undefined): Promise<void> {
     const runner = this.runnerOf(key.appName);
-    return this.follow(runner.resume({ userId: key.userId, sessionId: key.id, signal: this.abort.signal, ...(values ? { values } : {}) }));
+    return this.follow(key, runner.resume({ userId: key.userId, sessionId: key.id, signal: this.abort.signal, ...(values ? { values } : {}) }));
   }
 
   /**
@@ -91,7 +91,7 @@ export class StudioActions {
    * Follows a run in the background. Resolves once its first event is stored (the page can then
    * open the session); rejects when the run is refused before that (unknown interrupt, busy session).
    */
-  private follow(run: Run): Promise<void> {
+  private follow(key: SessionKey, run: Run): Promise<void> {
     let started: () => void = () => undefined;
     let refused: (error: unknown) => void = () => undefined;
     const first = new Promise<void>((resolve, reject) => {
@@ -101,19 +101,24 @@ export class StudioActions {
     const done = (async () => {
       try {
         for await (const event of run) {
+          if (!event.partial) this.changed(key);
           started();
-          if (!event.partial) this.changes.notify();
         }
         started();
       } catch (error) {
         refused(error);
       } finally {
-        this.changes.notify();
+        this.changed(key);
       }
     })();
     this.running.add(done);
     void done.finally(() => this.running.delete(done));
     return first;
+  }
+
+  private changed(key: SessionKey): void {
+    this.reader.forget(key);
+    this.changes.notify();
   }
 
   /** Aborts the runs still going and waits for them to stop. */

@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { FileSessionStore, type SessionKey, type SessionStore } from '@replan/core';
+import { FileSessionStore, type Session, type SessionKey, type SessionStore } from '@replan/core';
 
 type Listener = (version: number) => void;
 
@@ -35,6 +35,8 @@ export class SessionChanges {
   constructor(
     private readonly store: SessionStore,
     options: SessionChangesOptions = {},
+    /** Gets each changed session before the listeners hear of it (the reader keeps it). */
+    private readonly onChanged: (session: Session) => void = () => undefined,
   ) {
     const isFile = store instanceof FileSessionStore;
     this.pollMs = options.pollMs ?? (isFile ? 5000 : 1000);
@@ -115,6 +117,7 @@ export class SessionChanges {
           const version = session?.version ?? 0;
           if (version === entry.version) continue;
           entry.version = version;
+          if (session) this.onChanged(session);
           for (const listener of entry.listeners) listener(version);
         }
       } while (this.again);

@@ -80,14 +80,15 @@ export async function renderSessionPage(root: HTMLElement, api: Api, info: Studi
     refreshing = (async () => {
       do {
         again = false;
-        digest = await api.get<SessionDigest>('session', params);
+        const [next] = await Promise.all([api.get<SessionDigest>('session', params), timeline.load(true)]);
+        digest = next;
         drawHeader(digest);
         clear(interrupts);
         const panel = interruptsPanel(ctx, digest.interrupts);
         if (panel) interrupts.appendChild(panel);
         plan.update(digest.revisions, detail.shownStep);
         timeline.setAgents(digest.agents);
-        await Promise.all([timeline.load(true), detail.refresh()]);
+        await detail.refresh();
       } while (again);
     })().finally(() => {
       refreshing = undefined;
@@ -98,7 +99,6 @@ export async function renderSessionPage(root: HTMLElement, api: Api, info: Studi
   clear(root);
   root.appendChild(h('main', { class: 'session' }, header, interrupts, h('div', { class: 'columns' }, plan.element, detail.element), timeline.element));
   await refresh();
-  await timeline.load();
   let seen = digest?.version ?? 0;
   return api.follow(params, (version) => {
     if (version === seen) return;
