@@ -5,6 +5,12 @@ import type { EventPage } from './wire-types.js';
 
 const PAGE = 100;
 
+/** The end of a deep path (where the agent is), the whole path in the tooltip. */
+const shortPath = (path: string) => {
+  const parts = path.split('/');
+  return parts.length > 3 ? `…/${parts.slice(-2).join('/')}` : path;
+};
+
 /**
  * The event timeline, a page of 100 at a time (a 10,000-event session sends and draws one page),
  * filterable by agent (an agent's nested agents included), nested paths indented. On the last
@@ -68,7 +74,7 @@ export class TimelinePanel {
               on: { click: () => this.ctx.showEvent(row.index) },
             },
             h('span', { class: 'event-time' }, clock(row.timestamp)),
-            h('span', { class: 'event-path' }, row.path),
+            h('span', { class: 'event-path', attrs: { title: row.path } }, shortPath(row.path)),
             h('span', { class: `event-kind kind-${row.kind.replace(/[^a-z-]/g, '')}` }, row.kind),
             h('span', { class: 'event-summary' }, row.summary),
           ),
