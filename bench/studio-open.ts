@@ -21,7 +21,10 @@ async function openTimes(store: SessionStore, label: string): Promise<(string | 
       const studio = await serveStudio({ store });
       const origin = new URL(studio.url).origin;
       const headers = { 'x-replan-token': new URL(studio.url).searchParams.get('token') ?? '' };
-      await Promise.all([fetch(`${origin}/api/session?${q}`, { headers }).then((r) => r.json()), fetch(`${origin}/api/events?${q}&offset=-1`, { headers }).then((r) => r.json())]);
+      await Promise.all([
+        fetch(`${origin}/api/session?${q}`, { headers }).then((r) => r.json()),
+        fetch(`${origin}/api/events?${q}&offset=-1`, { headers }).then((r) => r.json()),
+      ]);
       await studio.close();
     },
     5,
@@ -66,7 +69,11 @@ export async function studioOpen(): Promise<string> {
   const headers = { 'x-replan-token': new URL(studio.url).searchParams.get('token') ?? '' };
   const far = (await many.list({ appName: 'bench', userId: 'u', limit: 9_000 })).nextCursor ?? '';
   const first = await medianMs(() => fetch(`${origin}/api/sessions?app=bench&user=u&limit=50`, { headers }).then((r) => r.json()), 9, 3);
-  const later = await medianMs(() => fetch(`${origin}/api/sessions?app=bench&user=u&limit=50&cursor=${far}`, { headers }).then((r) => r.json()), 9, 3);
+  const later = await medianMs(
+    () => fetch(`${origin}/api/sessions?app=bench&user=u&limit=50&cursor=${far}`, { headers }).then((r) => r.json()),
+    9,
+    3,
+  );
   await studio.close();
   return [
     '### Studio: opening a 10,000-event session',

@@ -24,10 +24,16 @@ export function approvalRunner(store: SessionStore): Runner {
       if (isPlanner(request)) return callTools({ name: 'plan', args: { steps: ['Email the yearly cost report to finance@example.com'] } });
       if (request.tools?.some((t) => t.name === 'respond')) {
         const sent = /Report sent/.test(request.messages.map(messageText).join('\n'));
-        return callTools({ name: 'respond', args: { response: sent ? 'The report went to finance.' : 'The report was not sent: the approval was refused.' } });
+        return callTools({
+          name: 'respond',
+          args: { response: sent ? 'The report went to finance.' : 'The report was not sent: the approval was refused.' },
+        });
       }
       if (request.messages.at(-1)?.role === 'tool') return 'Done with the report step.';
-      return callTools({ name: 'send_report', args: { to: 'finance@example.com', summary: 'Support team on the Team plan: 5967 EUR per year.' } });
+      return callTools({
+        name: 'send_report',
+        args: { to: 'finance@example.com', summary: 'Support team on the Team plan: 5967 EUR per year.' },
+      });
     },
   });
   const agent = createPlanExecuteAgent({ model, tools: [sendReport] });

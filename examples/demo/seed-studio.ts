@@ -7,7 +7,8 @@ import { APPROVAL_APP, approvalRunner } from './approval-app.js';
 import { DEMO_SESSIONS_DIR, demoStore } from './demo-store.js';
 import { DEMO_APP, demoRunner } from './runners.js';
 
-const QUESTION = 'How much would our support team pay per year on the Team plan, counting the people who join in March? Use our documents and check for billing discounts.';
+const QUESTION =
+  'How much would our support team pay per year on the Team plan, counting the people who join in March? Use our documents and check for billing discounts.';
 
 async function main(): Promise<void> {
   const store = demoStore();

@@ -18,9 +18,12 @@ async function main(): Promise<void> {
   const graph = graphScenario(store, 'research', 40);
   graph.release();
   const approval = approvalScenario(store, 'research');
-  await graph.runner.run({ userId: 'ana', sessionId: 'graph-run', input: 'Compare the alpha and the hostile notes, then combine them.' }).result();
+  await graph.runner
+    .run({ userId: 'ana', sessionId: 'graph-run', input: 'Compare the alpha and the hostile notes, then combine them.' })
+    .result();
   await approval.run({ userId: 'ana', sessionId: 'weekly-report', input: 'Send the weekly report to the team.' }).result();
-  for (let i = 1; i <= 3; i++) await graph.runner.run({ userId: 'ana', sessionId: `earlier-run-${i}`, input: `Earlier question number ${i}` }).result();
+  for (let i = 1; i <= 3; i++)
+    await graph.runner.run({ userId: 'ana', sessionId: `earlier-run-${i}`, input: `Earlier question number ${i}` }).result();
   // One runner per app: the approval runner acts for the app (the graph runs are finished).
   const studio = await serveStudio({ store, runners: [approval], users: ['ana'] });
   const browser = await launchChromium();

@@ -61,7 +61,9 @@ async function readHeader(path: string): Promise<{ appName: string; userId: stri
     const text = buffer.subarray(0, bytesRead).toString('utf8');
     const line = text.slice(0, text.indexOf('\n') >>> 0);
     const header = JSON.parse(line) as { appName?: unknown; userId?: unknown };
-    return typeof header.appName === 'string' && typeof header.userId === 'string' ? { appName: header.appName, userId: header.userId } : undefined;
+    return typeof header.appName === 'string' && typeof header.userId === 'string'
+      ? { appName: header.appName, userId: header.userId }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -9,7 +9,6 @@ import { RequestGuard } from './http/request-guard.js';
 import { securityHeaders, sendError } from './http/responses.js';
 import { serveStatic } from './http/static-files.js';
 import { SessionChanges } from './live/session-changes.js';
-import type { OwnerHints } from './owners.js';
 import { SessionReader } from './session-reader.js';
 
 export interface StudioOptions {
@@ -61,12 +60,15 @@ const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host);
  * Content-Security-Policy and renders model and tool text as text.
  */
 export async function serveStudio(options: StudioOptions): Promise<StudioHandle> {
-  if (!options?.store) throw new StudioConfigurationError('serveStudio needs a store: serveStudio({ store: new FileSessionStore({ dir }) }).');
+  if (!options?.store)
+    throw new StudioConfigurationError('serveStudio needs a store: serveStudio({ store: new FileSessionStore({ dir }) }).');
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? randomBytes(32).toString('base64url');
   if (token.length < 16) throw new StudioConfigurationError('The studio token must be at least 16 characters.');
   const reader = new SessionReader(options.store);
-  const changes = new SessionChanges(options.store, options.pollMs !== undefined ? { pollMs: options.pollMs } : {}, (session) => reader.remember(session));
+  const changes = new SessionChanges(options.store, options.pollMs !== undefined ? { pollMs: options.pollMs } : {}, (session) =>
+    reader.remember(session),
+  );
   const actions = new StudioActions(options.store, options.runners, reader, changes);
   const ctx: ApiContext = {
     store: options.store,

@@ -68,7 +68,12 @@ export class SessionReader {
     return session;
   }
 
-  async page(appName: string, userId: string, limit: number, cursor: string | undefined): Promise<{ sessions: SessionRow[]; nextCursor?: string }> {
+  async page(
+    appName: string,
+    userId: string,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<{ sessions: SessionRow[]; nextCursor?: string }> {
     const page = await this.store.list({ appName, userId, limit, ...(cursor ? { cursor } : {}) });
     const sessions = await Promise.all(
       page.sessions.map(async (summary): Promise<SessionRow> => {

@@ -7,7 +7,14 @@ import { serveStudio, type StudioHandle } from '../src/index.js';
 import { tokenOf } from './support/http.js';
 
 const KEY = { appName: 'live', userId: 'ana', id: 's' };
-const event = (i: number): AgentEvent => ({ id: `e${i}`, invocationId: 'inv', author: 'user', path: 'user', timestamp: Date.now(), message: { role: 'user', content: [{ type: 'text', text: `hi ${i}` }] } });
+const event = (i: number): AgentEvent => ({
+  id: `e${i}`,
+  invocationId: 'inv',
+  author: 'user',
+  path: 'user',
+  timestamp: Date.now(),
+  message: { role: 'user', content: [{ type: 'text', text: `hi ${i}` }] },
+});
 
 let studio: StudioHandle | undefined;
 let dir: string | undefined;
@@ -22,13 +29,17 @@ afterEach(async () => {
 async function follow(url: string, versions: number[]): Promise<AbortController> {
   const controller = new AbortController();
   const origin = new URL(url).origin;
-  const response = await fetch(`${origin}/api/live?app=${KEY.appName}&user=${KEY.userId}&id=${KEY.id}`, { headers: { 'x-replan-token': tokenOf(url) }, signal: controller.signal });
+  const response = await fetch(`${origin}/api/live?app=${KEY.appName}&user=${KEY.userId}&id=${KEY.id}`, {
+    headers: { 'x-replan-token': tokenOf(url) },
+    signal: controller.signal,
+  });
   expect(response.headers.get('content-type')).toContain('text/event-stream');
   void (async () => {
     const decoder = new TextDecoder();
     try {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
-        for (const m of decoder.decode(chunk).matchAll(/data: (\{.*\})/g)) versions.push((JSON.parse(m[1] as string) as { version: number }).version);
+        for (const m of decoder.decode(chunk).matchAll(/data: (\{.*\})/g))
+          versions.push((JSON.parse(m[1] as string) as { version: number }).version);
     } catch {
       // aborted
     }

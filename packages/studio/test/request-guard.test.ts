@@ -33,7 +33,12 @@ describe('serveStudio refuses requests that are not from its own page', () => {
 
   it('reading session data needs the token header', async () => {
     const { api, token } = await start();
-    for (const path of ['/api/info', '/api/owners', '/api/sessions?app=approval-app&user=ana', '/api/session?app=approval-app&user=ana&id=s1']) {
+    for (const path of [
+      '/api/info',
+      '/api/owners',
+      '/api/sessions?app=approval-app&user=ana',
+      '/api/session?app=approval-app&user=ana&id=s1',
+    ]) {
       expect((await rawRequest(api(path))).status, path).toBe(401);
       expect((await rawRequest(api(path), { headers: { 'x-replan-token': `${token}x` } })).status, path).toBe(401);
     }
@@ -60,7 +65,11 @@ describe('serveStudio refuses requests that are not from its own page', () => {
     for (const headers of attempts) statuses.push((await rawRequest(api('/api/run'), { method: 'POST', headers, body: runBody })).status);
     expect(statuses).toEqual([401, 403, 403, 415, 403]);
     expect(await store.get({ appName: 'approval-app', userId: 'ana', id: 's1' })).toBeUndefined();
-    const accepted = await rawRequest(api('/api/run'), { method: 'POST', headers: { 'x-replan-token': token, origin, 'content-type': 'application/json' }, body: runBody });
+    const accepted = await rawRequest(api('/api/run'), {
+      method: 'POST',
+      headers: { 'x-replan-token': token, origin, 'content-type': 'application/json' },
+      body: runBody,
+    });
     expect(accepted.status).toBe(202);
     expect((await store.get({ appName: 'approval-app', userId: 'ana', id: 's1' }))?.events.length).toBeGreaterThan(0);
   });
@@ -102,14 +111,26 @@ describe('serveStudio refuses requests that are not from its own page', () => {
     expect(limit.status).toBe(400);
     const post = { 'x-replan-token': token, origin, 'content-type': 'application/json' };
     expect((await rawRequest(api('/api/run'), { method: 'POST', headers: post, body: '{not json' })).status).toBe(400);
-    expect((await rawRequest(api('/api/run'), { method: 'POST', headers: post, body: JSON.stringify({ app: 'other', user: 'ana', input: 'x' }) })).status).toBe(403);
+    expect(
+      (
+        await rawRequest(api('/api/run'), {
+          method: 'POST',
+          headers: post,
+          body: JSON.stringify({ app: 'other', user: 'ana', input: 'x' }),
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('read-only without runners: actions are refused', async () => {
     const store = new InMemorySessionStore();
     studio = await serveStudio({ store });
     const origin = `http://127.0.0.1:${new URL(studio.url).port}`;
-    const res = await rawRequest(`${origin}/api/run`, { method: 'POST', headers: { 'x-replan-token': tokenOf(studio.url), origin, 'content-type': 'application/json' }, body: runBody });
+    const res = await rawRequest(`${origin}/api/run`, {
+      method: 'POST',
+      headers: { 'x-replan-token': tokenOf(studio.url), origin, 'content-type': 'application/json' },
+      body: runBody,
+    });
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body).message).toMatch(/read-only/);
   });

@@ -16,7 +16,8 @@ afterEach(async () => {
   studio = undefined;
 });
 
-const sessionUrl = (key: SessionKey) => `${studio!.url}#/session?${new URLSearchParams({ app: key.appName, user: key.userId, id: key.id })}`;
+const sessionUrl = (key: SessionKey) =>
+  `${studio!.url}#/session?${new URLSearchParams({ app: key.appName, user: key.userId, id: key.id })}`;
 
 const stepStatus = (p: Page, step: string) => p.locator(`.plan-graph .node[data-step="${step}"]`).getAttribute('data-status');
 
@@ -29,7 +30,7 @@ describeInBrowser('acting from the page', (browser) => {
     studio = await serveStudio(options);
     page = await browser().newPage();
     await page.addInitScript(() => {
-      (window as unknown as { __pwned?: number }).__pwned = undefined;
+      (globalThis as unknown as { __pwned?: number }).__pwned = undefined;
     });
     return page;
   };
@@ -75,14 +76,16 @@ describeInBrowser('acting from the page', (browser) => {
     await p.getByRole('link', { name: '← Sessions' }).click();
     await p.waitForSelector('tr[data-session="hostile"]');
     expect(await p.locator('tr[data-session="hostile"] .preview').textContent()).toContain('<script>');
-    expect(await p.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await p.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   });
 
   it('approving an interrupt in the page resumes the run to completion', async () => {
     const store = new InMemorySessionStore();
     const runner = approvalScenario(store, 'approval-app', 20);
     const key = { appName: 'approval-app', userId: 'ana', id: 'approve-me' };
-    expect((await runner.run({ userId: key.userId, sessionId: key.id, input: 'Send the weekly report' }).result()).status).toBe('interrupted');
+    expect((await runner.run({ userId: key.userId, sessionId: key.id, input: 'Send the weekly report' }).result()).status).toBe(
+      'interrupted',
+    );
     const p = await open({ store, runners: [runner] });
     await p.goto(sessionUrl(key));
     await p.waitForSelector('.interrupt');
@@ -122,7 +125,10 @@ describeInBrowser('acting from the page', (browser) => {
     await p.goto(sessionUrl(key));
     await p.locator(`button[data-index="${planIndex}"]`).click();
     await p.getByRole('button', { name: `Fork a new session from event ${planIndex}` }).click();
-    await p.waitForFunction(() => location.hash.includes('id=') && !location.hash.includes('id=original'));
+    await p.waitForFunction(() => {
+      const hash = (globalThis as unknown as { location: { hash: string } }).location.hash;
+      return hash.includes('id=') && !hash.includes('id=original');
+    });
     const forkedId = new URLSearchParams(new URL(p.url()).hash.split('?')[1]).get('id') as string;
     const forked = { ...key, id: forkedId };
     expect((await store.get(forked))?.events.length).toBe(planIndex + 1);
@@ -139,7 +145,9 @@ describeInBrowser('acting from the page', (browser) => {
     const scenario = graphScenario(store, 'graph-app', 0);
     scenario.release();
     const key = { appName: 'graph-app', userId: 'ana', id: 'stateful' };
-    await scenario.runner.run({ userId: key.userId, sessionId: key.id, input: 'Research it', state: { 'user:lang': 'fr', topic: 'alpha' } }).result();
+    await scenario.runner
+      .run({ userId: key.userId, sessionId: key.id, input: 'Research it', state: { 'user:lang': 'fr', topic: 'alpha' } })
+      .result();
     const events = (await store.get(key))!.events;
     const planIndex = events.findIndex((e) => e.meta?.planExecute === 'plan');
     const p = await open({ store, users: ['ana'] });

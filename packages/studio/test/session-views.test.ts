@@ -17,7 +17,10 @@ function revisingRunner(store: InMemorySessionStore, fail?: Error) {
   const model = new ScriptedModel({
     respond: (request) => {
       if (isPlanner(request)) return callTools({ name: 'plan', args: { steps: ['A', 'B'] } });
-      if (isReplanner(request)) return replans++ === 0 ? callTools({ name: 'plan', args: { steps: ['C'] } }) : callTools({ name: 'respond', args: { response: 'done' } });
+      if (isReplanner(request))
+        return replans++ === 0
+          ? callTools({ name: 'plan', args: { steps: ['C'] } })
+          : callTools({ name: 'respond', args: { response: 'done' } });
       if (fail) return fail;
       return 'step result';
     },
@@ -25,7 +28,8 @@ function revisingRunner(store: InMemorySessionStore, fail?: Error) {
   return new Runner({ agent: createPlanExecuteAgent({ model }), appName: 'views', sessionStore: store });
 }
 
-const eventsOf = async (store: InMemorySessionStore, id: string): Promise<readonly AgentEvent[]> => (await store.get({ appName: 'views', userId: 'u', id }))?.events ?? [];
+const eventsOf = async (store: InMemorySessionStore, id: string): Promise<readonly AgentEvent[]> =>
+  (await store.get({ appName: 'views', userId: 'u', id }))?.events ?? [];
 
 describe('plan revisions', () => {
   it('linear: each version with its steps’ status until the next, and what it changed', async () => {
@@ -95,7 +99,9 @@ describe('session status from the stored events', () => {
     const failed = statusOf(await eventsOf(store, 'f'));
     expect(failed.status).toBe('failed');
     expect(failed.error?.message).toContain('model down');
-    await revisingRunner(store).run({ userId: 'u', sessionId: 'b', input: 'go', limits: { maxModelCalls: 2 } }).result();
+    await revisingRunner(store)
+      .run({ userId: 'u', sessionId: 'b', input: 'go', limits: { maxModelCalls: 2 } })
+      .result();
     expect(statusOf(await eventsOf(store, 'b')).status).toBe('budget_exceeded');
     const events = await eventsOf(store, 'b');
     expect(statusOf(events.slice(0, 3)).status).toBe('running');
@@ -104,7 +110,9 @@ describe('session status from the stored events', () => {
 
   it('state at an event replays the events (later writes not applied)', async () => {
     const store = new InMemorySessionStore();
-    await revisingRunner(store).run({ userId: 'u', sessionId: 't', input: 'go', state: { 'user:lang': 'fr' } }).result();
+    await revisingRunner(store)
+      .run({ userId: 'u', sessionId: 't', input: 'go', state: { 'user:lang': 'fr' } })
+      .result();
     const events = await eventsOf(store, 't');
     const planAt = events.findIndex((e) => e.meta?.planExecute === 'plan');
     const early = stateAt(events, planAt, { 'user:lang': 'fr' });

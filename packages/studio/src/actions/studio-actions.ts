@@ -36,7 +36,8 @@ export class StudioActions {
     const list = Array.isArray(runners) ? (runners as readonly Runner[]) : Object.values(runners ?? {});
     if (!Array.isArray(runners) && runners)
       for (const [app, runner] of Object.entries(runners as Record<string, Runner>))
-        if (runner.appName !== app) throw new StudioConfigurationError(`runners["${app}"] is a Runner of app "${runner.appName}": key each runner by its appName.`);
+        if (runner.appName !== app)
+          throw new StudioConfigurationError(`runners["${app}"] is a Runner of app "${runner.appName}": key each runner by its appName.`);
     for (const runner of list) {
       if (runner.sessionStore !== store)
         throw new StudioConfigurationError(
@@ -52,7 +53,11 @@ export class StudioActions {
 
   private runnerOf(appName: string): Runner {
     const runner = this.runners.get(appName);
-    if (!runner) throw new StudioRequestError(403, `The studio has no runner for app "${appName}": it is read-only there (pass runners to serveStudio, or --app to the CLI).`);
+    if (!runner)
+      throw new StudioRequestError(
+        403,
+        `The studio has no runner for app "${appName}": it is read-only there (pass runners to serveStudio, or --app to the CLI).`,
+      );
     return runner;
   }
 
@@ -67,7 +72,10 @@ export class StudioActions {
   /** Answers open interrupts (`values` by interrupt id) or, without values, continues a failed or stopped run. */
   resume(key: SessionKey, values: Readonly<Record<string, unknown>> | undefined): Promise<void> {
     const runner = this.runnerOf(key.appName);
-    return this.follow(key, runner.resume({ userId: key.userId, sessionId: key.id, signal: this.abort.signal, ...(values ? { values } : {}) }));
+    return this.follow(
+      key,
+      runner.resume({ userId: key.userId, sessionId: key.id, signal: this.abort.signal, ...(values ? { values } : {}) }),
+    );
   }
 
   /**
@@ -82,7 +90,10 @@ export class StudioActions {
     const events = session.events.slice(0, index + 1).map(withoutSharedWrites);
     const id = newId ?? randomUUID();
     const initial = Object.fromEntries(Object.entries(initialStateOf(session.state, session.events)).filter(([k]) => !isShared(k)));
-    await this.store.create({ appName: key.appName, userId: key.userId, id, ...(Object.keys(initial).length ? { state: initial } : {}) }, events);
+    await this.store.create(
+      { appName: key.appName, userId: key.userId, id, ...(Object.keys(initial).length ? { state: initial } : {}) },
+      events,
+    );
     this.changes.notify();
     return { sessionId: id };
   }

@@ -18,7 +18,9 @@ export async function loadRunners(modulePath: string, store: SessionStore): Prom
     try {
       api = (await import('tsx/esm/api' as string)) as { register: () => unknown };
     } catch {
-      throw new CliUsageError(`--app ${modulePath} is TypeScript: install tsx (pnpm add -D tsx) to load it without a build, or pass the built .js file.`);
+      throw new CliUsageError(
+        `--app ${modulePath} is TypeScript: install tsx (pnpm add -D tsx) to load it without a build, or pass the built .js file.`,
+      );
     }
     api.register();
   }
@@ -30,6 +32,8 @@ export async function loadRunners(modulePath: string, store: SessionStore): Prom
   }
   const factory = (typeof mod.createRunners === 'function' ? mod.createRunners : mod.default) as RunnersFactory | undefined;
   if (typeof factory !== 'function')
-    throw new CliUsageError(`--app ${modulePath} must export createRunners(store) (or a default function) returning the app's Runners built on that store.`);
+    throw new CliUsageError(
+      `--app ${modulePath} must export createRunners(store) (or a default function) returning the app's Runners built on that store.`,
+    );
   return factory(store);
 }

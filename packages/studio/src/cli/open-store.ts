@@ -15,6 +15,7 @@ export async function openStore(spec: string): Promise<SessionStore> {
     return new postgres.PostgresSessionStore({ connectionString: spec });
   }
   const dir = resolve(spec);
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new CliUsageError(`--store ${spec} is a file: give the FileSessionStore directory (or a postgres:// URL).`);
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new CliUsageError(`--store ${spec} is a file: give the FileSessionStore directory (or a postgres:// URL).`);
   return new FileSessionStore({ dir });
 }

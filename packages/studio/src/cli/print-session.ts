@@ -23,7 +23,9 @@ export function formatSession(session: Session): string {
   if (plan) {
     lines.push('', `plan (${plan.mode}, version ${planRevisions(events).length})`);
     for (const step of plan.steps)
-      lines.push(`  ${MARK[step.status]} ${step.key} ${step.label}${step.dependsOn.length ? `  (after ${step.dependsOn.join(', ')})` : ''}`);
+      lines.push(
+        `  ${MARK[step.status]} ${step.key} ${step.label}${step.dependsOn.length ? `  (after ${step.dependsOn.join(', ')})` : ''}`,
+      );
   }
   lines.push('', 'events');
   events.forEach((event, index) => {
@@ -36,7 +38,10 @@ export function formatSession(session: Session): string {
 
 /** `replan sessions` rows as aligned columns. */
 export function formatSessionRows(rows: readonly SessionRow[]): string {
-  const table = [['SESSION', 'STATUS', 'EVENTS', 'TOKENS', 'UPDATED', 'INPUT'], ...rows.map((r) => [r.id, r.status, String(r.version), `${r.tokens.input}/${r.tokens.output}`, time(r.updatedAt), r.preview])];
+  const table = [
+    ['SESSION', 'STATUS', 'EVENTS', 'TOKENS', 'UPDATED', 'INPUT'],
+    ...rows.map((r) => [r.id, r.status, String(r.version), `${r.tokens.input}/${r.tokens.output}`, time(r.updatedAt), r.preview]),
+  ];
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => (row[c] ?? '').length)));
   return table.map((row) => row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ')).join('\n');
 }

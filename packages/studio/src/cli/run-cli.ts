@@ -67,7 +67,9 @@ async function show(args: CliArgs, store: SessionStore, io: CliIo): Promise<numb
   if (app && user) candidates.push({ appName: app, userId: user });
   else {
     const owners = await discoverOwners(store, { ...(app ? { apps: [app] } : {}), ...(user ? { users: [user] } : {}) }, []);
-    for (const appName of owners.apps) if (!app || appName === app) for (const userId of owners.users[appName] ?? []) if (!user || userId === user) candidates.push({ appName, userId });
+    for (const appName of owners.apps)
+      if (!app || appName === app)
+        for (const userId of owners.users[appName] ?? []) if (!user || userId === user) candidates.push({ appName, userId });
   }
   for (const owner of candidates) {
     const session = await store.get({ ...owner, id });

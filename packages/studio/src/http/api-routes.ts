@@ -27,10 +27,21 @@ export interface ApiContext {
 const MAX_PAGE = 500;
 
 /** Answers `GET /api/...` (reads). The caller has checked origin and token. */
-export async function handleRead(ctx: ApiContext, route: string, query: URLSearchParams, request: IncomingMessage, response: ServerResponse): Promise<void> {
+export async function handleRead(
+  ctx: ApiContext,
+  route: string,
+  query: URLSearchParams,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   switch (route) {
     case 'info': {
-      const info: StudioInfo = { readOnly: ctx.actions.apps.length === 0, runnerApps: ctx.actions.apps, storeKind: ctx.storeKind, live: ctx.changes.mode };
+      const info: StudioInfo = {
+        readOnly: ctx.actions.apps.length === 0,
+        runnerApps: ctx.actions.apps,
+        storeKind: ctx.storeKind,
+        live: ctx.changes.mode,
+      };
       return sendJson(response, 200, info);
     }
     case 'owners':
@@ -53,7 +64,11 @@ export async function handleRead(ctx: ApiContext, route: string, query: URLSearc
       const last = Math.max(0, chosen.length - limit);
       const asked = intOf(query.get('offset'), 'offset', 0, -1, Number.MAX_SAFE_INTEGER);
       const offset = asked === -1 ? last : Math.min(asked, last);
-      const page: EventPage = { total: chosen.length, offset, rows: chosen.slice(offset, offset + limit).map((e) => eventRow(e.event, e.index)) };
+      const page: EventPage = {
+        total: chosen.length,
+        offset,
+        rows: chosen.slice(offset, offset + limit).map((e) => eventRow(e.event, e.index)),
+      };
       return sendJson(response, 200, page);
     }
     case 'event': {
@@ -130,7 +145,11 @@ export async function handleChange(ctx: ApiContext, route: string, request: Inco
       return sendJson(response, 202, started);
     }
     case 'resume': {
-      const key = { appName: identifier(body.app, 'appName'), userId: identifier(body.user, 'userId'), id: identifier(body.id, 'session id') };
+      const key = {
+        appName: identifier(body.app, 'appName'),
+        userId: identifier(body.user, 'userId'),
+        id: identifier(body.id, 'session id'),
+      };
       const values = body.values;
       if (values !== undefined && (typeof values !== 'object' || values === null || Array.isArray(values)))
         throw new StudioRequestError(400, '"values" must be an object of answers by interrupt id.');
@@ -138,7 +157,11 @@ export async function handleChange(ctx: ApiContext, route: string, request: Inco
       return sendJson(response, 202, { sessionId: key.id });
     }
     case 'fork': {
-      const key = { appName: identifier(body.app, 'appName'), userId: identifier(body.user, 'userId'), id: identifier(body.id, 'session id') };
+      const key = {
+        appName: identifier(body.app, 'appName'),
+        userId: identifier(body.user, 'userId'),
+        id: identifier(body.id, 'session id'),
+      };
       const index = intOf(body.index, 'index', -1, 0, Number.MAX_SAFE_INTEGER);
       const newId = body.newId === undefined || body.newId === '' ? undefined : identifier(body.newId, 'session id');
       return sendJson(response, 201, await ctx.actions.fork(key, index, newId));

@@ -17,7 +17,11 @@ export function requiredString(value: unknown, name: string): string {
 
 /** `app`, `user` and `id` of the query, checked as core checks identifiers. */
 export function sessionKeyOf(query: URLSearchParams): SessionKey {
-  const key = { appName: requiredString(query.get('app'), 'app'), userId: requiredString(query.get('user'), 'user'), id: requiredString(query.get('id'), 'id') };
+  const key = {
+    appName: requiredString(query.get('app'), 'app'),
+    userId: requiredString(query.get('user'), 'user'),
+    id: requiredString(query.get('id'), 'id'),
+  };
   checked(() => assertSessionKey(key));
   return key;
 }
@@ -32,6 +36,7 @@ export function identifier(value: unknown, field: IdentifierField): string {
 export function intOf(value: string | null | unknown, name: string, fallback: number, min: number, max: number): number {
   if (value === null || value === undefined || value === '') return fallback;
   const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new StudioRequestError(400, `"${name}" must be a whole number from ${min} to ${max}.`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new StudioRequestError(400, `"${name}" must be a whole number from ${min} to ${max}.`);
   return n;
 }

@@ -35,7 +35,12 @@ export function sendError(response: ServerResponse, error: unknown): void {
   if (error instanceof StudioRequestError) sendJson(response, error.status, { error: error.name, message: error.message });
   else {
     const e = error instanceof Error ? error : new Error(String(error));
-    const status = e.name === 'InvalidArgumentError' || e.name === 'UnknownInterruptError' || e.name === 'NothingToResumeError' ? 400 : e.name === 'SessionBusyError' || e.name === 'SessionExistsError' || e.name === 'ConcurrentUpdateError' ? 409 : 500;
+    const status =
+      e.name === 'InvalidArgumentError' || e.name === 'UnknownInterruptError' || e.name === 'NothingToResumeError'
+        ? 400
+        : e.name === 'SessionBusyError' || e.name === 'SessionExistsError' || e.name === 'ConcurrentUpdateError'
+          ? 409
+          : 500;
     sendJson(response, status, { error: e.name, message: e.message });
   }
 }
@@ -57,6 +62,7 @@ export async function readJsonBody(request: IncomingMessage): Promise<Record<str
   } catch {
     throw new StudioRequestError(400, 'The body is not valid JSON.');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new StudioRequestError(400, 'The body must be a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new StudioRequestError(400, 'The body must be a JSON object.');
   return body as Record<string, unknown>;
 }

@@ -33,7 +33,10 @@ export async function serveStatic(pathname: string, response: ServerResponse): P
   } catch {
     return false;
   }
-  response.writeHead(200, { 'Content-Type': TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
+  response.writeHead(200, {
+    'Content-Type': TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream',
+    'Cache-Control': 'no-cache',
+  });
   response.end(body);
   return true;
 }

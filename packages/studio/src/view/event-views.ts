@@ -29,7 +29,13 @@ function blockView(block: ContentBlock): BlockView {
     case 'tool_call':
       return { type: 'tool_call', id: block.id, name: block.name, args: block.rawArgs ?? asText(block.args) };
     case 'tool_result':
-      return { type: 'tool_result', toolCallId: block.toolCallId, name: block.name, output: asText(block.output), isError: block.isError === true };
+      return {
+        type: 'tool_result',
+        toolCallId: block.toolCallId,
+        name: block.name,
+        output: asText(block.output),
+        isError: block.isError === true,
+      };
   }
 }
 
@@ -62,7 +68,9 @@ function summaryOf(event: AgentEvent): string {
     case 'message':
     case 'text-delta':
     case 'reasoning-delta':
-      return event.message ? event.message.content.map((b) => (b.type === 'text' ? b.text : b.type === 'reasoning' ? b.reasoning : '')).join(' ') : '';
+      return event.message
+        ? event.message.content.map((b) => (b.type === 'text' ? b.text : b.type === 'reasoning' ? b.reasoning : '')).join(' ')
+        : '';
     case 'cursor':
       return asText(kind.state);
     case 'state':

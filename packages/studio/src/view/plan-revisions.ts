@@ -72,7 +72,10 @@ export function planRevisions(events: readonly AgentEvent[]): PlanRevision[] {
 
   // A replanned plan lists only the steps still to run: compare it with what was left of the one before.
   const stillToRun = (revision: OpenRevision): string[] => {
-    if (revision.mode === 'linear') return stepsOf(revision.plan).slice(executed.length - revision.executedBefore).map(stepText);
+    if (revision.mode === 'linear')
+      return stepsOf(revision.plan)
+        .slice(executed.length - revision.executedBefore)
+        .map(stepText);
     return graphNodesOf(revision.plan)
       .filter((n) => (graphStatus.get(n.id) ?? 'pending') === 'pending' || graphStatus.get(n.id) === 'running')
       .map((n) => `${n.id}: ${n.label}`);
@@ -96,13 +99,19 @@ export function planRevisions(events: readonly AgentEvent[]): PlanRevision[] {
     plan.slice(doneHere).forEach((step, i) => {
       const number = executed.length + 1 + i;
       const running = i === 0 && linearRunning.has(number);
-      steps.push({ key: running ? `n${number}` : `p${doneHere + i}`, label: stepText(step), dependsOn: [], status: running ? 'running' : 'pending' });
+      steps.push({
+        key: running ? `n${number}` : `p${doneHere + i}`,
+        label: stepText(step),
+        dependsOn: [],
+        status: running ? 'running' : 'pending',
+      });
     });
     return steps;
   };
 
   const addGraphNodes = (plan: unknown) => {
-    for (const node of graphNodesOf(plan)) if (!graphNodes.has(node.id) || graphStatus.get(node.id) === undefined) graphNodes.set(node.id, node);
+    for (const node of graphNodesOf(plan))
+      if (!graphNodes.has(node.id) || graphStatus.get(node.id) === undefined) graphNodes.set(node.id, node);
   };
 
   events.forEach((event, index) => {
@@ -114,7 +123,15 @@ export function planRevisions(events: readonly AgentEvent[]): PlanRevision[] {
         addGraphNodes({ steps: [kind.step] });
         if (!open?.streaming) {
           close();
-          open = { eventIndex: index, author: event.author, timestamp: event.timestamp, mode: 'graph', plan: {}, executedBefore: 0, streaming: true };
+          open = {
+            eventIndex: index,
+            author: event.author,
+            timestamp: event.timestamp,
+            mode: 'graph',
+            plan: {},
+            executedBefore: 0,
+            streaming: true,
+          };
         }
         open = { ...open, plan: { steps: [...streamed] } };
         break;
@@ -123,7 +140,14 @@ export function planRevisions(events: readonly AgentEvent[]): PlanRevision[] {
         if (!open?.streaming) close();
         const mode = modeOf(kind.plan);
         if (mode === 'graph') addGraphNodes(kind.plan);
-        open = { eventIndex: index, author: event.author, timestamp: event.timestamp, mode, plan: kind.plan, executedBefore: executed.length };
+        open = {
+          eventIndex: index,
+          author: event.author,
+          timestamp: event.timestamp,
+          mode,
+          plan: kind.plan,
+          executedBefore: executed.length,
+        };
         streamed.length = 0;
         break;
       }

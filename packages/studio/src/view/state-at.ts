@@ -35,7 +35,6 @@ export function initialStateOf(sessionState: Readonly<Record<string, unknown>>, 
     for (const key in event.actions?.stateAppend ?? {}) written.add(key);
   }
   const initial: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(sessionState))
-    if (stateScopeOf(key) !== 'temp' && !written.has(key)) initial[key] = value;
+  for (const [key, value] of Object.entries(sessionState)) if (stateScopeOf(key) !== 'temp' && !written.has(key)) initial[key] = value;
   return initial;
 }

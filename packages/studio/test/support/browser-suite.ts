@@ -9,7 +9,9 @@ import { CHROMIUM, hasChromium, launchChromium } from './browser.js';
 export function describeInBrowser(name: string, body: (browser: () => Browser) => void): void {
   const available = hasChromium();
   if (!available && process.env.CI !== 'true') {
-    console.warn(`\n\n*** Studio browser tests SKIPPED: no chromium at ${CHROMIUM} (apt-get install chromium, or set REPLAN_CHROMIUM).\n*** They run (and must pass) when CI=true.\n`);
+    console.warn(
+      `\n\n*** Studio browser tests SKIPPED: no chromium at ${CHROMIUM} (apt-get install chromium, or set REPLAN_CHROMIUM).\n*** They run (and must pass) when CI=true.\n`,
+    );
     describe.skip(name, () => body(() => undefined as never));
     return;
   }

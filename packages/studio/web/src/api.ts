@@ -58,7 +58,10 @@ export class Api {
     const run = async () => {
       while (!controller.signal.aborted) {
         try {
-          const response = await fetch(`/api/live?${new URLSearchParams(params)}`, { headers: { [TOKEN_HEADER]: this.token }, signal: controller.signal });
+          const response = await fetch(`/api/live?${new URLSearchParams(params)}`, {
+            headers: { [TOKEN_HEADER]: this.token },
+            signal: controller.signal,
+          });
           if (!response.ok || !response.body) throw new Error(`live: HTTP ${response.status}`);
           const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
           let buffer = '';

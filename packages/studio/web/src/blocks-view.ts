@@ -9,7 +9,12 @@ function blockElement(block: BlockView): HTMLElement {
     case 'reasoning':
       return h('details', { class: 'block block-reasoning' }, h('summary', null, 'Reasoning'), h('pre', null, block.text));
     case 'tool_call':
-      return h('div', { class: 'block block-tool-call' }, h('div', { class: 'block-head' }, `Tool call · ${block.name}`, h('span', { class: 'muted' }, ` ${block.id}`)), h('pre', null, block.args));
+      return h(
+        'div',
+        { class: 'block block-tool-call' },
+        h('div', { class: 'block-head' }, `Tool call · ${block.name}`, h('span', { class: 'muted' }, ` ${block.id}`)),
+        h('pre', null, block.args),
+      );
     case 'tool_result':
       return h(
         'div',
@@ -25,8 +30,16 @@ export function eventBody(view: EventView): HTMLElement {
   return h(
     'article',
     { class: 'event-body' },
-    h('div', { class: 'event-meta' }, h('span', { class: 'path' }, view.path), ` #${view.index} · ${clock(view.timestamp)}${view.role ? ` · ${view.role}` : ''}`, view.tokens ? ` · ${tokens(view.tokens)}` : ''),
+    h(
+      'div',
+      { class: 'event-meta' },
+      h('span', { class: 'path' }, view.path),
+      ` #${view.index} · ${clock(view.timestamp)}${view.role ? ` · ${view.role}` : ''}`,
+      view.tokens ? ` · ${tokens(view.tokens)}` : '',
+    ),
     ...view.blocks.map(blockElement),
-    view.error ? h('div', { class: 'block block-error', attrs: { role: 'note' } }, h('strong', null, view.error.name), `: ${view.error.message}`) : null,
+    view.error
+      ? h('div', { class: 'block block-error', attrs: { role: 'note' } }, h('strong', null, view.error.name), `: ${view.error.message}`)
+      : null,
   );
 }

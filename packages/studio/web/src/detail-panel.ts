@@ -12,7 +12,11 @@ function stateTable(title: string, scope: Readonly<Record<string, unknown>>): HT
     { class: 'state-scope' },
     h('h4', null, title),
     keys.length
-      ? h('dl', null, ...keys.flatMap((k) => [h('dt', null, k), h('dd', null, h('pre', null, JSON.stringify(scope[k], null, 2) ?? 'undefined'))]))
+      ? h(
+          'dl',
+          null,
+          ...keys.flatMap((k) => [h('dt', null, k), h('dd', null, h('pre', null, JSON.stringify(scope[k], null, 2) ?? 'undefined'))]),
+        )
       : h('p', { class: 'muted' }, 'empty'),
   );
 }
@@ -32,7 +36,11 @@ export class DetailPanel {
 
   private placeholder(): void {
     clear(this.element);
-    append(this.element, h('h2', { attrs: { id: 'detail-title' } }, 'Detail'), h('p', { class: 'empty' }, 'Pick a step of the plan or an event of the timeline.'));
+    append(
+      this.element,
+      h('h2', { attrs: { id: 'detail-title' } }, 'Detail'),
+      h('p', { class: 'empty' }, 'Pick a step of the plan or an event of the timeline.'),
+    );
   }
 
   async showStep(key: string): Promise<void> {
@@ -40,11 +48,14 @@ export class DetailPanel {
     const step = await this.ctx.api.get<StepDetail>('step', { ...this.ctx.params, key });
     if (this.current?.kind !== 'step' || this.current.key !== key) return;
     clear(this.element);
-    append(this.element, 
+    append(
+      this.element,
       h('h2', { attrs: { id: 'detail-title' } }, `Step ${step.key}`),
       h('p', { class: 'step-title' }, h('span', { class: `badge status-${step.status}` }, step.status), ' ', step.label),
       h('p', { class: 'muted' }, `${step.events.length} events · ${tokens(step.tokens)} · ${duration(step.latencyMs)}`),
-      step.result !== undefined ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Result'), h('pre', null, step.result)) : null,
+      step.result !== undefined
+        ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Result'), h('pre', null, step.result))
+        : null,
       ...step.events.map(eventBody),
     );
   }
@@ -75,7 +86,8 @@ export class DetailPanel {
       }
     };
     clear(this.element);
-    append(this.element, 
+    append(
+      this.element,
       h('h2', { attrs: { id: 'detail-title' } }, `Event #${index}`),
       h(
         'div',

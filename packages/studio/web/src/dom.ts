@@ -27,7 +27,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props | 
 }
 
 /** A real button with an accessible name (its text, or `label` when the text is a symbol). */
-export function button(text: string, onClick: () => void, options: { class?: string; label?: string; disabled?: boolean } = {}): HTMLButtonElement {
+export function button(
+  text: string,
+  onClick: () => void,
+  options: { class?: string; label?: string; disabled?: boolean } = {},
+): HTMLButtonElement {
   const attrs: Record<string, string> = { type: 'button' };
   if (options.label) attrs['aria-label'] = options.label;
   const el = h('button', { class: options.class ?? '', attrs, on: { click: () => onClick() } }, text);
@@ -47,7 +51,11 @@ export function clear(element: Element): void {
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Readonly<Record<string, string | number>> = {}, ...children: (SVGElement | string)[]): SVGElementTagNameMap[K] {
+export function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Readonly<Record<string, string | number>> = {},
+  ...children: (SVGElement | string)[]
+): SVGElementTagNameMap[K] {
   const element = document.createElementNS(SVG, tag);
   for (const [name, value] of Object.entries(attrs)) element.setAttribute(name, String(value));
   for (const child of children) element.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);

@@ -29,16 +29,28 @@ export function interruptsPanel(ctx: SessionContext, interrupts: readonly Interr
     h('h2', { attrs: { id: 'interrupts-title' } }, 'Waiting for you'),
     ...interrupts.map((interrupt, i) => {
       const approval = interrupt.reason === 'approval';
-      const answer = h('input', { attrs: { type: 'text', autocomplete: 'off', placeholder: approval ? 'why (sent to the model)' : 'text or JSON' } });
+      const answer = h('input', {
+        attrs: { type: 'text', autocomplete: 'off', placeholder: approval ? 'why (sent to the model)' : 'text or JSON' },
+      });
       const controls = ctx.canAct
         ? h(
             'div',
             { class: 'interrupt-controls' },
             ...(interrupt.reason === 'approval'
-              ? [button('Approve', () => void resume({ [interrupt.id]: true }, 'Approved'), { class: 'primary' }), button('Reject', () => void resume({ [interrupt.id]: { approved: false, message: answer.value || 'Rejected in the studio.' } }, 'Rejected'), { class: 'danger' })]
+              ? [
+                  button('Approve', () => void resume({ [interrupt.id]: true }, 'Approved'), { class: 'primary' }),
+                  button(
+                    'Reject',
+                    () =>
+                      void resume({ [interrupt.id]: { approved: false, message: answer.value || 'Rejected in the studio.' } }, 'Rejected'),
+                    { class: 'danger' },
+                  ),
+                ]
               : []),
             labelled(interrupt.reason === 'approval' ? 'Reason (optional)' : 'Answer', answer, `interrupt-answer-${i}`),
-            interrupt.reason === 'approval' ? null : button('Send answer', () => void resume({ [interrupt.id]: answerValue(answer.value) }, 'Answered'), { class: 'primary' }),
+            interrupt.reason === 'approval'
+              ? null
+              : button('Send answer', () => void resume({ [interrupt.id]: answerValue(answer.value) }, 'Answered'), { class: 'primary' }),
           )
         : h('p', { class: 'muted' }, 'Read-only: start the studio with this app’s runner to answer.');
       return h(

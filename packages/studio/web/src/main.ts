@@ -15,12 +15,25 @@ async function start(): Promise<void> {
   } catch (error) {
     clear(root);
     root.appendChild(
-      h('main', { class: 'locked' }, h('h1', null, 'replan studio'), h('p', null, error instanceof ApiError && error.status === 401 ? 'Open the URL the studio printed: it carries the access token.' : (error as Error).message)),
+      h(
+        'main',
+        { class: 'locked' },
+        h('h1', null, 'replan studio'),
+        h(
+          'p',
+          null,
+          error instanceof ApiError && error.status === 401
+            ? 'Open the URL the studio printed: it carries the access token.'
+            : (error as Error).message,
+        ),
+      ),
     );
     return;
   }
   const badge = document.getElementById('mode') as HTMLElement;
-  badge.textContent = info.readOnly ? `read-only · ${info.storeKind} store` : `runners: ${info.runnerApps.join(', ')} · ${info.storeKind} store`;
+  badge.textContent = info.readOnly
+    ? `read-only · ${info.storeKind} store`
+    : `runners: ${info.runnerApps.join(', ')} · ${info.storeKind} store`;
   let stop: (() => void) | undefined;
   const draw = async () => {
     stop?.();
@@ -32,7 +45,9 @@ async function start(): Promise<void> {
       document.body.dataset.ready = route.page;
     } catch (error) {
       clear(root);
-      root.appendChild(h('main', null, h('h1', null, 'Something went wrong'), h('p', { attrs: { role: 'alert' } }, (error as Error).message)));
+      root.appendChild(
+        h('main', null, h('h1', null, 'Something went wrong'), h('p', { attrs: { role: 'alert' } }, (error as Error).message)),
+      );
     }
   };
   window.addEventListener('hashchange', () => {

@@ -46,9 +46,24 @@ export function planGraph(steps: readonly PlanStepView[], selected: string | und
   }
   const width = PAD * 2 + (Math.max(0, ...layers.values()) + 1) * (NODE_W + GAP_X) - GAP_X;
   const height = PAD * 2 + Math.max(1, ...rows.values()) * (NODE_H + GAP_Y) - GAP_Y;
-  const root = svg('svg', { class: 'plan-graph', width, height, viewBox: `0 0 ${width} ${height}`, role: 'group', 'aria-label': 'Plan dependency graph' });
+  const root = svg('svg', {
+    class: 'plan-graph',
+    width,
+    height,
+    viewBox: `0 0 ${width} ${height}`,
+    role: 'group',
+    'aria-label': 'Plan dependency graph',
+  });
   root.appendChild(
-    svg('defs', {}, svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrow-head' }))),
+    svg(
+      'defs',
+      {},
+      svg(
+        'marker',
+        { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
+        svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrow-head' }),
+      ),
+    ),
   );
   for (const step of steps) {
     const to = place.get(step.key);
@@ -60,7 +75,9 @@ export function planGraph(steps: readonly PlanStepView[], selected: string | und
       const x2 = to.x;
       const y2 = to.y + NODE_H / 2;
       const mid = (x1 + x2) / 2;
-      root.appendChild(svg('path', { class: 'edge', d: `M ${x1} ${y1} C ${mid} ${y1}, ${mid} ${y2}, ${x2 - 2} ${y2}`, 'marker-end': 'url(#arrow)' }));
+      root.appendChild(
+        svg('path', { class: 'edge', d: `M ${x1} ${y1} C ${mid} ${y1}, ${mid} ${y2}, ${x2 - 2} ${y2}`, 'marker-end': 'url(#arrow)' }),
+      );
     }
   }
   for (const step of steps) {

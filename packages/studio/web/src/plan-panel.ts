@@ -44,7 +44,11 @@ export class PlanPanel {
         'nav',
         { class: 'revisions', attrs: { 'aria-label': 'Plan versions' } },
         button('◀', () => go(index - 1), { class: 'rev-prev', label: 'Previous plan version', disabled: index === 0 }),
-        h('span', { class: 'rev-label', attrs: { 'aria-live': 'polite' } }, `Version ${index + 1} of ${this.revisions.length} · ${revision.author} · ${clock(revision.timestamp)} · ${revision.mode}`),
+        h(
+          'span',
+          { class: 'rev-label', attrs: { 'aria-live': 'polite' } },
+          `Version ${index + 1} of ${this.revisions.length} · ${revision.author} · ${clock(revision.timestamp)} · ${revision.mode}`,
+        ),
         button('▶', () => go(index + 1), { class: 'rev-next', label: 'Next plan version', disabled: index === last }),
       ),
     );
@@ -58,7 +62,13 @@ export class PlanPanel {
         ),
       );
     if (revision.mode === 'graph') {
-      el.appendChild(h('div', { class: 'graph-wrap' }, planGraph(revision.steps, this.selected, (key) => this.ctx.showStep(key))));
+      el.appendChild(
+        h(
+          'div',
+          { class: 'graph-wrap' },
+          planGraph(revision.steps, this.selected, (key) => this.ctx.showStep(key)),
+        ),
+      );
     }
     el.appendChild(
       h(

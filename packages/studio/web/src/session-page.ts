@@ -16,7 +16,12 @@ const RESUMABLE = new Set(['failed', 'running', 'budget_exceeded', 'aborted']);
  * or event, and the timeline — kept live by the server's change stream. Returns a function that
  * stops following it.
  */
-export async function renderSessionPage(root: HTMLElement, api: Api, info: StudioInfo, params: { app: string; user: string; id: string }): Promise<() => void> {
+export async function renderSessionPage(
+  root: HTMLElement,
+  api: Api,
+  info: StudioInfo,
+  params: { app: string; user: string; id: string },
+): Promise<() => void> {
   const status = h('p', { class: 'toast', attrs: { role: 'status', 'aria-live': 'polite' } });
   const header = h('header', { class: 'session-head' });
   const interrupts = h('div', { class: 'interrupts-slot' });
@@ -46,7 +51,8 @@ export async function renderSessionPage(root: HTMLElement, api: Api, info: Studi
 
   const drawHeader = (d: SessionDigest) => {
     clear(header);
-    append(header, 
+    append(
+      header,
       h('a', { class: 'back', attrs: { href: hrefOf({ page: 'sessions', app: params.app, user: params.user }) } }, '← Sessions'),
       h('h1', null, h('span', { class: 'muted' }, 'Session '), d.key.id),
       h(
@@ -56,7 +62,9 @@ export async function renderSessionPage(root: HTMLElement, api: Api, info: Studi
         ` ${d.key.appName} · ${d.key.userId} · ${d.eventCount} events · ${tokens(d.tokens)} · updated ${time(d.updatedAt)}`,
       ),
       d.error ? h('p', { class: 'block block-error' }, h('strong', null, d.error.name), `: ${d.error.message}`) : null,
-      d.output !== undefined ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Answer'), h('pre', null, d.output)) : null,
+      d.output !== undefined
+        ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Answer'), h('pre', null, d.output))
+        : null,
       ctx.canAct && RESUMABLE.has(d.status)
         ? button(
             'Resume run',
@@ -97,7 +105,9 @@ export async function renderSessionPage(root: HTMLElement, api: Api, info: Studi
   };
 
   clear(root);
-  root.appendChild(h('main', { class: 'session' }, header, interrupts, h('div', { class: 'columns' }, plan.element, detail.element), timeline.element));
+  root.appendChild(
+    h('main', { class: 'session' }, header, interrupts, h('div', { class: 'columns' }, plan.element, detail.element), timeline.element),
+  );
   await refresh();
   let seen = digest?.version ?? 0;
   return api.follow(params, (version) => {

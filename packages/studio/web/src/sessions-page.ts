@@ -7,7 +7,12 @@ import type { Owners, SessionListPage, StudioInfo } from './wire-types.js';
 const PAGE_SIZE = 50;
 
 /** The sessions of one app and user, a page at a time (the store's cursor), and a form to start a run. */
-export async function renderSessionsPage(root: HTMLElement, api: Api, info: StudioInfo, selected: { app?: string; user?: string }): Promise<void> {
+export async function renderSessionsPage(
+  root: HTMLElement,
+  api: Api,
+  info: StudioInfo,
+  selected: { app?: string; user?: string },
+): Promise<void> {
   const owners = await api.get<Owners>('owners');
   const app = selected.app ?? owners.apps[0] ?? '';
   const user = selected.user ?? owners.users[app]?.[0] ?? '';
@@ -19,20 +24,45 @@ export async function renderSessionsPage(root: HTMLElement, api: Api, info: Stud
   appInput.value = app;
   const userInput = h('input', { attrs: { type: 'text', list: 'known-users', placeholder: 'user id', autocomplete: 'off' } });
   userInput.value = user;
-  const knownUsers = h('datalist', { attrs: { id: 'known-users' } }, ...(owners.users[app] ?? []).map((u) => h('option', { attrs: { value: u } })));
+  const knownUsers = h(
+    'datalist',
+    { attrs: { id: 'known-users' } },
+    ...(owners.users[app] ?? []).map((u) => h('option', { attrs: { value: u } })),
+  );
   const appControl = owners.apps.length ? labelled('App', appSelect, 'filter-app') : labelled('App', appInput, 'filter-app');
   const readApp = () => (owners.apps.length ? appSelect.value : appInput.value.trim());
-  appSelect.addEventListener('change', () => go({ page: 'sessions', app: appSelect.value, ...(owners.users[appSelect.value]?.[0] ? { user: owners.users[appSelect.value]?.[0] as string } : {}) }));
+  appSelect.addEventListener('change', () =>
+    go({
+      page: 'sessions',
+      app: appSelect.value,
+      ...(owners.users[appSelect.value]?.[0] ? { user: owners.users[appSelect.value]?.[0] as string } : {}),
+    }),
+  );
 
   const filters = h(
     'form',
-    { class: 'filters', attrs: { 'aria-label': 'Filter sessions' }, on: { submit: (e) => (e.preventDefault(), go({ page: 'sessions', app: readApp(), user: userInput.value.trim() })) } },
+    {
+      class: 'filters',
+      attrs: { 'aria-label': 'Filter sessions' },
+      on: {
+        submit: (e) => {
+          e.preventDefault();
+          go({ page: 'sessions', app: readApp(), user: userInput.value.trim() });
+        },
+      },
+    },
     appControl,
     labelled('User', userInput, 'filter-user'),
     knownUsers,
     h('button', { attrs: { type: 'submit' } }, 'Show sessions'),
   );
-  const hint = h('p', { class: 'hint' }, owners.discovery === 'directory' ? 'Apps and users found in the store directory.' : 'This store cannot list its apps and users: type them (or pass --app-name/--user).');
+  const hint = h(
+    'p',
+    { class: 'hint' },
+    owners.discovery === 'directory'
+      ? 'Apps and users found in the store directory.'
+      : 'This store cannot list its apps and users: type them (or pass --app-name/--user).',
+  );
   const table = h('div', { class: 'table-wrap' });
   const pager = h('nav', { class: 'pager', attrs: { 'aria-label': 'Session pages' } });
   const main = h('main', { class: 'sessions' }, h('h1', null, 'Sessions'), filters, hint);
@@ -57,7 +87,15 @@ export async function renderSessionsPage(root: HTMLElement, api: Api, info: Stud
           'table',
           { class: 'session-table' },
           h('caption', { class: 'visually-hidden' }, `Sessions of ${user} in ${app}`),
-          h('thead', null, h('tr', null, ...['Session', 'Status', 'Input', 'Events', 'Tokens', 'Last update'].map((c) => h('th', { attrs: { scope: 'col' } }, c)))),
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              ...['Session', 'Status', 'Input', 'Events', 'Tokens', 'Last update'].map((c) => h('th', { attrs: { scope: 'col' } }, c)),
+            ),
+          ),
           h(
             'tbody',
             null,
@@ -105,7 +143,16 @@ function newRunForm(api: Api, app: string, user: string): HTMLElement {
   };
   return h(
     'form',
-    { class: 'new-run', attrs: { 'aria-label': 'Start a run' }, on: { submit: (e) => (e.preventDefault(), void start()) } },
+    {
+      class: 'new-run',
+      attrs: { 'aria-label': 'Start a run' },
+      on: {
+        submit: (e) => {
+          e.preventDefault();
+          void start();
+        },
+      },
+    },
     h('h2', null, `New run of ${app} for ${user}`),
     labelled('Input', input, 'run-input'),
     labelled('Session id', sessionId, 'run-session-id'),

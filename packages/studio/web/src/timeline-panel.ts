@@ -31,7 +31,12 @@ export class TimelinePanel {
       void this.load();
     });
     this.element.append(
-      h('div', { class: 'panel-head' }, h('h2', { attrs: { id: 'timeline-title' } }, 'Timeline'), labelled('Agent', this.agentSelect, 'timeline-agent')),
+      h(
+        'div',
+        { class: 'panel-head' },
+        h('h2', { attrs: { id: 'timeline-title' } }, 'Timeline'),
+        labelled('Agent', this.agentSelect, 'timeline-agent'),
+      ),
       this.list,
       this.pager,
     );
@@ -42,7 +47,10 @@ export class TimelinePanel {
     this.agents = agents;
     const current = this.agentSelect.value;
     clear(this.agentSelect);
-    this.agentSelect.append(h('option', { attrs: { value: '' } }, 'All agents'), ...agents.map((a) => h('option', { attrs: { value: a } }, a)));
+    this.agentSelect.append(
+      h('option', { attrs: { value: '' } }, 'All agents'),
+      ...agents.map((a) => h('option', { attrs: { value: a } }, a)),
+    );
     this.agentSelect.value = agents.includes(current) ? current : '';
   }
 
@@ -55,7 +63,12 @@ export class TimelinePanel {
   /** Reloads the page shown (live updates reload only when following the end). */
   async load(onlyIfFollowing = false): Promise<void> {
     if (onlyIfFollowing && this.offset !== -1) return;
-    const page = await this.ctx.api.get<EventPage>('events', { ...this.ctx.params, agent: this.agentSelect.value, offset: this.offset, limit: PAGE });
+    const page = await this.ctx.api.get<EventPage>('events', {
+      ...this.ctx.params,
+      agent: this.agentSelect.value,
+      offset: this.offset,
+      limit: PAGE,
+    });
     this.draw(page);
   }
 
@@ -90,7 +103,13 @@ export class TimelinePanel {
     this.pager.append(
       button('First', () => to(0), { disabled: page.offset === 0, label: 'First events' }),
       button('Previous', () => to(page.offset - PAGE), { disabled: page.offset === 0, label: 'Earlier events' }),
-      h('span', { class: 'page-number' }, page.total ? `${page.offset + 1}–${page.offset + page.rows.length} of ${page.total}${this.offset === -1 ? ' · live' : ''}` : '0 events'),
+      h(
+        'span',
+        { class: 'page-number' },
+        page.total
+          ? `${page.offset + 1}–${page.offset + page.rows.length} of ${page.total}${this.offset === -1 ? ' · live' : ''}`
+          : '0 events',
+      ),
       button('Next', () => to(page.offset + PAGE), { disabled: page.offset >= last, label: 'Later events' }),
       button('Last', () => to(last), { disabled: page.offset >= last, label: 'Latest events' }),
     );

@@ -4,15 +4,7 @@
  */
 
 /** Where a session's last invocation stands, read from its stored events. */
-export type SessionStatus =
-  | 'running'
-  | 'interrupted'
-  | 'completed'
-  | 'failed'
-  | 'budget_exceeded'
-  | 'max_iterations'
-  | 'aborted'
-  | 'empty';
+export type SessionStatus = 'running' | 'interrupted' | 'completed' | 'failed' | 'budget_exceeded' | 'max_iterations' | 'aborted' | 'empty';
 
 export interface TokenCount {
   readonly input: number;
@@ -131,7 +123,13 @@ export type BlockView =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'reasoning'; readonly text: string }
   | { readonly type: 'tool_call'; readonly id: string; readonly name: string; readonly args: string }
-  | { readonly type: 'tool_result'; readonly toolCallId: string; readonly name: string; readonly output: string; readonly isError: boolean };
+  | {
+      readonly type: 'tool_result';
+      readonly toolCallId: string;
+      readonly name: string;
+      readonly output: string;
+      readonly isError: boolean;
+    };
 
 export interface EventView {
   readonly index: number;
