@@ -5,7 +5,7 @@ import { afterEach, expect, it } from 'vitest';
 import { serveStudio, type StudioHandle, type StudioOptions } from '../src/index.js';
 import { statusOf } from '../src/view/session-status.js';
 import { describeInBrowser } from './support/browser-suite.js';
-import { approvalScenario, graphScenario, HOSTILE } from './support/scenarios.js';
+import { approvalScenario, graphScenario, HOSTILE, questionScenario } from './support/scenarios.js';
 
 let studio: StudioHandle | undefined;
 let page: Page | undefined;
@@ -111,6 +111,54 @@ describeInBrowser('acting from the page', (browser) => {
     const events = JSON.stringify((await store.get(key))?.events ?? []);
     expect(events).toContain('not this week');
     expect(events).not.toContain('report sent to');
+  });
+
+  it('answering a tool’s question sends the value (JSON when it parses) and the run completes', async () => {
+    const store = new InMemorySessionStore();
+    const runner = questionScenario(store);
+    const key = { appName: 'question-app', userId: 'ana', id: 'ask' };
+    await runner.run({ userId: key.userId, sessionId: key.id, input: 'Plan the offsite' }).result();
+    const p = await open({ store, runners: [runner] });
+    await p.goto(sessionUrl(key));
+    expect(await p.locator('.interrupt .payload').textContent()).toContain('What is the budget?');
+    expect(await p.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    await p.getByLabel('Answer').fill('{"amount": 500}');
+    await p.getByRole('button', { name: 'Send answer' }).click();
+    await p.waitForSelector('.session-facts .badge[data-status="completed"]', { timeout: 15_000 });
+    expect(JSON.stringify((await store.get(key))?.events)).toContain('budget is {\\"amount\\":500}');
+  });
+
+  it('is usable from the keyboard, and every button has a name', async () => {
+    const store = new InMemorySessionStore();
+    const scenario = graphScenario(store, 'graph-app', 0);
+    scenario.release();
+    const key = { appName: 'graph-app', userId: 'ana', id: 'keys' };
+    await scenario.runner.run({ userId: key.userId, sessionId: key.id, input: 'Research it' }).result();
+    const p = await open({ store, users: ['ana'] });
+    await p.goto(sessionUrl(key));
+    await p.locator('.plan-graph .node[data-step="c"]').focus();
+    await p.keyboard.press('Enter');
+    await p.waitForSelector('.detail h2:text("Step c")');
+    await p.locator('.step-button').first().focus();
+    await p.keyboard.press('Space');
+    await p.waitForSelector('.detail h2:text("Step a")');
+    const unnamed = await p.evaluate(() => {
+      const doc = (
+        globalThis as unknown as {
+          document: {
+            querySelectorAll(s: string): ArrayLike<{ textContent: string | null; getAttribute(n: string): string | null; id: string }>;
+          };
+        }
+      ).document;
+      const buttons = Array.from(doc.querySelectorAll('button')).filter(
+        (b) => !(b.textContent ?? '').trim() && !b.getAttribute('aria-label'),
+      );
+      const inputs = Array.from(doc.querySelectorAll('input, select, textarea')).filter(
+        (i) => !doc.querySelectorAll(`label[for="${i.id}"]`).length,
+      );
+      return buttons.length + inputs.length;
+    });
+    expect(unnamed).toBe(0);
   });
 
   it('fork from an event creates a new session that runs to completion', async () => {

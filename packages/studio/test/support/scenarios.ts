@@ -89,3 +89,24 @@ export function approvalScenario(store: SessionStore, appName = 'approval-app', 
   const agent = createPlanExecuteAgent({ model, tools: [sendReport] });
   return new Runner({ agent, appName, sessionStore: store });
 }
+
+const askBudget = tool({
+  name: 'ask_budget',
+  description: 'Asks the user for the budget.',
+  parameters: z.object({}),
+  execute: (_args, ctx) => `budget is ${JSON.stringify(ctx.interrupt({ question: 'What is the budget?' }, { reason: 'question' }))}`,
+});
+
+/** Linear mode: one step whose tool asks the user a question (an interrupt answered with a value). */
+export function questionScenario(store: SessionStore, appName = 'question-app'): Runner {
+  const model = new ScriptedModel({
+    id: 'question-script',
+    respond: (request): ScriptedReply => {
+      if (isPlanner(request)) return callTools({ name: 'plan', args: { steps: ['Ask for the budget'] } });
+      if (isReplanner(request)) return callTools({ name: 'respond', args: { response: 'Budget noted.' } });
+      if (afterTool(request)) return 'Noted.';
+      return callTools({ name: 'ask_budget', args: {} });
+    },
+  });
+  return new Runner({ agent: createPlanExecuteAgent({ model, tools: [askBudget] }), appName, sessionStore: store });
+}
