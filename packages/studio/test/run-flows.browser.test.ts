@@ -64,6 +64,11 @@ describeInBrowser('acting from the page', (browser) => {
     const key = { appName: 'graph-app', userId: 'ana', id: 'hostile' };
     await scenario.runner.run({ userId: key.userId, sessionId: key.id, input: `Look at ${HOSTILE}` }).result();
     const p = await open({ store, users: ['ana'] });
+    const problems: string[] = [];
+    p.on('pageerror', (error) => problems.push(error.message));
+    p.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text()); // e.g. a Content-Security-Policy violation
+    });
     await p.goto(sessionUrl(key));
     await p.getByRole('button', { name: /^Step b,/ }).click();
     await p.waitForSelector('.detail .block-tool-result');
@@ -77,6 +82,7 @@ describeInBrowser('acting from the page', (browser) => {
     await p.waitForSelector('tr[data-session="hostile"]');
     expect(await p.locator('tr[data-session="hostile"] .preview').textContent()).toContain('<script>');
     expect(await p.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(problems).toEqual([]);
   });
 
   it('approving an interrupt in the page resumes the run to completion', async () => {

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { CHROMIUM, hasChromium, launchChromium } from './browser.js';
@@ -19,6 +21,9 @@ export function describeInBrowser(name: string, body: (browser: () => Browser) =
     let browser: Browser | undefined;
     beforeAll(async () => {
       if (!available) throw new Error(`CI=true but there is no chromium at ${CHROMIUM}: .ci/run installs it (apt-get install chromium).`);
+      // The page's script is the compiled web/ project; `pnpm test` builds it before vitest runs.
+      if (!existsSync(fileURLToPath(new URL('../../dist/web/main.js', import.meta.url))))
+        throw new Error('packages/studio/dist/web/main.js is missing: run `pnpm build` (tsc -b) before the studio tests.');
       browser = await launchChromium();
     });
     afterAll(async () => {
