@@ -91,7 +91,7 @@ export async function serveStudio(options: StudioOptions): Promise<StudioHandle>
       if (await serveStatic(url.pathname, response)) return;
       throw new StudioRequestError(404, 'Not found.');
     }
-    guard.checkToken(request);
+    guard.checkApi(request);
     const route = api[1] ?? '';
     if (request.method === 'GET') return handleRead(ctx, route, url.searchParams, request, response);
     if (request.method === 'POST') {

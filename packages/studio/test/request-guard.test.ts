@@ -86,6 +86,12 @@ describe('serveStudio refuses requests that are not from its own page', () => {
       expect((await rawRequest(api('/api/info'), { headers: { host, 'x-replan-token': token } })).status, host).toBe(200);
   });
 
+  it('a link from another site may open the page (no data in it), never the API', async () => {
+    const { api, token } = await start();
+    expect((await rawRequest(api('/'), { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
+    expect((await rawRequest(api('/api/info'), { headers: { 'sec-fetch-site': 'cross-site', 'x-replan-token': token } })).status).toBe(403);
+  });
+
   it('serves the page with a strict Content-Security-Policy and only its own files', async () => {
     const { api } = await start();
     const page = await rawRequest(api('/'));

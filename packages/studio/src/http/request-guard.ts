@@ -28,7 +28,7 @@ export class RequestGuard {
     this.origins = new Set([...this.hosts].map((h) => `http://${h}`));
   }
 
-  /** Every request: a known `Host`, no foreign `Origin`, not cross-site. */
+  /** Every request: a known `Host`, no foreign `Origin`. */
   checkOrigin(request: IncomingMessage): void {
     const host = request.headers.host?.toLowerCase();
     if (!host || !this.hosts.has(host))
@@ -36,12 +36,14 @@ export class RequestGuard {
     const origin = request.headers.origin;
     if (origin !== undefined && !this.origins.has(origin.toLowerCase()))
       throw new StudioRequestError(403, `Origin "${origin}" may not use this studio; only its own page may.`);
-    if (request.headers['sec-fetch-site'] === 'cross-site')
-      throw new StudioRequestError(403, 'Cross-site requests may not use this studio.');
   }
 
-  /** Reading session data and every change: the per-start token, in the header. */
-  checkToken(request: IncomingMessage): void {
+  /**
+   * The API (session data and every change): not from another site (a link from a web page may
+   * open the page itself, which holds no data) and the per-start token, in the header.
+   */
+  checkApi(request: IncomingMessage): void {
+    if (request.headers['sec-fetch-site'] === 'cross-site') throw new StudioRequestError(403, 'Cross-site requests may not use this studio.');
     const given = request.headers[TOKEN_HEADER];
     if (typeof given !== 'string' || !sameSecret(given, this.token))
       throw new StudioRequestError(401, `Missing or wrong ${TOKEN_HEADER} header: open the URL the studio printed (it carries the token).`);
