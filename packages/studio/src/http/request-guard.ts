@@ -43,7 +43,8 @@ export class RequestGuard {
    * open the page itself, which holds no data) and the per-start token, in the header.
    */
   checkApi(request: IncomingMessage): void {
-    if (request.headers['sec-fetch-site'] === 'cross-site') throw new StudioRequestError(403, 'Cross-site requests may not use this studio.');
+    if (request.headers['sec-fetch-site'] === 'cross-site')
+      throw new StudioRequestError(403, 'Cross-site requests may not use this studio.');
     const given = request.headers[TOKEN_HEADER];
     if (typeof given !== 'string' || !sameSecret(given, this.token))
       throw new StudioRequestError(401, `Missing or wrong ${TOKEN_HEADER} header: open the URL the studio printed (it carries the token).`);
