@@ -30,7 +30,7 @@ describeInBrowser('acting from the page', (browser) => {
     studio = await serveStudio(options);
     page = await browser().newPage();
     await page.addInitScript(() => {
-      (globalThis as unknown as { __pwned?: number }).__pwned = undefined;
+      delete (globalThis as unknown as { __pwned?: number }).__pwned;
     });
     return page;
   };
