@@ -79,6 +79,10 @@ describe('a fresh npm project installing the packed tarballs', () => {
       expect(manifest.scripts?.prepare, dir).toBeUndefined();
       if (dir !== 'core') expect(manifest.peerDependencies?.['@replan/core'], dir).toMatch(/^[\^~>=\d]/); // a semver range, no workspace: left
     }
+    // The studio's page ships in its package: nothing is built or fetched at the user's end.
+    const studio = await filesUnder(join(app, 'node_modules/@replan/studio'));
+    expect(studio).toEqual(expect.arrayContaining(['static/index.html', 'static/studio.css', 'dist/web/main.js', 'dist/cli/main.js']));
+    expect(existsSync(join(app, 'node_modules/.bin/replan'))).toBe(true);
     const usesZod = ['core', 'planexecute', 'providers'];
     for (const dir of usesZod) {
       const manifest = JSON.parse(await readFile(join(app, 'node_modules/@replan', dir, 'package.json'), 'utf8')) as {
