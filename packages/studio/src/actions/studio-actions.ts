@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { APP_PREFIX, USER_PREFIX, type AgentEvent, type Run, type Runner, type SessionKey, type SessionStore } from '@replan/core';
+import type { AgentEvent, Run, Runner, SessionKey, SessionStore } from '@replan/core';
+import { APP_PREFIX, USER_PREFIX } from '@replan/core/store-kit';
 import { StudioConfigurationError, StudioRequestError } from '../errors.js';
 import type { SessionChanges } from '../live/session-changes.js';
 import type { SessionReader } from '../session-reader.js';

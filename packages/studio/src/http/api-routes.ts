@@ -12,7 +12,7 @@ import { planRevisions, stepEvents } from '../view/plan-revisions.js';
 import { sessionDigest } from '../view/session-digest.js';
 import { initialStateOf, stateAt } from '../view/state-at.js';
 import { sumTokens } from '../view/tokens.js';
-import { identifier, intOf, requiredString, sessionKeyOf } from './request-params.js';
+import { checkedSessionKey, intOf, requiredString, sessionKeyOf, userKeyOf } from './request-params.js';
 import { readJsonBody, sendJson } from './responses.js';
 
 export interface ApiContext {
@@ -47,10 +47,9 @@ export async function handleRead(
     case 'owners':
       return sendJson(response, 200, await discoverOwners(ctx.store, ctx.hints, ctx.actions.apps));
     case 'sessions': {
-      const app = identifier(query.get('app'), 'appName');
-      const user = identifier(query.get('user'), 'userId');
+      const { appName, userId } = userKeyOf(query.get('app'), query.get('user'));
       const limit = intOf(query.get('limit'), 'limit', 50, 1, MAX_PAGE);
-      return sendJson(response, 200, await ctx.reader.page(app, user, limit, query.get('cursor') || undefined));
+      return sendJson(response, 200, await ctx.reader.page(appName, userId, limit, query.get('cursor') || undefined));
     }
     case 'session':
       return sendJson(response, 200, sessionDigest(await ctx.reader.require(sessionKeyOf(query))));
@@ -140,16 +139,16 @@ export async function handleChange(ctx: ApiContext, route: string, request: Inco
   switch (route) {
     case 'run': {
       const input = requiredString(body.input, 'input');
-      const sessionId = body.sessionId === undefined || body.sessionId === '' ? undefined : identifier(body.sessionId, 'session id');
-      const started = await ctx.actions.start(identifier(body.app, 'appName'), identifier(body.user, 'userId'), input, sessionId);
+      const { appName, userId } = userKeyOf(body.app, body.user);
+      const sessionId =
+        body.sessionId === undefined || body.sessionId === ''
+          ? undefined
+          : checkedSessionKey(appName, userId, body.sessionId, 'sessionId').id;
+      const started = await ctx.actions.start(appName, userId, input, sessionId);
       return sendJson(response, 202, started);
     }
     case 'resume': {
-      const key = {
-        appName: identifier(body.app, 'appName'),
-        userId: identifier(body.user, 'userId'),
-        id: identifier(body.id, 'session id'),
-      };
+      const key = checkedSessionKey(body.app, body.user, body.id);
       const values = body.values;
       if (values !== undefined && (typeof values !== 'object' || values === null || Array.isArray(values)))
         throw new StudioRequestError(400, '"values" must be an object of answers by interrupt id.');
@@ -157,13 +156,10 @@ export async function handleChange(ctx: ApiContext, route: string, request: Inco
       return sendJson(response, 202, { sessionId: key.id });
     }
     case 'fork': {
-      const key = {
-        appName: identifier(body.app, 'appName'),
-        userId: identifier(body.user, 'userId'),
-        id: identifier(body.id, 'session id'),
-      };
+      const key = checkedSessionKey(body.app, body.user, body.id);
       const index = intOf(body.index, 'index', -1, 0, Number.MAX_SAFE_INTEGER);
-      const newId = body.newId === undefined || body.newId === '' ? undefined : identifier(body.newId, 'session id');
+      const newId =
+        body.newId === undefined || body.newId === '' ? undefined : checkedSessionKey(key.appName, key.userId, body.newId, 'newId').id;
       return sendJson(response, 201, await ctx.actions.fork(key, index, newId));
     }
     default:

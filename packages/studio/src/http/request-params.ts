@@ -1,10 +1,11 @@
-import { assertIdentifier, assertSessionKey, type IdentifierField, type SessionKey } from '@replan/core';
+import type { SessionKey } from '@replan/core';
+import { assertSessionKey, assertUserKey } from '@replan/core/store-kit';
 import { StudioRequestError } from '../errors.js';
 
 /** Runs a core identifier check, answering 400 with its message when it fails. */
-function checked<T>(read: () => T): T {
+function checked(check: () => void): void {
   try {
-    return read();
+    check();
   } catch (error) {
     throw new StudioRequestError(400, (error as Error).message);
   }
@@ -15,21 +16,23 @@ export function requiredString(value: unknown, name: string): string {
   return value;
 }
 
-/** `app`, `user` and `id` of the query, checked as core checks identifiers. */
-export function sessionKeyOf(query: URLSearchParams): SessionKey {
-  const key = {
-    appName: requiredString(query.get('app'), 'app'),
-    userId: requiredString(query.get('user'), 'user'),
-    id: requiredString(query.get('id'), 'id'),
-  };
+/** An app and a user, checked as core checks identifiers. */
+export function userKeyOf(appName: unknown, userId: unknown): { appName: string; userId: string } {
+  const key = { appName: requiredString(appName, 'app'), userId: requiredString(userId, 'user') };
+  checked(() => assertUserKey(key));
+  return key;
+}
+
+/** A whole session key, checked as core checks identifiers. */
+export function checkedSessionKey(appName: unknown, userId: unknown, id: unknown, idName = 'id'): SessionKey {
+  const key = { ...userKeyOf(appName, userId), id: requiredString(id, idName) };
   checked(() => assertSessionKey(key));
   return key;
 }
 
-export function identifier(value: unknown, field: IdentifierField): string {
-  const text = requiredString(value, field);
-  checked(() => assertIdentifier(field, text));
-  return text;
+/** `app`, `user` and `id` of the query. */
+export function sessionKeyOf(query: URLSearchParams): SessionKey {
+  return checkedSessionKey(query.get('app'), query.get('user'), query.get('id'));
 }
 
 /** A whole number in [min, max], or `fallback` when absent. */

@@ -1,5 +1,30 @@
-import { readInvocation, type AgentEvent } from '@replan/core';
+import type { AgentEvent } from '@replan/core';
 import type { SessionStatus } from '../../web/src/wire-types.js';
+
+interface InvocationReading {
+  readonly start: number;
+  readonly end?: { readonly status: string; readonly output?: string };
+  readonly openInterrupts: number;
+}
+
+/** The last invocation's events (they are contiguous at the end of the log): where it starts, its end, its open interrupts. */
+function lastInvocation(events: readonly AgentEvent[]): InvocationReading | undefined {
+  const id = events.at(-1)?.invocationId;
+  if (id === undefined) return undefined;
+  let start = events.length - 1;
+  while (start > 0 && events[start - 1]?.invocationId === id) start--;
+  const asked = new Set<string>();
+  const answered = new Set<string>();
+  let end: InvocationReading['end'];
+  for (let i = start; i < events.length; i++) {
+    const actions = events[i]?.actions;
+    if (actions?.interrupt) asked.add(actions.interrupt.id);
+    for (const key in actions?.resumeValues ?? {}) answered.add(key);
+    if (actions?.invocationEnd) end = actions.invocationEnd;
+  }
+  const openInterrupts = [...asked].filter((a) => !answered.has(a)).length;
+  return end ? { start, end, openInterrupts } : { start, openInterrupts };
+}
 
 export interface StatusReading {
   readonly status: SessionStatus;
@@ -14,7 +39,7 @@ export interface StatusReading {
  * abort, which the log cannot tell from running (resume continues it either way).
  */
 export function statusOf(events: readonly AgentEvent[]): StatusReading {
-  const log = readInvocation(events);
+  const log = lastInvocation(events);
   if (!log) return { status: 'empty' };
   if (log.end) {
     const status = log.end.status === 'max_iterations' ? 'max_iterations' : 'completed';
@@ -28,6 +53,6 @@ export function statusOf(events: readonly AgentEvent[]): StatusReading {
       return { status: event.error.name === 'BudgetExceededError' ? 'budget_exceeded' : 'failed', error };
     }
   }
-  if (log.openInterrupts.length) return { status: 'interrupted' };
+  if (log.openInterrupts) return { status: 'interrupted' };
   return { status: 'running' };
 }

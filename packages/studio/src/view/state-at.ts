@@ -1,4 +1,14 @@
-import { applyStateActions, stateScopeOf, type AgentEvent } from '@replan/core';
+import type { AgentEvent, EventActions } from '@replan/core';
+import { stateScopeOf } from '@replan/core/store-kit';
+
+/** An event's state changes, as the stores apply them: `stateDelta`, then `stateAppend` onto lists. */
+function applyActions(state: Record<string, unknown>, actions: EventActions | undefined): void {
+  if (actions?.stateDelta) Object.assign(state, actions.stateDelta);
+  for (const [key, items] of Object.entries(actions?.stateAppend ?? {})) {
+    const current = state[key];
+    state[key] = [...(Array.isArray(current) ? current : []), ...items];
+  }
+}
 import type { StateAt } from '../../web/src/wire-types.js';
 
 /**
@@ -9,7 +19,7 @@ import type { StateAt } from '../../web/src/wire-types.js';
 export function stateAt(events: readonly AgentEvent[], index: number, initial: Readonly<Record<string, unknown>> = {}): StateAt {
   const all: Record<string, unknown> = { ...initial };
   const end = Math.min(index, events.length - 1);
-  for (let i = 0; i <= end; i++) applyStateActions(all, events[i]?.actions);
+  for (let i = 0; i <= end; i++) applyActions(all, events[i]?.actions);
   const app: Record<string, unknown> = {};
   const user: Record<string, unknown> = {};
   const session: Record<string, unknown> = {};
