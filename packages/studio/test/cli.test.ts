@@ -38,8 +38,18 @@ describe('replan CLI', () => {
     expect(out).toMatch(/graph\s+completed/);
   });
 
-  it('show prints the plan with step status and the events as a tree (app and user found in the directory)', async () => {
-    const { out } = await cli('show', 'graph', '--store', dir);
+  it('show prints the session as the live-run tree, with tokens per step (app and user found in the directory)', async () => {
+    const { code, out } = await cli('show', 'graph', '--store', dir);
+    expect(code).toBe(0);
+    expect(out).toContain('session graph · app cli-app · user ana');
+    expect(out).toContain('Objective Research');
+    expect(out).toMatch(/Step c\b.*Combine \$a and \$b/);
+    expect(out).toMatch(/Step b {2}2 calls · 20 in \/ 10 out/);
+    expect(out).toContain('status completed');
+  });
+
+  it('show --plain prints the plan with step status, then the events as a tree', async () => {
+    const { out } = await cli('show', 'graph', '--store', dir, '--plain');
     expect(out).toContain('status completed');
     expect(out).toContain('plan (graph, version 1)');
     expect(out).toContain('✓ c Combine $a and $b  (after a, b)');

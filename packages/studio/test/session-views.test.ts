@@ -72,6 +72,10 @@ describe('plan revisions', () => {
     const graph = planRevisions(events).at(-1)!;
     expect(graph.mode).toBe('graph');
     expect(graph.steps.find((s) => s.key === 'c')?.dependsOn).toEqual(['a', 'b']);
+    // each step's model calls and tokens, from the usage stored on its events (the scripted model reports 10 in / 5 out)
+    const digest = sessionDigest((await store.get({ appName: 'views', userId: 'u', id: 'g' }))!);
+    const stepB = digest.revisions.at(-1)!.steps.find((s) => s.key === 'b');
+    expect(stepB).toMatchObject({ modelCalls: 2, tokens: { input: 20, output: 10 } });
     const bEvents = stepEvents(events, 'b');
     expect(bEvents.length).toBeGreaterThan(0);
     expect(bEvents.every(({ event }) => event.path.endsWith('/executor/b'))).toBe(true);

@@ -34,7 +34,7 @@ describe('the replan bin (built package)', () => {
     const show = spawnSync(process.execPath, [bin, 'show', 's1', '--store', dir], { encoding: 'utf8' });
     expect(show.status, show.stderr).toBe(0);
     expect(show.stdout).toContain('session s1 · app shop · user ana');
-    expect(show.stdout).toContain('user-message: hello bin');
+    expect(show.stdout).toContain('hello bin');
     const list = spawnSync(process.execPath, [bin, 'sessions', '--store', dir, '--app', 'shop', '--user', 'ana'], { encoding: 'utf8' });
     expect(list.stdout).toMatch(/s1\s+running/);
     const bad = spawnSync(process.execPath, [bin, 'show', 's1'], { encoding: 'utf8' });

@@ -6,8 +6,9 @@ export const USAGE = `replan — look at and act on replan sessions
                   serve the studio page (the printed URL carries its access token)
   replan sessions --store <dir | postgres://…> --app <name> --user <id> [--limit <n>] [--cursor <c>]
                   list one user's sessions with their status
-  replan show <sessionId> --store <dir | postgres://…> [--app <name>] [--user <id>]
-                  print a session as a tree (app and user are found in a file store when omitted)
+  replan show <sessionId> --store <dir | postgres://…> [--app <name>] [--user <id>] [--plain]
+                  print a session as the live-run tree (renderRun), or --plain: plan then every event
+                  (app and user are found in a file store when omitted)
 
   --app <module> (studio) is a JavaScript or TypeScript module exporting createRunners(store)
   (or a default function) that returns the app's Runners built on that store; TypeScript loads
@@ -19,7 +20,9 @@ export interface CliArgs {
   readonly flags: ReadonlyMap<string, readonly string[]>;
 }
 
-const KNOWN = new Set(['store', 'app', 'app-name', 'user', 'port', 'host', 'limit', 'cursor', 'help']);
+const KNOWN = new Set(['store', 'app', 'app-name', 'user', 'port', 'host', 'limit', 'cursor', 'help', 'plain']);
+/** Flags without a value. */
+const SWITCHES = new Set(['help', 'plain']);
 
 /** `replan <command> [positional…] --flag value …` (a flag may repeat). */
 export function parseArgs(argv: readonly string[]): CliArgs {
@@ -34,8 +37,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     }
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
     if (!KNOWN.has(name)) throw new CliUsageError(`Unknown option --${name}.\n\n${USAGE}`);
-    if (name === 'help') {
-      flags.set('help', ['']);
+    if (SWITCHES.has(name)) {
+      flags.set(name, ['']);
       continue;
     }
     const value = inline ?? rest[++i];

@@ -1,4 +1,6 @@
-import type { Session } from '@replan/core';
+import type { AgentEvent, Run, RunResult, RunStatus, Session } from '@replan/core';
+import { renderRun } from '@replan/planexecute/terminal';
+import { storedBreakdown } from '../view/step-usage.js';
 import type { SessionRow, StepStatus } from '../../web/src/wire-types.js';
 import { eventRow } from '../view/event-views.js';
 import { planRevisions } from '../view/plan-revisions.js';
@@ -9,7 +11,45 @@ const MARK: Record<StepStatus, string> = { done: '✓', failed: '✗', running: 
 
 const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 23);
 
-/** A session as a terminal tree: status and plan first, then every event indented by its agent path. */
+/**
+ * A stored session through the terminal renderer of live runs (`renderRun`): its events are
+ * replayed as a `Run`, then the summary gives the status and the tokens per step from the stored
+ * `usage` (the log keeps no prices or latencies).
+ */
+export async function renderSession(session: Session, write: (text: string) => void, color = false): Promise<void> {
+  const { events } = session;
+  const reading = statusOf(events);
+  const totals = sumTokens(events);
+  const usage = { inputTokens: totals.input, outputTokens: totals.output };
+  const modelCalls = events.filter((e) => e.usage).length;
+  const result: RunResult = {
+    // 'running' (or 'empty') is what the log says; the renderer only prints it.
+    status: reading.status as RunStatus,
+    output: reading.output,
+    sessionId: session.id,
+    invocationId: events.at(-1)?.invocationId ?? '',
+    interrupts: [],
+    usage,
+    modelCalls,
+    cost: 0,
+    breakdown: storedBreakdown(events),
+    session: { usage, modelCalls },
+  };
+  // `Run` is built only by the Runner; renderRun reads a run through its events and result(), so a
+  // stored session replays as exactly that.
+  const replay = {
+    async *[Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
+      yield* events;
+    },
+    result: () => Promise.resolve(result),
+  } as unknown as Run;
+  const input = events.find((e) => e.author === 'user' && e.message);
+  write(`session ${session.id} · app ${session.appName} · user ${session.userId} · ${events.length} events\n`);
+  await renderRun(replay, { out: { write, isTTY: color }, color, ...(input ? { objective: eventRow(input, 0).summary } : {}) });
+  if (reading.error) write(`error ${reading.error.name}: ${reading.error.message}\n`);
+}
+
+/** A session as a plain tree: status and plan first, then every event indented by its agent path (`replan show --events`). */
 export function formatSession(session: Session): string {
   const { events } = session;
   const reading = statusOf(events);

@@ -6,7 +6,7 @@ import { SessionReader } from '../session-reader.js';
 import { flag, numberFlag, parseArgs, requiredFlag, USAGE, type CliArgs } from './cli-args.js';
 import { loadRunners } from './load-app.js';
 import { openStore } from './open-store.js';
-import { formatSession, formatSessionRows } from './print-session.js';
+import { formatSession, formatSessionRows, renderSession } from './print-session.js';
 
 export interface CliIo {
   readonly out: (text: string) => void;
@@ -74,7 +74,14 @@ async function show(args: CliArgs, store: SessionStore, io: CliIo): Promise<numb
   for (const owner of candidates) {
     const session = await store.get({ ...owner, id });
     if (session) {
-      io.out(formatSession(session));
+      if (args.flags.has('plain')) io.out(formatSession(session));
+      else {
+        let text = '';
+        await renderSession(session, (chunk) => {
+          text += chunk;
+        });
+        io.out(text.replace(/\n$/, ''));
+      }
       return 0;
     }
   }

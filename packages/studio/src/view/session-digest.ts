@@ -3,7 +3,8 @@ import type { InterruptView, SessionDigest } from '../../web/src/wire-types.js';
 import { asText } from './event-views.js';
 import { planRevisions } from './plan-revisions.js';
 import { statusOf } from './session-status.js';
-import { sumTokens } from './tokens.js';
+import { storedBreakdown, studioStepKey } from './step-usage.js';
+import { sumTokens, tokensOf } from './tokens.js';
 
 function openInterrupts(events: readonly AgentEvent[]): InterruptView[] {
   const answered = new Set<string>();
@@ -27,6 +28,18 @@ function openInterrupts(events: readonly AgentEvent[]): InterruptView[] {
   return open;
 }
 
+/** The plan versions, each step with the tokens its model calls used. */
+function withStepUsage(events: readonly AgentEvent[]) {
+  const byStep = new Map(Object.entries(storedBreakdown(events).byStep).map(([k, b]) => [studioStepKey(k), b]));
+  return planRevisions(events).map((revision) => ({
+    ...revision,
+    steps: revision.steps.map((step) => {
+      const bucket = byStep.get(step.key);
+      return bucket ? { ...step, tokens: tokensOf(bucket.usage), modelCalls: bucket.modelCalls } : step;
+    }),
+  }));
+}
+
 /** Everything the session view shows above the timeline, computed from the stored session. */
 export function sessionDigest(session: Session): SessionDigest {
   const { events } = session;
@@ -41,7 +54,7 @@ export function sessionDigest(session: Session): SessionDigest {
     eventCount: events.length,
     updatedAt: events.at(-1)?.timestamp ?? 0,
     agents,
-    revisions: planRevisions(events),
+    revisions: withStepUsage(events),
     interrupts: reading.status === 'interrupted' ? openInterrupts(events) : [],
     ...(reading.error ? { error: reading.error } : {}),
     ...(reading.output !== undefined ? { output: reading.output } : {}),

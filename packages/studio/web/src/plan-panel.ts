@@ -1,5 +1,5 @@
 import { button, clear, h } from './dom.js';
-import { clock } from './format.js';
+import { clock, tokens } from './format.js';
 import { planGraph } from './plan-graph.js';
 import type { SessionContext } from './session-context.js';
 import type { PlanRevision } from './wire-types.js';
@@ -88,7 +88,18 @@ export class PlanPanel {
               h('span', { class: `badge status-${step.status}` }, step.status),
               h('span', { class: 'step-key' }, step.key),
               h('span', { class: 'step-label' }, step.label),
-              step.dependsOn.length ? h('span', { class: 'muted deps' }, `after ${step.dependsOn.join(', ')}`) : null,
+              step.dependsOn.length || step.tokens
+                ? h(
+                    'span',
+                    { class: 'muted deps' },
+                    [
+                      step.dependsOn.length ? `after ${step.dependsOn.join(', ')}` : '',
+                      step.tokens ? `${step.modelCalls ?? 0} model calls · ${tokens(step.tokens)}` : '',
+                    ]
+                      .filter(Boolean)
+                      .join(' · '),
+                  )
+                : null,
             ),
           ),
         ),

@@ -59,6 +59,9 @@ export interface PlanStepView {
   readonly label: string;
   readonly dependsOn: readonly string[];
   readonly status: StepStatus;
+  /** Tokens of the step's model calls (from the stored `usage`), when it made any. */
+  readonly tokens?: TokenCount;
+  readonly modelCalls?: number;
 }
 
 /** One version of the plan: as the planner or replanner wrote it, with its steps' status until the next version. */

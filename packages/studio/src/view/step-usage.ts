@@ -1,0 +1,41 @@
+import type { AgentEvent, UsageBreakdown, UsageBucket } from '@replan/core';
+import { planExecuteEventKind } from '@replan/planexecute';
+import { emptyUsage, addUsage } from '@replan/core';
+
+/**
+ * The plan step an event belongs to, as the run's breakdown keys it: graph mode's step id, linear
+ * mode's step number (`n<number>` is the studio's key for the same step).
+ */
+function stepOf(event: AgentEvent): string | undefined {
+  const kind = planExecuteEventKind(event);
+  if (!kind || (kind.kind !== 'step-progress' && kind.kind !== 'step-result')) return undefined;
+  return kind.stepId ?? String(kind.stepNumber);
+}
+
+type Tally = Record<string, { -readonly [K in keyof UsageBucket]: UsageBucket[K] }>;
+
+const add = (tally: Tally, key: string, event: AgentEvent) => {
+  const bucket = (tally[key] ??= { usage: emptyUsage(), modelCalls: 0, cost: 0, latencyMs: 0 });
+  bucket.usage = addUsage(bucket.usage, event.usage);
+  bucket.modelCalls++;
+};
+
+/**
+ * Model calls by agent path and by plan step, from the `usage` stored on the session's events —
+ * what `RunResult.breakdown` says of one run, for a whole stored session. The log keeps no prices
+ * or latencies, so `cost` and `latencyMs` are 0.
+ */
+export function storedBreakdown(events: readonly AgentEvent[]): UsageBreakdown {
+  const byAgent: Tally = {};
+  const byStep: Tally = {};
+  for (const event of events) {
+    if (!event.usage) continue;
+    add(byAgent, event.path, event);
+    const step = stepOf(event);
+    if (step !== undefined) add(byStep, step, event);
+  }
+  return { byAgent, byStep };
+}
+
+/** The studio's step key (graph id, or `n<number>` for a linear step) of a breakdown's step key. */
+export const studioStepKey = (breakdownKey: string): string => (/^\d+$/.test(breakdownKey) ? `n${breakdownKey}` : breakdownKey);
