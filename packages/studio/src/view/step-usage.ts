@@ -1,6 +1,5 @@
-import type { AgentEvent, UsageBreakdown, UsageBucket } from '@replan/core';
+import { addUsage, emptyUsage, type AgentEvent, type UsageBreakdown, type UsageBucket } from '@replan/core';
 import { planExecuteEventKind } from '@replan/planexecute';
-import { emptyUsage, addUsage } from '@replan/core';
 
 /**
  * The plan step an event belongs to, as the run's breakdown keys it: graph mode's step id, linear
@@ -15,7 +14,8 @@ function stepOf(event: AgentEvent): string | undefined {
 type Tally = Record<string, { -readonly [K in keyof UsageBucket]: UsageBucket[K] }>;
 
 const add = (tally: Tally, key: string, event: AgentEvent) => {
-  const bucket = (tally[key] ??= { usage: emptyUsage(), modelCalls: 0, cost: 0, latencyMs: 0 });
+  const bucket = tally[key] ?? { usage: emptyUsage(), modelCalls: 0, cost: 0, latencyMs: 0 };
+  tally[key] = bucket;
   bucket.usage = addUsage(bucket.usage, event.usage);
   bucket.modelCalls++;
 };
