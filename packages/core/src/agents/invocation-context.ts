@@ -2,6 +2,7 @@ import type { AgentEvent, EventDraft } from '../events/agent-event.js';
 import type { SessionKey } from '../sessions/session.js';
 import type { RunBudget } from '../runner/run-limits.js';
 import type { RunObservation } from '../observe/run-observation.js';
+import type { SessionStore } from '../sessions/session-store.js';
 import type { Agent } from './agent.js';
 
 /** The session as a run sees it while it runs: events and state grow as events are stored. */
@@ -27,6 +28,13 @@ export interface InvocationServices {
   /** Ids of interrupts already stored in this invocation. */
   readonly interruptIds: ReadonlySet<string>;
   newId(): string;
+  /** The store the run writes to (child sessions of `agentTool` live in it too). */
+  readonly store?: SessionStore;
+  /**
+   * Sends an event to the run's caller without storing it in this session: events of a child
+   * session (`agentTool`), already stored there, tagged with their nested path.
+   */
+  readonly forward?: (event: AgentEvent) => void;
 }
 
 export interface ChildOptions {

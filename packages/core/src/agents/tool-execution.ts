@@ -6,6 +6,8 @@ import { DeltaState } from '../sessions/delta-state.js';
 import { InterruptSignal } from '../tools/interrupt-signal.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
+import { TOOL_RUNTIME, type ToolRuntime } from '../tools/tool-runtime.js';
+import { BudgetExceededError } from '../errors/run-errors.js';
 import { abortErrorOf, raceAbort } from './abort.js';
 import { AsyncQueue } from './async-queue.js';
 import type { InvocationContext } from './invocation-context.js';
@@ -48,18 +50,22 @@ export async function* executeToolCalls(
   const queue = new AsyncQueue<AgentEvent>();
   const concurrency = Math.max(1, options.concurrency);
   // p-limit only when there are more calls than slots: most turns have one or two calls.
-  const limit: (task: () => Promise<AgentEvent>) => Promise<AgentEvent> =
+  const limit: <T>(task: () => Promise<T>) => Promise<T> =
     calls.length > concurrency ? pLimit(concurrency) : (task) => task();
   const interrupts: Interrupt[] = [];
   let remaining = calls.length;
   const run = ctx.services.observation ? observedRunOne : runOne;
+  const take = (event: AgentEvent) => {
+    const interrupt = event.actions?.interrupt;
+    if (interrupt) interrupts.push(interrupt);
+    // An interrupt stored before (a resume that did not answer it) is not stored twice.
+    if (!interrupt || !ctx.services.interruptIds.has(interrupt.id)) queue.push(event);
+  };
   for (const call of calls)
     void limit(() => run(ctx, call, options)).then(
-      (event) => {
-        const interrupt = event.actions?.interrupt;
-        if (interrupt) interrupts.push(interrupt);
-        // An interrupt stored before (a resume that did not answer it) is not stored twice.
-        if (!interrupt || !ctx.services.interruptIds.has(interrupt.id)) queue.push(event);
+      (outcome) => {
+        if (Array.isArray(outcome)) outcome.forEach(take);
+        else take(outcome);
         if (--remaining === 0) queue.close();
       },
       (error) => queue.fail(error),
@@ -70,11 +76,15 @@ export async function* executeToolCalls(
 }
 
 /** `runOne` reported to the run's observers (only when some are registered). */
-async function observedRunOne(ctx: InvocationContext, call: ToolCallBlock, options: ToolExecutionOptions): Promise<AgentEvent> {
+async function observedRunOne(
+  ctx: InvocationContext,
+  call: ToolCallBlock,
+  options: ToolExecutionOptions,
+): Promise<AgentEvent | AgentEvent[]> {
   const end = (ctx.services.observation as RunObservation).toolCall(ctx, call);
   try {
     const event = await runOne(ctx, call, options);
-    const block = event.message?.content[0];
+    const block = Array.isArray(event) ? undefined : event.message?.content[0];
     if (block?.type === 'tool_result') end({ output: block.output, isError: block.isError === true });
     else end({ isError: false, interrupted: true });
     return event;
@@ -84,9 +94,13 @@ async function observedRunOne(ctx: InvocationContext, call: ToolCallBlock, optio
   }
 }
 
-async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: ToolExecutionOptions): Promise<AgentEvent> {
+/** One call's result event, or its interrupt events (one per question asked). */
+async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: ToolExecutionOptions): Promise<AgentEvent | AgentEvent[]> {
   const { services } = ctx;
   const state = new DeltaState(services.session.state);
+  const runtime: ToolRuntime = { invocation: ctx };
+  const withMeta = (event: AgentEvent): AgentEvent =>
+    runtime.resultMeta ? { ...event, meta: { ...event.meta, ...runtime.resultMeta } } : event;
   const result = (returned: unknown, isError = false): AgentEvent => {
     // A tool that returns nothing (`undefined`) gives the model `null`: an explicit "no output"
     // that survives JSON storage, instead of an empty or missing result.
@@ -95,9 +109,11 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
       ? { type: 'tool_result', toolCallId: call.id, name: call.name, output, isError: true }
       : { type: 'tool_result', toolCallId: call.id, name: call.name, output };
     const stateDelta = state.take();
-    return ctx.event({ message: toolMessage([block]), ...(stateDelta ? { actions: { stateDelta } } : {}) });
+    return withMeta(ctx.event({ message: toolMessage([block]), ...(stateDelta ? { actions: { stateDelta } } : {}) }));
   };
-  const interruptEvent = (interrupt: Interrupt): AgentEvent => ctx.event({ actions: { interrupt } });
+  // An interrupt names the agent that asked: `path` is set by nested agents (agentTool), else it is this agent.
+  const interruptEvent = (interrupt: Interrupt): AgentEvent =>
+    withMeta(ctx.event({ actions: { interrupt: interrupt.path ? interrupt : { ...interrupt, path: ctx.path } } }));
 
   const tool = options.tools.get(call.name);
   if (!tool) {
@@ -118,7 +134,7 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
   const args = parsed.value;
 
   let interruptCount = 0;
-  const toolCtx: ToolContext = {
+  const toolCtx: ToolContext & { readonly [TOOL_RUNTIME]: ToolRuntime } = {
     toolName: tool.name,
     toolCallId: call.id,
     idempotencyKey: `${services.session.id}:${call.id}`,
@@ -129,6 +145,7 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
     invocationId: services.invocationId,
     signal: services.signal,
     state,
+    [TOOL_RUNTIME]: runtime,
     interrupt<T>(payload: unknown, opts?: { reason?: string }): T {
       const id = toolInterruptId(call.id, ++interruptCount);
       if (services.resumeValues.has(id)) return services.resumeValues.get(id) as T;
@@ -165,9 +182,11 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
     } catch (error) {
       if (error instanceof InterruptSignal) {
         state.take();
-        return interruptEvent(error.interrupt);
+        return error.interrupts.map(interruptEvent);
       }
       if (services.signal.aborted) throw abortErrorOf(services.signal);
+      // The run's shared budget ran out inside the tool (a nested agent): the run stops resumable, no result stored.
+      if (error instanceof BudgetExceededError) throw error;
       // A call that throws stores none of its state writes, even when onError recovers: the hook
       // sees the state as it was before the call, and what the hook itself sets is kept.
       rollback();

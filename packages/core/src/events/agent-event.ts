@@ -11,6 +11,11 @@ export interface Interrupt {
   /** The tool call that asked, when a tool asked. */
   readonly toolCallId?: string;
   readonly toolName?: string;
+  /**
+   * The path of the agent whose tool asked. Inside an agent run as a tool (`agentTool`) this is
+   * the nested path (`root/executor/<tool>/<inner agent>`), so a UI attributes it to the inner agent.
+   */
+  readonly path?: string;
 }
 
 /** The structured answer of an agent, on its last message event. */

@@ -74,6 +74,7 @@ export const agentEventSchema = z
             payload: z.unknown(),
             toolCallId: z.string().optional(),
             toolName: z.string().optional(),
+            path: z.string().optional(),
           })
           .loose()
           .optional(),

@@ -38,6 +38,8 @@ export interface DriveOptions {
   readonly hub?: ObserverHub;
   readonly resumeValues?: Map<string, unknown>;
   readonly interruptIds?: Set<string>;
+  /** A budget shared with an enclosing run (a child session of `agentTool`); default: one from `limits`. */
+  readonly budget?: RunBudget;
 }
 
 /** Aborts on the caller's signal or when `timeoutMs` runs out. */
@@ -70,7 +72,7 @@ const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(Strin
  */
 export async function driveInvocation(options: DriveOptions): Promise<RunResult> {
   const { agent, store, emit } = options;
-  const budget = new RunBudget(options.limits, options.prices);
+  const budget = options.budget ?? new RunBudget(options.limits, options.prices);
   const { signal, dispose } = runSignal(options.signal, options.limits?.timeoutMs);
   const live: LiveSession = {
     appName: options.session.appName,
@@ -100,6 +102,8 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
       resumeValues: options.resumeValues ?? new Map(),
       interruptIds,
       newId: options.newId,
+      store,
+      forward: emit,
     },
     agent,
     agent.name,

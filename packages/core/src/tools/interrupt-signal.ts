@@ -2,12 +2,19 @@ import type { Interrupt } from '../events/agent-event.js';
 
 /**
  * Thrown by `ToolContext.interrupt` to stop a tool until a human answers. If your tool catches
- * errors broadly, rethrow this one (`isInterruptSignal(error)`).
+ * errors broadly, rethrow this one (`isInterruptSignal(error)`). A tool that runs an agent
+ * (`agentTool`) may stop on several questions at once: `interrupts` lists them all.
  */
 export class InterruptSignal extends Error {
-  constructor(readonly interrupt: Interrupt) {
+  readonly interrupts: readonly Interrupt[];
+
+  constructor(
+    readonly interrupt: Interrupt,
+    ...more: Interrupt[]
+  ) {
     super(`Interrupted: ${interrupt.reason}`);
     this.name = 'InterruptSignal';
+    this.interrupts = [interrupt, ...more];
   }
 }
 

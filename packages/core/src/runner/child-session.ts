@@ -1,0 +1,141 @@
+import type { Agent } from '../agents/agent.js';
+import type { InvocationContext } from '../agents/invocation-context.js';
+import { AGENT_TOOL_INPUT_KIND, type ChildSessionLink, readChildSessionLink } from '../composition/child-session-link.js';
+import { ChildSessionConflictError } from '../errors/composition-errors.js';
+import { ConfigurationError } from '../errors/replan-error.js';
+import { SessionExistsError } from '../errors/session-errors.js';
+import type { AgentEvent, RunStatus } from '../events/agent-event.js';
+import type { Message } from '../messages/message.js';
+import { emptyUsage } from '../models/usage.js';
+import type { Session, SessionKey } from '../sessions/session.js';
+import { assertSessionKey } from '../sessions/session-key-rules.js';
+import type { SessionStore } from '../sessions/session-store.js';
+import { claimSession } from './active-sessions.js';
+import { driveInvocation } from './drive-invocation.js';
+import { readInvocation } from './invocation-log.js';
+import type { RunResult } from './run.js';
+
+export interface ChildRunOptions {
+  /** The calling agent's context in the parent run: its store, budget, signal and ids are shared. */
+  readonly parent: InvocationContext;
+  readonly agent: Agent;
+  readonly key: SessionKey;
+  readonly link: ChildSessionLink;
+  /** The child's user message (only used when the child session is created). */
+  readonly input: Message;
+  /** Answers for the child's interrupts, by the child's own interrupt ids. */
+  readonly values: Readonly<Record<string, unknown>>;
+  /** Receives each event of the child as it is stored there. */
+  readonly emit: (event: AgentEvent) => void;
+}
+
+/**
+ * Runs an agent in a child session of the parent run's store, or picks it up where it stands:
+ * created on the first call; continued (with the answers to its open interrupts) when unfinished;
+ * a finished child returns its stored result and runs nothing. It shares the parent's budget and
+ * abort signal, so it can never spend more than the parent run has left.
+ */
+export async function runChildSession(options: ChildRunOptions): Promise<RunResult> {
+  const { parent, key } = options;
+  const store = parent.services.store;
+  if (!store) throw new ConfigurationError('agentTool runs only inside a Runner (the run has no session store).');
+  assertSessionKey(key);
+  const release = claimSession(store, key);
+  try {
+    const existing = await store.get(key);
+    return existing ? await continueChild(store, existing, options) : await startChild(store, options);
+  } finally {
+    release();
+  }
+}
+
+function driveBase(options: ChildRunOptions, store: SessionStore) {
+  const { services } = options.parent;
+  return {
+    agent: options.agent,
+    store,
+    newId: () => services.newId(),
+    emit: options.emit,
+    streaming: services.streaming,
+    signal: services.signal,
+    budget: services.budget,
+  };
+}
+
+async function startChild(store: SessionStore, options: ChildRunOptions): Promise<RunResult> {
+  const invocationId = options.parent.services.newId();
+  const input: AgentEvent = {
+    id: options.parent.services.newId(),
+    invocationId,
+    author: 'user',
+    path: 'user',
+    timestamp: Date.now(),
+    message: options.input,
+    meta: { kind: AGENT_TOOL_INPUT_KIND, parent: { ...options.link } },
+  };
+  let session: Session;
+  try {
+    session = await store.create({ ...options.key }, [input]);
+  } catch (error) {
+    if (!(error instanceof SessionExistsError)) throw error;
+    const raced = await store.get(options.key); // created meanwhile by another process
+    if (!raced) throw error;
+    return continueChild(store, raced, options);
+  }
+  options.emit(input);
+  return driveInvocation({ ...driveBase(options, store), session, invocationId, start: 0 });
+}
+
+async function continueChild(store: SessionStore, session: Session, options: ChildRunOptions): Promise<RunResult> {
+  const link = readChildSessionLink(session.events[0]?.meta);
+  if (!link || link.parentSessionId !== options.link.parentSessionId || link.toolCallId !== options.link.toolCallId)
+    throw new ChildSessionConflictError(session.id, options.link);
+  const log = readInvocation(session.events);
+  if (!log) throw new ChildSessionConflictError(session.id, options.link);
+  const stored = (status: RunStatus, error?: Error): RunResult => ({
+    status,
+    output: status === 'completed' ? log.final?.text : undefined,
+    ...(status === 'completed' && log.final?.structured !== undefined ? { structured: log.final.structured } : {}),
+    sessionId: session.id,
+    invocationId: log.invocationId,
+    interrupts: status === 'interrupted' ? log.openInterrupts : [],
+    usage: emptyUsage(),
+    modelCalls: 0,
+    ...(error ? { error } : {}),
+  });
+  if (log.end) {
+    const reason = lastError(session.events, log.start);
+    return stored(log.end.status as RunStatus, reason);
+  }
+  // Answers the parent holds for questions the child already got (a crash after its resume marker) are not sent twice.
+  const values = Object.fromEntries(Object.entries(options.values).filter(([id]) => log.openInterrupts.some((i) => i.id === id)));
+  if (log.openInterrupts.length && !Object.keys(values).length) return stored('interrupted');
+  const marker: AgentEvent = {
+    id: options.parent.services.newId(),
+    invocationId: log.invocationId,
+    author: 'user',
+    path: 'user',
+    timestamp: Date.now(),
+    actions: { resumeValues: values },
+    meta: { kind: 'resume' },
+  };
+  const { version } = await store.appendEvents(options.key, [marker], { expectedVersion: session.version });
+  for (const [id, value] of Object.entries(values)) log.resumeValues.set(id, value);
+  return driveInvocation({
+    ...driveBase(options, store),
+    session: { ...session, events: [...session.events, marker], version },
+    invocationId: log.invocationId,
+    start: log.start,
+    resumeValues: log.resumeValues,
+    interruptIds: log.interruptIds,
+  });
+}
+
+/** The error a finished child stored (e.g. `MaxIterationsError`), rebuilt for the parent's tool result. */
+function lastError(events: readonly AgentEvent[], start: number): Error | undefined {
+  for (let i = events.length - 1; i >= start; i--) {
+    const error = events[i]?.error;
+    if (error) return Object.assign(new Error(error.message), { name: error.name });
+  }
+  return undefined;
+}

@@ -1,0 +1,19 @@
+import type { InvocationContext } from '../agents/invocation-context.js';
+import type { ToolContext } from './tool-context.js';
+
+/**
+ * What the runtime knows about a tool call beyond the public `ToolContext`: the calling agent's
+ * invocation (services, path) for tool sources that run agents themselves (`agentTool`), and
+ * labels they want on the call's stored result. Kept behind a symbol so it is not public API.
+ */
+export interface ToolRuntime {
+  readonly invocation: InvocationContext;
+  /** Merged into the `meta` of the event that stores this call's result or interrupts. */
+  resultMeta?: Record<string, unknown>;
+}
+
+export const TOOL_RUNTIME: unique symbol = Symbol('replan.toolRuntime');
+
+/** The runtime of a tool call, or `undefined` for a `ToolContext` built outside a run. */
+export const toolRuntimeOf = (ctx: ToolContext): ToolRuntime | undefined =>
+  (ctx as ToolContext & { [TOOL_RUNTIME]?: ToolRuntime })[TOOL_RUNTIME];
