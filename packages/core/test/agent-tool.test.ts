@@ -1,0 +1,264 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  AGENT_TOOL_INPUT_KIND,
+  AgentToolError,
+  ConfigurationError,
+  InMemorySessionStore,
+  MAX_ID_LENGTH,
+  ReActAgent,
+  Runner,
+  assertIdentifier,
+  agentTool,
+  childSessionId,
+  messageText,
+  readChildSessionLink,
+  tool,
+  toolResultsOf,
+  type ToolContext,
+} from '@replan/core';
+import { ScriptedModel, callTools } from '@replan/core/testing';
+import { collect } from './support.js';
+
+/** An inner agent that answers from its input, and an outer agent that calls it as a tool. */
+function pipeline(options: { inner?: ScriptedModel; outer?: ScriptedModel; store?: InMemorySessionStore } = {}) {
+  const inner = options.inner ?? new ScriptedModel({ respond: (req) => `researched: ${messageText(req.messages.at(-1))}` });
+  const researcher = new ReActAgent({ name: 'researcher', description: 'Researches a topic', model: inner });
+  const outer =
+    options.outer ??
+    new ScriptedModel({ responses: [callTools({ name: 'research', args: { input: 'tides' }, id: 'o1' }), 'Answer: tides are lunar.'] });
+  const root = new ReActAgent({ name: 'root', model: outer, tools: [agentTool(researcher, { name: 'research' })] });
+  const store = options.store ?? new InMemorySessionStore();
+  return { inner, outer, runner: new Runner({ agent: root, appName: 'compose', sessionStore: store }), store };
+}
+
+describe('agentTool: a child session per call', () => {
+  it('runs the agent on the tool input only, in a linked child session, and returns its answer', async () => {
+    const { inner, outer, runner, store } = pipeline();
+    const { events, result } = await collect(runner.run({ userId: 'u', sessionId: 's', input: 'SECRET outer question' }));
+    expect(result.status).toBe('completed');
+    expect(result.output).toBe('Answer: tides are lunar.');
+    // The inner model saw only the tool's input: not the outer user's message, not the outer tool call.
+    expect(inner.requests[0]?.messages.map((m) => messageText(m))).toEqual(['tides']);
+    expect(JSON.stringify(inner.requests[0])).not.toContain('SECRET');
+    // The outer model got the inner answer as the tool result.
+    expect(toolResultsOf(outer.requests[1]?.messages.at(-1))[0]).toMatchObject({ toolCallId: 'o1', output: 'researched: tides' });
+
+    const childId = childSessionId('s', result.invocationId, 'o1');
+    const child = await store.get({ appName: 'compose', userId: 'u', id: childId });
+    expect(child?.events[0]?.meta?.kind).toBe(AGENT_TOOL_INPUT_KIND);
+    expect(readChildSessionLink(child?.events[0]?.meta)).toEqual({
+      schemaVersion: 1,
+      parentSessionId: 's',
+      parentInvocationId: result.invocationId,
+      toolCallId: 'o1',
+      toolName: 'research',
+      path: 'root',
+    });
+    expect(child?.events.at(-1)?.actions?.invocationEnd).toEqual({ status: 'completed', output: 'researched: tides' });
+    // The other direction: the outer tool result names the child session.
+    const parent = await store.get({ appName: 'compose', userId: 'u', id: 's' });
+    const resultEvent = parent?.events.find((e) => toolResultsOf(e.message).length);
+    expect(resultEvent?.meta?.childSessionId).toBe(childId);
+
+    // Nested events reach the outer stream under the nested path, and are not stored in the outer log.
+    const nested = events.filter((e) => e.path.startsWith('root/research/'));
+    expect(nested.map((e) => e.path)).toEqual(['root/research/researcher']);
+    expect(nested[0]?.meta?.childSessionId).toBe(childId);
+    expect(nested[0]?.actions?.final?.text).toBe('researched: tides');
+    expect(parent?.events.some((e) => e.path.startsWith('root/research'))).toBe(false);
+    expect(parent?.events.some((e) => e.invocationId !== result.invocationId)).toBe(false);
+  });
+
+  it('counts the nested model calls and tokens in the outer run result', async () => {
+    const { runner } = pipeline();
+    const { result } = await collect(runner.run({ userId: 'u', sessionId: 's', input: 'q' }));
+    // 2 outer calls + 1 inner call, each 10 input + 5 output tokens (ScriptedModel's default usage).
+    expect(result.modelCalls).toBe(3);
+    expect(result.usage).toMatchObject({ inputTokens: 30, outputTokens: 15 });
+  });
+
+  it('typed parameters: input() builds the child message, output() maps the child result; bad args are an error result', async () => {
+    const inner = new ScriptedModel({ respond: (req) => `{"score": ${messageText(req.messages.at(-1)).length}}` });
+    const scorer = new ReActAgent({ name: 'scorer', model: inner, outputSchema: z.object({ score: z.number() }) });
+    const seen: unknown[] = [];
+    const scoreTool = agentTool(scorer, {
+      name: 'score',
+      description: 'Scores a text',
+      parameters: z.object({ text: z.string(), lang: z.enum(['en', 'fr']) }),
+      input: ({ text, lang }) => `${lang}:${text}`,
+      output: (result) => {
+        seen.push(result.structured);
+        return { score: (result.structured as { score: number }).score, status: result.status };
+      },
+    });
+    expect(scoreTool.jsonSchema).toMatchObject({ properties: { text: { type: 'string' }, lang: { enum: ['en', 'fr'] } } });
+    const outer = new ScriptedModel({
+      responses: [
+        callTools({ name: 'score', args: { text: 'abc', lang: 'de' }, id: 'bad' }, { name: 'score', args: { text: 'abc', lang: 'en' }, id: 'ok' }),
+        'done',
+      ],
+    });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'root', model: outer, tools: [scoreTool] }), appName: 'compose' });
+    const { result } = await collect(runner.run({ userId: 'u', input: 'go' }));
+    expect(result.status).toBe('completed');
+    const results = outer.requests[1]?.messages.flatMap((m) => toolResultsOf(m)) ?? [];
+    expect(results.find((r) => r.toolCallId === 'bad')).toMatchObject({ isError: true });
+    expect(String(results.find((r) => r.toolCallId === 'bad')?.output)).toMatch(/invalid arguments for "score": lang/);
+    expect(results.find((r) => r.toolCallId === 'ok')?.output).toEqual({ score: 6, status: 'completed' });
+    expect(inner.requests.map((r) => messageText(r.messages.at(-1)))).toEqual(['en:abc']);
+    expect(seen).toEqual([{ score: 6 }]);
+  });
+
+  it('parallel calls in one turn each get their own child session', async () => {
+    const outer = new ScriptedModel({
+      responses: [
+        callTools({ name: 'research', args: { input: 'moon' }, id: 'p1' }, { name: 'research', args: { input: 'sun' }, id: 'p2' }),
+        'both done',
+      ],
+    });
+    const inner = new ScriptedModel({ latencyMs: 5, respond: (req) => `about ${messageText(req.messages.at(-1))}` });
+    const { runner, store } = pipeline({ outer, inner });
+    const { events, result } = await collect(runner.run({ userId: 'u', sessionId: 'par', input: 'q' }));
+    expect(result.status).toBe('completed');
+    const results = outer.requests[1]?.messages.flatMap((m) => toolResultsOf(m)) ?? [];
+    expect(Object.fromEntries(results.map((r) => [r.toolCallId, r.output]))).toEqual({ p1: 'about moon', p2: 'about sun' });
+    const ids = ['p1', 'p2'].map((c) => childSessionId('par', result.invocationId, c));
+    expect(new Set(ids).size).toBe(2);
+    for (const [i, topic] of [[0, 'moon'], [1, 'sun']] as const) {
+      const child = await store.get({ appName: 'compose', userId: 'u', id: ids[i] as string });
+      expect(messageText(child?.events[0]?.message)).toBe(topic);
+    }
+    expect(new Set(events.filter((e) => e.path === 'root/research/researcher').map((e) => e.meta?.childSessionId))).toEqual(new Set(ids));
+  });
+
+  it('a child run that fails gives the outer model an error tool result with the reason', async () => {
+    const inner = new ScriptedModel({ responses: [new Error('inner model exploded')] });
+    const { outer, runner } = pipeline({ inner });
+    const { result } = await collect(runner.run({ userId: 'u', input: 'q' }));
+    expect(result.status).toBe('completed');
+    const toolResult = toolResultsOf(outer.requests[1]?.messages.at(-1))[0];
+    expect(toolResult).toMatchObject({ toolCallId: 'o1', isError: true });
+    expect(String(toolResult?.output)).toMatch(/Agent "researcher" \(tool "research"\) ended failed.*inner model exploded/);
+  });
+
+  it('a child stopping at max_iterations is an error result too', async () => {
+    const looping = new ScriptedModel({ respond: () => callTools({ name: 'noop', args: {} }) });
+    const noop = tool({ name: 'noop', description: 'nothing', parameters: z.object({}), execute: () => 'ok' });
+    const researcher = new ReActAgent({ name: 'researcher', model: looping, tools: [noop], maxIterations: 2 });
+    const outer = new ScriptedModel({ responses: [callTools({ name: 'research', args: { input: 'x' }, id: 'o1' }), 'gave up'] });
+    const store = new InMemorySessionStore();
+    const runner = new Runner({ agent: new ReActAgent({ name: 'root', model: outer, tools: [agentTool(researcher, { name: 'research' })] }), appName: 'c', sessionStore: store });
+    const { result } = await collect(runner.run({ userId: 'u', sessionId: 'm', input: 'q' }));
+    expect(result.status).toBe('completed');
+    const toolResult = toolResultsOf(outer.requests[1]?.messages.at(-1))[0];
+    expect(toolResult?.isError).toBe(true);
+    expect(String(toolResult?.output)).toMatch(/ended max_iterations without an answer: Agent "researcher" reached maxIterations \(2\)/);
+    expect(looping.calls).toBe(2);
+  });
+
+  it('aborting the outer run aborts the child; resuming finishes both without repeating finished calls', async () => {
+    const inner = new ScriptedModel({ latencyMs: 10_000, respond: () => 'slow answer' });
+    const { outer, runner } = pipeline({ inner });
+    const controller = new AbortController();
+    const run = runner.run({ userId: 'u', sessionId: 'ab', input: 'q', signal: controller.signal });
+    const events = (async () => {
+      for await (const e of run) if (e.message?.role === 'assistant' && e.path === 'root') setTimeout(() => controller.abort(), 20);
+    })();
+    const result = await run.result();
+    await events;
+    expect(result.status).toBe('aborted');
+    expect(inner.calls).toBe(1);
+    expect(outer.calls).toBe(1);
+
+    const fast = new ScriptedModel({ respond: () => 'fast answer' });
+    const resumed = pipeline({ inner: fast, outer, store: runner.sessionStore as InMemorySessionStore });
+    const done = await collect(resumed.runner.resume({ userId: 'u', sessionId: 'ab' }));
+    expect(done.result.status).toBe('completed');
+    expect(fast.calls).toBe(1);
+    expect(outer.calls).toBe(2); // the outer tool call was not asked for again
+    expect(toolResultsOf(outer.requests[1]?.messages.at(-1))[0]?.output).toBe('fast answer');
+  });
+
+  it('shares the outer budget: the child cannot spend more than the outer run has left', async () => {
+    const inner = new ScriptedModel({
+      responses: [callTools({ name: 'noop', args: {}, id: 'n1' }), 'inner done'],
+    });
+    const noop = tool({ name: 'noop', description: 'nothing', parameters: z.object({}), execute: () => 'ok' });
+    const researcher = new ReActAgent({ name: 'researcher', model: inner, tools: [noop] });
+    const outer = new ScriptedModel({ responses: [callTools({ name: 'research', args: { input: 'x' }, id: 'o1' }), 'final'] });
+    const runner = new Runner({
+      agent: new ReActAgent({ name: 'root', model: outer, tools: [agentTool(researcher, { name: 'research' })] }),
+      appName: 'c',
+    });
+    const first = await collect(runner.run({ userId: 'u', sessionId: 'b', input: 'q', limits: { maxModelCalls: 2 } }));
+    expect(first.result.status).toBe('budget_exceeded');
+    expect(first.result.error?.name).toBe('BudgetExceededError');
+    expect(first.result.modelCalls).toBe(2); // 1 outer + 1 inner: the inner agent's second call was refused
+    expect([outer.calls, inner.calls]).toEqual([1, 1]);
+
+    const second = await collect(runner.resume({ userId: 'u', sessionId: 'b', limits: { maxModelCalls: 2 } }));
+    expect(second.result.status).toBe('completed');
+    expect([outer.calls, inner.calls]).toEqual([2, 2]); // nothing that finished was asked again
+    expect(toolResultsOf(outer.requests[1]?.messages.at(-1))[0]?.output).toBe('inner done');
+  });
+});
+
+describe('agentTool: bad inputs', () => {
+  const researcher = new ReActAgent({ name: 'researcher', model: new ScriptedModel({ respond: () => 'x' }) });
+
+  it('refuses a missing agent and an invalid tool name at construction', () => {
+    expect(() => agentTool(undefined as never)).toThrow(ConfigurationError);
+    expect(() => agentTool(researcher, { name: 'has space' })).toThrow(/Tool name "has space" is invalid/);
+  });
+
+  it('called outside a run it fails with a ConfigurationError that says why', async () => {
+    const t = agentTool(researcher);
+    await expect(Promise.resolve(t.execute({ input: 'x' }, { toolCallId: 'c' } as ToolContext))).rejects.toThrow(
+      /runs only inside a Runner/,
+    );
+  });
+
+  it('a session at the child id that is not this call\'s child is refused (ChildSessionConflictError), and nothing runs', async () => {
+    const { runner, store, inner, outer } = pipeline();
+    await store.create({ appName: 'compose', userId: 'u', id: childSessionId('s', 'inv-1', 'o1') }, []);
+    const fixed = new Runner({ agent: runner.agent, appName: 'compose', sessionStore: store, generateId: sequentialIds('inv-1') });
+    const { result } = await collect(fixed.run({ userId: 'u', sessionId: 's', input: 'q' }));
+    expect(result.status).toBe('completed');
+    expect(inner.calls).toBe(0);
+    const toolResult = toolResultsOf(outer.requests[1]?.messages.at(-1))[0];
+    expect(toolResult?.isError).toBe(true);
+    expect(String(toolResult?.output)).toMatch(/is not the child session of tool call "o1" in session "s"/);
+  });
+
+  it('child session ids are valid identifiers, bounded, and distinct for distinct calls', () => {
+    const long = 'p'.repeat(MAX_ID_LENGTH);
+    const ids = [
+      childSessionId('s', 'i', 'c1'),
+      childSessionId('s', 'i', 'c2'),
+      childSessionId('s', 'j', 'c1'),
+      childSessionId('s/c1', 'i', ''),
+      childSessionId(long, 'i', 'c1'),
+      childSessionId(long, 'i', 'c2'),
+      childSessionId(`${'x'.repeat(238)}\u{1F600}`, 'i', 'c\u0000\n1'),
+    ];
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) {
+      expect(id.length).toBeLessThanOrEqual(MAX_ID_LENGTH);
+      expect(() => assertIdentifier('session id', id)).not.toThrow();
+    }
+    expect(childSessionId('s', 'i', 'c1')).toBe(childSessionId('s', 'i', 'c1'));
+    expect(childSessionId('s', 'i', 'c1')).toMatch(/^s\/c1#[0-9a-f]{16}$/);
+  });
+
+  it('AgentToolError names the agent, the tool, the status and the child session', () => {
+    const error = new AgentToolError('research', 'researcher', 'failed', 'child-1', 'boom');
+    expect(error.message).toMatch(/Agent "researcher" \(tool "research"\) ended failed without an answer: boom.*"child-1"/);
+  });
+});
+
+/** Ids `first`, then `id-1`, `id-2`, …: the first id a Runner makes is the invocation id. */
+function sequentialIds(first: string): () => string {
+  let n = 0;
+  return () => (n++ === 0 ? first : `id-${n}`);
+}
