@@ -1,6 +1,7 @@
 // @ts-check
 /** The scenarios a child process can run, by name: the input that starts a run, and the agent. */
 import { buildGraphAgent, GRAPH } from './graph-scenario.mjs';
+import { buildNestedAgent, NESTED_INPUT } from './nested-scenario.mjs';
 import { buildAgent, LINEAR_SCENARIOS } from './plan-scenario.mjs';
 
 /**
@@ -8,9 +9,10 @@ import { buildAgent, LINEAR_SCENARIOS } from './plan-scenario.mjs';
  * @typedef {{ input: string, build: (o: BuildOptions) => import('@replan/core').Agent }} ChildScenario
  */
 
-/** @type {Record<'steps' | 'approval' | 'graph', ChildScenario>} */
+/** @type {Record<'steps' | 'approval' | 'graph' | 'nested', ChildScenario>} */
 export const SCENARIOS = {
   steps: { input: LINEAR_SCENARIOS.steps.input, build: (o) => buildAgent({ scenario: LINEAR_SCENARIOS.steps, ...o }) },
   approval: { input: LINEAR_SCENARIOS.approval.input, build: (o) => buildAgent({ scenario: LINEAR_SCENARIOS.approval, ...o }) },
   graph: { input: GRAPH.input, build: buildGraphAgent },
+  nested: { input: NESTED_INPUT, build: buildNestedAgent },
 };

@@ -15,7 +15,7 @@ export interface ChildConfig {
   readonly store: StoreConfig;
   readonly sessionId: string;
   readonly userId?: string;
-  readonly scenario: 'steps' | 'approval' | 'graph';
+  readonly scenario: 'steps' | 'approval' | 'graph' | 'nested';
   readonly mode: 'run' | 'resume' | 'continue';
   readonly values?: Readonly<Record<string, unknown>>;
   /** Freeze at this marker (the parent then kills the process there). */
@@ -31,7 +31,7 @@ export interface ChildConfig {
 export interface ChildResult {
   readonly status: string;
   readonly output?: string;
-  readonly interrupts?: { id: string; reason: string; toolName?: string }[];
+  readonly interrupts?: { id: string; reason: string; toolName?: string; path?: string }[];
   readonly modelCalls?: number;
   readonly error?: { name: string; message: string };
 }

@@ -3,7 +3,7 @@ import { eventsByStep, finishedSteps, projectState, readAttempts, readEffects, s
 import { withTarget, type StoreTarget, type TargetFactory } from './store-target.js';
 
 /** A scenario of the child (child/scenarios.mjs) that runs to an answer. */
-export type RunScenario = Exclude<ChildConfig['scenario'], 'approval'>;
+export type RunScenario = Exclude<ChildConfig['scenario'], 'approval' | 'nested'>;
 
 /** What a run leaves behind, in a form two runs of the same work can be compared in. */
 export interface RunRecord {
