@@ -107,7 +107,9 @@ describe('agentTool: interrupts inside the nested agent', () => {
     const inner = new ScriptedModel({ responses: [publishCall(), 'not published'] });
     const { ran, runner } = world({ outer, inner });
     await collect(runner.run({ userId: 'u', sessionId: 's', input: 'go' }));
-    const done = await collect(runner.resume({ userId: 'u', sessionId: 's', values: { 'o1/a1:approval': { approved: false, message: 'not today' } } }));
+    const done = await collect(
+      runner.resume({ userId: 'u', sessionId: 's', values: { 'o1/a1:approval': { approved: false, message: 'not today' } } }),
+    );
     expect(done.result.status).toBe('completed');
     expect(ran.publish).toEqual([]);
     const rejected = toolResultsOf(inner.requests[1]?.messages.at(-1))[0];
@@ -117,7 +119,10 @@ describe('agentTool: interrupts inside the nested agent', () => {
 
   it('each answer reaches the agent that asked: outer and inner interrupts with the same call id stay apart', async () => {
     const outer = new ScriptedModel({
-      responses: [callTools({ name: 'research', args: { input: 'post' }, id: 'o1' }, { name: 'outer_delete', args: {}, id: 'a1' }), 'outer final'],
+      responses: [
+        callTools({ name: 'research', args: { input: 'post' }, id: 'o1' }, { name: 'outer_delete', args: {}, id: 'a1' }),
+        'outer final',
+      ],
     });
     const inner = new ScriptedModel({ responses: [publishCall(), 'inner published'] });
     const { ran, runner } = world({ outer, inner });
@@ -144,11 +149,18 @@ describe('agentTool: interrupts inside the nested agent', () => {
 
   it('ctx.interrupt in a nested tool: the nested id carries the inner id, the answer reaches the inner tool', async () => {
     const outer = new ScriptedModel({ responses: [researchCall(), 'outer final'] });
-    const inner = new ScriptedModel({ responses: [callTools({ name: 'ask', args: { question: 'Which title?' }, id: 'q1' }), 'inner done'] });
+    const inner = new ScriptedModel({
+      responses: [callTools({ name: 'ask', args: { question: 'Which title?' }, id: 'q1' }), 'inner done'],
+    });
     const { ran, runner } = world({ outer, inner });
     const first = await collect(runner.run({ userId: 'u', sessionId: 's', input: 'go' }));
     expect(first.result.interrupts).toEqual([
-      expect.objectContaining({ id: 'o1/q1:1', reason: 'question', payload: { question: 'Which title?' }, path: 'root/research/researcher' }),
+      expect.objectContaining({
+        id: 'o1/q1:1',
+        reason: 'question',
+        payload: { question: 'Which title?' },
+        path: 'root/research/researcher',
+      }),
     ]);
     const done = await collect(runner.resume({ userId: 'u', sessionId: 's', values: { 'o1/q1:1': 'Tides' } }));
     expect(done.result.status).toBe('completed');
@@ -156,10 +168,17 @@ describe('agentTool: interrupts inside the nested agent', () => {
   });
 
   it('parallel nested agents interrupted at once are answered one by one, each exactly once', async () => {
-    const outer = new ScriptedModel({ responses: [callTools({ name: 'research', args: { input: 'a' }, id: 'o1' }, { name: 'research', args: { input: 'b' }, id: 'o2' }), 'both'] });
+    const outer = new ScriptedModel({
+      responses: [
+        callTools({ name: 'research', args: { input: 'a' }, id: 'o1' }, { name: 'research', args: { input: 'b' }, id: 'o2' }),
+        'both',
+      ],
+    });
     const inner = new ScriptedModel({
       respond: (req) =>
-        toolResultsOf(req.messages.at(-1)).length ? `done ${messageText(req.messages[0])}` : callTools({ name: 'publish', args: { title: messageText(req.messages[0]) }, id: 'a1' }),
+        toolResultsOf(req.messages.at(-1)).length
+          ? `done ${messageText(req.messages[0])}`
+          : callTools({ name: 'publish', args: { title: messageText(req.messages[0]) }, id: 'a1' }),
     });
     const { ran, runner } = world({ outer, inner });
     const first = await collect(runner.run({ userId: 'u', sessionId: 's', input: 'go' }));
@@ -177,14 +196,25 @@ describe('agentTool: interrupts inside the nested agent', () => {
 
   it('two levels deep: the id and path carry both levels', async () => {
     const deepModel = new ScriptedModel({ responses: [publishCall(), 'deep done'] });
-    const publish = tool({ name: 'publish', description: 'p', parameters: z.object({ title: z.string() }), needsApproval: true, execute: () => 'ok' });
+    const publish = tool({
+      name: 'publish',
+      description: 'p',
+      parameters: z.object({ title: z.string() }),
+      needsApproval: true,
+      execute: () => 'ok',
+    });
     const deep = new ReActAgent({ name: 'deep', model: deepModel, tools: [publish] });
     const midModel = new ScriptedModel({ responses: [callTools({ name: 'go_deep', args: { input: 'x' }, id: 'm1' }), 'mid done'] });
     const mid = new ReActAgent({ name: 'mid', model: midModel, tools: [agentTool(deep, { name: 'go_deep' })] });
     const outer = new ScriptedModel({ responses: [researchCall(), 'top done'] });
-    const runner = new Runner({ agent: new ReActAgent({ name: 'root', model: outer, tools: [agentTool(mid, { name: 'research' })] }), appName: 'n' });
+    const runner = new Runner({
+      agent: new ReActAgent({ name: 'root', model: outer, tools: [agentTool(mid, { name: 'research' })] }),
+      appName: 'n',
+    });
     const first = await collect(runner.run({ userId: 'u', sessionId: 's', input: 'go' }));
-    expect(first.result.interrupts).toEqual([expect.objectContaining({ id: 'o1/m1/a1:approval', path: 'root/research/mid/go_deep/deep', toolName: 'publish' })]);
+    expect(first.result.interrupts).toEqual([
+      expect.objectContaining({ id: 'o1/m1/a1:approval', path: 'root/research/mid/go_deep/deep', toolName: 'publish' }),
+    ]);
     expect(first.events.some((e) => e.path === 'root/research/mid/go_deep/deep')).toBe(true);
     const done = await collect(runner.resume({ userId: 'u', sessionId: 's', values: { 'o1/m1/a1:approval': true } }));
     expect(done.result).toMatchObject({ status: 'completed', output: 'top done', modelCalls: 3 });
@@ -203,9 +233,12 @@ describe('agentTool: restore and crash', () => {
     return dir;
   };
 
-  it('after a restore (new Runner, reopened FileSessionStore) the approval is the inner agent\'s and resumes once', async () => {
+  it("after a restore (new Runner, reopened FileSessionStore) the approval is the inner agent's and resumes once", async () => {
     const dir = await tempDir();
-    const a = world({ outer: new ScriptedModel({ responses: [researchCall()] }), inner: new ScriptedModel({ responses: [publishCall()] }) }, new FileSessionStore({ dir }));
+    const a = world(
+      { outer: new ScriptedModel({ responses: [researchCall()] }), inner: new ScriptedModel({ responses: [publishCall()] }) },
+      new FileSessionStore({ dir }),
+    );
     expect((await a.runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result()).status).toBe('interrupted');
     await a.store.close?.();
 
@@ -213,7 +246,9 @@ describe('agentTool: restore and crash', () => {
     const inner = new ScriptedModel({ responses: ['inner published'] });
     const b = world({ outer, inner }, new FileSessionStore({ dir }));
     const pending = await b.runner.resume({ userId: 'u', sessionId: 's' }).result();
-    expect(pending.interrupts).toEqual([expect.objectContaining({ id: 'o1/a1:approval', path: 'root/research/researcher', toolName: 'publish' })]);
+    expect(pending.interrupts).toEqual([
+      expect.objectContaining({ id: 'o1/a1:approval', path: 'root/research/researcher', toolName: 'publish' }),
+    ]);
     const done = await collect(b.runner.resume({ userId: 'u', sessionId: 's', values: { 'o1/a1:approval': true } }));
     expect(done.result).toMatchObject({ status: 'completed', output: 'outer final' });
     expect([a.ran.publish, b.ran.publish, inner.calls, outer.calls]).toEqual([[], ['Tides'], 1, 1]);
@@ -222,12 +257,22 @@ describe('agentTool: restore and crash', () => {
 
   it('a crash between the child finishing and the outer result being stored: resume returns the stored child result', async () => {
     const dir = await tempDir();
-    const a = world({ outer: new ScriptedModel({ responses: [researchCall()] }), inner: new ScriptedModel({ responses: [publishCall(), 'inner published'] }) }, new FileSessionStore({ dir }));
+    const a = world(
+      {
+        outer: new ScriptedModel({ responses: [researchCall()] }),
+        inner: new ScriptedModel({ responses: [publishCall(), 'inner published'] }),
+      },
+      new FileSessionStore({ dir }),
+    );
     await a.runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result();
     // The outer session refuses the tool result of o1 (as if the process died before storing it).
     const file = a.store as FileSessionStore;
     const failing: SessionStore = Object.assign(Object.create(file) as FileSessionStore, {
-      appendEvents: (key: Parameters<SessionStore['appendEvents']>[0], events: Parameters<SessionStore['appendEvents']>[1], opts: Parameters<SessionStore['appendEvents']>[2]) =>
+      appendEvents: (
+        key: Parameters<SessionStore['appendEvents']>[0],
+        events: Parameters<SessionStore['appendEvents']>[1],
+        opts: Parameters<SessionStore['appendEvents']>[2],
+      ) =>
         key.id === 's' && events.some((e) => toolResultsOf(e.message).some((r) => r.toolCallId === 'o1'))
           ? Promise.reject(new Error('disk gone'))
           : file.appendEvents(key, events, opts),

@@ -95,7 +95,10 @@ describe('agentTool: a child session per call', () => {
     expect(scoreTool.jsonSchema).toMatchObject({ properties: { text: { type: 'string' }, lang: { enum: ['en', 'fr'] } } });
     const outer = new ScriptedModel({
       responses: [
-        callTools({ name: 'score', args: { text: 'abc', lang: 'de' }, id: 'bad' }, { name: 'score', args: { text: 'abc', lang: 'en' }, id: 'ok' }),
+        callTools(
+          { name: 'score', args: { text: 'abc', lang: 'de' }, id: 'bad' },
+          { name: 'score', args: { text: 'abc', lang: 'en' }, id: 'ok' },
+        ),
         'done',
       ],
     });
@@ -125,7 +128,10 @@ describe('agentTool: a child session per call', () => {
     expect(Object.fromEntries(results.map((r) => [r.toolCallId, r.output]))).toEqual({ p1: 'about moon', p2: 'about sun' });
     const ids = ['p1', 'p2'].map((c) => childSessionId('par', result.invocationId, c));
     expect(new Set(ids).size).toBe(2);
-    for (const [i, topic] of [[0, 'moon'], [1, 'sun']] as const) {
+    for (const [i, topic] of [
+      [0, 'moon'],
+      [1, 'sun'],
+    ] as const) {
       const child = await store.get({ appName: 'compose', userId: 'u', id: ids[i] as string });
       expect(messageText(child?.events[0]?.message)).toBe(topic);
     }
@@ -148,7 +154,11 @@ describe('agentTool: a child session per call', () => {
     const researcher = new ReActAgent({ name: 'researcher', model: looping, tools: [noop], maxIterations: 2 });
     const outer = new ScriptedModel({ responses: [callTools({ name: 'research', args: { input: 'x' }, id: 'o1' }), 'gave up'] });
     const store = new InMemorySessionStore();
-    const runner = new Runner({ agent: new ReActAgent({ name: 'root', model: outer, tools: [agentTool(researcher, { name: 'research' })] }), appName: 'c', sessionStore: store });
+    const runner = new Runner({
+      agent: new ReActAgent({ name: 'root', model: outer, tools: [agentTool(researcher, { name: 'research' })] }),
+      appName: 'c',
+      sessionStore: store,
+    });
     const { result } = await collect(runner.run({ userId: 'u', sessionId: 'm', input: 'q' }));
     expect(result.status).toBe('completed');
     const toolResult = toolResultsOf(outer.requests[1]?.messages.at(-1))[0];
@@ -219,7 +229,7 @@ describe('agentTool: bad inputs', () => {
     );
   });
 
-  it('a session at the child id that is not this call\'s child is refused (ChildSessionConflictError), and nothing runs', async () => {
+  it("a session at the child id that is not this call's child is refused (ChildSessionConflictError), and nothing runs", async () => {
     const { runner, store, inner, outer } = pipeline();
     await store.create({ appName: 'compose', userId: 'u', id: childSessionId('s', 'inv-1', 'o1') }, []);
     const fixed = new Runner({ agent: runner.agent, appName: 'compose', sessionStore: store, generateId: sequentialIds('inv-1') });

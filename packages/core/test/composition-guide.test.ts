@@ -12,7 +12,10 @@ describe('agents as tools (docs/composition.md)', () => {
       responses: [callTools({ name: 'publish', args: { title: 'Tides' }, id: 'a1' }), 'Published "Tides".'],
     });
     const rootModel = new ScriptedModel({
-      responses: [callTools({ name: 'research', args: { input: 'Write and publish a post on tides' }, id: 'o1' }), 'Done: the post is out.'],
+      responses: [
+        callTools({ name: 'research', args: { input: 'Write and publish a post on tides' }, id: 'o1' }),
+        'Done: the post is out.',
+      ],
     });
 
     const publish = tool({
@@ -22,13 +25,23 @@ describe('agents as tools (docs/composition.md)', () => {
       needsApproval: true,
       execute: ({ title }) => `published ${title}`,
     });
-    const researcher = new ReActAgent({ name: 'researcher', description: 'Writes and publishes posts', model: researchModel, tools: [publish] });
+    const researcher = new ReActAgent({
+      name: 'researcher',
+      description: 'Writes and publishes posts',
+      model: researchModel,
+      tools: [publish],
+    });
     const root = new ReActAgent({ name: 'root', model: rootModel, tools: [agentTool(researcher, { name: 'research' })] });
     const runner = new Runner({ agent: root, appName: 'blog', sessionStore: store });
 
     const first = await runner.run({ userId: 'u1', sessionId: 's1', input: 'Blog about tides' }).result();
     expect(first.status).toBe('interrupted');
-    expect(first.interrupts[0]).toMatchObject({ id: 'o1/a1:approval', reason: 'approval', toolName: 'publish', path: 'root/research/researcher' });
+    expect(first.interrupts[0]).toMatchObject({
+      id: 'o1/a1:approval',
+      reason: 'approval',
+      toolName: 'publish',
+      path: 'root/research/researcher',
+    });
 
     // Any process with the same store can answer: the inner tool runs, then the researcher, then the root.
     const done = await runner.resume({ userId: 'u1', sessionId: 's1', values: { 'o1/a1:approval': true } }).result();

@@ -26,7 +26,11 @@ async function interruptedNested(target: StoreTarget, sessionId: string) {
   });
   // A restore in another process (no answer) attributes the approval to the inner agent and runs nothing.
   const idle = await runChild({ ...base, mode: 'resume', processLabel: 'idle' });
-  expect(idle.result).toMatchObject({ status: 'interrupted', modelCalls: 0, interrupts: [{ id: NESTED_APPROVAL_ID, path: 'root/research/researcher' }] });
+  expect(idle.result).toMatchObject({
+    status: 'interrupted',
+    modelCalls: 0,
+    interrupts: [{ id: NESTED_APPROVAL_ID, path: 'root/research/researcher' }],
+  });
   return base;
 }
 
@@ -98,7 +102,11 @@ export async function nestedKilledBeforeOuterResult(newTarget: TargetFactory): P
     const recovered = await runChild({ ...base, mode: 'resume', processLabel: 'recover' });
     expect(recovered.result).toMatchObject({ status: 'completed', output: ANSWER, modelCalls: 1 });
     expect(await attemptsOf(target, 'recover')).toEqual(['root']);
-    expect((await attemptsOf(target)).filter((a) => a === 'publish' || a === 'researcher')).toEqual(['researcher', 'publish', 'researcher']);
+    expect((await attemptsOf(target)).filter((a) => a === 'publish' || a === 'researcher')).toEqual([
+      'researcher',
+      'publish',
+      'researcher',
+    ]);
     expect(await childEffects(target, 'killed')).toEqual(['a1']);
   });
 }
