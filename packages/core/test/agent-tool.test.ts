@@ -8,6 +8,7 @@ import {
   MAX_ID_LENGTH,
   ReActAgent,
   Runner,
+  SequentialAgent,
   assertIdentifier,
   agentTool,
   childSessionId,
@@ -136,6 +137,22 @@ describe('agentTool: a child session per call', () => {
       expect(messageText(child?.events[0]?.message)).toBe(topic);
     }
     expect(new Set(events.filter((e) => e.path === 'root/research/researcher').map((e) => e.meta?.childSessionId))).toEqual(new Set(ids));
+  });
+
+  it('asTool() on a workflow agent: the whole tree runs in the child session, paths nested under the tool', async () => {
+    const first = new ReActAgent({ name: 'drafter', model: new ScriptedModel({ respond: () => 'draft' }) });
+    const second = new ReActAgent({ name: 'editor', model: new ScriptedModel({ respond: () => 'edited draft' }) });
+    const writing = new SequentialAgent({ name: 'writing', subAgents: [first, second] });
+    const outer = new ScriptedModel({ responses: [callTools({ name: 'write', args: { input: 'a post' }, id: 'w1' }), 'posted'] });
+    const runner = new Runner({
+      agent: new ReActAgent({ name: 'root', model: outer, tools: [writing.asTool({ name: 'write' })] }),
+      appName: 'c',
+    });
+    const { events, result } = await collect(runner.run({ userId: 'u', input: 'q' }));
+    expect(result.status).toBe('completed');
+    expect(toolResultsOf(outer.requests[1]?.messages.at(-1))[0]?.output).toBe('edited draft');
+    const nestedPaths = events.filter((e) => e.meta?.childSessionId).map((e) => e.path);
+    expect(nestedPaths).toEqual(expect.arrayContaining(['root/write/writing/drafter', 'root/write/writing/editor']));
   });
 
   it('a child run that fails gives the outer model an error tool result with the reason', async () => {

@@ -8,7 +8,8 @@ import type { ReActPlanner } from '../reasoning/react-planner.js';
 import { DeltaState } from '../sessions/delta-state.js';
 import { type Tool, toolSpecOf } from '../tools/tool.js';
 import { type ResolvedSchema, resolveSchema } from '../tools/schemas/resolve-schema.js';
-import type { SchemaInput } from '../tools/schemas/schema-input.js';
+import type { SchemaInput, SchemaOutput } from '../tools/schemas/schema-input.js';
+import { type AgentToolOptions, agentTool, type agentToolParameters } from '../composition/agent-tool.js';
 import { buildContextMessages } from '../context/build-context.js';
 import type { ContextOptions } from '../context/context-options.js';
 import type { Agent } from './agent.js';
@@ -89,6 +90,13 @@ export class ReActAgent implements Agent {
       options.outputSchema === undefined
         ? undefined
         : resolveSchema(options.outputSchema, `ReActAgent "${options.name}": outputSchema`, 'output');
+  }
+
+  /** This agent as a tool that runs it in a child session per call: `agentTool(this, options)`. */
+  asTool<Schema extends SchemaInput = typeof agentToolParameters, Output = unknown>(
+    options: AgentToolOptions<Schema, Output> = {},
+  ): Tool<SchemaOutput<Schema>, unknown> {
+    return agentTool(this, options);
   }
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {

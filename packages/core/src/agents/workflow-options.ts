@@ -3,6 +3,9 @@ import type { Agent } from './agent.js';
 import type { InvocationContext } from './invocation-context.js';
 import { assertAgentName, DUPLICATE_NAME_FIX } from './agent-name.js';
 import { ConfigurationError } from '../errors/replan-error.js';
+import { type AgentToolOptions, agentTool, type agentToolParameters } from '../composition/agent-tool.js';
+import type { SchemaInput, SchemaOutput } from '../tools/schemas/schema-input.js';
+import type { Tool } from '../tools/tool.js';
 
 export interface WorkflowAgentOptions {
   readonly name: string;
@@ -36,6 +39,13 @@ export abstract class WorkflowAgent implements Agent {
     this.name = options.name;
     this.description = options.description ?? '';
     this.subAgents = options.subAgents;
+  }
+
+  /** This agent as a tool that runs it in a child session per call: `agentTool(this, options)`. */
+  asTool<Schema extends SchemaInput = typeof agentToolParameters, Output = unknown>(
+    options: AgentToolOptions<Schema, Output> = {},
+  ): Tool<SchemaOutput<Schema>, unknown> {
+    return agentTool(this, options);
   }
 
   abstract run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined>;

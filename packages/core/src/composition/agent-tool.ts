@@ -8,6 +8,7 @@ import type { ContentBlock } from '../messages/content-block.js';
 import { type Message, toUserMessage } from '../messages/message.js';
 import { runChildSession } from '../runner/child-session.js';
 import type { RunResult } from '../runner/run.js';
+import type { SchemaInput, SchemaOutput } from '../tools/schemas/schema-input.js';
 import { type Tool, tool } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import { InterruptSignal } from '../tools/interrupt-signal.js';
@@ -22,18 +23,21 @@ export const agentToolParameters = z.object({
 /** A finished child run, as `output` receives it (`status` is always `'completed'`). */
 export type AgentToolResult = RunResult;
 
-export interface AgentToolOptions<Schema extends z.ZodType, Output> {
+export interface AgentToolOptions<Schema extends SchemaInput, Output> {
   /** The tool's name (default: the agent's name). 1-64 letters, digits, `_` or `-`. */
   readonly name?: string;
   /** What the calling model reads about the tool (default: the agent's description). */
   readonly description?: string;
-  /** The tool's arguments (zod object; default `{ input: string }`). They are all the agent sees. */
+  /**
+   * The tool's arguments (default `{ input: string }`): a zod v4 or v3 object, or a JSON Schema, like
+   * `tool({ parameters })`. They are all the agent sees.
+   */
   readonly parameters?: Schema;
   /**
    * The child session's user message, from the arguments. Default: the `input` argument when it
    * is a string, else the arguments as JSON.
    */
-  readonly input?: (args: z.output<Schema>) => string | Message | readonly ContentBlock[];
+  readonly input?: (args: SchemaOutput<Schema>) => string | Message | readonly ContentBlock[];
   /** The tool result, from the child's run (default: its structured answer, else its answer text). */
   readonly output?: (result: AgentToolResult) => Output | Promise<Output>;
 }
@@ -54,10 +58,10 @@ const defaultOutput = (result: AgentToolResult): unknown => (result.structured !
  * `<toolCallId>/<inner interrupt id>`; answering that id resumes the inner agent, then this call.
  * A child that fails or stops at `max_iterations` gives the calling model an error result.
  */
-export function agentTool<Schema extends z.ZodType = typeof agentToolParameters, Output = unknown>(
+export function agentTool<Schema extends SchemaInput = typeof agentToolParameters, Output = unknown>(
   agent: Agent,
   options: AgentToolOptions<Schema, Output> = {},
-): Tool<z.output<Schema>, unknown> {
+): Tool<SchemaOutput<Schema>, unknown> {
   if (!agent || typeof agent.run !== 'function') throw new ConfigurationError('agentTool needs an agent (an object with run(ctx)).');
   assertUniqueAgentNames(agent);
   const name = options.name ?? agent.name;
@@ -69,7 +73,7 @@ export function agentTool<Schema extends z.ZodType = typeof agentToolParameters,
     name,
     description,
     parameters: (options.parameters ?? agentToolParameters) as Schema,
-    execute: async (args: z.output<Schema>, toolCtx: ToolContext) => {
+    execute: async (args: SchemaOutput<Schema>, toolCtx: ToolContext) => {
       const runtime = toolRuntimeOf(toolCtx);
       if (!runtime) throw new ConfigurationError(`agentTool "${name}" runs only inside a Runner (called without a run).`);
       const parent = runtime.invocation;
