@@ -58,9 +58,9 @@ export { isApprovalAnswer } from './tools/approval-answer.js';
 export type { ApprovalAnswer } from './tools/approval-answer.js';
 
 // Composition: agents as tools (child sessions)
-export { agentTool, agentToolParameters } from './composition/agent-tool.js';
+export { agentTool } from './composition/agent-tool.js';
 export type { AgentToolOptions, AgentToolResult } from './composition/agent-tool.js';
-export { childSessionId, readChildSessionLink, AGENT_TOOL_INPUT_KIND } from './composition/child-session-link.js';
+export { childSessionId, readChildSessionLink } from './composition/child-session-link.js';
 export type { ChildSessionLink } from './composition/child-session-link.js';
 export { AgentToolError, ChildSessionConflictError } from './errors/composition-errors.js';
 

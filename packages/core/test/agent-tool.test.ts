@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  AGENT_TOOL_INPUT_KIND,
   AgentToolError,
   ConfigurationError,
   InMemorySessionStore,
@@ -9,7 +8,6 @@ import {
   ReActAgent,
   Runner,
   SequentialAgent,
-  assertIdentifier,
   agentTool,
   childSessionId,
   messageText,
@@ -18,6 +16,8 @@ import {
   toolResultsOf,
   type ToolContext,
 } from '@replan/core';
+import { AGENT_TOOL_INPUT_KIND } from '@replan/core/agent-kit';
+import { assertSessionKey } from '@replan/core/store-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
 
@@ -272,7 +272,7 @@ describe('agentTool: bad inputs', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) {
       expect(id.length).toBeLessThanOrEqual(MAX_ID_LENGTH);
-      expect(() => assertIdentifier('session id', id)).not.toThrow();
+      expect(() => assertSessionKey({ appName: 'a', userId: 'u', id })).not.toThrow();
     }
     expect(childSessionId('s', 'i', 'c1')).toBe(childSessionId('s', 'i', 'c1'));
     expect(childSessionId('s', 'i', 'c1')).toMatch(/^s\/c1#[0-9a-f]{16}$/);

@@ -8,8 +8,10 @@ const valueExports = async (entry: Promise<Record<string, unknown>>) => Object.k
 describe('public surface of @replan/core', () => {
   it('the main entry exports what an application uses', async () => {
     expect(await valueExports(import('@replan/core'))).toEqual([
+      'AgentToolError',
       'BudgetExceededError',
       'BuiltInPlanner',
+      'ChildSessionConflictError',
       'ConcurrentUpdateError',
       'ConfigurationError',
       'EmptyModelResponseError',
@@ -38,13 +40,16 @@ describe('public surface of @replan/core', () => {
       'StateValueError',
       'UnknownInterruptError',
       'addUsage',
+      'agentTool',
       'assistantMessage',
+      'childSessionId',
       'emptyUsage',
       'eventKind',
       'isApprovalAnswer',
       'isInterruptSignal',
       'jsonSchema',
       'messageText',
+      'readChildSessionLink',
       'reasoningOf',
       'stringifyToolOutput',
       'systemMessage',
@@ -60,6 +65,7 @@ describe('public surface of @replan/core', () => {
 
   it('@replan/core/agent-kit exports what agent authors need', async () => {
     expect(await valueExports(import('@replan/core/agent-kit'))).toEqual([
+      'AGENT_TOOL_INPUT_KIND',
       'AsyncQueue',
       'InterruptSignal',
       'InvocationContext',
@@ -72,6 +78,7 @@ describe('public surface of @replan/core', () => {
       'RunInterruptedSignal',
       'WorkflowAgent',
       'abortErrorOf',
+      'agentToolParameters',
       'approvalInterruptId',
       'assertAgentName',
       'buildContextMessages',

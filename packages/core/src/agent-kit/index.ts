@@ -34,6 +34,8 @@ export { executeToolCalls, approvalInterruptId, toolInterruptId } from '../agent
 export type { ToolExecutionOptions } from '../agents/tool-execution.js';
 export { toolSpecOf, toolParametersSchema } from '../tools/tool.js';
 export { InterruptSignal } from '../tools/interrupt-signal.js';
+export { agentToolParameters } from '../composition/agent-tool.js';
+export { AGENT_TOOL_INPUT_KIND } from '../composition/child-session-link.js';
 
 // Context a model sees
 export { buildContextMessages } from '../context/build-context.js';
