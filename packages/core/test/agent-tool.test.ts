@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  AgentToolError,
-  ConfigurationError,
   InMemorySessionStore,
-  MAX_ID_LENGTH,
   ReActAgent,
   Runner,
   SequentialAgent,
@@ -14,24 +11,11 @@ import {
   readChildSessionLink,
   tool,
   toolResultsOf,
-  type ToolContext,
 } from '@replan/core';
 import { AGENT_TOOL_INPUT_KIND } from '@replan/core/agent-kit';
-import { assertSessionKey } from '@replan/core/store-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
-
-/** An inner agent that answers from its input, and an outer agent that calls it as a tool. */
-function pipeline(options: { inner?: ScriptedModel; outer?: ScriptedModel; store?: InMemorySessionStore } = {}) {
-  const inner = options.inner ?? new ScriptedModel({ respond: (req) => `researched: ${messageText(req.messages.at(-1))}` });
-  const researcher = new ReActAgent({ name: 'researcher', description: 'Researches a topic', model: inner });
-  const outer =
-    options.outer ??
-    new ScriptedModel({ responses: [callTools({ name: 'research', args: { input: 'tides' }, id: 'o1' }), 'Answer: tides are lunar.'] });
-  const root = new ReActAgent({ name: 'root', model: outer, tools: [agentTool(researcher, { name: 'research' })] });
-  const store = options.store ?? new InMemorySessionStore();
-  return { inner, outer, runner: new Runner({ agent: root, appName: 'compose', sessionStore: store }), store };
-}
+import { pipeline } from './support/agent-tool-pipeline.js';
 
 describe('agentTool: a child session per call', () => {
   it('runs the agent on the tool input only, in a linked child session, and returns its answer', async () => {
@@ -77,6 +61,16 @@ describe('agentTool: a child session per call', () => {
     // 2 outer calls + 1 inner call, each 10 input + 5 output tokens (ScriptedModel's default usage).
     expect(result.modelCalls).toBe(3);
     expect(result.usage).toMatchObject({ inputTokens: 30, outputTokens: 15 });
+  });
+
+  it('streams the child model output as partial events under the nested path (never stored)', async () => {
+    const { runner, store } = pipeline();
+    const { events, result } = await collect(runner.run({ userId: 'u', sessionId: 'st', input: 'q', stream: true }));
+    expect(result.status).toBe('completed');
+    const partials = events.filter((e) => e.partial && e.path === 'root/research/researcher');
+    expect(partials.map((e) => messageText(e.message)).join('')).toBe('researched: tides');
+    const child = await store.get({ appName: 'compose', userId: 'u', id: childSessionId('st', result.invocationId, 'o1') });
+    expect(child?.events.some((e) => e.partial)).toBe(false);
   });
 
   it('typed parameters: input() builds the child message, output() maps the child result; bad args are an error result', async () => {
@@ -230,62 +224,3 @@ describe('agentTool: a child session per call', () => {
     expect(toolResultsOf(outer.requests[1]?.messages.at(-1))[0]?.output).toBe('inner done');
   });
 });
-
-describe('agentTool: bad inputs', () => {
-  const researcher = new ReActAgent({ name: 'researcher', model: new ScriptedModel({ respond: () => 'x' }) });
-
-  it('refuses a missing agent and an invalid tool name at construction', () => {
-    expect(() => agentTool(undefined as never)).toThrow(ConfigurationError);
-    expect(() => agentTool(researcher, { name: 'has space' })).toThrow(/Tool name "has space" is invalid/);
-  });
-
-  it('called outside a run it fails with a ConfigurationError that says why', async () => {
-    const t = agentTool(researcher);
-    await expect(Promise.resolve(t.execute({ input: 'x' }, { toolCallId: 'c' } as ToolContext))).rejects.toThrow(
-      /runs only inside a Runner/,
-    );
-  });
-
-  it("a session at the child id that is not this call's child is refused (ChildSessionConflictError), and nothing runs", async () => {
-    const { runner, store, inner, outer } = pipeline();
-    await store.create({ appName: 'compose', userId: 'u', id: childSessionId('s', 'inv-1', 'o1') }, []);
-    const fixed = new Runner({ agent: runner.agent, appName: 'compose', sessionStore: store, generateId: sequentialIds('inv-1') });
-    const { result } = await collect(fixed.run({ userId: 'u', sessionId: 's', input: 'q' }));
-    expect(result.status).toBe('completed');
-    expect(inner.calls).toBe(0);
-    const toolResult = toolResultsOf(outer.requests[1]?.messages.at(-1))[0];
-    expect(toolResult?.isError).toBe(true);
-    expect(String(toolResult?.output)).toMatch(/is not the child session of tool call "o1" in session "s"/);
-  });
-
-  it('child session ids are valid identifiers, bounded, and distinct for distinct calls', () => {
-    const long = 'p'.repeat(MAX_ID_LENGTH);
-    const ids = [
-      childSessionId('s', 'i', 'c1'),
-      childSessionId('s', 'i', 'c2'),
-      childSessionId('s', 'j', 'c1'),
-      childSessionId('s/c1', 'i', ''),
-      childSessionId(long, 'i', 'c1'),
-      childSessionId(long, 'i', 'c2'),
-      childSessionId(`${'x'.repeat(238)}\u{1F600}`, 'i', 'c\u0000\n1'),
-    ];
-    expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ids) {
-      expect(id.length).toBeLessThanOrEqual(MAX_ID_LENGTH);
-      expect(() => assertSessionKey({ appName: 'a', userId: 'u', id })).not.toThrow();
-    }
-    expect(childSessionId('s', 'i', 'c1')).toBe(childSessionId('s', 'i', 'c1'));
-    expect(childSessionId('s', 'i', 'c1')).toMatch(/^s\/c1#[0-9a-f]{16}$/);
-  });
-
-  it('AgentToolError names the agent, the tool, the status and the child session', () => {
-    const error = new AgentToolError('research', 'researcher', 'failed', 'child-1', 'boom');
-    expect(error.message).toMatch(/Agent "researcher" \(tool "research"\) ended failed without an answer: boom.*"child-1"/);
-  });
-});
-
-/** Ids `first`, then `id-1`, `id-2`, …: the first id a Runner makes is the invocation id. */
-function sequentialIds(first: string): () => string {
-  let n = 0;
-  return () => (n++ === 0 ? first : `id-${n}`);
-}
