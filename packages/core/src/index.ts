@@ -62,7 +62,7 @@ export { agentTool } from './composition/agent-tool.js';
 export type { AgentToolOptions, AgentToolResult } from './composition/agent-tool.js';
 export { childSessionId, readChildSessionLink } from './composition/child-session-link.js';
 export type { ChildSessionLink } from './composition/child-session-link.js';
-export { AgentToolError, ChildSessionConflictError } from './errors/composition-errors.js';
+export { AgentToolError, ChildSessionConflictError, ChildSessionMissingError } from './errors/composition-errors.js';
 
 // Events
 export type {

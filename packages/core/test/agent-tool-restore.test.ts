@@ -102,6 +102,19 @@ describe('agentTool: bad resume values', () => {
     expect([ran.publish, inner.calls]).toEqual([[], 1]);
   });
 
+  it('a child session deleted while waiting: the answer is not lost silently, the outer model gets an error result', async () => {
+    const { runner, store, ran, inner, outer } = await interrupted();
+    const parent = await store.get({ appName: 'nest', userId: 'u', id: 's' });
+    const childId = childSessionId('s', parent?.events[0]?.invocationId as string, 'o1');
+    await store.delete({ appName: 'nest', userId: 'u', id: childId });
+    const done = await collect(runner.resume({ userId: 'u', sessionId: 's', values: { 'o1/a1:approval': true } }));
+    expect(done.result).toMatchObject({ status: 'completed', output: 'outer final' });
+    expect([ran.publish, inner.calls]).toEqual([[], 1]); // the inner agent was not started again
+    const result = toolResultsOf(outer.requests[1]?.messages.at(-1))[0];
+    expect(result?.isError).toBe(true);
+    expect(String(result?.output)).toMatch(/no longer exists, but the resume answers its interrupts \(a1:approval\)/);
+  });
+
   it('an answer for an inner interrupt while the outer run is not interrupted is refused', async () => {
     const { runner } = await interrupted();
     await runner.resume({ userId: 'u', sessionId: 's', values: { 'o1/a1:approval': true } }).result();

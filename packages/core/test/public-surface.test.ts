@@ -12,6 +12,7 @@ describe('public surface of @replan/core', () => {
       'BudgetExceededError',
       'BuiltInPlanner',
       'ChildSessionConflictError',
+      'ChildSessionMissingError',
       'ConcurrentUpdateError',
       'ConfigurationError',
       'EmptyModelResponseError',

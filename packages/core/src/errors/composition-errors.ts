@@ -35,3 +35,20 @@ export class ChildSessionConflictError extends ReplanError {
     );
   }
 }
+
+/**
+ * A resume answers questions of an `agentTool` call whose child session is gone (deleted after it
+ * stopped). Running the agent again from scratch would ask again and leave the answers unused,
+ * so the call fails instead: the calling model gets this as an error result.
+ */
+export class ChildSessionMissingError extends ReplanError {
+  constructor(
+    readonly childSessionId: string,
+    readonly answered: readonly string[],
+  ) {
+    super(
+      `Child session "${childSessionId}" no longer exists, but the resume answers its interrupts (${answered.join(', ')}). ` +
+        'Its work cannot be continued; the calling agent is told the tool call failed.',
+    );
+  }
+}

@@ -1,7 +1,7 @@
 import type { Agent } from '../agents/agent.js';
 import type { InvocationContext } from '../agents/invocation-context.js';
 import { AGENT_TOOL_INPUT_KIND, type ChildSessionLink, readChildSessionLink } from '../composition/child-session-link.js';
-import { ChildSessionConflictError } from '../errors/composition-errors.js';
+import { ChildSessionConflictError, ChildSessionMissingError } from '../errors/composition-errors.js';
 import { ConfigurationError } from '../errors/replan-error.js';
 import { SessionExistsError } from '../errors/session-errors.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
@@ -43,7 +43,10 @@ export async function runChildSession(options: ChildRunOptions): Promise<RunResu
   const release = claimSession(store, key);
   try {
     const existing = await store.get(key);
-    return existing ? await continueChild(store, existing, options) : await startChild(store, options);
+    if (existing) return await continueChild(store, existing, options);
+    const answered = Object.keys(options.values);
+    if (answered.length) throw new ChildSessionMissingError(key.id, answered);
+    return await startChild(store, options);
   } finally {
     release();
   }
