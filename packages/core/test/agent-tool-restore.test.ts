@@ -2,7 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileSessionStore, Runner, type SessionStore, UnknownInterruptError, childSessionId, toolResultsOf } from '@replan/core';
+import {
+  FileSessionStore,
+  Runner,
+  type SessionStore,
+  UnknownInterruptError,
+  InvalidResumeValueError,
+  childSessionId,
+  toolResultsOf,
+} from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import { collect } from './support.js';
 import { publishCall, researchCall, world } from './support/agent-tool-world.js';
@@ -113,6 +121,17 @@ describe('agentTool: bad resume values', () => {
     const result = toolResultsOf(outer.requests[1]?.messages.at(-1))[0];
     expect(result?.isError).toBe(true);
     expect(String(result?.output)).toMatch(/no longer exists, but the resume answers its interrupts \(a1:approval\)/);
+  });
+
+  it('a nested approval is an approval: typed `approvals` answer it, a value that is no approval answer is refused', async () => {
+    const { runner, ran } = await interrupted();
+    const bad = runner.resume({ userId: 'u', sessionId: 's', values: { 'o1/a1:approval': 'yes please' } });
+    await expect(bad.result()).rejects.toBeInstanceOf(InvalidResumeValueError);
+    await expect(bad.result()).rejects.toThrow(/o1\/a1:approval.*approval interrupt \(tool "publish"\)/);
+    expect(ran.publish).toEqual([]);
+    const done = await runner.resume({ userId: 'u', sessionId: 's', approvals: { 'o1/a1:approval': { approved: true } } }).result();
+    expect(done.status).toBe('completed');
+    expect(ran.publish).toEqual(['Tides']);
   });
 
   it('an answer for an inner interrupt while the outer run is not interrupted is refused', async () => {

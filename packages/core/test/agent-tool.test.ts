@@ -7,6 +7,7 @@ import {
   SequentialAgent,
   agentTool,
   childSessionId,
+  jsonSchema,
   messageText,
   readChildSessionLink,
   tool,
@@ -106,6 +107,25 @@ describe('agentTool: a child session per call', () => {
     expect(results.find((r) => r.toolCallId === 'ok')?.output).toEqual({ score: 6, status: 'completed' });
     expect(inner.requests.map((r) => messageText(r.messages.at(-1)))).toEqual(['en:abc']);
     expect(seen).toEqual([{ score: 6 }]);
+  });
+
+  it('parameters may be a plain JSON Schema (any schema tool() accepts)', async () => {
+    const inner = new ScriptedModel({ respond: (req) => `about ${messageText(req.messages.at(-1))}` });
+    const researcher = new ReActAgent({ name: 'researcher', model: inner });
+    const research = agentTool(researcher, {
+      name: 'research',
+      parameters: jsonSchema<{ topic: string }>({ type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] }),
+      input: ({ topic }) => `topic: ${topic}`,
+    });
+    expect(research.schemaKind).toBe('JSON Schema');
+    const outer = new ScriptedModel({
+      responses: [callTools({ name: 'research', args: {}, id: 'bad' }, { name: 'research', args: { topic: 'moon' }, id: 'ok' }), 'done'],
+    });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'root', model: outer, tools: [research] }), appName: 'c' });
+    expect((await runner.run({ userId: 'u', input: 'q' }).result()).status).toBe('completed');
+    const results = outer.requests[1]?.messages.flatMap((m) => toolResultsOf(m)) ?? [];
+    expect(results.find((r) => r.toolCallId === 'bad')?.isError).toBe(true);
+    expect(results.find((r) => r.toolCallId === 'ok')?.output).toBe('about topic: moon');
   });
 
   it('parallel calls in one turn each get their own child session', async () => {
