@@ -62,6 +62,10 @@ describe('agentTool: a child session per call', () => {
     // 2 outer calls + 1 inner call, each 10 input + 5 output tokens (ScriptedModel's default usage).
     expect(result.modelCalls).toBe(3);
     expect(result.usage).toMatchObject({ inputTokens: 30, outputTokens: 15 });
+    // By agent path, the nested calls under their nested path.
+    expect(result.breakdown.byAgent['root']).toMatchObject({ modelCalls: 2 });
+    expect(result.breakdown.byAgent['root/research/researcher']).toMatchObject({ modelCalls: 1, usage: { inputTokens: 10 } });
+    expect(Object.keys(result.breakdown.byAgent).sort()).toEqual(['root', 'root/research/researcher']);
   });
 
   it('streams the child model output as partial events under the nested path (never stored)', async () => {

@@ -13,7 +13,9 @@ import type { SessionStore } from '../sessions/session-store.js';
 import { claimSession } from './active-sessions.js';
 import { driveInvocation } from './drive-invocation.js';
 import { readInvocation } from './invocation-log.js';
+import { sessionTotals } from './session-totals.js';
 import type { RunResult } from './run.js';
+import type { RunBudget } from './run-limits.js';
 
 export interface ChildRunOptions {
   /** The calling agent's context in the parent run: its store, budget, signal and ids are shared. */
@@ -61,8 +63,21 @@ function driveBase(options: ChildRunOptions, store: SessionStore) {
     emit: options.emit,
     streaming: services.streaming,
     signal: services.signal,
-    budget: services.budget,
+    budget: nestedBudget(services.budget, `${options.link.path}/${options.link.toolName}`, options.parent.stepId),
   };
+}
+
+/**
+ * The parent's budget as the child run uses it: the same counters and limits (the child cannot
+ * spend more than the parent has left), with the child's usage recorded under its nested path
+ * (`<caller>/<tool>/<inner path>`) and, when the call belongs to a plan step, under that step.
+ */
+function nestedBudget(budget: RunBudget, prefix: string, stepId: string | undefined): RunBudget {
+  const view = Object.create(budget) as RunBudget; // reads (usage, modelCalls, cost, breakdown) fall through to the parent
+  view.beforeModelCall = (modelId, request) => budget.beforeModelCall(modelId, request);
+  view.recordUsage = (modelId, usage, site) =>
+    budget.recordUsage(modelId, usage, site && { ...site, path: `${prefix}/${site.path}`, stepId: site.stepId ?? stepId });
+  return view;
 }
 
 async function startChild(store: SessionStore, options: ChildRunOptions): Promise<RunResult> {
@@ -104,6 +119,9 @@ async function continueChild(store: SessionStore, session: Session, options: Chi
     interrupts: status === 'interrupted' ? log.openInterrupts : [],
     usage: emptyUsage(),
     modelCalls: 0,
+    cost: 0,
+    breakdown: { byAgent: {}, byStep: {} },
+    session: sessionTotals(session.events),
     ...(error ? { error } : {}),
   });
   if (log.end) {
