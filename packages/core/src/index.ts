@@ -88,6 +88,7 @@ export type {
   AppendOptions,
 } from './sessions/session-store.js';
 export { InMemorySessionStore } from './sessions/in-memory-session-store.js';
+export type { SessionLease, LeaseOptions } from './sessions/session-lease.js';
 export { FileSessionStore } from './sessions/file-session-store.js';
 export type { FileSessionStoreOptions } from './sessions/file-session-store.js';
 export { MAX_ID_LENGTH } from './sessions/session-key-rules.js';
@@ -159,6 +160,7 @@ export { StateValueError } from './errors/state-value-error.js';
 export {
   ConcurrentUpdateError,
   SessionBusyError,
+  LeaseLostError,
   SessionNotFoundError,
   SessionExistsError,
   SessionCorruptError,

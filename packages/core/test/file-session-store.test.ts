@@ -20,6 +20,7 @@ runSessionStoreContract({
   name: 'FileSessionStore',
   createStore: async () => new FileSessionStore({ dir: await freshDir() }),
   test: { describe, it, expect },
+  leases: true,
 });
 
 const key = (id: string, userId = 'u1') => ({ appName: 'app', userId, id });

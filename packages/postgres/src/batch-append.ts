@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { ConcurrentUpdateError, SessionNotFoundError, type AgentEvent, type SessionKey } from '@replan/core';
+import { ConcurrentUpdateError, SessionNotFoundError, type AgentEvent, type SessionKey, type SessionLease } from '@replan/core';
 import { SESSION_SCHEMA_VERSION, splitStateDelta } from '@replan/core/store-kit';
 import { upsertScope } from './event-writer.js';
+import { leaseGuard, lostLease } from './lease-queries.js';
 import type { Tables } from './sql-names.js';
 
 /** A prepared statement's name, unique per schema (a name's text must not differ between schemas). */
@@ -15,6 +16,8 @@ export interface PendingAppend {
   /** At least one event, already prepared for storage. */
   readonly events: readonly AgentEvent[];
   readonly expectedVersion: number;
+  /** The writer's lease: its token is checked in the same UPDATE as the version. */
+  readonly lease?: SessionLease;
 }
 
 /** How one append of a batch ended: its new version, or why it was refused (nothing of it written). */
@@ -44,11 +47,12 @@ export async function appendBatch(client: pg.PoolClient, tables: Tables, appends
     // Named: parsed and planned once per connection, not for every batch.
     name: statementName(tables, 'append-batch'),
     text: `WITH input AS (
-       SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[]) AS t(ord, app_name, user_id, id, expected, n)
+       SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $13::int[]) AS t(ord, app_name, user_id, id, expected, n, lease_token)
      ), bumped AS (
        UPDATE ${tables.sessions} AS s SET version = s.version + i.n, updated_at = $7
        FROM input i
        WHERE s.app_name = i.app_name AND s.user_id = i.user_id AND s.id = i.id AND s.version = i.expected
+         AND ${leaseGuard('s', 'i.lease_token')}
        RETURNING i.ord
      ), inserted AS (
        INSERT INTO ${tables.events} (app_name, user_id, session_id, seq, event_id, schema_version, event)
@@ -71,6 +75,7 @@ export async function appendBatch(client: pg.PoolClient, tables: Tables, appends
       events.map((x) => x.seq),
       events.map((x) => x.e.id),
       events.map((x) => JSON.stringify(x.e)),
+      appends.map((a) => a.lease?.token ?? null),
     ],
   });
   const passed = new Set(rows.map((r) => r.ord));
@@ -89,24 +94,35 @@ export async function appendBatch(client: pg.PoolClient, tables: Tables, appends
     : [];
   return appends.map((a, ord): AppendOutcome => {
     if (passed.has(ord)) return { version: a.expectedVersion + a.events.length };
-    const version = found[refused.indexOf(ord)];
+    const row = found[refused.indexOf(ord)];
     return {
       error:
-        version === undefined
+        row === undefined
           ? new SessionNotFoundError(a.key.appName, a.key.userId, a.key.id)
-          : new ConcurrentUpdateError(a.key.id, a.expectedVersion, version),
+          : (lostLease(a.key, a.lease, row) ?? new ConcurrentUpdateError(a.key.id, a.expectedVersion, row.version)),
     };
   });
 }
 
-/** The versions now committed for `appends`' sessions (undefined: no such session), in order. */
-async function currentVersions(client: pg.PoolClient, tables: Tables, appends: readonly PendingAppend[]): Promise<(number | undefined)[]> {
-  const { rows } = await client.query<{ ord: number; version: number }>(
-    `SELECT i.ord, s.version FROM unnest($1::int[], $2::text[], $3::text[], $4::text[]) AS i(ord, app_name, user_id, id)
+interface CurrentRow {
+  readonly ord: number;
+  readonly version: number;
+  readonly lease_owner: string | null;
+  readonly lease_token: number;
+}
+
+/** The versions and leases now committed for `appends`' sessions (undefined: no such session), in order. */
+async function currentVersions(
+  client: pg.PoolClient,
+  tables: Tables,
+  appends: readonly PendingAppend[],
+): Promise<(CurrentRow | undefined)[]> {
+  const { rows } = await client.query<CurrentRow>(
+    `SELECT i.ord, s.version, s.lease_owner, s.lease_token FROM unnest($1::int[], $2::text[], $3::text[], $4::text[]) AS i(ord, app_name, user_id, id)
      JOIN ${tables.sessions} s ON s.app_name = i.app_name AND s.user_id = i.user_id AND s.id = i.id`,
     [appends.map((_, i) => i), appends.map((a) => a.key.appName), appends.map((a) => a.key.userId), appends.map((a) => a.key.id)],
   );
-  const byOrd = new Map(rows.map((r) => [r.ord, r.version]));
+  const byOrd = new Map(rows.map((r) => [r.ord, r]));
   return appends.map((_, i) => byOrd.get(i));
 }
 

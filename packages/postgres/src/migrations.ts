@@ -61,6 +61,16 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (app_name, user_id, key)
       );`,
   },
+  {
+    version: 2,
+    name: 'session leases: owner, fencing token, expiry',
+    // lease_token counts up per session and is never reset (a released lease keeps it, owner NULL).
+    sql: (t) => `
+      ALTER TABLE ${t.sessions}
+        ADD COLUMN lease_owner text,
+        ADD COLUMN lease_token integer NOT NULL DEFAULT 0,
+        ADD COLUMN lease_expires_at timestamptz;`,
+  },
 ];
 
 /** Advisory lock class for migrations ("repl"); the object id is the schema's hash. */

@@ -8,6 +8,8 @@ import {
   SessionStoreError,
   type AgentEvent,
   type AppendOptions,
+  type LeaseOptions,
+  type SessionLease,
   type CreateSessionInput,
   type ListSessionsInput,
   type Session,
@@ -18,6 +20,7 @@ import {
 } from '@replan/core';
 import {
   assertExpectedVersion,
+  assertSessionLease,
   assertPageLimit,
   assertSessionKey,
   assertUserKey,
@@ -32,6 +35,7 @@ import { AppendBatcher, type QueuedAppend } from './append-batcher.js';
 import { appendBatch, writesSharedState, type AppendOutcome, type PendingAppend } from './batch-append.js';
 import { withClient } from './checkout.js';
 import { writeEvents } from './event-writer.js';
+import * as leases from './lease-queries.js';
 import { migrateSchema } from './migrations.js';
 import { classifyFault, shortId, storeFault } from './pg-faults.js';
 import { sessionFromRows, type EventRow, type ScopeRow, type SessionRow } from './session-rows.js';
@@ -211,24 +215,56 @@ export class PostgresSessionStore implements SessionStore {
     });
   }
 
-  async appendEvents(key: SessionKey, events: readonly AgentEvent[], { expectedVersion }: AppendOptions): Promise<{ version: number }> {
+  async appendEvents(
+    key: SessionKey,
+    events: readonly AgentEvent[],
+    { expectedVersion, lease }: AppendOptions,
+  ): Promise<{ version: number }> {
     assertSessionKey(key);
     assertExpectedVersion(expectedVersion);
+    if (lease !== undefined) assertSessionLease(lease);
     const clean = eventsForStorage(events);
     if (clean.length)
       // Queued at once (the commit migrates first if needed), so close() waits for it.
-      return this.batcher.append({ key: { appName: key.appName, userId: key.userId, id: key.id }, events: clean, expectedVersion });
+      return this.batcher.append({
+        key: { appName: key.appName, userId: key.userId, id: key.id },
+        events: clean,
+        expectedVersion,
+        ...(lease ? { lease } : {}),
+      });
     // Nothing to write: only check the version.
     return this.transaction('append to', key, async (client) => {
-      const { rows } = await client.query<{ version: number }>(
-        `SELECT version FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`,
+      const { rows } = await client.query<{ version: number; lease_owner: string | null; lease_token: number }>(
+        `SELECT version, lease_owner, lease_token FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`,
         [key.appName, key.userId, key.id],
       );
       const found = rows[0];
       if (!found) throw new SessionNotFoundError(key.appName, key.userId, key.id);
+      const lost = leases.lostLease(key, lease, found);
+      if (lost) throw lost;
       if (found.version !== expectedVersion) throw new ConcurrentUpdateError(key.id, expectedVersion, found.version);
       return { version: expectedVersion };
     });
+  }
+
+  /** Takes the session's lease; expiry is judged by the database's clock (see lease-queries.ts). */
+  async acquireLease(key: SessionKey, options: LeaseOptions): Promise<SessionLease> {
+    leases.checkAcquire(key, options);
+    return this.leaseQuery('lease', key, () => leases.acquireLease(this.pool, this.tables, key, options));
+  }
+
+  async renewLease(key: SessionKey, lease: SessionLease, ttlMs: number): Promise<SessionLease> {
+    leases.checkRenew(key, lease, ttlMs);
+    return this.leaseQuery('renew the lease of', key, () => leases.renewLease(this.pool, this.tables, key, lease, ttlMs));
+  }
+
+  async releaseLease(key: SessionKey, lease: SessionLease): Promise<void> {
+    leases.checkRelease(key, lease);
+    return this.leaseQuery('release the lease of', key, () => leases.releaseLease(this.pool, this.tables, key, lease));
+  }
+
+  private leaseQuery<T>(what: string, key: SessionKey, query: () => Promise<T>): Promise<T> {
+    return this.wrap(what, key, () => this.ready().then(query));
   }
 
   /** Ends the pool if the store created it; a pool you passed in stays open. */

@@ -14,6 +14,7 @@ runSessionStoreContract({
   createStore: () => new PostgresSessionStore({ connectionString: db.connectionString, schema: db.freshSchema('contract') }),
   disposeStore: (store: SessionStore) => store.close?.(),
   test: { describe, it, expect },
+  leases: true,
 });
 
 /** A store on a fresh schema plus a raw pool on the same database, both closed after `body`. */

@@ -1,9 +1,13 @@
 import { BudgetExceededError, RunAbortedError } from '../errors/run-errors.js';
+import { LeaseLostError } from '../errors/session-errors.js';
 
-/** The error a run ends with when its signal fired: the budget error for timeouts, else `RunAbortedError`. */
+/**
+ * The error a run ends with when its signal fired: the budget error for timeouts, the
+ * `LeaseLostError` when the run lost its lease, else `RunAbortedError`.
+ */
 export function abortErrorOf(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
-  if (reason instanceof BudgetExceededError || reason instanceof RunAbortedError) return reason;
+  if (reason instanceof BudgetExceededError || reason instanceof RunAbortedError || reason instanceof LeaseLostError) return reason;
   return new RunAbortedError(reason);
 }
 

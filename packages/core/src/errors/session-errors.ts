@@ -15,16 +15,59 @@ export class ConcurrentUpdateError extends ReplanError {
 }
 
 /**
- * The session is already being run by this process (through any `Runner` on the same store):
- * refused before anything is written or run. A `ConcurrentUpdateError`, so one `catch` handles
- * both the in-process and the cross-process case.
+ * The session is already being run: by this process (through any `Runner` on the same store), or
+ * elsewhere under a live lease (then `owner` and `expiresAt` name the holder). Refused before
+ * anything is written or run. A `ConcurrentUpdateError`, so one `catch` handles both the
+ * in-process and the cross-process case.
  */
 export class SessionBusyError extends ConcurrentUpdateError {
-  constructor(sessionId: string) {
+  /** The lease holder, when a lease refused the run (undefined for an in-process claim). */
+  readonly owner?: string;
+  /** When the holder's lease expires (epoch ms, the store's clock), when a lease refused the run. */
+  readonly expiresAt?: number;
+
+  constructor(sessionId: string, holder?: { readonly owner: string; readonly expiresAt: number }) {
     super(sessionId, -1, -1);
+    if (holder) {
+      this.owner = holder.owner;
+      this.expiresAt = holder.expiresAt;
+      this.message =
+        `Session "${sessionId}" is being run by "${holder.owner}" (lease until ${new Date(holder.expiresAt).toISOString()}); ` +
+        'nothing was written. Wait for that run to finish, or resume after its lease expires (a crashed holder is taken over then).';
+    } else
+      this.message =
+        `Session "${sessionId}" is already running in this process; nothing was written. ` +
+        'Wait for that run to finish (or abort it), then resume.';
+  }
+}
+
+/**
+ * A run's lease on its session is no longer current: another run took the session over (a higher
+ * fencing token), or the lease was released. The store refused the write; nothing was written.
+ * The run must stop: another process now drives the session.
+ */
+export class LeaseLostError extends ConcurrentUpdateError {
+  constructor(
+    sessionId: string,
+    /** The fencing token of the lease this run held. */
+    readonly token: number,
+    /** The session's current token, when the store knows it. */
+    readonly currentToken?: number,
+    /** The current holder, when there is one. */
+    readonly owner?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(sessionId, -1, -1);
+    if (options?.cause !== undefined) Object.defineProperty(this, 'cause', { value: options.cause, configurable: true, writable: true });
+    const now =
+      owner !== undefined
+        ? ` now held by "${owner}" (token ${currentToken})`
+        : currentToken !== undefined
+          ? ` (current token ${currentToken})`
+          : '';
     this.message =
-      `Session "${sessionId}" is already running in this process; nothing was written. ` +
-      'Wait for that run to finish (or abort it), then resume.';
+      `Session "${sessionId}": this run's lease (token ${token}) is no longer current${now}; nothing was written. ` +
+      'Another run may have taken the session over after the lease expired unrenewed: stop this one, and let the new holder finish.';
   }
 }
 
@@ -34,10 +77,7 @@ export class SessionNotFoundError extends ReplanError {
     readonly userId: string,
     readonly sessionId: string,
   ) {
-    super(
-      `No session "${sessionId}" for user "${userId}" in app "${appName}". ` +
-        'Check the ids, or start a new run with runner.run().',
-    );
+    super(`No session "${sessionId}" for user "${userId}" in app "${appName}". ` + 'Check the ids, or start a new run with runner.run().');
   }
 }
 

@@ -6,7 +6,7 @@ import { RunInterruptedSignal } from '../agents/run-interrupted.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
 import { ReplanError } from '../errors/replan-error.js';
 import { BudgetExceededError, MaxIterationsError, RunAbortedError } from '../errors/run-errors.js';
-import { ConcurrentUpdateError } from '../errors/session-errors.js';
+import { ConcurrentUpdateError, LeaseLostError } from '../errors/session-errors.js';
 import type { Session } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { applyStateActions, assertAppendScopes, eventForStorage } from '../sessions/apply-state.js';
@@ -19,6 +19,7 @@ import type { PriceTable } from './model-prices.js';
 import { sessionTotals } from './session-totals.js';
 import type { ObserverHub } from '../observe/observer-hub.js';
 import { RunObservation } from '../observe/run-observation.js';
+import type { RunFence } from './run-lease.js';
 
 export interface DriveOptions {
   readonly agent: Agent;
@@ -40,14 +41,18 @@ export interface DriveOptions {
   readonly interruptIds?: Set<string>;
   /** A budget shared with an enclosing run (a child session of `agentTool`); default: one from `limits`. */
   readonly budget?: RunBudget;
+  /** The run's lease: its loss aborts the run, which then ends `failed` with the `LeaseLostError`. */
+  readonly fence?: RunFence;
 }
 
-/** Aborts on the caller's signal or when `timeoutMs` runs out. */
-function runSignal(signal: AbortSignal | undefined, timeoutMs: number | undefined) {
+/** Aborts on the caller's signal, when `timeoutMs` runs out, or when the run's lease is lost. */
+function runSignal(signal: AbortSignal | undefined, timeoutMs: number | undefined, fence: RunFence | undefined) {
   const controller = new AbortController();
   const onAbort = () => controller.abort(new RunAbortedError(signal?.reason));
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
+  const onLost = () => controller.abort(fence?.signal.reason);
+  fence?.signal.addEventListener('abort', onLost, { once: true });
   const started = Date.now();
   const timer =
     timeoutMs === undefined
@@ -58,6 +63,7 @@ function runSignal(signal: AbortSignal | undefined, timeoutMs: number | undefine
     dispose: () => {
       if (timer) clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
+      fence?.signal.removeEventListener('abort', onLost);
     },
   };
 }
@@ -73,7 +79,7 @@ const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(Strin
 export async function driveInvocation(options: DriveOptions): Promise<RunResult> {
   const { agent, store, emit } = options;
   const budget = options.budget ?? new RunBudget(options.limits, options.prices);
-  const { signal, dispose } = runSignal(options.signal, options.limits?.timeoutMs);
+  const { signal, dispose } = runSignal(options.signal, options.limits?.timeoutMs, options.fence);
   const live: LiveSession = {
     appName: options.session.appName,
     userId: options.session.userId,
@@ -167,6 +173,11 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
     }
   };
 
+  /** A refused deferred append stops the run at once (no next model call), not at the next wait. */
+  const loseLeaseOn = (error: unknown) => {
+    if (error instanceof LeaseLostError) options.fence?.lose(error);
+  };
+
   try {
     for await (const event of runAgent(ctx)) {
       if (event.partial) {
@@ -175,7 +186,7 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
         emit(event);
       } else if (mayOvertake(event)) {
         // A tool's result: pull the next one while this is flushed (group commit).
-        void store1(event, true).catch(() => undefined); // a failure surfaces at the next wait
+        void store1(event, true).catch(loseLeaseOn); // a failure surfaces at the next wait
       } else await store1(event); // everything before it is durable too
     }
     const pending = writer.drain();
@@ -200,6 +211,10 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
       error = asError(failed);
     }
     if (signal.aborted && !(error instanceof ReplanError)) error = abortErrorOf(signal);
+    // A refused append means the lease was taken over: abort what still runs (tools get the signal).
+    if (error instanceof LeaseLostError) options.fence?.lose(error);
+    // A lost lease decides, whatever the agent threw on the way out: another run owns the session now.
+    if (options.fence?.lost) return result('failed', options.fence.lost);
     if (error instanceof RunInterruptedSignal) return result('interrupted');
     if (error instanceof MaxIterationsError) {
       await record(error, 'max_iterations');

@@ -19,6 +19,8 @@ import { driveInvocation } from './drive-invocation.js';
 import { claimSession } from './active-sessions.js';
 import { readInvocation } from './invocation-log.js';
 import { Run, type RunResult } from './run.js';
+import { assertLeaseOwner, assertLeaseTtl } from '../sessions/session-lease.js';
+import { defaultLeaseOwner, fenceAppends, RunLease } from './run-lease.js';
 import type { RunLimits } from './run-limits.js';
 import type { PriceTable } from './model-prices.js';
 import { sessionTotals } from './session-totals.js';
@@ -39,6 +41,13 @@ export interface RunnerOptions {
   readonly onObserverError?: ObserverErrorHandler;
   /** Prices per model id: `RunResult.cost`, the breakdown and `limits.maxCost` use them (`limits.prices` overrides). */
   readonly prices?: PriceTable;
+  /**
+   * How long a run's lease on its session lasts unless renewed (default 30 s); it is renewed
+   * every third of that. A crashed run's session can be resumed elsewhere once it expired.
+   */
+  readonly leaseMs?: number;
+  /** This runner's identity in leases (default `${hostname}:${pid}:${random}`). */
+  readonly owner?: string;
 }
 
 interface CommonRunOptions {
@@ -102,6 +111,10 @@ export class Runner {
   private readonly newId: () => string;
   private readonly hub: ObserverHub | undefined;
   private readonly prices: PriceTable | undefined;
+  /** Lease duration in ms. */
+  readonly leaseMs: number;
+  /** This runner's lease owner id. */
+  readonly owner: string;
 
   constructor(options: RunnerOptions) {
     if (!options.agent) throw new ConfigurationError('Runner needs an agent.');
@@ -114,6 +127,14 @@ export class Runner {
     this.newId = options.generateId ?? randomUUID;
     this.hub = options.observers?.length ? new ObserverHub(options.observers, options.onObserverError) : undefined;
     this.prices = options.prices;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.owner = options.owner ?? defaultLeaseOwner();
+    try {
+      assertLeaseTtl(this.leaseMs);
+      assertLeaseOwner(this.owner);
+    } catch (error) {
+      throw new ConfigurationError(`Runner options leaseMs/owner: ${(error as Error).message}`);
+    }
   }
 
   /**
@@ -128,15 +149,23 @@ export class Runner {
       assertSessionKey(key);
       if (options.state) options = { ...options, state: jsonStateDelta(options.state) };
       const release = claimSession(this.sessionStore, key);
+      const lease = this.leaseFor(key);
       try {
-        return await this.startRun(key, options, emit, signal);
+        return await this.startRun(key, options, emit, signal, lease);
       } finally {
+        await lease?.end();
         release();
       }
     }, options.signal);
   }
 
-  private async startRun(key: SessionKey, options: RunOptions, emit: (e: AgentEvent) => void, signal: AbortSignal): Promise<RunResult> {
+  private async startRun(
+    key: SessionKey,
+    options: RunOptions,
+    emit: (e: AgentEvent) => void,
+    signal: AbortSignal,
+    lease: RunLease | undefined,
+  ): Promise<RunResult> {
     const invocationId = this.newId();
     let input: AgentEvent = {
       id: this.newId(),
@@ -156,7 +185,7 @@ export class Runner {
     }
     let session: Session;
     try {
-      session = await this.storeInput(key, input, options.state);
+      session = await this.storeInput(key, input, options.state, lease);
     } catch (error) {
       if (hub && start) reportRunThrew(hub, start, error);
       throw error;
@@ -165,7 +194,7 @@ export class Runner {
     return this.reported(
       start,
       driveInvocation({
-        ...this.driveBase(options, emit, signal),
+        ...this.driveBase(options, emit, signal, lease),
         session,
         invocationId,
         start: session.events.length - 1,
@@ -202,9 +231,11 @@ export class Runner {
       const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId };
       assertSessionKey(key);
       const release = claimSession(this.sessionStore, key);
+      const lease = this.leaseFor(key);
       try {
-        return await this.startResume(key, options, emit, signal);
+        return await this.startResume(key, options, emit, signal, lease);
       } finally {
+        await lease?.end();
         release();
       }
     }, options.signal);
@@ -215,7 +246,10 @@ export class Runner {
     options: ResumeOptions,
     emit: (e: AgentEvent) => void,
     signal: AbortSignal,
+    lease: RunLease | undefined,
   ): Promise<RunResult> {
+    // The lease first: a run alive elsewhere refuses this resume before it reads or writes anything.
+    await lease?.acquire();
     const session = await this.sessionStore.get(key);
     if (!session) throw new SessionNotFoundError(key.appName, key.userId, key.id);
     const log = readInvocation(session.events);
@@ -254,9 +288,10 @@ export class Runner {
       actions: { resumeValues: values },
       meta: { kind: 'resume' },
     };
+    const store = lease ? fenceAppends(this.sessionStore, lease) : this.sessionStore;
     let version: number;
     try {
-      ({ version } = await this.sessionStore.appendEvents(key, [marker], { expectedVersion: session.version }));
+      ({ version } = await store.appendEvents(key, [marker], { expectedVersion: session.version }));
     } catch (error) {
       if (hub && start) reportRunThrew(hub, start, error);
       throw error;
@@ -266,7 +301,7 @@ export class Runner {
     return this.reported(
       start,
       driveInvocation({
-        ...this.driveBase(options, emit, signal),
+        ...this.driveBase(options, emit, signal, lease),
         session: { ...session, events: [...session.events, marker], version },
         invocationId: log.invocationId,
         start: log.start,
@@ -276,11 +311,17 @@ export class Runner {
     );
   }
 
+  /** The run's lease when the store supports leases (else the run relies on versions alone). */
+  private leaseFor(key: SessionKey): RunLease | undefined {
+    return RunLease.supported(this.sessionStore) ? new RunLease(this.sessionStore, key, this.owner, this.leaseMs) : undefined;
+  }
+
   /** `signal` is the run's own: the caller's `signal` or `run.abort()`. */
-  private driveBase(options: CommonRunOptions, emit: (e: AgentEvent) => void, signal: AbortSignal) {
+  private driveBase(options: CommonRunOptions, emit: (e: AgentEvent) => void, signal: AbortSignal, lease: RunLease | undefined) {
     return {
       agent: this.agent,
-      store: this.sessionStore,
+      store: lease ? fenceAppends(this.sessionStore, lease) : this.sessionStore,
+      ...(lease ? { fence: lease } : {}),
       newId: this.newId,
       emit,
       streaming: options.stream ?? false,
@@ -291,17 +332,37 @@ export class Runner {
     };
   }
 
-  private async storeInput(key: SessionKey, input: AgentEvent, state: Readonly<Record<string, unknown>> | undefined): Promise<Session> {
+  /**
+   * Stores the user's input. An existing session is leased first (a live lease elsewhere refuses
+   * the run before anything is written); a new one is created with the input in one write, then
+   * leased (nobody else can hold a lease on a session that did not exist).
+   */
+  private async storeInput(
+    key: SessionKey,
+    input: AgentEvent,
+    state: Readonly<Record<string, unknown>> | undefined,
+    lease: RunLease | undefined,
+  ): Promise<Session> {
     const existing = await this.sessionStore.get(key);
     if (!existing) {
+      let created: Session;
       try {
-        return await this.sessionStore.create({ ...key, ...(state ? { state } : {}) }, [input]);
+        created = await this.sessionStore.create({ ...key, ...(state ? { state } : {}) }, [input]);
       } catch (error) {
         if (!(error instanceof SessionExistsError)) throw error;
-        return this.storeInput(key, input, state); // created meanwhile: append instead
+        return this.storeInput(key, input, state, lease); // created meanwhile: append instead
       }
+      await lease?.acquire();
+      return created;
     }
-    const { version } = await this.sessionStore.appendEvents(key, [input], { expectedVersion: existing.version });
-    return { ...existing, events: [...existing.events, input], version };
+    let current = existing;
+    if (lease) {
+      await lease.acquire();
+      // Read again under the lease: whatever the previous holder appended is in it.
+      current = (await this.sessionStore.get(key)) ?? existing;
+    }
+    const store = lease ? fenceAppends(this.sessionStore, lease) : this.sessionStore;
+    const { version } = await store.appendEvents(key, [input], { expectedVersion: current.version });
+    return { ...current, events: [...current.events, input], version };
   }
 }

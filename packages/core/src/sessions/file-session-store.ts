@@ -10,6 +10,8 @@ import { addPendingWrites, readScopeState, type PendingWrite } from './file/scop
 import { decodeSessionLog, encodeEventLines, encodeHeader, type LoadedLog } from './file/session-log-format.js';
 import { assertFileHolds, readSummary, readVersion } from './file/session-file-reads.js';
 import { SessionWriter } from './file/session-writer.js';
+import { FileLeases } from './file/lease-file.js';
+import { assertLeaseOwner, assertLeaseTtl, assertSessionLease, type LeaseOptions, type SessionLease } from './session-lease.js';
 import { newCreateId, pendingWritesOf, settlePendingWrites, sharedStateHooks, type ScopeFileRef } from './file/shared-state-writes.js';
 import { foldSessionState } from './fold-state.js';
 import { jsonStateDelta } from './json-state.js';
@@ -56,12 +58,14 @@ export class FileSessionStore implements SessionStore {
   private readonly layout: FileLayout;
   private readonly lock: LockOptions;
   private readonly writers = new Map<string, SessionWriter>();
+  private readonly leases: FileLeases;
 
   constructor(options: FileSessionStoreOptions) {
     if (typeof options?.dir !== 'string' || options.dir === '')
       throw new ConfigurationError('FileSessionStore needs a directory: new FileSessionStore({ dir: "./sessions" }).');
     this.layout = new FileLayout(resolve(options.dir));
     this.lock = { timeoutMs: options.lockTimeoutMs ?? 10_000, staleMs: options.staleLockMs ?? 30_000 };
+    this.leases = new FileLeases(this.layout, this.lock, (path) => this.relative(path));
   }
 
   /** The absolute directory this store writes to. */
@@ -195,10 +199,36 @@ export class FileSessionStore implements SessionStore {
     });
   }
 
-  async appendEvents(key: SessionKey, events: readonly AgentEvent[], { expectedVersion }: AppendOptions): Promise<{ version: number }> {
+  async appendEvents(
+    key: SessionKey,
+    events: readonly AgentEvent[],
+    { expectedVersion, lease }: AppendOptions,
+  ): Promise<{ version: number }> {
     assertSessionKey(key);
     assertExpectedVersion(expectedVersion);
-    return this.io('append to', key, () => this.writerFor(key).append(eventsForStorage(events), expectedVersion));
+    if (lease !== undefined) assertSessionLease(lease);
+    return this.io('append to', key, () => this.writerFor(key).append(eventsForStorage(events), expectedVersion, lease));
+  }
+
+  /** Leases for one machine: see `FileLeases` (the process that took a lease on this host must be alive). */
+  async acquireLease(key: SessionKey, options: LeaseOptions): Promise<SessionLease> {
+    assertSessionKey(key);
+    assertLeaseOwner(options?.owner);
+    assertLeaseTtl(options.ttlMs);
+    return this.io('lease', key, () => this.leases.acquire(key, options));
+  }
+
+  async renewLease(key: SessionKey, lease: SessionLease, ttlMs: number): Promise<SessionLease> {
+    assertSessionKey(key);
+    assertSessionLease(lease);
+    assertLeaseTtl(ttlMs);
+    return this.io('renew the lease of', key, () => this.leases.renew(key, lease, ttlMs));
+  }
+
+  async releaseLease(key: SessionKey, lease: SessionLease): Promise<void> {
+    assertSessionKey(key);
+    assertSessionLease(lease);
+    return this.io('release the lease of', key, () => this.leases.release(key, lease));
   }
 
   /** Finishes pending appends and releases every lock and file handle this store holds. */
@@ -227,13 +257,10 @@ export class FileSessionStore implements SessionStore {
     if (!writer) {
       if (this.writers.size >= MAX_IDLE_WRITERS) for (const [p, w] of this.writers) if (w.idle) this.writers.delete(p);
       const [app, user] = this.scopeFiles(key);
-      writer = new SessionWriter(
-        path,
-        this.relative(path),
-        key,
-        this.lock,
-        sharedStateHooks(key, app, user, this.lock, this.commitCheck()),
-      );
+      writer = new SessionWriter(path, this.relative(path), key, this.lock, {
+        ...sharedStateHooks(key, app, user, this.lock, this.commitCheck()),
+        checkLease: (lease) => this.leases.assertCurrent(key, lease),
+      });
       this.writers.set(path, writer);
     }
     return writer;

@@ -1,14 +1,20 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import { ConcurrentUpdateError, SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
 import type { Session, SessionKey } from './session.js';
-import type {
-  AppendOptions,
-  CreateSessionInput,
-  ListSessionsInput,
-  SessionPage,
-  SessionStore,
-} from './session-store.js';
+import type { AppendOptions, CreateSessionInput, ListSessionsInput, SessionPage, SessionStore } from './session-store.js';
 import { pageSummaries } from './session-paging.js';
+import {
+  acquireFrom,
+  assertAppendLease,
+  assertLeaseOwner,
+  assertLeaseTtl,
+  assertSessionLease,
+  isCurrentLease,
+  renewFrom,
+  type LeaseOptions,
+  type LeaseRecord,
+  type SessionLease,
+} from './session-lease.js';
 import { applyStateActions } from './apply-state.js';
 import { jsonStateDelta } from './json-state.js';
 import { assertSessionKey, assertUserKey } from './session-key-rules.js';
@@ -21,6 +27,7 @@ interface StoredSession {
   readonly events: AgentEvent[];
   readonly createdAt: number;
   updatedAt: number;
+  lease?: LeaseRecord;
 }
 
 /** One map key per (app, user): JSON of the pair, which no two distinct pairs share (unlike joining with a separator). */
@@ -83,18 +90,52 @@ export class InMemorySessionStore implements SessionStore {
   async appendEvents(
     key: SessionKey,
     events: readonly AgentEvent[],
-    { expectedVersion }: AppendOptions,
+    { expectedVersion, lease }: AppendOptions,
   ): Promise<{ version: number }> {
     assertSessionKey(key);
     assertExpectedVersion(expectedVersion);
+    if (lease !== undefined) assertSessionLease(lease);
     const stored = this.find(key);
     if (!stored) throw new SessionNotFoundError(key.appName, key.userId, key.id);
-    if (stored.events.length !== expectedVersion)
-      throw new ConcurrentUpdateError(key.id, expectedVersion, stored.events.length);
+    if (lease) assertAppendLease(key.id, stored.lease, lease);
+    if (stored.events.length !== expectedVersion) throw new ConcurrentUpdateError(key.id, expectedVersion, stored.events.length);
     const clean = eventsForStorage(events); // all checked before any is kept: the append is all-or-nothing
     this.pushEvents(stored, clean);
     stored.updatedAt = Date.now();
     return { version: stored.events.length };
+  }
+
+  async acquireLease(key: SessionKey, options: LeaseOptions): Promise<SessionLease> {
+    assertSessionKey(key);
+    assertLeaseOwner(options?.owner);
+    assertLeaseTtl(options.ttlMs);
+    const stored = this.leased(key);
+    const lease = acquireFrom(key.id, stored.lease ?? { token: 0 }, options, Date.now());
+    stored.lease = { token: lease.token, holder: lease };
+    return lease;
+  }
+
+  async renewLease(key: SessionKey, lease: SessionLease, ttlMs: number): Promise<SessionLease> {
+    assertSessionKey(key);
+    assertSessionLease(lease);
+    assertLeaseTtl(ttlMs);
+    const stored = this.leased(key);
+    const renewed = renewFrom(key.id, stored.lease ?? { token: 0 }, lease, ttlMs, Date.now());
+    stored.lease = { token: renewed.token, holder: renewed };
+    return renewed;
+  }
+
+  async releaseLease(key: SessionKey, lease: SessionLease): Promise<void> {
+    assertSessionKey(key);
+    assertSessionLease(lease);
+    const stored = this.find(key);
+    if (stored?.lease && isCurrentLease(stored.lease, lease)) stored.lease = { token: stored.lease.token };
+  }
+
+  private leased(key: SessionKey): StoredSession {
+    const stored = this.find(key);
+    if (!stored) throw new SessionNotFoundError(key.appName, key.userId, key.id);
+    return stored;
   }
 
   private find(key: SessionKey): StoredSession | undefined {

@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Session, SessionKey, SessionSummary } from './session.js';
+import type { LeaseOptions, SessionLease } from './session-lease.js';
 
 export interface CreateSessionInput extends SessionKey {
   /** Initial state; `app:`/`user:` keys update those scopes. */
@@ -39,6 +40,12 @@ export interface SessionPage {
 export interface AppendOptions {
   /** The version the caller last saw; a different stored version fails with `ConcurrentUpdateError`. */
   readonly expectedVersion: number;
+  /**
+   * The writer's lease: the append is refused with `LeaseLostError` (writing nothing) unless its
+   * token is the session's current one, checked atomically with the version. A lease that
+   * expired but was not taken over may still append. Without it, appends work as before.
+   */
+  readonly lease?: SessionLease;
 }
 
 /**
@@ -59,5 +66,16 @@ export interface SessionStore {
    * Returns the new version. `temp:` state keys are never stored.
    */
   appendEvents(key: SessionKey, events: readonly AgentEvent[], options: AppendOptions): Promise<{ version: number }>;
+  /**
+   * Takes the lease on a session: with no holder, an expired one, or one of the same owner, a
+   * new lease whose token is the last one + 1; a live lease of another owner throws
+   * `SessionBusyError` naming it. `SessionNotFoundError` when the session does not exist.
+   * Optional so other stores keep compiling: the `Runner` then relies on versions alone.
+   */
+  acquireLease?(key: SessionKey, options: LeaseOptions): Promise<SessionLease>;
+  /** Extends `lease` by `ttlMs` while it is current (even expired, unless taken over); else `LeaseLostError`. */
+  renewLease?(key: SessionKey, lease: SessionLease, ttlMs: number): Promise<SessionLease>;
+  /** Ends `lease` (its token is never reused); a no-op when it is not current. */
+  releaseLease?(key: SessionKey, lease: SessionLease): Promise<void>;
   close?(): Promise<void>;
 }

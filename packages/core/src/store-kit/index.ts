@@ -15,7 +15,10 @@
  *   `APP_PREFIX`, `USER_PREFIX`, `TEMP_PREFIX` key prefixes;
  * - what is read back: `decodeStoredEvent` and `assertSchemaVersion` (a corrupt or foreign record
  *   is a `SessionCorruptError`), `parseAgentEvent` / `agentEventSchema`, `foldSessionState`
- *   (state as the fold of the events), `SESSION_SCHEMA_VERSION`.
+ *   (state as the fold of the events), `SESSION_SCHEMA_VERSION`;
+ * - leases (optional `acquireLease` / `renewLease` / `releaseLease`, and `AppendOptions.lease`):
+ *   `acquireFrom`, `renewFrom`, `assertAppendLease`, `isCurrentLease` decide from a `LeaseRecord`
+ *   (last token, holder); `assertLeaseOwner`, `assertLeaseTtl`, `assertSessionLease` check arguments.
  *
  * See docs/extending.md ("Writing a session store").
  * @module
@@ -36,3 +39,16 @@ export { foldSessionState } from '../sessions/fold-state.js';
 export { assertSessionKey, assertUserKey } from '../sessions/session-key-rules.js';
 export { jsonStateDelta, jsonStateAppend } from '../sessions/json-state.js';
 export { agentEventSchema, parseAgentEvent } from '../events/event-schema.js';
+export type { LeaseRecord } from '../sessions/session-lease.js';
+export {
+  MAX_LEASE_OWNER_LENGTH,
+  MAX_LEASE_TTL_MS,
+  acquireFrom,
+  assertAppendLease,
+  assertLeaseOwner,
+  assertLeaseTtl,
+  assertSessionLease,
+  isCurrentLease,
+  isLeaseLive,
+  renewFrom,
+} from '../sessions/session-lease.js';

@@ -2,6 +2,7 @@ import type { AgentEvent } from '../events/agent-event.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { identifierCases } from './contract/identifier-cases.js';
 import { stateValueCases } from './contract/state-value-cases.js';
+import { leaseCases } from './contract/lease-cases.js';
 
 /** The slice of a Jest-compatible test API the contract needs (Vitest's and Jest's both fit). */
 export interface ContractTestApi {
@@ -22,6 +23,12 @@ export interface SessionStoreContractOptions {
   readonly disposeStore?: (store: SessionStore) => void | Promise<void>;
   /** The test API: `{ describe, it, expect }` from vitest (or Jest). */
   readonly test: ContractTestApi;
+  /**
+   * The lease cases: `true` requires `acquireLease`/`renewLease`/`releaseLease` (a store without
+   * them fails); `false` skips them (the `Runner` then relies on versions alone); by default they
+   * check a store that has the methods and pass over one that has none.
+   */
+  readonly leases?: boolean;
 }
 
 let seq = 0;
@@ -226,5 +233,6 @@ export function runSessionStoreContract(options: SessionStoreContractOptions): v
 
     identifierCases({ it, expect, withStore, app });
     stateValueCases({ it, expect, withStore, app });
+    if (options.leases !== false) leaseCases({ it, expect, withStore, app }, options.leases);
   });
 }

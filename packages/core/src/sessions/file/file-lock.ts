@@ -171,6 +171,24 @@ async function isStale(seen: SeenLock, staleMs: number): Promise<boolean> {
   return Date.now() - seen.mtimeMs > staleMs;
 }
 
+/** This process, as other processes on this host can check it: host, pid and start time. */
+export function thisProcess(): { readonly host: string; readonly pid: number; readonly start?: string } {
+  return { host: HOST, pid: process.pid, ...(OWN_START ? { start: OWN_START } : {}) };
+}
+
+/**
+ * Whether a process recorded by `thisProcess()` is known to be gone: on this host, its pid is not
+ * running or was reused (another start time). A process on another host is never known gone.
+ */
+export async function isProcessGone(owner: { readonly host: string; readonly pid: number; readonly start?: string | undefined }): Promise<boolean> {
+  if (owner.host !== HOST) return false;
+  if (owner.pid === process.pid) return owner.start !== undefined && OWN_START !== undefined && owner.start !== OWN_START;
+  if (!processAlive(owner.pid)) return true;
+  if (owner.start === undefined) return false;
+  const now = await startTimeOf(owner.pid);
+  return now !== undefined && now !== owner.start;
+}
+
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

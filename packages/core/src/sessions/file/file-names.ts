@@ -21,8 +21,7 @@ const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/;
 export function encodeFileName(name: string): string {
   let out = '';
   for (const byte of Buffer.from(name, 'utf8')) {
-    const safe =
-      (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || byte === 0x5f || byte === 0x2d;
+    const safe = (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || byte === 0x5f || byte === 0x2d;
     out += safe ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   if (out === '') return '%';
@@ -48,6 +47,11 @@ export class FileLayout {
     return join(this.userSessionsDir(key.appName, key.userId), `${encodeFileName(key.id)}${SESSION_FILE_SUFFIX}`);
   }
 
+  /** The lease of one session (see lease-file.ts): next to its log, a name no log can have. */
+  leaseFile(key: SessionKey): string {
+    return join(this.userSessionsDir(key.appName, key.userId), `${encodeFileName(key.id)}${LEASE_FILE_SUFFIX}`);
+  }
+
   /** The `app:` state of one app. */
   appStateFile(appName: string): string {
     return join(this.dir, 'app-state', `${encodeFileName(appName)}.json`);
@@ -60,3 +64,4 @@ export class FileLayout {
 }
 
 export const SESSION_FILE_SUFFIX = '.jsonl';
+export const LEASE_FILE_SUFFIX = '.lease';

@@ -3,6 +3,7 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import type { AgentEvent } from '../../events/agent-event.js';
 import { ConcurrentUpdateError, SessionNotFoundError, SessionStoreError } from '../../errors/session-errors.js';
 import type { SessionKey } from '../session.js';
+import type { SessionLease } from '../session-lease.js';
 import { errorCode } from './durable-fs.js';
 import { acquireLock, LockTimeout, type HeldLock, type LockOptions } from './file-lock.js';
 import { decodeSessionLog, encodeEventLines } from './session-log-format.js';
@@ -32,11 +33,14 @@ export interface WriteHooks {
   before(batches: readonly AcceptedBatch[]): Promise<void>;
   /** After the outcome is known (each batch committed or not); best effort. */
   after(batches: readonly AcceptedBatch[], committed: readonly boolean[]): Promise<void>;
+  /** Throws `LeaseLostError` unless `lease` is current; called holding the lock, before the version check. */
+  checkLease?(lease: SessionLease): Promise<void>;
 }
 
 interface Waiting {
   readonly events: readonly AgentEvent[];
   readonly expectedVersion: number;
+  readonly lease?: SessionLease | undefined;
   readonly resolve: (r: { version: number }) => void;
   readonly reject: (e: unknown) => void;
 }
@@ -91,9 +95,9 @@ export class SessionWriter {
     if (!this.flushing) this.state = state;
   }
 
-  append(events: readonly AgentEvent[], expectedVersion: number): Promise<{ version: number }> {
+  append(events: readonly AgentEvent[], expectedVersion: number, lease?: SessionLease): Promise<{ version: number }> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ events, expectedVersion, resolve, reject });
+      this.queue.push({ events, expectedVersion, lease, resolve, reject });
       if (!this.flushing) void this.flush();
     });
   }
@@ -226,6 +230,15 @@ export class SessionWriter {
     let version = before.version;
     const accepted: { waiting: Waiting; batch: AcceptedBatch; text: string }[] = [];
     for (const w of group) {
+      if (w.lease && this.hooks.checkLease) {
+        // Under the lock, like the version check: a lease taken over refuses the batch, nothing written.
+        try {
+          await this.hooks.checkLease(w.lease);
+        } catch (error) {
+          w.reject(error);
+          continue;
+        }
+      }
       if (w.expectedVersion !== version) {
         w.reject(new ConcurrentUpdateError(this.key.id, w.expectedVersion, version));
         continue;
