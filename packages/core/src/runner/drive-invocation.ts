@@ -19,7 +19,7 @@ import type { PriceTable } from './model-prices.js';
 import { sessionTotals } from './session-totals.js';
 import type { ObserverHub } from '../observe/observer-hub.js';
 import { RunObservation } from '../observe/run-observation.js';
-import type { RunFence } from './run-lease.js';
+import { fenceAppends, type RunFence } from './run-lease.js';
 
 export interface DriveOptions {
   readonly agent: Agent;
@@ -118,7 +118,10 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
   );
 
   // Events reach the caller only once durable, in order.
-  const writer = new GroupCommitWriter(store, live, live.version, (stored, version) => {
+  // The run's own appends carry its lease; `store` itself (in the services) stays unfenced, so child
+  // sessions (agentTool) are written without the parent session's lease.
+  const appendStore = options.fence ? fenceAppends(store, options.fence) : store;
+  const writer = new GroupCommitWriter(appendStore, live, live.version, (stored, version) => {
     live.version = version;
     emit(stored);
   });

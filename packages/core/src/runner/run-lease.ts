@@ -22,6 +22,8 @@ export interface RunFence {
   readonly lost: LeaseLostError | undefined;
   /** Marks the lease lost (the store refused an append): aborts the run, stops the heartbeat. */
   lose(error: LeaseLostError): void;
+  /** The append options with the lease; throws the loss (writing nothing) once lost. */
+  appendOptions(options: AppendOptions): AppendOptions;
 }
 
 /**
@@ -131,7 +133,7 @@ export class RunLease implements RunFence {
  * reaches the store. (A refused append is reported to `RunLease.lose` by the run's driver: no
  * extra promise per append here, which the ReAct overhead bench would see.)
  */
-export function fenceAppends(store: SessionStore, lease: RunLease): SessionStore {
+export function fenceAppends(store: SessionStore, lease: RunFence): SessionStore {
   return {
     create: (session, events) => store.create(session, events),
     get: (key) => store.get(key),

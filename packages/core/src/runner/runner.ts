@@ -320,7 +320,7 @@ export class Runner {
   private driveBase(options: CommonRunOptions, emit: (e: AgentEvent) => void, signal: AbortSignal, lease: RunLease | undefined) {
     return {
       agent: this.agent,
-      store: lease ? fenceAppends(this.sessionStore, lease) : this.sessionStore,
+      store: this.sessionStore,
       ...(lease ? { fence: lease } : {}),
       newId: this.newId,
       emit,
