@@ -176,11 +176,18 @@ export function thisProcess(): { readonly host: string; readonly pid: number; re
   return { host: HOST, pid: process.pid, ...(OWN_START ? { start: OWN_START } : {}) };
 }
 
+/** A process as `thisProcess()` describes it. */
+export interface ProcessId {
+  readonly host: string;
+  readonly pid: number;
+  readonly start?: string | undefined;
+}
+
 /**
  * Whether a process recorded by `thisProcess()` is known to be gone: on this host, its pid is not
  * running or was reused (another start time). A process on another host is never known gone.
  */
-export async function isProcessGone(owner: { readonly host: string; readonly pid: number; readonly start?: string | undefined }): Promise<boolean> {
+export async function isProcessGone(owner: ProcessId): Promise<boolean> {
   if (owner.host !== HOST) return false;
   if (owner.pid === process.pid) return owner.start !== undefined && OWN_START !== undefined && owner.start !== OWN_START;
   if (!processAlive(owner.pid)) return true;
