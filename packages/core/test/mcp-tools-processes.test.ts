@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InMemorySessionStore, McpConnectionError, type McpToolset, mcpTools, Runner, type Tool, type ToolContext, toolResultsOf } from '@replan/core';
+import {
+  InMemorySessionStore,
+  McpConnectionError,
+  type McpToolset,
+  mcpTools,
+  Runner,
+  type Tool,
+  type ToolContext,
+  toolResultsOf,
+} from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 
@@ -55,7 +64,12 @@ describe('mcpTools over stdio', () => {
     const mcp = await open(stdio());
     const planner = new ScriptedModel({ responses: [callTools({ name: 'plan', args: { steps: ['add 2 and 3', 'record the sum'] } })] });
     const executor = new ScriptedModel({
-      responses: [callTools({ name: 'add', args: { a: 2, b: 3 } }), 'the sum is 5', callTools({ name: 'record', args: { label: 'sum=5' } }), 'recorded'],
+      responses: [
+        callTools({ name: 'add', args: { a: 2, b: 3 } }),
+        'the sum is 5',
+        callTools({ name: 'record', args: { label: 'sum=5' } }),
+        'recorded',
+      ],
     });
     const replanner = new ScriptedModel({
       responses: [
@@ -139,6 +153,8 @@ describe('mcpTools over stdio', () => {
   });
 
   it('names the command when the server cannot start', async () => {
-    await expect(mcpTools({ stdio: { command: join(tmpdir(), 'no-such-mcp-server') } })).rejects.toThrow(/Could not connect to the MCP server .*no-such-mcp-server/);
+    await expect(mcpTools({ stdio: { command: join(tmpdir(), 'no-such-mcp-server') } })).rejects.toThrow(
+      /Could not connect to the MCP server .*no-such-mcp-server/,
+    );
   });
 });

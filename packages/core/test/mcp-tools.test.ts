@@ -73,7 +73,11 @@ describe('mcpTools over Streamable HTTP', () => {
     for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     const add = named(mcp, 'add');
     expect(add.description).toBe('Adds two numbers.');
-    expect(add.jsonSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
+    expect(add.jsonSchema).toMatchObject({
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+      required: ['a', 'b'],
+    });
     expect(add.jsonSchema).not.toHaveProperty('$schema');
   });
 
@@ -194,7 +198,9 @@ describe('mcpTools over Streamable HTTP', () => {
 
   it('says to install @modelcontextprotocol/sdk when it is missing', async () => {
     const missing = () =>
-      loadMcpSdk(() => Promise.reject(Object.assign(new Error("Cannot find package '@modelcontextprotocol/sdk'"), { code: 'ERR_MODULE_NOT_FOUND' })));
+      loadMcpSdk(() =>
+        Promise.reject(Object.assign(new Error("Cannot find package '@modelcontextprotocol/sdk'"), { code: 'ERR_MODULE_NOT_FOUND' })),
+      );
     const attempt = openMcpToolset({ url: server.url }, {}, missing);
     await expect(attempt).rejects.toThrow(ConfigurationError);
     await expect(attempt).rejects.toThrow(/install it \(npm install @modelcontextprotocol\/sdk\)/);

@@ -119,7 +119,9 @@ class LiveToolset implements McpToolset {
       }),
       execute: async (args, ctx) => {
         if (!current())
-          throw new McpToolError(`the MCP server ${this.serverName} no longer offers the tool "${mcpName}" (its tool list changed); use another tool.`);
+          throw new McpToolError(
+            `the MCP server ${this.serverName} no longer offers the tool "${mcpName}" (its tool list changed); use another tool.`,
+          );
         return toolOutputOf(await this.connection.callTool(mcpName, args, ctx.signal, this.options.timeoutMs));
       },
     });

@@ -39,7 +39,13 @@ function partOf(content: McpContent): unknown {
       };
     }
     case 'resource_link': {
-      const { type, uri, name, mimeType, description } = content as { type: string; uri: string; name?: string; mimeType?: string; description?: string };
+      const { type, uri, name, mimeType, description } = content as {
+        type: string;
+        uri: string;
+        name?: string;
+        mimeType?: string;
+        description?: string;
+      };
       return { type, uri, ...(name ? { name } : {}), ...(mimeType ? { mimeType } : {}), ...(description ? { description } : {}) };
     }
     default:
@@ -62,7 +68,9 @@ const textOf = (content: readonly McpContent[]) =>
 export function toolOutputOf(result: McpCallResult): unknown {
   const content = result.content ?? [];
   if (result.isError) {
-    const text = textOf(content) || (result.structuredContent ? JSON.stringify(result.structuredContent) : 'the tool reported an error without a message');
+    const text =
+      textOf(content) ||
+      (result.structuredContent ? JSON.stringify(result.structuredContent) : 'the tool reported an error without a message');
     throw new McpToolError(text, result.structuredContent);
   }
   if (result.structuredContent !== undefined) return result.structuredContent;

@@ -59,4 +59,3 @@ export interface McpToolset {
 export function mcpTools(server: McpServer, options: McpToolsOptions = {}): Promise<McpToolset> {
   return openMcpToolset(server, options, loadMcpSdk);
 }
-

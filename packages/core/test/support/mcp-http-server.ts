@@ -20,9 +20,9 @@ export async function startTestHttpServer(effectsFile: string): Promise<TestHttp
     const known = typeof id === 'string' ? sessions.get(id) : undefined;
     if (known) return known.handleRequest(req, res);
     if (typeof id === 'string') {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }),
-      );
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
       return;
     }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({

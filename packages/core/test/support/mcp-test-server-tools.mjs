@@ -11,9 +11,13 @@ export function buildTestServer({ name = 'test-server', effectsFile, onCrash }) 
   const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   const effect = (line) => effectsFile && appendFileSync(effectsFile, `${line}\n`);
 
-  const echo = server.registerTool('echo', { description: 'Echoes the text back.', inputSchema: { text: z.string() } }, async ({ text }) => ({
-    content: [{ type: 'text', text: `echo: ${text}` }],
-  }));
+  const echo = server.registerTool(
+    'echo',
+    { description: 'Echoes the text back.', inputSchema: { text: z.string() } },
+    async ({ text }) => ({
+      content: [{ type: 'text', text: `echo: ${text}` }],
+    }),
+  );
   server.registerTool(
     'add',
     { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() }, outputSchema: { sum: z.number() } },
@@ -30,26 +34,36 @@ export function buildTestServer({ name = 'test-server', effectsFile, onCrash }) 
       { type: 'resource', resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'the notes' } },
     ],
   }));
-  server.registerTool('env', { description: 'Says whether an environment variable is set.', inputSchema: { variable: z.string() } }, async ({ variable }) => ({
-    content: [{ type: 'text', text: process.env[variable] === undefined ? 'unset' : `set:${process.env[variable]}` }],
-  }));
+  server.registerTool(
+    'env',
+    { description: 'Says whether an environment variable is set.', inputSchema: { variable: z.string() } },
+    async ({ variable }) => ({
+      content: [{ type: 'text', text: process.env[variable] === undefined ? 'unset' : `set:${process.env[variable]}` }],
+    }),
+  );
   server.registerTool('record', { description: 'Records an effect.', inputSchema: { label: z.string() } }, async ({ label }) => {
     effect(label);
     return { content: [{ type: 'text', text: `recorded ${label}` }] };
   });
-  server.registerTool('record_then_crash', { description: 'Records an effect, then the server dies.', inputSchema: { label: z.string() } }, async ({ label }) => {
-    effect(label);
-    await onCrash?.();
-    return new Promise(() => {}); // never answers: the server is gone
-  });
+  server.registerTool(
+    'record_then_crash',
+    { description: 'Records an effect, then the server dies.', inputSchema: { label: z.string() } },
+    async ({ label }) => {
+      effect(label);
+      await onCrash?.();
+      return new Promise(() => {}); // never answers: the server is gone
+    },
+  );
   server.registerTool('wait', { description: 'Waits until cancelled.', inputSchema: { label: z.string() } }, async ({ label }, extra) => {
     await new Promise((resolve) => extra.signal.addEventListener('abort', resolve, { once: true }));
     effect(`cancelled ${label}`);
     return { content: [{ type: 'text', text: 'cancelled' }] };
   });
-  let late;
+  let lateAdded = false;
   server.registerTool('add_late_tool', { description: 'Adds the tool "late" (list_changed).' }, async () => {
-    late ??= server.registerTool('late', { description: 'Added later.', inputSchema: { n: z.number() } }, async ({ n }) => ({
+    if (lateAdded) return { content: [{ type: 'text', text: 'already added' }] };
+    lateAdded = true;
+    server.registerTool('late', { description: 'Added later.', inputSchema: { n: z.number() } }, async ({ n }) => ({
       content: [{ type: 'text', text: `late ${n}` }],
     }));
     return { content: [{ type: 'text', text: 'added' }] };
@@ -58,6 +72,8 @@ export function buildTestServer({ name = 'test-server', effectsFile, onCrash }) 
     echo.remove();
     return { content: [{ type: 'text', text: 'removed' }] };
   });
-  server.registerTool('name/with spaces', { description: 'A name providers reject.' }, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
+  server.registerTool('name/with spaces', { description: 'A name providers reject.' }, async () => ({
+    content: [{ type: 'text', text: 'ok' }],
+  }));
   return server;
 }
