@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { ConfigurationError } from '../errors/replan-error.js';
+import { jsonSchema } from '../tools/schemas/schema-input.js';
 import { type Tool, tool } from '../tools/tool.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { McpConnection } from './mcp-connection.js';
@@ -32,7 +32,6 @@ function checkServer(server: McpServer): void {
     );
 }
 
-/** Arguments are checked against the tool's own JSON Schema (Ajv, shipped with the SDK) before they are sent. */
 type Validate = (value: unknown) => { valid: boolean; errorMessage?: string };
 
 class LiveToolset implements McpToolset {
@@ -112,10 +111,11 @@ class LiveToolset implements McpToolset {
     const base = tool({
       name: this.namer.nameOf(mcpName),
       description: def.description ?? def.title ?? mcpName,
-      parameters: z.record(z.string(), z.unknown()).superRefine((args, issues) => {
+      // The server's JSON Schema, checked with Ajv (shipped with the SDK) against the tool's latest definition.
+      parameters: jsonSchema({ type: 'object', ...def.inputSchema }, (args) => {
         const found = current();
         const result = found && this.validatorOf(found)?.(args);
-        if (result && !result.valid) issues.addIssue({ code: 'custom', message: result.errorMessage ?? 'does not match the tool schema' });
+        return result && !result.valid ? [{ path: [], message: result.errorMessage ?? 'does not match the tool schema' }] : [];
       }),
       execute: async (args, ctx) => {
         if (!current())
