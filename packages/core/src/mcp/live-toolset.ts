@@ -28,7 +28,7 @@ function checkServer(server: McpServer): void {
       : false;
   if (!ok)
     throw new ConfigurationError(
-      `mcpTools: the server must be { stdio: { command, args?, env?, cwd? } } or { url, headers? } with a valid URL; got ${JSON.stringify(server)}.`,
+      `mcpTools: the server must be { stdio: { command, args?, env?, cwd? } } or { url, headers? } with a valid URL; got ${shapeOf(server)}.`,
     );
 }
 
@@ -149,6 +149,15 @@ class LiveToolset implements McpToolset {
     }
     return validate;
   }
+}
+
+/** What was given, for an error message, without values (headers and env may hold secrets). */
+function shapeOf(server: unknown): string {
+  if (!server || typeof server !== 'object') return JSON.stringify(server) ?? String(server);
+  const s = server as { stdio?: unknown; url?: unknown };
+  if ('url' in s) return `a url ${JSON.stringify(String(s.url))}`;
+  if ('stdio' in s) return `stdio ${JSON.stringify({ command: (s.stdio as { command?: unknown } | undefined)?.command })}`;
+  return `an object with keys ${Object.keys(s).join(', ') || '(none)'}`;
 }
 
 /** The tool's input schema as the server gave it, minus `$schema` (some providers reject it). */
