@@ -2,7 +2,7 @@
 // scripted models (no network), plus the other packages' entry points so their types and runtime
 // dependencies (openai, pg, @opentelemetry/api) are checked too. Prints the run's result as one JSON line.
 import { z } from 'zod';
-import { Runner, tool, type ChatModel, type RunResult, type SessionStore } from '@replan/core';
+import { ConfigurationError, McpConnectionError, Runner, mcpTools, tool, type ChatModel, type RunResult, type SessionStore } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { OpenAIChatModel } from '@replan/providers';
@@ -36,6 +36,19 @@ const durable: (options: { connectionString: string }) => SessionStore = (option
 
 if (remote.id !== 'gpt-4o-mini' || typeof durable !== 'function') throw new Error('the other packages did not load');
 
+// MCP is an optional peer: without @modelcontextprotocol/sdk, mcpTools says what to install and nothing
+// else is affected; with it, a server that cannot start is named. (The command does not exist.)
+const mcpError = await mcpTools({ stdio: { command: '/nonexistent/mcp-server' } }).then(
+  () => undefined,
+  (error: unknown) => error,
+);
+const mcp =
+  mcpError instanceof ConfigurationError && mcpError.message.includes('npm install @modelcontextprotocol/sdk')
+    ? 'sdk not installed'
+    : mcpError instanceof McpConnectionError
+      ? 'sdk installed'
+      : `unexpected: ${String(mcpError)}`;
+
 // With no tracer provider registered, @opentelemetry/api's no-op tracer takes the spans.
 const observers = [openTelemetry()];
 const run = new Runner({ agent, appName: 'consumer', observers }).run({ userId: 'u1', input: 'What is 2 + 3?' });
@@ -43,4 +56,4 @@ const run = new Runner({ agent, appName: 'consumer', observers }).run({ userId: 
 let rendered = '';
 const result: RunResult = await renderRun(run, { out: { write: (text: string) => (rendered += text) } });
 if (!rendered.includes('The sum is 5.') || typeof result.cost !== 'number') throw new Error(`renderRun printed:\n${rendered}`);
-console.log(JSON.stringify({ status: result.status, output: result.output }));
+console.log(JSON.stringify({ status: result.status, output: result.output, mcp }));

@@ -14,6 +14,8 @@ export const packageDirs = ['core', 'planexecute', 'providers', 'postgres', 'ote
 export interface CommandResult {
   readonly code: number;
   readonly output: string;
+  /** What `mcpTools` said: `sdk not installed` (the optional peer is absent) or `sdk installed`. */
+  readonly mcp: string;
 }
 
 // `pnpm test` runs us with its own npm_* settings (user agent, lifecycle, package fields); a consumer's
