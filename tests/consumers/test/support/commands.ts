@@ -14,8 +14,6 @@ export const packageDirs = ['core', 'planexecute', 'providers', 'postgres', 'ote
 export interface CommandResult {
   readonly code: number;
   readonly output: string;
-  /** What `mcpTools` said: `sdk not installed` (the optional peer is absent) or `sdk installed`. */
-  readonly mcp: string;
 }
 
 // `pnpm test` runs us with its own npm_* settings (user agent, lifecycle, package fields); a consumer's
@@ -75,6 +73,8 @@ export async function writeApp(dir: string, packageJson: Record<string, unknown>
 export interface AppOutcome {
   readonly status: string;
   readonly output: string;
+  /** What `mcpTools` said: `sdk not installed` (the optional peer is absent) or `sdk installed`. */
+  readonly mcp: string;
 }
 
 /**
