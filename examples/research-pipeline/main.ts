@@ -1,0 +1,160 @@
+/**
+ * A research pipeline (SMALLER VERSION: the nested writer agent, used as a tool with `agentTool`,
+ * joins when `agentTool` is on main): a plan–execute agent whose executor calls an MCP server's
+ * tools (a paper library this example starts over stdio), then publishes a report. Publishing
+ * needs a human's approval: the run stops, and a SECOND PROCESS (this script, started again with
+ * `--resume`) answers it from the same FileSessionStore directory; the publish runs exactly once.
+ * Offline: ScriptedModels answer from the conversation.
+ * Run: pnpm build && npx tsx examples/research-pipeline/main.ts
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import {
+  FileSessionStore,
+  type McpToolset,
+  type ModelRequest,
+  mcpTools,
+  messageText,
+  type Run,
+  type RunResult,
+  Runner,
+  tool,
+  toolResultsOf,
+} from '@replan/core';
+import { callTools, ScriptedModel } from '@replan/core/testing';
+import { createPlanExecuteAgent } from '@replan/planexecute';
+
+const APP = 'research';
+const published: string[] = []; // the publish side effect, to show it happens once (in the process that runs it)
+
+/** The text of a plan–execute prompt after a heading, e.g. the executor's step. */
+const section = (request: ModelRequest, heading: string) => {
+  const text = request.messages.map(messageText).join('\n');
+  return text.split(`## ${heading}\n`)[1]?.split('\n## ')[0] ?? '';
+};
+const lastResult = (request: ModelRequest) => toolResultsOf(request.messages.at(-1))[0];
+const plan = (...steps: string[]) => callTools({ name: 'plan', args: { steps } });
+const respond = (response: string) => callTools({ name: 'respond', args: { response } });
+
+/** Publishing a report waits for a human's approval. */
+const publish = tool({
+  name: 'publish',
+  description: 'Publishes a report',
+  parameters: z.object({ title: z.string(), body: z.string() }),
+  needsApproval: true,
+  execute: ({ title }) => {
+    published.push(title);
+    return `published "${title}"`;
+  },
+});
+
+/** The agent: finds papers with the MCP library, then publishes a report on them. */
+function pipelineAgent(library: McpToolset) {
+  return createPlanExecuteAgent({
+    name: 'pipeline',
+    model: new ScriptedModel(),
+    plannerModel: new ScriptedModel({ respond: () => plan('Find papers on tidal power in the library', 'Publish a report on them') }),
+    executorModel: new ScriptedModel({
+      respond: (request) => {
+        const result = lastResult(request);
+        if (result?.name === 'library_search') {
+          const { papers } = result.output as { papers: { id: string }[] };
+          return callTools({ name: 'library_fetch_abstract', args: { id: papers[0]?.id ?? 'none' } });
+        }
+        if (result?.name === 'library_fetch_abstract') return `Notes: ${String(result.output)}`;
+        if (result?.name === 'publish') return `Published: ${String(result.output)}`;
+        if (section(request, 'YOUR STEP').startsWith('Find')) return callTools({ name: 'library_search', args: { topic: 'tidal power' } });
+        return callTools({
+          name: 'publish',
+          args: { title: 'Tidal power in 2026', body: section(request, 'COMPLETED STEPS AND RESULTS') },
+        });
+      },
+    }),
+    replannerModel: new ScriptedModel({
+      respond: (request) => {
+        const done = section(request, 'COMPLETED STEPS AND RESULTS');
+        return done.includes('Published:')
+          ? respond(`Report done. ${done.split('Published: ')[1]?.split('\n')[0]}`)
+          : plan('Publish a report on them');
+      },
+    }),
+    tools: [...library.tools, publish],
+  });
+}
+
+/** Prints the tool results of a run as they happen, with the path of the agent that got them. */
+async function follow(run: Run, who: string): Promise<RunResult> {
+  for await (const event of run)
+    for (const result of toolResultsOf(event.message))
+      console.log(`  [${who}] ${event.path}: ${result.name} → ${JSON.stringify(result.output).slice(0, 80)}`);
+  return run.result();
+}
+
+const alive = (pid: number | undefined) => {
+  try {
+    return pid !== undefined && process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+};
+
+/** Opens the MCP library (a child process) and a runner over the session files. */
+async function open(dir: string) {
+  const server = fileURLToPath(new URL('./library-server.mjs', import.meta.url));
+  const library = await mcpTools({ stdio: { command: process.execPath, args: [server] } }, { prefix: 'library' });
+  const runner = new Runner({ agent: pipelineAgent(library), appName: APP, sessionStore: new FileSessionStore({ dir }) });
+  return { library, runner };
+}
+
+const [mode, dir, sessionId, interruptId] = process.argv.slice(2);
+if (mode === '--resume' && dir && sessionId && interruptId) {
+  // The second process: approve the publish and finish the run.
+  const { library, runner } = await open(dir);
+  try {
+    const done = await follow(runner.resume({ userId: 'ana', sessionId, values: { [interruptId]: true } }), 'process 2');
+    console.log(`  [process 2] resume: ${done.status} — ${done.output}`);
+    console.log(`  [process 2] publish ran ${published.length} time(s) here`);
+    if (done.status !== 'completed' || published.length !== 1) process.exitCode = 1;
+  } finally {
+    await library.close();
+    await runner.sessionStore.close?.();
+  }
+} else {
+  const work = mkdtempSync(join(tmpdir(), 'replan-research-'));
+  const { library, runner } = await open(work);
+  try {
+    console.log(`MCP server "${library.serverName}" (pid ${library.pid}) offers: ${library.tools.map((t) => t.name).join(', ')}`);
+    const stopped = await follow(
+      runner.run({ userId: 'ana', sessionId: 'tidal-report', input: 'Research tidal power and publish a short report.' }),
+      'process 1',
+    );
+    const approval = stopped.interrupts[0];
+    console.log(`process 1: ${stopped.status}; waiting for ${approval?.id} (${approval?.reason} of ${approval?.toolName})`);
+    if (stopped.status !== 'interrupted' || !approval) throw new Error('expected the publish to wait for approval');
+    // Process 1 is done: it lets go of the library server (no orphan left) and of the session files.
+    const pid = library.pid;
+    await library.close();
+    console.log(`process 1: closed the MCP server; pid ${pid} still running: ${alive(pid)}`);
+    await runner.sessionStore.close?.();
+
+    // A second process answers the approval from the session files.
+    const second = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(import.meta.url), '--resume', work, stopped.sessionId, approval.id],
+      {
+        encoding: 'utf8',
+      },
+    );
+    process.stdout.write(second.stdout);
+    process.stderr.write(second.stderr);
+    if (second.status !== 0) throw new Error(`the second process failed (exit ${second.status})`);
+    console.log(`process 1: publish ran ${published.length} time(s) here (it ran once, in process 2)`);
+  } finally {
+    await library.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
