@@ -7,11 +7,12 @@
  * Offline: ScriptedModels answer from the conversation.
  * Run: pnpm build && npx tsx examples/research-pipeline/main.ts
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { z } from 'zod';
 import {
   FileSessionStore,
@@ -142,16 +143,11 @@ if (mode === '--resume' && dir && sessionId && interruptId) {
     await runner.sessionStore.close?.();
 
     // A second process answers the approval from the session files.
-    const second = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', fileURLToPath(import.meta.url), '--resume', work, stopped.sessionId, approval.id],
-      {
-        encoding: 'utf8',
-      },
-    );
+    // (Asynchronously: this process stays responsive meanwhile; a failure rejects with its output.)
+    const args = ['--import', 'tsx', fileURLToPath(import.meta.url), '--resume', work, stopped.sessionId, approval.id];
+    const second = await promisify(execFile)(process.execPath, args, { encoding: 'utf8' });
     process.stdout.write(second.stdout);
     process.stderr.write(second.stderr);
-    if (second.status !== 0) throw new Error(`the second process failed (exit ${second.status})`);
     console.log(`process 1: publish ran ${published.length} time(s) here (it ran once, in process 2)`);
   } finally {
     await library.close();
