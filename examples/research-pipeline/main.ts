@@ -1,10 +1,10 @@
 /**
- * A research pipeline (SMALLER VERSION: the nested writer agent, used as a tool with `agentTool`,
- * joins when `agentTool` is on main): a plan–execute agent whose executor calls an MCP server's
- * tools (a paper library this example starts over stdio), then publishes a report. Publishing
- * needs a human's approval: the run stops, and a SECOND PROCESS (this script, started again with
- * `--resume`) answers it from the same FileSessionStore directory; the publish runs exactly once.
- * Offline: ScriptedModels answer from the conversation.
+ * A research pipeline composed of parts: a plan–execute agent whose executor calls an MCP
+ * server's tools (a paper library this example starts over stdio) and a nested plan–execute agent
+ * used as a tool (`agentTool`: a writer that drafts and publishes). Publishing needs a human's
+ * approval: the run stops, and a SECOND PROCESS (this script, started again with `--resume`)
+ * answers it from the same FileSessionStore directory; the nested step, then the outer call,
+ * complete exactly once. Offline: ScriptedModels answer from the conversation.
  * Run: pnpm build && npx tsx examples/research-pipeline/main.ts
  */
 import { execFile } from 'node:child_process';
@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { z } from 'zod';
 import {
+  agentTool,
   FileSessionStore,
   type McpToolset,
   type ModelRequest,
@@ -41,24 +42,49 @@ const lastResult = (request: ModelRequest) => toolResultsOf(request.messages.at(
 const plan = (...steps: string[]) => callTools({ name: 'plan', args: { steps } });
 const respond = (response: string) => callTools({ name: 'respond', args: { response } });
 
-/** Publishing a report waits for a human's approval. */
-const publish = tool({
-  name: 'publish',
-  description: 'Publishes a report',
-  parameters: z.object({ title: z.string(), body: z.string() }),
-  needsApproval: true,
-  execute: ({ title }) => {
-    published.push(title);
-    return `published "${title}"`;
-  },
-});
+/** The nested agent: drafts a report, then publishes it (publishing waits for approval). */
+function writerAgent() {
+  const publish = tool({
+    name: 'publish',
+    description: 'Publishes a report',
+    parameters: z.object({ title: z.string(), body: z.string() }),
+    needsApproval: true,
+    execute: ({ title }) => {
+      published.push(title);
+      return `published "${title}"`;
+    },
+  });
+  return createPlanExecuteAgent({
+    name: 'writer',
+    description: 'Drafts a report from notes and publishes it',
+    model: new ScriptedModel(),
+    plannerModel: new ScriptedModel({ respond: () => plan('Draft the report from the notes', 'Publish the report') }),
+    executorModel: new ScriptedModel({
+      respond: (request) => {
+        const result = lastResult(request);
+        if (result) return `Done: ${String(result.output)}`;
+        if (section(request, 'YOUR STEP').startsWith('Draft')) return 'Draft: tidal power is predictable and turbines reach 40% capacity.';
+        return callTools({ name: 'publish', args: { title: 'Tidal power in 2026', body: 'Tidal power is predictable…' } });
+      },
+    }),
+    replannerModel: new ScriptedModel({
+      respond: (request) =>
+        section(request, 'COMPLETED STEPS AND RESULTS').includes('published')
+          ? respond('Published "Tidal power in 2026".')
+          : plan('Publish the report'),
+    }),
+    tools: [publish],
+  });
+}
 
-/** The agent: finds papers with the MCP library, then publishes a report on them. */
+/** The outer agent: finds papers with the MCP library, then hands the notes to the writer. */
 function pipelineAgent(library: McpToolset) {
+  // The writer runs in a child session of the same store; its answer text is the tool's result.
+  const writer = agentTool(writerAgent(), { name: 'write_report', output: (result) => result.output ?? '' });
   return createPlanExecuteAgent({
     name: 'pipeline',
     model: new ScriptedModel(),
-    plannerModel: new ScriptedModel({ respond: () => plan('Find papers on tidal power in the library', 'Publish a report on them') }),
+    plannerModel: new ScriptedModel({ respond: () => plan('Find papers on tidal power in the library', 'Have the writer report on them') }),
     executorModel: new ScriptedModel({
       respond: (request) => {
         const result = lastResult(request);
@@ -67,23 +93,23 @@ function pipelineAgent(library: McpToolset) {
           return callTools({ name: 'library_fetch_abstract', args: { id: papers[0]?.id ?? 'none' } });
         }
         if (result?.name === 'library_fetch_abstract') return `Notes: ${String(result.output)}`;
-        if (result?.name === 'publish') return `Published: ${String(result.output)}`;
+        if (result?.name === 'write_report') return `Writer: ${String(result.output)}`;
         if (section(request, 'YOUR STEP').startsWith('Find')) return callTools({ name: 'library_search', args: { topic: 'tidal power' } });
         return callTools({
-          name: 'publish',
-          args: { title: 'Tidal power in 2026', body: section(request, 'COMPLETED STEPS AND RESULTS') },
+          name: 'write_report',
+          args: { input: `Write a report from these notes. ${section(request, 'COMPLETED STEPS AND RESULTS')}` },
         });
       },
     }),
     replannerModel: new ScriptedModel({
       respond: (request) => {
         const done = section(request, 'COMPLETED STEPS AND RESULTS');
-        return done.includes('Published:')
-          ? respond(`Report done. ${done.split('Published: ')[1]?.split('\n')[0]}`)
-          : plan('Publish a report on them');
+        return done.includes('Writer:')
+          ? respond(`Report done. ${done.split('Writer: ')[1]?.split('\n')[0]}`)
+          : plan('Have the writer report on them');
       },
     }),
-    tools: [...library.tools, publish],
+    tools: [...library.tools, writer],
   });
 }
 
@@ -113,7 +139,7 @@ async function open(dir: string) {
 
 const [mode, dir, sessionId, interruptId] = process.argv.slice(2);
 if (mode === '--resume' && dir && sessionId && interruptId) {
-  // The second process: approve the publish and finish the run.
+  // The second process: approve the nested publish and finish the run.
   const { library, runner } = await open(dir);
   try {
     const done = await follow(runner.resume({ userId: 'ana', sessionId, values: { [interruptId]: true } }), 'process 2');
@@ -134,8 +160,10 @@ if (mode === '--resume' && dir && sessionId && interruptId) {
       'process 1',
     );
     const approval = stopped.interrupts[0];
-    console.log(`process 1: ${stopped.status}; waiting for ${approval?.id} (${approval?.reason} of ${approval?.toolName})`);
-    if (stopped.status !== 'interrupted' || !approval) throw new Error('expected the publish to wait for approval');
+    console.log(
+      `process 1: ${stopped.status}; waiting for ${approval?.id} (${approval?.reason} of ${approval?.toolName}, asked by ${approval?.path})`,
+    );
+    if (stopped.status !== 'interrupted' || !approval) throw new Error('expected the nested publish to wait for approval');
     // Process 1 is done: it lets go of the library server (no orphan left) and of the session files.
     const pid = library.pid;
     await library.close();
