@@ -2,7 +2,16 @@
 // scripted models (no network), plus the other packages' entry points so their types and runtime
 // dependencies (openai, pg, @opentelemetry/api) are checked too. Prints the run's result as one JSON line.
 import { z } from 'zod';
-import { ConfigurationError, McpConnectionError, Runner, mcpTools, tool, type ChatModel, type RunResult, type SessionStore } from '@replan/core';
+import {
+  ConfigurationError,
+  McpConnectionError,
+  Runner,
+  mcpTools,
+  tool,
+  type ChatModel,
+  type RunResult,
+  type SessionStore,
+} from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { OpenAIChatModel } from '@replan/providers';
