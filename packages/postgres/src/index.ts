@@ -1,3 +1,8 @@
 export { PostgresSessionStore } from './postgres-session-store.js';
 export type { PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { MIGRATIONS } from './migrations.js';
+export { PostgresRunQueue } from './queue/run-queue.js';
+export type { PostgresRunQueueOptions, SubmitInput, SubmitResumeInput, WaitForInput } from './queue/run-queue.js';
+export { Worker } from './queue/worker.js';
+export type { WorkerOptions, StopOptions } from './queue/worker.js';
+export { RunNotQueuedError, RunInProgressError, RunAttemptsExhaustedError } from './queue/queue-errors.js';
