@@ -1,46 +1,14 @@
-import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { InvalidArgumentError, SessionExistsError, SessionStoreError, UnknownInterruptError } from '@replan/core';
-import { PostgresRunQueue, RunInProgressError, RunNotQueuedError, Worker } from '@replan/postgres';
-import { APP, queueApp, type EffectLog } from './support/queue-app.js';
+import { RunInProgressError, RunNotQueuedError } from '@replan/postgres';
+import { APP } from './support/queue-app.js';
+import { queueSetup } from './support/queue-setup.js';
 import { useTestPostgres } from './support/use-test-postgres.js';
 
 const db = useTestPostgres();
 const it = db.it;
 const user = 'u1';
-
-/** A queue, the app's runner and a raw pool on one fresh schema; `close` ends them all. */
-async function setup(options: { steps?: number; latencyMs?: number } = {}) {
-  const schema = db.freshSchema('queue');
-  const effects: EffectLog = [];
-  const queue = new PostgresRunQueue({ connectionString: db.connectionString, schema, maxConnections: 4 });
-  await queue.migrate();
-  const app = queueApp({ connectionString: db.connectionString, schema, effects, ...options });
-  const sql = new pg.Pool({ connectionString: db.connectionString, max: 2 });
-  const workers: Worker[] = [];
-  const worker = (extra: { concurrency?: number; leaseMs?: number } = {}) => {
-    const w = new Worker({ queue, runners: { [APP]: app.runner }, leaseMs: 3_000, ...extra });
-    workers.push(w);
-    return w;
-  };
-  const jobs = async () =>
-    (await sql.query<{ session_id: string; status: string; claim: number; owner: string | null }>(`SELECT session_id, status, claim, owner FROM "${schema}".replan_jobs ORDER BY id`)).rows;
-  return {
-    schema,
-    queue,
-    app,
-    effects,
-    sql,
-    worker,
-    jobs,
-    async close() {
-      await Promise.all(workers.map((w) => w.stop({ graceMs: 0 })));
-      await queue.close();
-      await app.store.close();
-      await sql.end();
-    },
-  };
-}
+const setup = (options?: Parameters<typeof queueSetup>[1]) => queueSetup(db, options);
 
 describe('PostgresRunQueue: submit', () => {
   it('creates the session with its input and a queued job; a failing submit leaves neither', async () => {
