@@ -87,6 +87,7 @@ export const MIGRATIONS: readonly Migration[] = [
         claim integer NOT NULL DEFAULT 0,
         lease_expires_at timestamptz,
         heartbeat_at timestamptz,
+        claimed_at timestamptz,
         attempts integer NOT NULL DEFAULT 0,
         run_after timestamptz NOT NULL DEFAULT now(),
         created_at timestamptz NOT NULL DEFAULT now(),
@@ -103,7 +104,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE VIEW ${t.runsView} AS
         SELECT id AS job_id, app_name, user_id, session_id, status, priority, owner, attempts,
                now() - heartbeat_at AS lease_age,
-               lease_expires_at,
+               claimed_at, lease_expires_at,
                status = 'running' AND lease_expires_at < now() AS lease_expired,
                now() - created_at AS age,
                result ->> 'status' AS run_status,

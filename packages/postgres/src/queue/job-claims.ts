@@ -37,7 +37,7 @@ export async function claimJobs(
   const { rows } = await pool.query<ClaimRow>(
     `UPDATE ${tables.jobs} j
      SET status = 'running', owner = $1, claim = j.claim + 1, attempts = j.attempts + 1,
-         lease_expires_at = ${leaseUntil('$2')}, heartbeat_at = now(),
+         lease_expires_at = ${leaseUntil('$2')}, heartbeat_at = now(), claimed_at = now(),
          started_at = coalesce(j.started_at, now()), updated_at = now()
      FROM (
        SELECT id FROM ${tables.jobs}
