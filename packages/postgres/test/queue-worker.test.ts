@@ -77,6 +77,9 @@ describe('Worker', () => {
       );
       const view = await t.sql.query(`SELECT status, owner, lease_expired, lease_age IS NOT NULL AS aged FROM "${t.schema}".replan_runs`);
       expect(view.rows).toEqual([{ status: 'running', owner: 'dead-worker', lease_expired: false, aged: true }]);
+      expect(await t.queue.listRuns()).toEqual([
+        expect.objectContaining({ sessionId, status: 'running', owner: 'dead-worker', leaseExpired: false, leaseAgeMs: expect.any(Number) }),
+      ]);
 
       const w = t.worker();
       await w.start();
@@ -106,6 +109,11 @@ describe('Worker', () => {
       expect(t.effects).toEqual([]);
       const view = await t.sql.query(`SELECT status, run_status, error FROM "${t.schema}".replan_runs`);
       expect(view.rows).toEqual([{ status: 'failed', run_status: 'failed', error: expect.stringMatching(/gave up/) }]);
+      expect(await t.queue.listRuns({ appName: APP })).toEqual([
+        expect.objectContaining({ sessionId, status: 'failed', runStatus: 'failed', attempts: 4, leaseExpired: false, error: expect.stringMatching(/gave up/) }),
+      ]);
+      expect(await t.queue.listRuns({ statuses: ['queued', 'running'] })).toEqual([]);
+      await expect(t.queue.listRuns({ limit: 0 })).rejects.toThrow(/limit must be an integer from 1 to 1000/);
       await t.queue.submitResume({ appName: APP, userId: user, sessionId });
       await expect(t.queue.waitFor({ appName: APP, userId: user, sessionId })).resolves.toMatchObject({ status: 'completed' });
     } finally {

@@ -21,6 +21,7 @@ import { insertSession } from '../session-writer.js';
 import { Tables } from '../sql-names.js';
 import { decodeJobResult } from './job-result.js';
 import { RunInProgressError, RunNotQueuedError } from './queue-errors.js';
+import { listRuns, type ListRunsInput, type QueuedRunSummary } from './run-listing.js';
 import { RunWaiters } from './run-waiters.js';
 
 export interface PostgresRunQueueOptions {
@@ -223,6 +224,15 @@ export class PostgresRunQueue {
       if (input.signal?.aborted && error === input.signal.reason) throw error;
       return this.wrap('wait for', key, () => Promise.reject(error));
     }
+  }
+
+  /**
+   * The runs that are not completed — queued, running (with holder and lease age), interrupted,
+   * failed — oldest first: the `replan_runs` view, for dashboards and operators.
+   */
+  async listRuns(input: ListRunsInput = {}): Promise<QueuedRunSummary[]> {
+    await this.ready();
+    return this.wrap('list runs', undefined, () => listRuns(this.pool, this.tables, input));
   }
 
   /** Stops listening (pending `waitFor`s reject) and ends the pool if the queue created it. */
