@@ -7,7 +7,6 @@ import {
   jsonStateDelta,
   ReplanError,
   SessionNotFoundError,
-  SessionStoreError,
   toUserMessage,
   UnknownInterruptError,
   type AgentEvent,
@@ -16,7 +15,9 @@ import {
   type RunResult,
   type SessionKey,
 } from '@replan/core';
+import { withClient } from '../checkout.js';
 import { migrateSchema } from '../migrations.js';
+import { classifyFault, storeFault } from '../pg-faults.js';
 import { insertSession } from '../session-writer.js';
 import { Tables } from '../sql-names.js';
 import { decodeJobResult } from './job-result.js';
@@ -121,12 +122,7 @@ export class PostgresRunQueue {
   /** Creates or updates the tables (sessions and queue). Idempotent, safe from many processes. */
   async migrate(): Promise<void> {
     await this.wrap('migrate', undefined, async () => {
-      const client = await this.pool.connect();
-      try {
-        await migrateSchema(client, this.tables, this.schemaName);
-      } finally {
-        client.release();
-      }
+      await withClient(this.pool, (client) => migrateSchema(client, this.tables, this.schemaName));
     });
     this.migrated = Promise.resolve();
   }
@@ -264,32 +260,26 @@ export class PostgresRunQueue {
   private async transaction(what: string, key: SessionKey, body: (client: pg.PoolClient) => Promise<void>): Promise<void> {
     await this.wrap(what, key, async () => {
       await this.ready();
-      const client = await this.pool.connect();
-      let broken = false;
-      try {
+      await withClient(this.pool, async (client, discard) => {
         await client.query('BEGIN');
-        await body(client);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => (broken = true));
-        throw error;
-      } finally {
-        client.release(broken);
-      }
+        try {
+          await body(client);
+          await client.query('COMMIT');
+        } catch (error) {
+          if (classifyFault(error) !== 'connection') await client.query('ROLLBACK').catch(discard);
+          throw error;
+        }
+      });
     });
   }
 
-  /** Replan errors (and aborts) pass through; database failures become `SessionStoreError`. */
+  /** Replan errors (and aborts) pass through; database failures become `SessionStoreError` with a `kind`. */
   private async wrap<T>(what: string, key: SessionKey | undefined, body: () => Promise<T>): Promise<T> {
     try {
       return await body();
     } catch (error) {
       if (error instanceof ReplanError || error instanceof TypeError || (error as Error).name === 'AbortError') throw error;
-      throw new SessionStoreError(
-        `PostgresRunQueue could not ${what}${key ? ` session "${key.id}"` : ''} (schema ${this.schemaName}): ${(error as Error).message}. ` +
-          'Nothing was changed. Check the connection settings and that the database is up, then retry.',
-        { cause: error },
-      );
+      throw storeFault(error, what, key?.id, this.schemaName);
     }
   }
 }
