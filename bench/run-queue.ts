@@ -44,7 +44,10 @@ async function setup(cluster: TestPostgres): Promise<Setup> {
     schema,
     async workers(n, leaseMs = 30_000) {
       const ws = Array.from({ length: n }, () => {
-        const model = new ScriptedModel({ latencyMs: MODEL_MS, respond: (r) => (r.messages.some((m) => m.role === 'tool') ? 'done' : callTools({ name: 'noop', args: { i: 'x' } })) });
+        const model = new ScriptedModel({
+          latencyMs: MODEL_MS,
+          respond: (r) => (r.messages.some((m) => m.role === 'tool') ? 'done' : callTools({ name: 'noop', args: { i: 'x' } })),
+        });
         const runner = new Runner({ appName: APP, sessionStore: store, agent: new ReActAgent({ name: 'bench', model, tools: [noop] }) });
         return new Worker({ queue, runners: { [APP]: runner }, concurrency: PER_WORKER, leaseMs });
       });
@@ -109,9 +112,13 @@ async function takeover(cluster: TestPostgres, leaseMs: number, crashes: number)
   const times: number[] = [];
   try {
     for (let i = 0; i < crashes; i++) {
-      const victim = spawn(process.execPath, [hangingWorker, JSON.stringify({ connectionString: cluster.connectionString, schema: s.schema, leaseMs })], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const victim = spawn(
+        process.execPath,
+        [hangingWorker, JSON.stringify({ connectionString: cluster.connectionString, schema: s.schema, leaseMs })],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       const exited = new Promise((r) => victim.on('close', r));
       try {
         await new Promise<void>((resolve, reject) => {
@@ -120,7 +127,9 @@ async function takeover(cluster: TestPostgres, leaseMs: number, crashes: number)
         });
         const { sessionId } = await s.queue.submit({ appName: APP, userId: 'u', input: `crash ${i}` });
         for (;;) {
-          const { rows } = await s.sql.query(`SELECT 1 FROM "${s.schema}".replan_jobs WHERE session_id = $1 AND owner = 'victim'`, [sessionId]);
+          const { rows } = await s.sql.query(`SELECT 1 FROM "${s.schema}".replan_jobs WHERE session_id = $1 AND owner = 'victim'`, [
+            sessionId,
+          ]);
           if (rows.length) break;
           await sleep(5);
         }
@@ -159,7 +168,14 @@ export async function runQueue(): Promise<string> {
     for (const workers of [1, 2, 4]) {
       const jobsPerSec = await throughput(cluster, workers, 100 * workers);
       const latency = await pickup(cluster, workers, 60, 60);
-      rows.push([workers, workers * PER_WORKER, fmt(jobsPerSec, 0), fmt((workers * PER_WORKER * 1000) / (2 * MODEL_MS), 0), fmt(percentile(latency, 50)), fmt(percentile(latency, 99))]);
+      rows.push([
+        workers,
+        workers * PER_WORKER,
+        fmt(jobsPerSec, 0),
+        fmt((workers * PER_WORKER * 1000) / (2 * MODEL_MS), 0),
+        fmt(percentile(latency, 50)),
+        fmt(percentile(latency, 99)),
+      ]);
     }
     const takeovers: (string | number)[][] = [];
     for (const leaseMs of [300, 1_000, 3_000]) {

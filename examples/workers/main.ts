@@ -64,10 +64,12 @@ try {
   // The producer: six orders, one of them express.
   const orders = ['101', '102', '103', '104', '105', '106'];
   const sessions = await Promise.all(
-    orders.map((order) => queue.submit({ appName: APP, userId: 'alice', input: `Ship order ${order}${order === '104' ? ' express' : ''}.` })),
+    orders.map((order) =>
+      queue.submit({ appName: APP, userId: 'alice', input: `Ship order ${order}${order === '104' ? ' express' : ''}.` }),
+    ),
   );
   const results = await Promise.all(sessions.map(({ sessionId }) => queue.waitFor({ appName: APP, userId: 'alice', sessionId })));
-  results.forEach((r, i) => console.log(`order ${orders[i]}: ${r.status}${r.output ? ` — ${r.output}` : ''}`));
+  for (const [i, r] of results.entries()) console.log(`order ${orders[i]}: ${r.status}${r.output ? ` — ${r.output}` : ''}`);
 
   // The express order waits for a human: the operations view lists it, no worker touches it.
   const open = await queue.listRuns(); // the replan_runs view
@@ -79,7 +81,8 @@ try {
   const approved = await queue.waitFor({ appName: APP, userId: 'alice', sessionId: waiting.sessionId });
   console.log(`order 104 after approval: ${approved.status} — ${approved.output}`);
 
-  const byWorker = [...shipped.values()].reduce<Record<string, number>>((n, w) => ({ ...n, [w]: (n[w] ?? 0) + 1 }), {});
+  const byWorker: Record<string, number> = {};
+  for (const w of shipped.values()) byWorker[w] = (byWorker[w] ?? 0) + 1;
   console.log(`side effects: ${shipped.size} shipments for ${orders.length} orders, by worker: ${JSON.stringify(byWorker)}`);
 } finally {
   await Promise.all(workers.map((w) => w.stop()));

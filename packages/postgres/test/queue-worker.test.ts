@@ -53,7 +53,7 @@ describe('Worker', () => {
 
       await t.worker({ concurrency: 8 }).start();
       const results = await Promise.all(ids.map((sessionId) => t.queue.waitFor({ appName: APP, userId: user, sessionId })));
-      results.forEach((r, i) => expect(r).toMatchObject({ status: 'completed', output: `done: job ${i}` }));
+      for (const [i, r] of results.entries()) expect(r).toMatchObject({ status: 'completed', output: `done: job ${i}` });
       for (const id of ids) expect(await toolResults(t, id)).toEqual(['r1', 'r2', 'r3']);
       // Each call's side effect happened; a repeat only for a call aborted before its result was stored.
       for (const id of ids) for (const call of ['r1', 'r2', 'r3']) expect(t.effects).toContain(`${id}:${call}`);
@@ -78,7 +78,13 @@ describe('Worker', () => {
       const view = await t.sql.query(`SELECT status, owner, lease_expired, lease_age IS NOT NULL AS aged FROM "${t.schema}".replan_runs`);
       expect(view.rows).toEqual([{ status: 'running', owner: 'dead-worker', lease_expired: false, aged: true }]);
       expect(await t.queue.listRuns()).toEqual([
-        expect.objectContaining({ sessionId, status: 'running', owner: 'dead-worker', leaseExpired: false, leaseAgeMs: expect.any(Number) }),
+        expect.objectContaining({
+          sessionId,
+          status: 'running',
+          owner: 'dead-worker',
+          leaseExpired: false,
+          leaseAgeMs: expect.any(Number),
+        }),
       ]);
 
       const w = t.worker();
@@ -110,7 +116,14 @@ describe('Worker', () => {
       const view = await t.sql.query(`SELECT status, run_status, error FROM "${t.schema}".replan_runs`);
       expect(view.rows).toEqual([{ status: 'failed', run_status: 'failed', error: expect.stringMatching(/gave up/) }]);
       expect(await t.queue.listRuns({ appName: APP })).toEqual([
-        expect.objectContaining({ sessionId, status: 'failed', runStatus: 'failed', attempts: 4, leaseExpired: false, error: expect.stringMatching(/gave up/) }),
+        expect.objectContaining({
+          sessionId,
+          status: 'failed',
+          runStatus: 'failed',
+          attempts: 4,
+          leaseExpired: false,
+          error: expect.stringMatching(/gave up/),
+        }),
       ]);
       expect(await t.queue.listRuns({ statuses: ['queued', 'running'] })).toEqual([]);
       await expect(t.queue.listRuns({ limit: 0 })).rejects.toThrow(/limit must be an integer from 1 to 1000/);

@@ -20,8 +20,12 @@ describe('PostgresRunQueue: submit', () => {
       expect(await t.jobs()).toEqual([{ session_id: sessionId, status: 'queued', claim: 0, owner: null }]);
 
       // The job insert fails after the session row was written: the transaction takes both back.
-      await t.sql.query(`CREATE FUNCTION "${t.schema}".refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no jobs today'; END $$`);
-      await t.sql.query(`CREATE TRIGGER refuse BEFORE INSERT ON "${t.schema}".replan_jobs FOR EACH ROW EXECUTE FUNCTION "${t.schema}".refuse()`);
+      await t.sql.query(
+        `CREATE FUNCTION "${t.schema}".refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no jobs today'; END $$`,
+      );
+      await t.sql.query(
+        `CREATE TRIGGER refuse BEFORE INSERT ON "${t.schema}".replan_jobs FOR EACH ROW EXECUTE FUNCTION "${t.schema}".refuse()`,
+      );
       const failed = t.queue.submit({ appName: APP, userId: user, sessionId: 'doomed', input: 'second' });
       await expect(failed).rejects.toBeInstanceOf(SessionStoreError);
       await expect(failed).rejects.toThrow(/no jobs today/);
@@ -34,7 +38,9 @@ describe('PostgresRunQueue: submit', () => {
       expect((await t.app.store.get({ appName: APP, userId: user, id: sessionId }))?.version).toBe(1);
       // Bad ids, priorities and state are refused before anything is written.
       await expect(t.queue.submit({ appName: APP, userId: '', input: 'x' })).rejects.toBeInstanceOf(InvalidArgumentError);
-      await expect(t.queue.submit({ appName: APP, userId: user, input: 'x', priority: 1.5 })).rejects.toThrow(/priority must be a 32-bit integer/);
+      await expect(t.queue.submit({ appName: APP, userId: user, input: 'x', priority: 1.5 })).rejects.toThrow(
+        /priority must be a 32-bit integer/,
+      );
       await expect(t.queue.submit({ appName: APP, userId: user, input: 'x', state: { f: () => 1 } })).rejects.toThrow(/JSON/);
       expect(await t.jobs()).toHaveLength(1);
     } finally {
@@ -59,7 +65,10 @@ describe('PostgresRunQueue: waitFor and submitResume', () => {
       expect(t.effects).toEqual([`${sessionId}:r1`, `${sessionId}:r2`]);
       expect(await t.jobs()).toEqual([expect.objectContaining({ status: 'completed', owner: null, claim: 1 })]);
       // Asked again after the end: answered from the row at once.
-      await expect(t.queue.waitFor({ appName: APP, userId: user, sessionId })).resolves.toMatchObject({ status: 'completed', output: 'done: hello' });
+      await expect(t.queue.waitFor({ appName: APP, userId: user, sessionId })).resolves.toMatchObject({
+        status: 'completed',
+        output: 'done: hello',
+      });
     } finally {
       await t.close();
     }
@@ -78,7 +87,9 @@ describe('PostgresRunQueue: waitFor and submitResume', () => {
       expect(view.rows).toEqual([{ status: 'interrupted', run_status: 'interrupted', owner: null }]);
 
       // A wrong interrupt id is refused at once, and the run stays interrupted.
-      await expect(t.queue.submitResume({ appName: APP, userId: user, sessionId, values: { nope: true } })).rejects.toBeInstanceOf(UnknownInterruptError);
+      await expect(t.queue.submitResume({ appName: APP, userId: user, sessionId, values: { nope: true } })).rejects.toBeInstanceOf(
+        UnknownInterruptError,
+      );
       expect((await t.jobs())[0]?.status).toBe('interrupted');
 
       await t.queue.submitResume({ appName: APP, userId: user, sessionId, values: { 'r1:approval': true } });
@@ -89,7 +100,10 @@ describe('PostgresRunQueue: waitFor and submitResume', () => {
       expect(second.interrupts.map((i) => i.id)).toEqual(['r2:approval']);
       expect(t.effects).toEqual([`${sessionId}:r1`]);
       await t.queue.submitResume({ appName: APP, userId: user, sessionId, values: { 'r2:approval': true } });
-      await expect(t.queue.waitFor({ appName: APP, userId: user, sessionId })).resolves.toMatchObject({ status: 'completed', output: 'done: approve me' });
+      await expect(t.queue.waitFor({ appName: APP, userId: user, sessionId })).resolves.toMatchObject({
+        status: 'completed',
+        output: 'done: approve me',
+      });
       expect(t.effects).toEqual([`${sessionId}:r1`, `${sessionId}:r2`]);
     } finally {
       await t.close();

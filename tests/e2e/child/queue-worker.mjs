@@ -17,7 +17,8 @@ import { buildGraphAgent } from './graph-scenario.mjs';
 
 /** @type {{ connectionString: string, schema: string, workDir: string, label: string, leaseMs: number, latencyMs: number, concurrency: number }} */
 const config = JSON.parse(process.argv[2] ?? '{}');
-const line = (/** @type {string} */ file, /** @type {object} */ entry) => appendFileSync(join(config.workDir, file), `${JSON.stringify(entry)}\n`);
+const line = (/** @type {string} */ file, /** @type {object} */ entry) =>
+  appendFileSync(join(config.workDir, file), `${JSON.stringify(entry)}\n`);
 
 // Every side effect is written, repeats included, so the parent can tell which calls ran twice.
 const log = {
@@ -44,7 +45,14 @@ const store = new Proxy(inner, {
     ) => {
       const result = await target.appendEvents(key, events, options);
       const lease = /** @type {{ lease?: { owner: string, token: number } }} */ (options).lease;
-      line('appends.log', { session: key.id, label: config.label, owner: lease?.owner, token: lease?.token, from: options.expectedVersion, to: result.version });
+      line('appends.log', {
+        session: key.id,
+        label: config.label,
+        owner: lease?.owner,
+        token: lease?.token,
+        from: options.expectedVersion,
+        to: result.version,
+      });
       return result;
     };
   },

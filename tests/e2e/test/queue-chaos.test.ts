@@ -43,7 +43,15 @@ describe('PostgresRunQueue with worker processes killed at random', () => {
       const killed = new Set<string>();
       let n = 0;
       const spawnWorker = () => {
-        const w = startWorker({ connectionString: db.connectionString, schema, workDir, label: `w${++n}`, leaseMs: LEASE_MS, latencyMs: 20, concurrency: 3 });
+        const w = startWorker({
+          connectionString: db.connectionString,
+          schema,
+          workDir,
+          label: `w${++n}`,
+          leaseMs: LEASE_MS,
+          latencyMs: 20,
+          concurrency: 3,
+        });
         workers.add(w);
         void w.exited.then(() => workers.delete(w));
         return w;
@@ -84,15 +92,20 @@ describe('PostgresRunQueue with worker processes killed at random', () => {
         for (const e of effects) byKey.set(e.key, [...(byKey.get(e.key) ?? []), e.label]);
         for (const id of ids) {
           const session = (await store.get({ appName: 'e2e', userId: 'u1', id }))!;
-          const calls = session.events.flatMap((e) => (e.message?.role === 'tool' ? toolResultsOf(e.message).map((r) => r.toolCallId) : []));
+          const calls = session.events.flatMap((e) =>
+            e.message?.role === 'tool' ? toolResultsOf(e.message).map((r) => r.toolCallId) : [],
+          );
           expect(new Set(calls).size, `${id}: no tool result stored twice`).toBe(calls.length);
           expect(calls.length).toBe(7);
           for (const call of calls) expect(byKey.get(`${id}:${call}`), `${id}:${call} happened`).toBeDefined();
         }
         const repeats = [...byKey].filter(([, labels]) => labels.length > 1);
         for (const [key, labels] of repeats)
-          for (const label of labels.slice(0, -1)) expect(killed.has(label), `${key} ran twice, first in ${label} which was not killed`).toBe(true);
-        console.info(`chaos: ${killed.size} kills, ${repeats.length} tool calls repeated after a kill: ${repeats.map(([k]) => k).join(', ') || 'none'}`);
+          for (const label of labels.slice(0, -1))
+            expect(killed.has(label), `${key} ran twice, first in ${label} which was not killed`).toBe(true);
+        console.info(
+          `chaos: ${killed.size} kills, ${repeats.length} tool calls repeated after a kill: ${repeats.map(([k]) => k).join(', ') || 'none'}`,
+        );
 
         // Appends: along each session's versions, leases only move forward (no two interleave).
         const appends = await lines<Append>(join(workDir, 'appends.log'));

@@ -71,7 +71,10 @@ export function failureResult(invocationId: string, error: Error): string {
 export function decodeJobResult(sessionId: string, value: unknown): RunResult {
   const parsed = storedResult.safeParse(value);
   if (!parsed.success)
-    throw new SessionCorruptError(sessionId, `its run-queue result is not one this version reads (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+    throw new SessionCorruptError(
+      sessionId,
+      `its run-queue result is not one this version reads (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+    );
   const r = parsed.data;
   const result: { -readonly [K in keyof RunResult]: RunResult[K] } = {
     status: r.status,

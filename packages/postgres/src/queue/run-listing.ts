@@ -50,9 +50,11 @@ interface Row {
 /** Reads `replan_runs`: what an operator wants to see (the same as `SELECT * FROM replan_runs`). */
 export async function listRuns(pool: pg.Pool, tables: Tables, input: ListRunsInput): Promise<QueuedRunSummary[]> {
   const limit = input.limit ?? 100;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new ConfigurationError(`listRuns limit must be an integer from 1 to 1000, got ${String(limit)}.`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw new ConfigurationError(`listRuns limit must be an integer from 1 to 1000, got ${String(limit)}.`);
   const statuses = input.statuses ?? STATUSES;
-  for (const s of statuses) if (!STATUSES.includes(s)) throw new ConfigurationError(`listRuns statuses are ${STATUSES.join(', ')}; got ${JSON.stringify(s)}.`);
+  for (const s of statuses)
+    if (!STATUSES.includes(s)) throw new ConfigurationError(`listRuns statuses are ${STATUSES.join(', ')}; got ${JSON.stringify(s)}.`);
   const { rows } = await pool.query<Row>(
     `SELECT app_name, user_id, session_id, status, priority, owner, attempts,
             extract(epoch FROM lease_age) * 1000 AS lease_age_ms, lease_expired, run_status, error, created_at

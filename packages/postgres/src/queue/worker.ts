@@ -78,7 +78,9 @@ export class Worker {
     if (!this.apps.length) throw new ConfigurationError('Worker needs at least one runner: runners: { [appName]: runner }.');
     for (const [app, runner] of Object.entries(this.runners))
       if (runner?.appName !== app)
-        throw new ConfigurationError(`Worker runners["${app}"] must be a Runner whose appName is "${app}" (got ${JSON.stringify(runner?.appName)}).`);
+        throw new ConfigurationError(
+          `Worker runners["${app}"] must be a Runner whose appName is "${app}" (got ${JSON.stringify(runner?.appName)}).`,
+        );
     this.concurrency = positiveInteger('concurrency', options.concurrency ?? 4);
     this.leaseMs = positiveInteger('leaseMs', options.leaseMs ?? 30_000);
     if (this.leaseMs < 30) throw new ConfigurationError(`Worker leaseMs must be at least 30 ms, got ${this.leaseMs}.`);
@@ -94,7 +96,8 @@ export class Worker {
 
   /** Starts listening and claiming. Resolves once LISTEN is in effect and the first claim round ran. */
   async start(): Promise<void> {
-    if (this.state !== 'idle') throw new ConfigurationError(`Worker ${this.owner} was already started; create a new Worker to start again.`);
+    if (this.state !== 'idle')
+      throw new ConfigurationError(`Worker ${this.owner} was already started; create a new Worker to start again.`);
     this.state = 'running';
     await this.backend.ready();
     this.listener = new NotifyListener({
@@ -191,7 +194,9 @@ export class Worker {
     const entry: HeldJob = { job, abort: new AbortController(), lost: false, done: Promise.resolve() };
     this.held.set(job.id, entry);
     entry.done = this.execute(entry)
-      .catch((error: unknown) => this.onError(new Error(`recording session "${job.sessionId}" failed: ${(error as Error).message}`, { cause: error })))
+      .catch((error: unknown) =>
+        this.onError(new Error(`recording session "${job.sessionId}" failed: ${(error as Error).message}`, { cause: error })),
+      )
       .finally(() => {
         this.held.delete(job.id);
         if (this.state === 'running') this.pump();
@@ -258,7 +263,12 @@ export class Worker {
     }
     const started = Date.now();
     try {
-      const renewed = await renewJobs(this.backend.pool, this.backend.tables, this.leaseMs, entries.map((h) => h.job));
+      const renewed = await renewJobs(
+        this.backend.pool,
+        this.backend.tables,
+        this.leaseMs,
+        entries.map((h) => h.job),
+      );
       this.lastRenewal = started;
       for (const h of entries) if (!renewed.has(h.job.id) && this.held.get(h.job.id) === h) this.lose(h);
     } catch (error) {
@@ -275,6 +285,7 @@ export class Worker {
 }
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw new ConfigurationError(`Worker ${name} must be a positive integer, got ${String(value)}.`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigurationError(`Worker ${name} must be a positive integer, got ${String(value)}.`);
   return value;
 }

@@ -18,7 +18,11 @@ export async function queueSetup(db: PostgresFixture, options: { steps?: number;
     return w;
   };
   const jobs = async () =>
-    (await sql.query<{ session_id: string; status: string; claim: number; owner: string | null }>(`SELECT session_id, status, claim, owner FROM "${schema}".replan_jobs ORDER BY id`)).rows;
+    (
+      await sql.query<{ session_id: string; status: string; claim: number; owner: string | null }>(
+        `SELECT session_id, status, claim, owner FROM "${schema}".replan_jobs ORDER BY id`,
+      )
+    ).rows;
   return {
     schema,
     queue,
@@ -35,4 +39,3 @@ export async function queueSetup(db: PostgresFixture, options: { steps?: number;
     },
   };
 }
-

@@ -37,7 +37,9 @@ export function startWorker(config: WorkerConfig): WorkerProcess {
       stdout += chunk;
       if (stdout.includes('READY\n')) resolve();
     });
-    void exited.then(({ code, signal }) => reject(new Error(`worker ${config.label} exited (${signal ?? code}) before READY:\n${stderr.slice(-2000)}`)));
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`worker ${config.label} exited (${signal ?? code}) before READY:\n${stderr.slice(-2000)}`)),
+    );
   });
   ready.catch(() => undefined);
   return { label: config.label, child, exited, ready };
