@@ -31,7 +31,6 @@ import {
 import { AppendBatcher, type QueuedAppend } from './append-batcher.js';
 import { appendBatch, writesSharedState, type AppendOutcome, type PendingAppend } from './batch-append.js';
 import { withClient } from './checkout.js';
-import { writeEvents } from './event-writer.js';
 import * as leases from './lease-queries.js';
 import { migrateSchema } from './migrations.js';
 import { classifyFault, shortId, storeFault } from './pg-faults.js';
