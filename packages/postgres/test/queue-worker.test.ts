@@ -1,5 +1,13 @@
 import { describe, expect } from 'vitest';
-import { ConfigurationError, toolResultsOf } from '@replan/core';
+import {
+  ConfigurationError,
+  Runner,
+  SessionStoreError,
+  toolResultsOf,
+  type AgentEvent,
+  type AppendOptions,
+  type SessionKey,
+} from '@replan/core';
 import { PostgresRunQueue, Worker } from '@replan/postgres';
 import { APP } from './support/queue-app.js';
 import { queueSetup } from './support/queue-setup.js';
@@ -129,6 +137,45 @@ describe('Worker', () => {
       await expect(t.queue.listRuns({ limit: 0 })).rejects.toThrow(/limit must be an integer from 1 to 1000/);
       await t.queue.submitResume({ appName: APP, userId: user, sessionId });
       await expect(t.queue.waitFor({ appName: APP, userId: user, sessionId })).resolves.toMatchObject({ status: 'completed' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a run that failed on a lost database connection is retried by resuming it, not failed for good', async () => {
+    const t = await setup();
+    try {
+      let failures = 0;
+      // The first append of a tool result fails as a dropped connection would (nothing written).
+      const flaky = new Proxy(t.app.store, {
+        get(target, prop, receiver) {
+          if (prop === 'appendEvents')
+            return (key: SessionKey, events: readonly AgentEvent[], options: AppendOptions) => {
+              if (failures === 0 && events.some((e) => e.message?.role === 'tool')) {
+                failures++;
+                return Promise.reject(new SessionStoreError('connection terminated unexpectedly', { kind: 'connection' }));
+              }
+              return target.appendEvents(key, events, options);
+            };
+          const value = Reflect.get(target, prop, receiver);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const runner = new Runner({ appName: APP, agent: t.app.runner.agent, sessionStore: flaky });
+      const { sessionId } = await t.queue.submit({ appName: APP, userId: user, input: 'flaky' });
+      const w = new Worker({ queue: t.queue, runners: { [APP]: runner }, leaseMs: 3_000, onError: () => undefined });
+      await w.start();
+      try {
+        await expect(t.queue.waitFor({ appName: APP, userId: user, sessionId })).resolves.toMatchObject({
+          status: 'completed',
+          output: 'done: flaky',
+        });
+      } finally {
+        await w.stop();
+      }
+      expect(failures).toBe(1);
+      expect((await t.jobs())[0]).toMatchObject({ status: 'completed', claim: 2 });
+      expect(await toolResults(t, sessionId)).toEqual(['r1', 'r2']);
     } finally {
       await t.close();
     }

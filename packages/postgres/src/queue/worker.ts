@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { ConfigurationError, SessionBusyError, type Runner, type RunResult } from '@replan/core';
+import { ConfigurationError, SessionBusyError, SessionStoreError, type Runner, type RunResult } from '@replan/core';
 import { claimJobs, finishJob, handBackJob, nextDueInMs, renewJobs, type ClaimedJob } from './job-claims.js';
 import { encodeJobResult, failureResult, jobStatusOf } from './job-result.js';
 import { NotifyListener } from './notify-listener.js';
@@ -242,6 +242,12 @@ export class Worker {
     }
     if (result.error?.name === 'LeaseLostError') {
       await handBackJob(pool, tables, job, 0, false); // someone else drives the session now
+      return;
+    }
+    // The database connection failed mid-run: nothing acknowledged is lost, so it is retried
+    // (resumed) a second later, counting an attempt, rather than failed for good.
+    if (result.status === 'failed' && result.error instanceof SessionStoreError && result.error.kind === 'connection') {
+      await handBackJob(pool, tables, job, 1_000, false);
       return;
     }
     await finishJob(pool, tables, job, jobStatusOf(result.status), encodeJobResult(result));
