@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { InvalidArgumentError, SessionExistsError, SessionStoreError, UnknownInterruptError } from '@replan/core';
-import { RunInProgressError, RunNotQueuedError } from '@replan/postgres';
+import { RunInProgressError, RunNotQueuedError, RunQueueClosedError } from '@replan/postgres';
 import { APP } from './support/queue-app.js';
 import { queueSetup } from './support/queue-setup.js';
 import { useTestPostgres } from './support/use-test-postgres.js';
@@ -122,6 +122,12 @@ describe('PostgresRunQueue: waitFor and submitResume', () => {
       setTimeout(() => controller.abort(reason), 50);
       await expect(waiting).rejects.toBe(reason);
       expect((await t.jobs())[0]?.status).toBe('queued'); // the run itself is untouched
+      // Closing the queue ends a pending wait with a typed error; the run stays queued.
+      const pending = t.queue.waitFor({ appName: APP, userId: user, sessionId });
+      await new Promise((r) => setTimeout(r, 50));
+      await t.queue.close();
+      await expect(pending).rejects.toBeInstanceOf(RunQueueClosedError);
+      expect((await t.jobs())[0]?.status).toBe('queued');
     } finally {
       await t.close();
     }

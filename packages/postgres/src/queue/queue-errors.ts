@@ -39,3 +39,12 @@ export class RunAttemptsExhaustedError extends ReplanError {
     );
   }
 }
+
+/** `queue.close()` was called while a `waitFor` was pending: the run goes on; wait again on a new queue. */
+export class RunQueueClosedError extends ReplanError {
+  constructor(readonly sessionId: string) {
+    super(
+      `The run queue was closed while waiting for session "${sessionId}"; the run itself goes on. Wait for it again with a new PostgresRunQueue.`,
+    );
+  }
+}

@@ -101,6 +101,7 @@ export class PostgresRunQueue {
   private readonly tables: Tables;
   private readonly schemaName: string;
   private migrated: Promise<void> | undefined;
+  private closed: Promise<void> | undefined;
   private readonly waiters: RunWaiters;
 
   constructor(options: PostgresRunQueueOptions) {
@@ -232,9 +233,12 @@ export class PostgresRunQueue {
   }
 
   /** Stops listening (pending `waitFor`s reject) and ends the pool if the queue created it. */
-  async close(): Promise<void> {
-    await this.waiters.close();
-    if (this.ownsPool) await this.pool.end();
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      await this.waiters.close();
+      if (this.ownsPool) await this.pool.end();
+    })();
+    return this.closed;
   }
 
   /** The run's result once it stopped; `undefined` while it is queued or running. */

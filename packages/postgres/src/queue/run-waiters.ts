@@ -1,5 +1,6 @@
 import type { RunResult, SessionKey } from '@replan/core';
 import { NotifyListener } from './notify-listener.js';
+import { RunQueueClosedError } from './queue-errors.js';
 import type { QueueBackend } from './run-queue.js';
 
 type ReadResult = (key: SessionKey) => Promise<{ jobId: string; result?: RunResult }>;
@@ -61,7 +62,7 @@ export class RunWaiters {
 
   /** Rejects every pending wait and stops listening. */
   async close(): Promise<void> {
-    for (const w of [...this.waiters]) w.settle(undefined, new Error('The run queue was closed while waiting for a run.'));
+    for (const w of [...this.waiters]) w.settle(undefined, new RunQueueClosedError(w.key.id));
     await this.listener?.close();
     this.listener = undefined;
   }
