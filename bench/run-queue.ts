@@ -48,7 +48,8 @@ async function setup(cluster: TestPostgres): Promise<Setup> {
           latencyMs: MODEL_MS,
           respond: (r) => (r.messages.some((m) => m.role === 'tool') ? 'done' : callTools({ name: 'noop', args: { i: 'x' } })),
         });
-        const runner = new Runner({ appName: APP, sessionStore: store, agent: new ReActAgent({ name: 'bench', model, tools: [noop] }) });
+        const agent = new ReActAgent({ name: 'bench', model, tools: [noop] });
+        const runner = new Runner({ appName: APP, sessionStore: store, agent, leaseMs });
         return new Worker({ queue, runners: { [APP]: runner }, concurrency: PER_WORKER, leaseMs });
       });
       started.push(...ws);
