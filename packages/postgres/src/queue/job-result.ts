@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SessionCorruptError, type RunResult, type RunStatus } from '@replan/core';
+import { SessionCorruptError, type Interrupt, type RunResult, type RunStatus, type Usage } from '@replan/core';
 
 /** What a job row's `result` column holds: a run's outcome without its events. */
 const JOB_RESULT_SCHEMA_VERSION = 1;
@@ -81,8 +81,9 @@ export function decodeJobResult(sessionId: string, value: unknown): RunResult {
     output: r.output,
     sessionId,
     invocationId: r.invocationId,
-    interrupts: r.interrupts,
-    usage: r.usage,
+    // Parsed from JSON, which has no undefined: an optional key is absent, never undefined.
+    interrupts: r.interrupts as Interrupt[],
+    usage: r.usage as Usage,
     modelCalls: r.modelCalls,
   };
   if (r.structured !== undefined) result.structured = r.structured;
