@@ -195,6 +195,11 @@ describe('Worker', () => {
       const w = t.worker();
       await w.start();
       await expect(w.start()).rejects.toThrow(/already started/);
+      // No database: start() fails with the connection error, and may be tried again.
+      const nowhere = new PostgresRunQueue({ connectionString: 'postgresql://postgres@127.0.0.1:1/postgres' });
+      const offline = new Worker({ queue: nowhere, runners: { [APP]: runner } });
+      for (let i = 0; i < 2; i++) await expect(offline.start()).rejects.toMatchObject({ name: 'SessionStoreError', kind: 'connection' });
+      await nowhere.close();
     } finally {
       await t.close();
     }

@@ -68,6 +68,7 @@ export class Worker {
   private lastRenewal = 0;
   private state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
   private pumping = false;
+  private renewing = false;
   private pumpAgain = false;
 
   constructor(options: WorkerOptions) {
@@ -99,6 +100,19 @@ export class Worker {
     if (this.state !== 'idle')
       throw new ConfigurationError(`Worker ${this.owner} was already started; create a new Worker to start again.`);
     this.state = 'running';
+    try {
+      await this.listen();
+    } catch (error) {
+      this.state = 'idle'; // nothing claimed yet: start() may be called again
+      await this.listener?.close();
+      throw error;
+    }
+    this.heartbeat = setInterval(() => void this.renew(), Math.max(10, Math.floor(this.leaseMs / 3)));
+    this.lastRenewal = Date.now();
+    await this.pumpNow();
+  }
+
+  private async listen(): Promise<void> {
     await this.backend.ready();
     this.listener = new NotifyListener({
       pool: this.backend.pool,
@@ -110,9 +124,6 @@ export class Worker {
       onError: (error) => this.onError(new Error(`the LISTEN connection failed (${error.message}); reconnecting`, { cause: error })),
     });
     await this.listener.ready();
-    this.heartbeat = setInterval(() => void this.renew(), Math.max(10, Math.floor(this.leaseMs / 3)));
-    this.lastRenewal = Date.now();
-    await this.pumpNow();
   }
 
   /**
@@ -262,6 +273,16 @@ export class Worker {
 
   /** Heartbeat: extends every held claim; a claim found taken over aborts its run, recording nothing. */
   private async renew(): Promise<void> {
+    if (this.renewing) return; // a slow renewal still running: the next tick tries again
+    this.renewing = true;
+    try {
+      await this.renewHeld();
+    } finally {
+      this.renewing = false;
+    }
+  }
+
+  private async renewHeld(): Promise<void> {
     const entries = [...this.held.values()].filter((h) => !h.lost);
     if (!entries.length) {
       this.lastRenewal = Date.now();
