@@ -49,7 +49,9 @@ async function setup(cluster: TestPostgres): Promise<Setup> {
           respond: (r) => (r.messages.some((m) => m.role === 'tool') ? 'done' : callTools({ name: 'noop', args: { i: 'x' } })),
         });
         const agent = new ReActAgent({ name: 'bench', model, tools: [noop] });
-        const runner = new Runner({ appName: APP, sessionStore: store, agent, leaseMs });
+        // The session lease as long as the job's (an option of runners with leases, issue 14).
+        const leases: object = { leaseMs };
+        const runner = new Runner({ appName: APP, sessionStore: store, agent, ...leases });
         return new Worker({ queue, runners: { [APP]: runner }, concurrency: PER_WORKER, leaseMs });
       });
       started.push(...ws);

@@ -47,8 +47,7 @@ function workerRunner(name: string, store: PostgresSessionStore): Runner {
     },
   });
   const agent = new ReActAgent({ name: 'clerk', model, tools: [ship] });
-  // The runner leases the session for as long as the worker leases the job (see docs/workers.md).
-  return new Runner({ appName: APP, agent, sessionStore: store, leaseMs: 5_000, owner: name });
+  return new Runner({ appName: APP, agent, sessionStore: store });
 }
 
 const cluster = await startTestPostgres();

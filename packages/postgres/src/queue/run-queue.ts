@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import {
-  assertSessionKey,
   ConfigurationError,
-  eventsForStorage,
-  jsonStateDelta,
   ReplanError,
   SessionNotFoundError,
-  toUserMessage,
   UnknownInterruptError,
   type AgentEvent,
   type ContentBlock,
@@ -15,6 +11,7 @@ import {
   type RunResult,
   type SessionKey,
 } from '@replan/core';
+import { assertSessionKey, eventsForStorage, jsonStateDelta, toUserMessage } from '@replan/core/store-kit';
 import { withClient } from '../checkout.js';
 import { migrateSchema } from '../migrations.js';
 import { classifyFault, storeFault } from '../pg-faults.js';
