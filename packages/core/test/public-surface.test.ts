@@ -135,6 +135,7 @@ describe('public surface of @replan/core', () => {
       'renewFrom',
       'splitStateDelta',
       'stateScopeOf',
+      'toUserMessage',
       'withoutTempKeys',
     ]);
   });
