@@ -9,7 +9,7 @@ import { startWorker, type WorkerProcess } from './support/worker-process.js';
 import { GRAPH } from '../child/graph-scenario.mjs';
 
 const db = useTestPostgres();
-const RUNS = 150;
+const RUNS = 120;
 const LEASE_MS = 1_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const lines = async <T>(file: string): Promise<T[]> =>
@@ -49,7 +49,7 @@ describe('PostgresRunQueue with worker processes killed at random', () => {
           workDir,
           label: `w${++n}`,
           leaseMs: LEASE_MS,
-          latencyMs: 50,
+          latencyMs: 40,
           concurrency: 3,
         });
         workers.add(w);
