@@ -62,6 +62,9 @@ describe('PostgresRunQueue: waitFor and submitResume', () => {
       const result = await waiting;
       expect(result).toMatchObject({ status: 'completed', output: 'done: hello', sessionId, modelCalls: 3, interrupts: [] });
       expect(result.usage.inputTokens).toBeGreaterThan(0);
+      // The whole RunResult survives the job row: breakdown by agent and the session's totals.
+      expect(result.breakdown.byAgent.agent).toMatchObject({ modelCalls: 3, usage: result.usage });
+      expect(result.session).toEqual({ usage: result.usage, modelCalls: 3 });
       expect(t.effects).toEqual([`${sessionId}:r1`, `${sessionId}:r2`]);
       expect(await t.jobs()).toEqual([expect.objectContaining({ status: 'completed', owner: null, claim: 1 })]);
       // Asked again after the end: answered from the row at once.

@@ -1,8 +1,24 @@
 import { z } from 'zod';
-import { SessionCorruptError, type Interrupt, type RunResult, type RunStatus, type Usage } from '@replan/core';
+import {
+  SessionCorruptError,
+  type Interrupt,
+  type RunResult,
+  type RunStatus,
+  type SessionTotals,
+  type Usage,
+  type UsageBreakdown,
+} from '@replan/core';
 
 /** What a job row's `result` column holds: a run's outcome without its events. */
 const JOB_RESULT_SCHEMA_VERSION = 1;
+
+const usage = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  reasoningTokens: z.number().optional(),
+  cachedTokens: z.number().optional(),
+});
+const bucket = z.object({ usage, modelCalls: z.number(), cost: z.number(), latencyMs: z.number() });
 
 const storedResult = z.object({
   schemaVersion: z.literal(JOB_RESULT_SCHEMA_VERSION),
@@ -19,13 +35,11 @@ const storedResult = z.object({
       toolName: z.string().optional(),
     }),
   ),
-  usage: z.object({
-    inputTokens: z.number(),
-    outputTokens: z.number(),
-    reasoningTokens: z.number().optional(),
-    cachedTokens: z.number().optional(),
-  }),
+  usage,
   modelCalls: z.number(),
+  cost: z.number(),
+  breakdown: z.object({ byAgent: z.record(z.string(), bucket), byStep: z.record(z.string(), bucket) }),
+  session: z.object({ usage, modelCalls: z.number() }),
   error: z.object({ name: z.string(), message: z.string() }).optional(),
 });
 
@@ -46,6 +60,9 @@ export function encodeJobResult(result: RunResult): string {
     interrupts: result.interrupts.map((i) => ({ ...i })),
     usage: { ...result.usage },
     modelCalls: result.modelCalls,
+    cost: result.cost,
+    breakdown: result.breakdown,
+    session: result.session,
   };
   if (result.output !== undefined) stored.output = result.output;
   if (result.structured !== undefined) stored.structured = result.structured;
@@ -63,6 +80,9 @@ export function failureResult(invocationId: string, error: Error): string {
     interrupts: [],
     usage: { inputTokens: 0, outputTokens: 0 },
     modelCalls: 0,
+    cost: 0,
+    breakdown: { byAgent: {}, byStep: {} },
+    session: { usage: { inputTokens: 0, outputTokens: 0 }, modelCalls: 0 },
     error,
   });
 }
@@ -85,6 +105,9 @@ export function decodeJobResult(sessionId: string, value: unknown): RunResult {
     interrupts: r.interrupts as Interrupt[],
     usage: r.usage as Usage,
     modelCalls: r.modelCalls,
+    cost: r.cost,
+    breakdown: r.breakdown as UsageBreakdown,
+    session: r.session as SessionTotals,
   };
   if (r.structured !== undefined) result.structured = r.structured;
   if (r.error) {
