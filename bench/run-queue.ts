@@ -49,9 +49,7 @@ async function setup(cluster: TestPostgres): Promise<Setup> {
           respond: (r) => (r.messages.some((m) => m.role === 'tool') ? 'done' : callTools({ name: 'noop', args: { i: 'x' } })),
         });
         const agent = new ReActAgent({ name: 'bench', model, tools: [noop] });
-        // The session lease as long as the job's (an option of runners with leases, issue 14).
-        const leases: object = { leaseMs };
-        const runner = new Runner({ appName: APP, sessionStore: store, agent, ...leases });
+        const runner = new Runner({ appName: APP, sessionStore: store, agent, leaseMs }); // the session lease as long as the job's
         return new Worker({ queue, runners: { [APP]: runner }, concurrency: PER_WORKER, leaseMs });
       });
       started.push(...ws);

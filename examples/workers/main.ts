@@ -47,7 +47,8 @@ function workerRunner(name: string, store: PostgresSessionStore): Runner {
     },
   });
   const agent = new ReActAgent({ name: 'clerk', model, tools: [ship] });
-  return new Runner({ appName: APP, agent, sessionStore: store });
+  // The runner leases the session for as long as the worker leases the job (see docs/workers.md).
+  return new Runner({ appName: APP, agent, sessionStore: store, leaseMs: 5_000, owner: name });
 }
 
 const cluster = await startTestPostgres();

@@ -59,7 +59,7 @@ const store = new Proxy(inner, {
 });
 
 const agent = buildGraphAgent({ latencyMs: config.latencyMs, mark: () => undefined, log });
-const runner = new Runner({ agent, appName: 'e2e', sessionStore: store, ...{ leaseMs: config.leaseMs, owner: config.label } });
+const runner = new Runner({ agent, appName: 'e2e', sessionStore: store, leaseMs: config.leaseMs, owner: config.label });
 const queue = new PostgresRunQueue({ connectionString: config.connectionString, schema: config.schema, maxConnections: 4 });
 const worker = new Worker({
   queue,
