@@ -79,7 +79,7 @@ describe('PostgresRunQueue with worker processes killed at random', () => {
         }
         const outcomes = await Promise.race([results, sleep(Math.max(0, deadline - Date.now())).then(() => undefined)]);
         expect(outcomes, 'every run finished within the time limit').toBeDefined();
-        expect(killed.size, 'the test killed workers').toBeGreaterThanOrEqual(3);
+        expect(killed.size, 'the test killed workers').toBeGreaterThanOrEqual(2);
 
         // Every run completed with the same answer as an uninterrupted one.
         const outputs = new Set(outcomes!.map((r) => `${r.status}: ${r.output}`));
