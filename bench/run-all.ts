@@ -7,6 +7,7 @@ import { planContextNeedle, planContextTokens } from './plan-context.js';
 import { sessionStores } from './session-stores.js';
 import { durableTools } from './durable-tools.js';
 import { studioOpen } from './studio-open.js';
+import { runQueue } from './run-queue.js';
 
 const benches: [string, () => Promise<string>][] = [
   ['react-overhead', reactOverhead],
@@ -18,6 +19,7 @@ const benches: [string, () => Promise<string>][] = [
   ['session-stores', sessionStores],
   ['durable-tools', durableTools],
   ['studio-open', studioOpen],
+  ['run-queue', runQueue],
 ];
 const only = process.argv[2];
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);

@@ -138,6 +138,7 @@ describe('public surface of @replan/core', () => {
       'renewFrom',
       'splitStateDelta',
       'stateScopeOf',
+      'toUserMessage',
       'withoutTempKeys',
     ]);
   });

@@ -71,6 +71,48 @@ export const MIGRATIONS: readonly Migration[] = [
         ADD COLUMN lease_token integer NOT NULL DEFAULT 0,
         ADD COLUMN lease_expires_at timestamptz;`,
   },
+  {
+    version: 3,
+    name: 'run queue: jobs and the replan_runs view',
+    sql: (t) => `
+      CREATE TABLE ${t.jobs} (
+        id bigserial PRIMARY KEY,
+        app_name text COLLATE "C" NOT NULL,
+        user_id text COLLATE "C" NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
+        status text NOT NULL CHECK (status IN ('queued', 'running', 'interrupted', 'completed', 'failed')),
+        priority integer NOT NULL DEFAULT 0,
+        resume_values json,
+        owner text,
+        claim integer NOT NULL DEFAULT 0,
+        lease_expires_at timestamptz,
+        heartbeat_at timestamptz,
+        claimed_at timestamptz,
+        attempts integer NOT NULL DEFAULT 0,
+        run_after timestamptz NOT NULL DEFAULT now(),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        started_at timestamptz,
+        finished_at timestamptz,
+        result json,
+        UNIQUE (app_name, user_id, session_id),
+        FOREIGN KEY (app_name, user_id, session_id) REFERENCES ${t.sessions} (app_name, user_id, id) ON DELETE CASCADE
+      );
+      CREATE INDEX ON ${t.jobs} (priority DESC, id) WHERE status = 'queued';
+      CREATE INDEX ON ${t.jobs} (run_after) WHERE status = 'queued';
+      CREATE INDEX ON ${t.jobs} (lease_expires_at) WHERE status = 'running';
+      CREATE VIEW ${t.runsView} AS
+        SELECT id AS job_id, app_name, user_id, session_id, status, priority, owner, attempts,
+               now() - heartbeat_at AS lease_age,
+               claimed_at, lease_expires_at,
+               status = 'running' AND lease_expires_at < now() AS lease_expired,
+               now() - created_at AS age,
+               result ->> 'status' AS run_status,
+               result -> 'error' ->> 'message' AS error,
+               created_at, updated_at, started_at, finished_at
+        FROM ${t.jobs}
+        WHERE status <> 'completed';`,
+  },
 ];
 
 /** Advisory lock class for migrations ("repl"); the object id is the schema's hash. */

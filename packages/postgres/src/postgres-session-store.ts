@@ -3,7 +3,6 @@ import {
   ConcurrentUpdateError,
   ConfigurationError,
   ReplanError,
-  SessionExistsError,
   SessionNotFoundError,
   SessionStoreError,
   type AgentEvent,
@@ -27,17 +26,15 @@ import {
   jsonStateDelta,
   decodeCursor,
   encodeCursor,
-  SESSION_SCHEMA_VERSION,
-  splitStateDelta,
   eventsForStorage,
 } from '@replan/core/store-kit';
 import { AppendBatcher, type QueuedAppend } from './append-batcher.js';
 import { appendBatch, writesSharedState, type AppendOutcome, type PendingAppend } from './batch-append.js';
 import { withClient } from './checkout.js';
-import { writeEvents } from './event-writer.js';
 import * as leases from './lease-queries.js';
 import { migrateSchema } from './migrations.js';
 import { classifyFault, shortId, storeFault } from './pg-faults.js';
+import { insertSession } from './session-writer.js';
 import { sessionFromRows, type EventRow, type ScopeRow, type SessionRow } from './session-rows.js';
 import { Tables } from './sql-names.js';
 
@@ -121,17 +118,7 @@ export class PostgresSessionStore implements SessionStore {
     const state = jsonStateDelta(input.state);
     const clean = eventsForStorage(events);
     const key: SessionKey = { appName: input.appName, userId: input.userId, id: input.id };
-    await this.transaction('create', key, async (client) => {
-      const now = Date.now();
-      const initial = splitStateDelta(state);
-      const inserted = await client.query(
-        `INSERT INTO ${this.tables.sessions} (app_name, user_id, id, schema_version, state, version, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5::json, $6, $7, $7) ON CONFLICT DO NOTHING`,
-        [key.appName, key.userId, key.id, SESSION_SCHEMA_VERSION, JSON.stringify(initial.session), clean.length, now],
-      );
-      if (inserted.rowCount === 0) throw new SessionExistsError(key.id);
-      await writeEvents(client, this.tables, key, clean, 0, [state]);
-    });
+    await this.transaction('create', key, (client) => insertSession(client, this.tables, key, state, clean));
     const session = await this.get(key);
     if (!session) throw new SessionStoreError(`Session ${shortId(key.id)} vanished right after it was created.`);
     return session;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ConfigurationError } from '@replan/core';
 
 /** Quotes an SQL identifier, so any schema name is used as given and never injected. */
@@ -13,6 +14,12 @@ export class Tables {
   readonly appState: string;
   readonly userState: string;
   readonly migrations: string;
+  /** The run queue's jobs (one row per session that went through the queue) and its operations view. */
+  readonly jobs: string;
+  readonly runsView: string;
+  /** LISTEN/NOTIFY channels of this schema's queue: new claimable work, and finished runs (payload: job id). */
+  readonly workChannel: string;
+  readonly doneChannel: string;
 
   constructor(schema: string) {
     if (typeof schema !== 'string' || schema.length === 0 || schema.length > 63)
@@ -24,5 +31,12 @@ export class Tables {
     this.appState = t('replan_app_state');
     this.userState = t('replan_user_state');
     this.migrations = t('replan_migrations');
+    this.jobs = t('replan_jobs');
+    this.runsView = t('replan_runs');
+    // Channels are per schema (two queues in one database never wake each other) and short
+    // (identifiers stop at 63 bytes), so they carry a hash of the schema name, not the name.
+    const tag = createHash('sha256').update(schema).digest('hex').slice(0, 16);
+    this.workChannel = `replan_work_${tag}`;
+    this.doneChannel = `replan_done_${tag}`;
   }
 }

@@ -16,6 +16,8 @@
  * - what is read back: `decodeStoredEvent` and `assertSchemaVersion` (a corrupt or foreign record
  *   is a `SessionCorruptError`), `parseAgentEvent` / `agentEventSchema`, `foldSessionState`
  *   (state as the fold of the events), `SESSION_SCHEMA_VERSION`;
+ * - a run's input: `toUserMessage` (what `runner.run({ input })` stores as the user's message, for a
+ *   queue that creates a session with its input before any runner sees it);
  * - leases (optional `acquireLease` / `renewLease` / `releaseLease`, and `AppendOptions.lease`):
  *   `acquireFrom`, `renewFrom`, `assertAppendLease`, `isCurrentLease` decide from a `LeaseRecord`
  *   (last token, holder); `assertLeaseOwner`, `assertLeaseTtl`, `assertSessionLease` check arguments.
@@ -52,3 +54,4 @@ export {
   isLeaseLive,
   renewFrom,
 } from '../sessions/session-lease.js';
+export { toUserMessage } from '../messages/message.js';
