@@ -7,7 +7,15 @@
  * Run: pnpm build && npx tsx bench/parallel-plans.ts
  */
 import { z } from 'zod';
-import { Runner, tool, type ChatModel, type ModelCallOptions, type ModelRequest, type ModelResponse, type ModelStreamPart } from '@replan/core';
+import {
+  Runner,
+  tool,
+  type ChatModel,
+  type ModelCallOptions,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamPart,
+} from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner, type GraphStep } from '@replan/planexecute';
 import { fmt, table } from './measure.js';
@@ -61,9 +69,15 @@ async function runGraph(shape: Shape): Promise<number> {
   const agent = createPlanExecuteAgent({
     mode: 'graph',
     stepConcurrency: 6,
-    planner: createPlanner({ mode: 'graph', model: new ScriptedModel({ latencyMs: MODEL_MS, responses: [callTools({ name: 'plan', args: { steps: shape.steps } })] }) }),
+    planner: createPlanner({
+      mode: 'graph',
+      model: new ScriptedModel({ latencyMs: MODEL_MS, responses: [callTools({ name: 'plan', args: { steps: shape.steps } })] }),
+    }),
     executor: createExecutor({ model: stepModel(), tools: [work] }),
-    replanner: createReplanner({ mode: 'graph', model: new ScriptedModel({ latencyMs: MODEL_MS, responses: [callTools({ name: 'respond', args: { response: 'done' } })] }) }),
+    replanner: createReplanner({
+      mode: 'graph',
+      model: new ScriptedModel({ latencyMs: MODEL_MS, responses: [callTools({ name: 'respond', args: { response: 'done' } })] }),
+    }),
   });
   return timed(agent);
 }
@@ -71,10 +85,14 @@ async function runGraph(shape: Shape): Promise<number> {
 async function runLinear(shape: Shape): Promise<number> {
   const tasks = shape.steps.map((s) => s.task); // a topological order: the shapes list dependencies first
   const replans = tasks.map((_, i) =>
-    i + 1 < tasks.length ? callTools({ name: 'plan', args: { steps: tasks.slice(i + 1) } }) : callTools({ name: 'respond', args: { response: 'done' } }),
+    i + 1 < tasks.length
+      ? callTools({ name: 'plan', args: { steps: tasks.slice(i + 1) } })
+      : callTools({ name: 'respond', args: { response: 'done' } }),
   );
   const agent = createPlanExecuteAgent({
-    planner: createPlanner({ model: new ScriptedModel({ latencyMs: MODEL_MS, responses: [callTools({ name: 'plan', args: { steps: tasks } })] }) }),
+    planner: createPlanner({
+      model: new ScriptedModel({ latencyMs: MODEL_MS, responses: [callTools({ name: 'plan', args: { steps: tasks } })] }),
+    }),
     executor: createExecutor({ model: stepModel(), tools: [work] }),
     replanner: createReplanner({ model: new ScriptedModel({ latencyMs: MODEL_MS, responses: replans }) }),
   });
@@ -105,12 +123,23 @@ export async function parallelPlans(repeats = 3): Promise<string> {
     }
     const g = median(graph);
     const l = median(linear);
-    rows.push([shape.name, levels, fmt(bound, 0), fmt(g, 0), `${fmt(((g - bound) / bound) * 100)} % (${fmt((g - bound) / levels)} ms/level)`, fmt(l, 0), `${fmt(l / g, 2)}×`]);
+    rows.push([
+      shape.name,
+      levels,
+      fmt(bound, 0),
+      fmt(g, 0),
+      `${fmt(((g - bound) / bound) * 100)} % (${fmt((g - bound) / levels)} ms/level)`,
+      fmt(l, 0),
+      `${fmt(l / g, 2)}×`,
+    ]);
   }
   return [
     `### Parallel plans: wall time of a 6-step plan (model ${MODEL_MS} ms, tool ${TOOL_MS} ms, stepConcurrency 6; median of ${repeats})`,
     '',
-    table(['shape', 'levels', 'critical-path bound (ms)', 'graph mode (ms)', 'graph over bound', 'linear mode (ms)', 'linear / graph'], rows),
+    table(
+      ['shape', 'levels', 'critical-path bound (ms)', 'graph mode (ms)', 'graph over bound', 'linear mode (ms)', 'linear / graph'],
+      rows,
+    ),
     '',
     await streamingPlanner(repeats),
   ].join('\n');
@@ -128,7 +157,11 @@ class StreamedPlanner implements ChatModel {
   private readonly inner: ScriptedModel;
   constructor(steps: readonly GraphStep[]) {
     const chunks = Math.ceil(JSON.stringify({ steps }).length / 16);
-    this.inner = new ScriptedModel({ responses: [callTools({ name: 'plan', args: { steps } })], argsChunkSize: 16, chunkDelayMs: PLAN_STREAM_MS / chunks });
+    this.inner = new ScriptedModel({
+      responses: [callTools({ name: 'plan', args: { steps } })],
+      argsChunkSize: 16,
+      chunkDelayMs: PLAN_STREAM_MS / chunks,
+    });
   }
   async *stream(request: ModelRequest, opts?: ModelCallOptions): AsyncIterable<ModelStreamPart> {
     for await (const part of this.inner.stream(request, opts)) {
@@ -149,7 +182,10 @@ async function runStreamed(shape: Shape, streamingPlan: boolean): Promise<{ wall
     streamingPlan,
     planner: createPlanner({ mode: 'graph', model: new StreamedPlanner(shape.steps) }),
     executor: createExecutor({ model: stepModel(), tools: [work] }),
-    replanner: createReplanner({ mode: 'graph', model: new ScriptedModel({ latencyMs: MODEL_MS, responses: [callTools({ name: 'respond', args: { response: 'done' } })] }) }),
+    replanner: createReplanner({
+      mode: 'graph',
+      model: new ScriptedModel({ latencyMs: MODEL_MS, responses: [callTools({ name: 'respond', args: { response: 'done' } })] }),
+    }),
   });
   const wall = await timed(agent);
   return { wall, firstTool: Math.min(...clock.toolStarts), planEnd: clock.planEnd };
@@ -167,12 +203,22 @@ export async function streamingPlanner(repeats = 3): Promise<string> {
     }
     const s = streamed.sort((a, b) => a.wall - b.wall)[Math.floor(repeats / 2)] as (typeof streamed)[number];
     const w = median(whole);
-    rows.push([shape.name, fmt(s.firstTool, 0), fmt(s.planEnd, 0), fmt(s.wall, 0), fmt(w, 0), `${fmt(w - s.wall, 0)} ms (${fmt(((w - s.wall) / w) * 100)} %)`]);
+    rows.push([
+      shape.name,
+      fmt(s.firstTool, 0),
+      fmt(s.planEnd, 0),
+      fmt(s.wall, 0),
+      fmt(w, 0),
+      `${fmt(w - s.wall, 0)} ms (${fmt(((w - s.wall) / w) * 100)} %)`,
+    ]);
   }
   return [
     `### Streaming planner: the same plans streamed over ${PLAN_STREAM_MS} ms (16-character deltas; model ${MODEL_MS} ms, tool ${TOOL_MS} ms; median of ${repeats})`,
     '',
-    table(['shape', 'first step\'s tool starts (ms)', 'plan stream ends (ms)', 'streamingPlan (ms)', 'whole plan first (ms)', 'saved'], rows),
+    table(
+      ['shape', "first step's tool starts (ms)", 'plan stream ends (ms)', 'streamingPlan (ms)', 'whole plan first (ms)', 'saved'],
+      rows,
+    ),
   ].join('\n');
 }
 

@@ -50,7 +50,9 @@ async function run(mode: PlanMode, n: number, policy: ContextPolicy, firstResult
     respond: () => {
       replans++;
       const left = mode === 'graph' ? 0 : n - replans;
-      return left > 0 ? callTools({ name: 'plan', args: { steps: tasks.slice(n - left) } }) : callTools({ name: 'respond', args: { response: 'done' } });
+      return left > 0
+        ? callTools({ name: 'plan', args: { steps: tasks.slice(n - left) } })
+        : callTools({ name: 'respond', args: { response: 'done' } });
     },
   });
   const agent = createPlanExecuteAgent({
@@ -99,7 +101,11 @@ export async function planContextNeedle(): Promise<string> {
       const text = step6 ? messageText(step6.messages.at(-1)) : '';
       rows.push([mode, name, text.includes('NEEDLE-7781') ? 'yes' : 'NO', String(estimateTokens(text))]);
     }
-  return ['### Plan context: the needle from step 1 at step 6', '', table(['mode', 'policy', 'needle at step 6', 'step 6 task-message tokens'], rows)].join('\n');
+  return [
+    '### Plan context: the needle from step 1 at step 6',
+    '',
+    table(['mode', 'policy', 'needle at step 6', 'step 6 task-message tokens'], rows),
+  ].join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

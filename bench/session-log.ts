@@ -13,7 +13,12 @@ export const AGENT = 'bench';
 const pad = (i: number) => String(i).padStart(6, '0');
 
 /** The tool the bench agent calls; its output is as wide as its argument. */
-export const noop = tool({ name: 'noop', description: 'does nothing', parameters: z.object({ i: z.string() }), execute: ({ i }) => `ok ${i}` });
+export const noop = tool({
+  name: 'noop',
+  description: 'does nothing',
+  parameters: z.object({ i: z.string() }),
+  execute: ({ i }) => `ok ${i}`,
+});
 
 /** A model that calls `noop` with fixed-width ids and arguments until `steps` calls were made, then answers. */
 export const stepModel = (steps: number) =>
@@ -36,18 +41,39 @@ export function unfinishedLog(count: number): AgentEvent[] {
     timestamp: 1_700_000_000_000 + i,
     ...e,
   });
-  const events: AgentEvent[] = [at(0, { author: 'user', path: 'user', message: { role: 'user', content: [{ type: 'text', text: 'go' }] } })];
+  const events: AgentEvent[] = [
+    at(0, { author: 'user', path: 'user', message: { role: 'user', content: [{ type: 'text', text: 'go' }] } }),
+  ];
   for (let step = 0; events.length < count; step++) {
     const call = { type: 'tool_call' as const, id: `call_${pad(step)}`, name: 'noop', args: { i: pad(step) } };
-    events.push(at(events.length, { author: AGENT, path: AGENT, message: { role: 'assistant', content: [call] }, usage: { inputTokens: 10, outputTokens: 5 } }));
+    events.push(
+      at(events.length, {
+        author: AGENT,
+        path: AGENT,
+        message: { role: 'assistant', content: [call] },
+        usage: { inputTokens: 10, outputTokens: 5 },
+      }),
+    );
     if (events.length < count)
-      events.push(at(events.length, { author: AGENT, path: AGENT, message: toolMessage([{ type: 'tool_result', toolCallId: call.id, name: 'noop', output: `ok ${pad(step)}` }]) }));
+      events.push(
+        at(events.length, {
+          author: AGENT,
+          path: AGENT,
+          message: toolMessage([{ type: 'tool_result', toolCallId: call.id, name: 'noop', output: `ok ${pad(step)}` }]),
+        }),
+      );
   }
   return events;
 }
 
 /** Stores `events` as a new session, in appends of `batch` events. */
-export async function storeLog(store: SessionStore, key: { appName: string; userId: string; id: string }, events: readonly AgentEvent[], batch = 500): Promise<void> {
+export async function storeLog(
+  store: SessionStore,
+  key: { appName: string; userId: string; id: string },
+  events: readonly AgentEvent[],
+  batch = 500,
+): Promise<void> {
   let { version } = await store.create(key, events.slice(0, batch));
-  for (let i = batch; i < events.length; i += batch) ({ version } = await store.appendEvents(key, events.slice(i, i + batch), { expectedVersion: version }));
+  for (let i = batch; i < events.length; i += batch)
+    ({ version } = await store.appendEvents(key, events.slice(i, i + batch), { expectedVersion: version }));
 }

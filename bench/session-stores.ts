@@ -52,7 +52,8 @@ async function postgresSubject(cluster: TestPostgres, schema: string, label = ''
   return {
     name: `PostgresSessionStore${label}`,
     store: () => new PostgresSessionStore({ connectionString: cluster.connectionString, schema, maxConnections: 10 }),
-    bytes: async () => Number((await sql.query<{ lsn: string }>(`SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS lsn`)).rows[0]?.lsn),
+    bytes: async () =>
+      Number((await sql.query<{ lsn: string }>(`SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS lsn`)).rows[0]?.lsn),
     dispose: () => sql.end(),
   };
 }
@@ -80,7 +81,9 @@ async function bytesPerStep(subject: Subject): Promise<(string | number)[]> {
   };
   const steps = CHECKPOINTS.at(-1) as number;
   const t0 = performance.now();
-  const result = await benchRunner(wrapped, stepModel(steps), steps + 1).run({ userId: 'u', sessionId: 'steps', input: 'go' }).result();
+  const result = await benchRunner(wrapped, stepModel(steps), steps + 1)
+    .run({ userId: 'u', sessionId: 'steps', input: 'go' })
+    .result();
   const ms = performance.now() - t0;
   if (result.status !== 'completed') throw new Error(`bytes-per-step run ended ${result.status}: ${result.error?.message}`);
   await store.close?.();
@@ -126,7 +129,8 @@ async function appendRate(subject: Subject, sessions: number, perSession = 300):
   const ms = await time(() =>
     Promise.all(
       logs.map(async (log, s) => {
-        for (let i = 1; i <= perSession; i++) await store.appendEvents(key(`rate-${sessions}-${s}`), [log[i] as AgentEvent], { expectedVersion: i });
+        for (let i = 1; i <= perSession; i++)
+          await store.appendEvents(key(`rate-${sessions}-${s}`), [log[i] as AgentEvent], { expectedVersion: i });
       }),
     ),
   );

@@ -4,7 +4,10 @@ import { tool } from '@replan/core';
 /** A small in-memory document base the demo searches. */
 export const DOCUMENTS = [
   { id: 'team', text: 'Staffing: the support team has 12 people today; 3 more people join the support team in March.' },
-  { id: 'pricing', text: 'Pricing: the Standard plan costs 49 EUR per seat per month. The Team plan costs 39 EUR per seat per month (10 seats or more).' },
+  {
+    id: 'pricing',
+    text: 'Pricing: the Standard plan costs 49 EUR per seat per month. The Team plan costs 39 EUR per seat per month (10 seats or more).',
+  },
   { id: 'billing', text: 'Billing: annual billing gives a 15% discount on any plan, paid up front.' },
   { id: 'security', text: 'Security: data is encrypted at rest and in transit; SSO comes with the Team plan.' },
 ];

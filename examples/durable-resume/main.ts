@@ -51,8 +51,7 @@ const model = new ScriptedModel({
     const text = JSON.stringify(last?.content ?? []);
     if (last?.role === 'user' && text.includes('Pay'))
       return callTools({ name: 'transfer', args: { to: 'ACME', amount: 250 }, id: 'pay-1' });
-    if (last?.role === 'user' && text.includes('report'))
-      return callTools({ name: 'monthly_report', args: { month: 'May' }, id: 'rep-1' });
+    if (last?.role === 'user' && text.includes('report')) return callTools({ name: 'monthly_report', args: { month: 'May' }, id: 'rep-1' });
     if (text.includes('rejected')) return 'The payment was not approved, so nothing was sent.';
     if (text.includes('sent 250')) return 'Paid 250 EUR to ACME.';
     return 'The May report: 3 transfers.';
@@ -64,7 +63,9 @@ const newRunner = () => new Runner({ agent, appName: 'treasury', sessionStore: n
 
 // 1. Human in the loop: the run stops before the large transfer.
 const first = await newRunner().run({ userId: 'ana', sessionId: 'may-payments', input: 'Pay ACME their 250 EUR invoice.' }).result();
-console.log(`run 1: ${first.status}; waiting for ${first.interrupts.map((i) => `${i.id} (${i.reason}: ${JSON.stringify(i.payload)})`).join(', ')}`);
+console.log(
+  `run 1: ${first.status}; waiting for ${first.interrupts.map((i) => `${i.id} (${i.reason}: ${JSON.stringify(i.payload)})`).join(', ')}`,
+);
 
 // 2. Another Runner over the same files — another process in real life — approves it.
 const approved = await newRunner()
@@ -90,6 +91,8 @@ console.log(`resume after abort: ${resumed.status} — ${resumed.output} (model 
 const logs = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile() && f.name.endsWith('.jsonl'));
 console.log(`\nside effects: ${ledger.length} transfer(s); ${logs.length} session logs in ${dir}`);
 for (const log of logs)
-  console.log(`  ${log.name}: ${readFileSync(join(log.parentPath, log.name), 'utf8').trim().split('\n').length} lines (a header, then one line per event)`);
+  console.log(
+    `  ${log.name}: ${readFileSync(join(log.parentPath, log.name), 'utf8').trim().split('\n').length} lines (a header, then one line per event)`,
+  );
 rmSync(dir, { recursive: true, force: true });
 if (approved.status !== 'completed' || resumed.status !== 'completed' || ledger.length !== 1) process.exitCode = 1;

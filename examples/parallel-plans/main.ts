@@ -55,12 +55,16 @@ const agent = createPlanExecuteAgent({
 });
 
 const started = performance.now();
-const run = new Runner({ agent, appName: 'parallel-plans' }).run({ userId: 'me', input: 'Which of Oslo, Lisbon and Cairo is warmest now?' });
+const run = new Runner({ agent, appName: 'parallel-plans' }).run({
+  userId: 'me',
+  input: 'Which of Oslo, Lisbon and Cairo is warmest now?',
+});
 for await (const event of run) {
   const kind = planExecuteEventKind(event);
   const at = `${String(Math.round(performance.now() - started)).padStart(4)} ms`;
   if (kind?.kind === 'plan') console.log(`${at}  plan: ${plan.steps.map((s) => s.id).join(', ')}`);
-  if (kind?.kind === 'step-result') console.log(`${at}  step ${kind.stepId} done: ${'result' in kind.executedStep ? kind.executedStep.result : ''}`);
+  if (kind?.kind === 'step-result')
+    console.log(`${at}  step ${kind.stepId} done: ${'result' in kind.executedStep ? kind.executedStep.result : ''}`);
   if (kind?.kind === 'answer') console.log(`${at}  answer: ${kind.answer.text}`);
 }
 const result = await run.result();

@@ -46,7 +46,9 @@ async function startScriptedServer(received: ReceivedBody[]): Promise<{ url: str
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     for (const delta of deltas) res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`);
     const finish = deltas.some((d) => 'tool_calls' in d) ? 'tool_calls' : 'stop';
-    res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: finish }], usage: { prompt_tokens: 40, completion_tokens: 12 } })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: finish }], usage: { prompt_tokens: 40, completion_tokens: 12 } })}\n\n`,
+    );
     res.end('data: [DONE]\n\n');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -80,7 +82,10 @@ console.log(`\nstatus: ${result.status}, tokens: ${result.usage.inputTokens} in 
 
 if (local) {
   const assistant = received[1]?.messages.find((m) => m.role === 'assistant');
-  console.log('\nsent back on the next turn:', JSON.stringify({ thinking_blocks: assistant?.thinking_blocks, tool_calls: assistant?.tool_calls }, null, 2));
+  console.log(
+    '\nsent back on the next turn:',
+    JSON.stringify({ thinking_blocks: assistant?.thinking_blocks, tool_calls: assistant?.tool_calls }, null, 2),
+  );
   local.close();
 }
 if (result.status !== 'completed') process.exitCode = 1;

@@ -71,6 +71,8 @@ const runner = new Runner({ agent, appName: 'react-example' });
 const run = runner.run({ userId: 'demo', input: 'What do 3 bags of coffee and 2 loaves of bread cost?' });
 for await (const event of run) show(event);
 const result = await run.result();
-console.log(`\nstatus: ${result.status}, model calls: ${result.modelCalls}, tokens: ${result.usage.inputTokens + result.usage.outputTokens}`);
+console.log(
+  `\nstatus: ${result.status}, model calls: ${result.modelCalls}, tokens: ${result.usage.inputTokens + result.usage.outputTokens}`,
+);
 if (result.status !== 'completed') process.exitCode = 1;
 else console.log(`answer: ${result.output}`);

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type AgentEvent,
-  type ContextOptions,
-  type Message,
-  ReActAgent,
-  messageText,
-} from '@replan/core';
+import { type AgentEvent, type ContextOptions, type Message, ReActAgent, messageText } from '@replan/core';
 import { InvocationContext, type InvocationServices, RunBudget, buildContextMessages, neutraliseMarkers } from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
 import { MISSING_RESULT_OUTPUT } from '../src/context/tool-pairing.js';
@@ -73,7 +67,9 @@ describe('own tool calls and results', () => {
     const events = [ev('user', say('hi', 'user')), ev(SELF, call('lost')), ev(SELF, say('later answer'))];
     const out = build(events);
     expect(roles(out)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(out[2]?.content).toEqual([{ type: 'tool_result', toolCallId: 'lost', name: 'lookup', output: MISSING_RESULT_OUTPUT, isError: true }]);
+    expect(out[2]?.content).toEqual([
+      { type: 'tool_result', toolCallId: 'lost', name: 'lookup', output: MISSING_RESULT_OUTPUT, isError: true },
+    ]);
   });
 
   it("leaves the latest own turn's unanswered calls open, and last, for the agent to run", () => {

@@ -31,15 +31,15 @@ describe('FileSessionStore with the Runner', () => {
       const agent = new ReActAgent({ name: 'calc', model, tools: [add] });
       return new Runner({ agent, appName: 'app', sessionStore: new FileSessionStore({ dir }) });
     };
-    const first = await build(callTools({ name: 'add', args: { a: 1, b: 2 } })).run({ userId: 'u', input: 'what is 1+2?', state: { 'user:lang': 'en' } }).result();
+    const first = await build(callTools({ name: 'add', args: { a: 1, b: 2 } }))
+      .run({ userId: 'u', input: 'what is 1+2?', state: { 'user:lang': 'en' } })
+      .result();
     expect(first.status).toBe('interrupted');
     expect(ran).toEqual([]);
 
     // A new store instance over the same directory stands in for another process.
     const second = build('It is 3.');
-    const resumed = await second
-      .resume({ userId: 'u', sessionId: first.sessionId, values: { [first.interrupts[0]!.id]: true } })
-      .result();
+    const resumed = await second.resume({ userId: 'u', sessionId: first.sessionId, values: { [first.interrupts[0]!.id]: true } }).result();
     expect(resumed.status).toBe('completed');
     expect(resumed.output).toBe('It is 3.');
     expect(ran).toEqual([3]);

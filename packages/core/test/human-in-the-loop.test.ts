@@ -17,7 +17,9 @@ describe('human in the loop', () => {
         return `user said: ${answer}`;
       },
     });
-    const model = new ScriptedModel({ responses: [callTools({ name: 'ask_user', args: { question: 'Which city?' }, id: 'q1' }), 'Booked Paris.'] });
+    const model = new ScriptedModel({
+      responses: [callTools({ name: 'ask_user', args: { question: 'Which city?' }, id: 'q1' }), 'Booked Paris.'],
+    });
     const runner = new Runner({ agent: new ReActAgent({ name: 'agent', model, tools: [ask] }), appName: 'hitl' });
     const first = await collect(runner.run({ userId: 'u', input: 'book a trip', sessionId: 's' }));
     expect(first.result.status).toBe('interrupted');
@@ -51,7 +53,10 @@ describe('human in the loop', () => {
     const script = () =>
       new ScriptedModel({
         responses: [
-          callTools({ name: 'send_email', args: { to: 'boss@corp.com' }, id: 'e1' }, { name: 'send_email', args: { to: 'me@example.com' }, id: 'e2' }),
+          callTools(
+            { name: 'send_email', args: { to: 'boss@corp.com' }, id: 'e1' },
+            { name: 'send_email', args: { to: 'me@example.com' }, id: 'e2' },
+          ),
           'done',
         ],
       });
@@ -65,7 +70,13 @@ describe('human in the loop', () => {
       expect(first.result.interrupts[0]?.payload).toEqual({ tool: 'send_email', args: { to: 'boss@corp.com' } });
       expect(sent).toEqual(['me@example.com']); // the call that needed no approval ran and its result is stored
 
-      const second = await collect(runner.resume({ userId: 'u', sessionId: 'm', values: { 'e1:approval': approved ? true : { approved: false, message: 'not now' } } }));
+      const second = await collect(
+        runner.resume({
+          userId: 'u',
+          sessionId: 'm',
+          values: { 'e1:approval': approved ? true : { approved: false, message: 'not now' } },
+        }),
+      );
       expect(second.result.status).toBe('completed');
       const results = model.requests[1]?.messages.flatMap((m) => toolResultsOf(m)) ?? [];
       const boss = results.find((r) => r.toolCallId === 'e1');
@@ -84,10 +95,15 @@ describe('human in the loop', () => {
   it('rejects an unknown interrupt id with a typed error and changes nothing', async () => {
     const ask = tool({ name: 'ask', description: '', parameters: z.object({}), execute: (_a, ctx) => ctx.interrupt('?') });
     const model = new ScriptedModel({ responses: [callTools({ name: 'ask', id: 'a1' })] });
-    const runner = new Runner({ agent: new SequentialAgent({ name: 'root', subAgents: [new ReActAgent({ name: 'x', model, tools: [ask] })] }), appName: 'h' });
+    const runner = new Runner({
+      agent: new SequentialAgent({ name: 'root', subAgents: [new ReActAgent({ name: 'x', model, tools: [ask] })] }),
+      appName: 'h',
+    });
     await collect(runner.run({ userId: 'u', input: 'q', sessionId: 's' }));
     const before = await runner.sessionStore.get({ appName: 'h', userId: 'u', id: 's' });
-    await expect(runner.resume({ userId: 'u', sessionId: 's', values: { 'nope:1': 1 } }).result()).rejects.toBeInstanceOf(UnknownInterruptError);
+    await expect(runner.resume({ userId: 'u', sessionId: 's', values: { 'nope:1': 1 } }).result()).rejects.toBeInstanceOf(
+      UnknownInterruptError,
+    );
     await expect(runner.resume({ userId: 'u', sessionId: 's', values: { 'nope:1': 1 } }).result()).rejects.toThrow(/a1:1/);
     expect((await runner.sessionStore.get({ appName: 'h', userId: 'u', id: 's' }))?.version).toBe(before?.version);
   });

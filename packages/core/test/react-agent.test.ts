@@ -17,8 +17,7 @@ function setup(model: ScriptedModel, extra: Partial<ConstructorParameters<typeof
 }
 
 /** The tool results the model was shown in its `call`-th request. */
-const shownResults = (model: ScriptedModel, call: number) =>
-  (model.requests[call]?.messages ?? []).flatMap((m) => toolResultsOf(m));
+const shownResults = (model: ScriptedModel, call: number) => (model.requests[call]?.messages ?? []).flatMap((m) => toolResultsOf(m));
 
 describe('ReActAgent', () => {
   it('runs tools, feeds results back and answers', async () => {
@@ -49,7 +48,12 @@ describe('ReActAgent', () => {
 
   it('turns invalid tool arguments into an error result the model can fix', async () => {
     let executed = 0;
-    const strict = tool({ name: 'add', description: '', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => (executed++, a + b) });
+    const strict = tool({
+      name: 'add',
+      description: '',
+      parameters: z.object({ a: z.number(), b: z.number() }),
+      execute: ({ a, b }) => (executed++, a + b),
+    });
     const model = new ScriptedModel({
       responses: [callTools({ name: 'add', args: { a: 'two', b: 3 } }), callTools({ name: 'add', args: { a: 2, b: 3 } }), 'five'],
     });
@@ -73,7 +77,10 @@ describe('ReActAgent', () => {
   it('answers arguments that were not valid JSON with an error result', async () => {
     const model = new ScriptedModel({
       responses: [
-        { role: 'assistant', content: [{ type: 'tool_call', id: 'c1', name: 'add', args: {}, rawArgs: '{"a":', argsError: 'Unexpected end of JSON input' }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_call', id: 'c1', name: 'add', args: {}, rawArgs: '{"a":', argsError: 'Unexpected end of JSON input' }],
+        },
         'ok',
       ],
     });
@@ -83,7 +90,14 @@ describe('ReActAgent', () => {
   });
 
   it('turns a throwing tool into an error result and goes on', async () => {
-    const boom = tool({ name: 'boom', description: '', parameters: z.object({}), execute: () => { throw new Error('disk full'); } });
+    const boom = tool({
+      name: 'boom',
+      description: '',
+      parameters: z.object({}),
+      execute: () => {
+        throw new Error('disk full');
+      },
+    });
     const model = new ScriptedModel({ responses: [callTools({ name: 'boom' }), 'it failed'] });
     const { result } = await collect(setup(model, {}, [boom]).run({ userId: 'u', input: 'x' }));
     expect(result.status).toBe('completed');
@@ -161,7 +175,9 @@ describe('ReActAgent', () => {
   });
 
   it('lets hooks short-circuit the model and tools, and replace outputs', async () => {
-    const model = new ScriptedModel({ responses: [callTools({ name: 'add', args: { a: 1, b: 2 } }), callTools({ name: 'add', args: { a: 5, b: 5 } })] });
+    const model = new ScriptedModel({
+      responses: [callTools({ name: 'add', args: { a: 1, b: 2 } }), callTools({ name: 'add', args: { a: 5, b: 5 } })],
+    });
     const seen: string[] = [];
     const hooks = {
       beforeModel: (ctx: { iteration: number }): ModelResponse | undefined =>
@@ -177,7 +193,14 @@ describe('ReActAgent', () => {
   });
 
   it('lets onError recover a failed model call and a failed tool', async () => {
-    const flaky = tool({ name: 'flaky', description: '', parameters: z.object({}), execute: () => { throw new Error('nope'); } });
+    const flaky = tool({
+      name: 'flaky',
+      description: '',
+      parameters: z.object({}),
+      execute: () => {
+        throw new Error('nope');
+      },
+    });
     const model = new ScriptedModel({ responses: [callTools({ name: 'flaky' }), new Error('down')] });
     const hooks = {
       onError: (_ctx: unknown, _error: unknown, site: { stage: string }) =>
@@ -196,7 +219,9 @@ describe('ReActAgent', () => {
     const { events, result } = await collect(runner.run({ userId: 'u', input: 'x', stream: true, sessionId: 'st' }));
     const partials = events.filter((e) => e.partial);
     expect(partials.length).toBeGreaterThan(3);
-    expect(partials.map((e) => (e.message?.content[0] as { text: string } | undefined)?.text).join('')).toBe('A fairly long streamed answer.');
+    expect(partials.map((e) => (e.message?.content[0] as { text: string } | undefined)?.text).join('')).toBe(
+      'A fairly long streamed answer.',
+    );
     const stored = (await runner.sessionStore.get({ appName: 'test', userId: 'u', id: 'st' }))?.events ?? [];
     expect(stored.some((e) => e.partial)).toBe(false);
     expect(result.output).toBe('A fairly long streamed answer.');
@@ -224,7 +249,7 @@ describe('ReActAgent', () => {
 });
 
 describe('ReActAgent inputMessages', () => {
-  it('replaces the session history with computed input, keeping the agent\'s own turn', async () => {
+  it("replaces the session history with computed input, keeping the agent's own turn", async () => {
     const model = new ScriptedModel({ responses: [callTools({ name: 'add', args: { a: 1, b: 1 } }), 'two'] });
     const agent = new ReActAgent({
       name: 'computed',

@@ -85,7 +85,9 @@ describe('Runner', () => {
   });
 
   it('ends budget_exceeded on maxModelCalls and resumes with a new budget', async () => {
-    const model = new ScriptedModel({ responses: [callTools({ name: 'echo', args: { v: '1' } }), callTools({ name: 'echo', args: { v: '2' } }), 'end'] });
+    const model = new ScriptedModel({
+      responses: [callTools({ name: 'echo', args: { v: '1' } }), callTools({ name: 'echo', args: { v: '2' } }), 'end'],
+    });
     const runner = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [echo] }), appName: 'x' });
     const r = await runner.run({ userId: 'u', sessionId: 's', input: 'go', limits: { maxModelCalls: 2 } }).result();
     expect(r.status).toBe('budget_exceeded');
@@ -97,7 +99,10 @@ describe('Runner', () => {
   });
 
   it('ends budget_exceeded on maxTokens', async () => {
-    const model = new ScriptedModel({ respond: () => callTools({ name: 'echo', args: { v: 'x' } }), usage: { inputTokens: 60, outputTokens: 0 } });
+    const model = new ScriptedModel({
+      respond: () => callTools({ name: 'echo', args: { v: 'x' } }),
+      usage: { inputTokens: 60, outputTokens: 0 },
+    });
     const runner = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [echo] }), appName: 'x' });
     const r = await runner.run({ userId: 'u', input: 'go', limits: { maxTokens: 100 } }).result();
     expect(r.status).toBe('budget_exceeded');
@@ -116,9 +121,15 @@ describe('Runner', () => {
   });
 
   it('stops at maxCost priced per model', async () => {
-    const model = new ScriptedModel({ id: 'm1', respond: () => callTools({ name: 'echo', args: { v: 'x' } }), usage: { inputTokens: 1_000_000, outputTokens: 0 } });
+    const model = new ScriptedModel({
+      id: 'm1',
+      respond: () => callTools({ name: 'echo', args: { v: 'x' } }),
+      usage: { inputTokens: 1_000_000, outputTokens: 0 },
+    });
     const runner = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [echo] }), appName: 'x' });
-    const r = await runner.run({ userId: 'u', input: 'go', limits: { maxCost: 2.5, prices: { m1: { inputPerMillion: 1, outputPerMillion: 4 } } } }).result();
+    const r = await runner
+      .run({ userId: 'u', input: 'go', limits: { maxCost: 2.5, prices: { m1: { inputPerMillion: 1, outputPerMillion: 4 } } } })
+      .result();
     expect(r.status).toBe('budget_exceeded');
     expect(model.calls).toBe(3);
   });
@@ -176,7 +187,11 @@ describe('Runner', () => {
       parameters: z.object({}),
       execute: async () => {
         const s = await store.get({ appName: 'x', userId: 'u', id: 's' });
-        await store.appendEvents({ appName: 'x', userId: 'u', id: 's' }, [{ id: 'other', invocationId: 'z', author: 'user', path: 'user', timestamp: 1 }], { expectedVersion: s!.version });
+        await store.appendEvents(
+          { appName: 'x', userId: 'u', id: 's' },
+          [{ id: 'other', invocationId: 'z', author: 'user', path: 'user', timestamp: 1 }],
+          { expectedVersion: s!.version },
+        );
         return 'ok';
       },
     });

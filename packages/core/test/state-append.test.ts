@@ -25,7 +25,11 @@ describe('stateAppend', () => {
     const runner = new Runner({ agent, appName: 'x' });
     const { result } = await collect(runner.run({ userId: 'u', input: 'go', sessionId: 's', state: { log: ['start'] } }));
     expect(result.status).toBe('completed');
-    expect(agent.seen).toEqual([['start', 0], ['start', 0, 1], ['start', 0, 1, 2]]);
+    expect(agent.seen).toEqual([
+      ['start', 0],
+      ['start', 0, 1],
+      ['start', 0, 1, 2],
+    ]);
     const session = await runner.sessionStore.get({ appName: 'x', userId: 'u', id: 's' });
     expect(session?.state.log).toEqual(['start', 0, 1, 2]);
     const appends = session?.events.flatMap((e) => (e.actions?.stateAppend ? [e.actions.stateAppend] : []));

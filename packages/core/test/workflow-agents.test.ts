@@ -36,7 +36,9 @@ describe('workflow agents', () => {
     const runner = new Runner({ agent: new SequentialAgent({ name: 'seq', subAgents: [a, b] }), appName: 'w' });
     const { events, result } = await collect(runner.run({ userId: 'u', input: 'go' }));
     expect(result.status).toBe('completed');
-    const trail = events.map((e) => (e.actions?.agentState ? `cursor:${JSON.stringify(e.actions.agentState)}` : messageText(e.message))).filter(Boolean);
+    const trail = events
+      .map((e) => (e.actions?.agentState ? `cursor:${JSON.stringify(e.actions.agentState)}` : messageText(e.message)))
+      .filter(Boolean);
     expect(trail).toEqual([
       'go',
       'cursor:{"index":0,"agent":"a"}',
@@ -76,7 +78,10 @@ describe('workflow agents', () => {
   });
 
   it('LoopAgent running out of iterations completes normally, or fails max_iterations with requireExit', async () => {
-    const plain = new Runner({ agent: new LoopAgent({ name: 'loop', subAgents: [new CountingAgent('w')], maxIterations: 2 }), appName: 'w' });
+    const plain = new Runner({
+      agent: new LoopAgent({ name: 'loop', subAgents: [new CountingAgent('w')], maxIterations: 2 }),
+      appName: 'w',
+    });
     expect((await plain.run({ userId: 'u', input: 'go' }).result()).status).toBe('completed');
     const strict = new Runner({
       agent: new LoopAgent({ name: 'loop', subAgents: [new CountingAgent('w')], maxIterations: 2, requireExit: true }),
@@ -122,7 +127,10 @@ describe('workflow agents', () => {
     const slow = new ScriptedModel({ responses: ['slow'], latencyMs: 5_000 });
     const bad = new ScriptedModel({ responses: [new Error('boom')] });
     const runner = new Runner({
-      agent: new ParallelAgent({ name: 'fan', subAgents: [new ReActAgent({ name: 'slow', model: slow }), new ReActAgent({ name: 'bad', model: bad })] }),
+      agent: new ParallelAgent({
+        name: 'fan',
+        subAgents: [new ReActAgent({ name: 'slow', model: slow }), new ReActAgent({ name: 'bad', model: bad })],
+      }),
       appName: 'w',
     });
     const started = Date.now();

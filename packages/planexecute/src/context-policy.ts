@@ -83,14 +83,16 @@ export function formatContextItem(item: ContextItem): string {
   const lines = [`${item.label} Step: ${quoteValue(stepText(item.step))}`];
   if (item.error !== undefined) lines.push(`   FAILED: ${quoteValue(item.error)}`);
   if (item.result !== undefined) lines.push(`   Result: ${quoteValue(item.result)}`);
-  if (item.structured !== undefined) lines.push(`   Structured result: ${quoteValue(JSON.stringify(item.structured) ?? String(item.structured))}`);
+  if (item.structured !== undefined)
+    lines.push(`   Structured result: ${quoteValue(JSON.stringify(item.structured) ?? String(item.structured))}`);
   for (const e of item.toolErrors ?? []) lines.push(`   Tool error (${quoteValue(e.tool)}): ${quoteValue(e.error)}`);
   return lines.join('\n');
 }
 
 function excerpt(item: ContextItem): ContextItem {
   const result = item.result ?? '';
-  if (result.length <= EXCERPT_CHARS) return { label: item.label, step: item.step, result, ...(item.error !== undefined ? { error: item.error } : {}) };
+  if (result.length <= EXCERPT_CHARS)
+    return { label: item.label, step: item.step, result, ...(item.error !== undefined ? { error: item.error } : {}) };
   const cut = `${result.slice(0, EXCERPT_CHARS)}… (summarized: ${result.length - EXCERPT_CHARS} more characters)`;
   return { label: item.label, step: item.step, result: cut, ...(item.error !== undefined ? { error: item.error } : {}) };
 }

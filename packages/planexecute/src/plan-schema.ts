@@ -4,9 +4,7 @@ import { toolParametersSchema } from '@replan/core/agent-kit';
 
 /** The default plan: an ordered list of steps, each a self-contained instruction. */
 export const defaultPlanSchema = z.object({
-  steps: z
-    .array(z.string())
-    .describe('The steps still to do, in order. Each one clear, self-contained and executable on its own.'),
+  steps: z.array(z.string()).describe('The steps still to do, in order. Each one clear, self-contained and executable on its own.'),
 });
 
 /** The default plan type. A custom `planSchema` may add fields and use objects as steps. */

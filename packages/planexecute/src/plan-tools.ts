@@ -21,8 +21,7 @@ export function planToolFor(planSchema: z.ZodType, agentName = 'plan tool'): Too
 export function respondToolFor(respondSchema: z.ZodType): ToolSpec {
   return {
     name: 'respond',
-    description:
-      'Give the final answer to the user. Use it when the objective is met (or cannot be met) with what the steps found.',
+    description: 'Give the final answer to the user. Use it when the objective is met (or cannot be met) with what the steps found.',
     parameters: toolParametersSchema('respond', respondSchema),
   };
 }

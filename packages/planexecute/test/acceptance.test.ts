@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { callTools } from '@replan/core/testing';
-import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner, SessionKeys, type ExecutorInput } from '@replan/planexecute';
+import {
+  createExecutor,
+  createPlanExecuteAgent,
+  createPlanner,
+  createReplanner,
+  SessionKeys,
+  type ExecutorInput,
+} from '@replan/planexecute';
 import { InMemorySessionStore, Runner, toolResultsOf } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import { collect, countingTool, harness, kindsOf, lastText, planCall, respondCall, stepPairs } from './support.js';
@@ -85,7 +92,9 @@ describe('plan–execute–replan acceptance', () => {
         model: executorModel,
         buildInput: (input) => {
           seen.push(input);
-          return [{ role: 'user', content: [{ type: 'text', text: `do ${JSON.stringify(input.step)} for ${JSON.stringify(input.plan)}` }] }];
+          return [
+            { role: 'user', content: [{ type: 'text', text: `do ${JSON.stringify(input.step)} for ${JSON.stringify(input.plan)}` }] },
+          ];
         },
       }),
       replanner: createReplanner({ model: replanner, planSchema }),
@@ -121,7 +130,9 @@ describe('plan–execute–replan acceptance', () => {
     expect(result.status).toBe('completed');
     expect(search.calls).toEqual(['cats', 'dogs']);
     const progress = kindsOf(events).filter((k) => k.kind === 'step-progress');
-    const toolEvents = events.filter((e) => e.message?.content.some((b) => (b.type === 'tool_call' || b.type === 'tool_result') && b.name === 'search'));
+    const toolEvents = events.filter((e) =>
+      e.message?.content.some((b) => (b.type === 'tool_call' || b.type === 'tool_result') && b.name === 'search'),
+    );
     expect(toolEvents.map((e) => e.author)).toEqual(['executor', 'executor', 'executor', 'executor']);
     expect(toolEvents.map((e) => [e.meta?.step, e.meta?.stepNumber])).toEqual([
       ['search cats', 1],
@@ -178,7 +189,10 @@ describe('plan–execute–replan acceptance', () => {
     const store = new InMemorySessionStore();
     const agent = createPlanExecuteAgent({
       planner: createPlanner({ model: new ScriptedModel({ responses: [planCall(['count'])] }) }),
-      executor: createExecutor({ model: new ScriptedModel({ responses: ['{"count": 3}'] }), outputSchema: z.object({ count: z.number() }) }),
+      executor: createExecutor({
+        model: new ScriptedModel({ responses: ['{"count": 3}'] }),
+        outputSchema: z.object({ count: z.number() }),
+      }),
       replanner: createReplanner({ model: new ScriptedModel({ responses: [respondCall('3')] }) }),
     });
     const { result } = await collect(new Runner({ agent, appName: 'a', sessionStore: store }).run({ userId: 'u', input: 'count' }));

@@ -27,7 +27,11 @@ async function chain(policy: ContextPolicy) {
 
 describe('contextPolicy', () => {
   it('bounds what a graph step and the replanner see, and records the policy in the events', async () => {
-    const [full, referenced, summarized] = await Promise.all([chain('full'), chain('referenced'), chain({ kind: 'summarized', maxTokens: 200 })]);
+    const [full, referenced, summarized] = await Promise.all([
+      chain('full'),
+      chain('referenced'),
+      chain({ kind: 'summarized', maxTokens: 200 }),
+    ]);
     for (let i = 1; i <= 7; i++) expect(full.last).toContain(`result ${i}:`);
     expect(referenced.last).toContain(long(7));
     expect(referenced.last).not.toContain('result 6:');
@@ -56,8 +60,21 @@ describe('contextPolicy', () => {
     for (const policy of policies) {
       const ids = ['1', '2', '3', '4', '5', '6'];
       const graph = graphHarness({
-        planner: [graphCall(['1', 'find the code', []], ...ids.slice(1, 5).map((id): [string, string, string[]] => [id, `task ${id}`, [String(Number(id) - 1)]]), ['6', 'report the code', ['5', '1']])],
-        steps: { 'find the code': ['The code is NEEDLE-42.'], 'task 2': [long(2)], 'task 3': [long(3)], 'task 4': [long(4)], 'task 5': [long(5)], 'report the code': ['NEEDLE-42'] },
+        planner: [
+          graphCall(
+            ['1', 'find the code', []],
+            ...ids.slice(1, 5).map((id): [string, string, string[]] => [id, `task ${id}`, [String(Number(id) - 1)]]),
+            ['6', 'report the code', ['5', '1']],
+          ),
+        ],
+        steps: {
+          'find the code': ['The code is NEEDLE-42.'],
+          'task 2': [long(2)],
+          'task 3': [long(3)],
+          'task 4': [long(4)],
+          'task 5': [long(5)],
+          'report the code': ['NEEDLE-42'],
+        },
         replanner: [respondCall('NEEDLE-42')],
         contextPolicy: policy,
       });
@@ -86,7 +103,10 @@ describe('contextPolicy', () => {
     const agent = createPlanExecuteAgent({
       planner: createPlanner({ model: new ScriptedModel({ responses: [planCall(['s1', 's2', 's3'])] }) }),
       executor: createExecutor({ model: executor, contextPolicy: 'referenced' }),
-      replanner: createReplanner({ model: new ScriptedModel({ responses: [planCall(['s2', 's3 with $1']), planCall(['s3 with $1']), respondCall('ok')] }), contextPolicy: 'referenced' }),
+      replanner: createReplanner({
+        model: new ScriptedModel({ responses: [planCall(['s2', 's3 with $1']), planCall(['s3 with $1']), respondCall('ok')] }),
+        contextPolicy: 'referenced',
+      }),
     });
     const { events } = await collect(new Runner({ agent, appName: 'a' }).run({ userId: 'u', input: 'go' }));
     const third = messageText(executor.requests[2]?.messages.at(-1));

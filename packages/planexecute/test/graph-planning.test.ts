@@ -54,10 +54,13 @@ describe('graph plan validation and repair', () => {
   });
 
   it('lists every problem of a plan at once', () => {
-    const problems = graphPlanProblems([
-      { id: '1', task: 'x', dependsOn: ['1'] },
-      { id: '2', task: '$1 and $9', dependsOn: ['done_a', 'failed_b'] },
-    ], { succeeded: new Set(['done_a']), failed: new Set(['failed_b']) });
+    const problems = graphPlanProblems(
+      [
+        { id: '1', task: 'x', dependsOn: ['1'] },
+        { id: '2', task: '$1 and $9', dependsOn: ['done_a', 'failed_b'] },
+      ],
+      { succeeded: new Set(['done_a']), failed: new Set(['failed_b']) },
+    );
     expect(problems).toEqual([
       'step "1" depends on itself',
       'step "2" depends on "failed_b", which failed; depend on the step that replaces it',
@@ -79,10 +82,11 @@ describe('$id references', () => {
   });
 
   it("writes dependencies' results into the task the step's model reads, and lists only the others", async () => {
-    const plan = graphCall(
-      ...Array.from({ length: 10 }, (_, i): [string, string, string[]] => [String(i + 1), `task ${i + 1}`, []]),
-      ['sum', 'add $1 and $10 (not ${1}0), using 2', ['1', '10', '2']],
-    );
+    const plan = graphCall(...Array.from({ length: 10 }, (_, i): [string, string, string[]] => [String(i + 1), `task ${i + 1}`, []]), [
+      'sum',
+      'add $1 and $10 (not ${1}0), using 2',
+      ['1', '10', '2'],
+    ]);
     const steps: Record<string, string[]> = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`task ${i + 1}`, [`r${i + 1}`]]));
     steps['add r1 and r10 (not r10), using 2'] = ['r1+r10'];
     const h = graphHarness({ planner: [plan], steps, replanner: [respondCall('ok')], stepConcurrency: 10 });
@@ -108,7 +112,18 @@ describe('a graph plan not written by a graph planner', () => {
       name: 'writer',
       description: 'stores a plan without validating it',
       async *run(ctx: import('@replan/core').InvocationContext) {
-        yield ctx.event({ actions: { stateDelta: { [SessionKeys.Plan]: { steps: [{ id: 'a', task: 't', dependsOn: ['b'] }, { id: 'b', task: 't', dependsOn: ['a'] }] } } } });
+        yield ctx.event({
+          actions: {
+            stateDelta: {
+              [SessionKeys.Plan]: {
+                steps: [
+                  { id: 'a', task: 't', dependsOn: ['b'] },
+                  { id: 'b', task: 't', dependsOn: ['a'] },
+                ],
+              },
+            },
+          },
+        });
       },
     };
     const model = new ScriptedModel();
@@ -131,13 +146,19 @@ describe('graph mode construction', () => {
       replanner: createReplanner({ model, mode: 'graph' }),
     };
     expect(() => createPlanExecuteAgent({ ...linear, mode: 'graph' })).toThrow(ConfigurationError);
-    expect(() => createPlanExecuteAgent({ ...graph, planner: linear.planner, mode: 'graph' })).toThrow(/planner "planner" is built for mode 'linear'/);
+    expect(() => createPlanExecuteAgent({ ...graph, planner: linear.planner, mode: 'graph' })).toThrow(
+      /planner "planner" is built for mode 'linear'/,
+    );
     expect(() => createPlanExecuteAgent({ ...graph, replanner: linear.replanner, mode: 'graph' })).toThrow(/replanner/);
     expect(() => createPlanExecuteAgent(graph)).toThrow(/mode 'graph' but the agent's mode is 'linear'/);
     expect(() => createPlanExecuteAgent({ ...linear, executor: createGraphExecutor({ model }) })).toThrow(/executor/);
     expect(() => createPlanExecuteAgent({ ...linear, stepConcurrency: 2 })).toThrow(/only applies with mode: 'graph'/);
-    expect(() => createPlanExecuteAgent({ ...graph, mode: 'graph', stepConcurrency: 0 })).toThrow(/stepConcurrency must be a positive integer/);
-    expect(() => createPlanExecuteAgent({ ...graph, executor: createExecutor({ model, buildInput: () => [] }), mode: 'graph' })).toThrow(/createGraphExecutor/);
+    expect(() => createPlanExecuteAgent({ ...graph, mode: 'graph', stepConcurrency: 0 })).toThrow(
+      /stepConcurrency must be a positive integer/,
+    );
+    expect(() => createPlanExecuteAgent({ ...graph, executor: createExecutor({ model, buildInput: () => [] }), mode: 'graph' })).toThrow(
+      /createGraphExecutor/,
+    );
     expect(() => createExecutor({ model, contextPolicy: { kind: 'summarized', maxTokens: -1 } })).toThrow(/contextPolicy must be/);
     expect(() => createPlanExecuteAgent({ ...graph, mode: 'graph' })).not.toThrow();
   });

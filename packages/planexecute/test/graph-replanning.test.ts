@@ -10,7 +10,15 @@ describe('graph replanning', () => {
     let release!: () => void;
     const othersRunning = new Promise<void>((r) => (release = r));
     const h = graphHarness({
-      planner: [graphCall(['1', 'task 1', []], ['2', 'task 2', []], ['3', 'task 3', []], ['4', 'task 4 after $2', ['2']], ['5', 'task 5', ['4', '1']])],
+      planner: [
+        graphCall(
+          ['1', 'task 1', []],
+          ['2', 'task 2', []],
+          ['3', 'task 3', []],
+          ['4', 'task 4 after $2', ['2']],
+          ['5', 'task 5', ['4', '1']],
+        ),
+      ],
       steps: {
         'task 1': ['r1'],
         'task 2': [new Error('provider is down')],
@@ -71,11 +79,7 @@ describe('graph replanning', () => {
     const h = graphHarness({
       planner: [graphCall(['1', 'task 1', []], ['2', 'task 2', []])],
       steps: { 'task 1': ['r1'], 'task 2': [new Error('boom')], 'task 3': ['r3'] },
-      replanner: [
-        graphCall(['1', 'task 1', []], ['3', 'task 3', ['2']]),
-        graphCall(['3', 'task 3', ['1']]),
-        respondCall('ok'),
-      ],
+      replanner: [graphCall(['1', 'task 1', []], ['3', 'task 3', ['2']]), graphCall(['3', 'task 3', ['1']]), respondCall('ok')],
       stepConcurrency: 1,
     });
     const { result } = await collect(h.runner.run({ userId: 'u', input: 'go' }));

@@ -94,13 +94,20 @@ describe('graph resume and budgets', () => {
     expect(result.status).toBe('completed');
     expect(again.calls).toEqual([]);
     expect(['task a', 'task b', 'task c'].map((t) => second.steps.callsFor(t))).toEqual([1, 1, 1]); // only each answer
-    expect(graphPairs(await second.state(result.sessionId)).map(([id]) => id).sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(
+      graphPairs(await second.state(result.sessionId))
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it('maxCost (per-model prices) and timeoutMs stop a wave with budget_exceeded', async () => {
     const priced = graphHarness({ planner: [wave], steps, tools: [workTool().tool] });
     // 10 input + 5 output tokens per call at 1e5 per million: 1.5 per call; the 4th call crosses 4.
-    const prices = { 'task-model': { inputPerMillion: 1e5, outputPerMillion: 1e5 }, 'planner-model': { inputPerMillion: 1e5, outputPerMillion: 1e5 } };
+    const prices = {
+      'task-model': { inputPerMillion: 1e5, outputPerMillion: 1e5 },
+      'planner-model': { inputPerMillion: 1e5, outputPerMillion: 1e5 },
+    };
     const cost = await collect(priced.runner.run({ userId: 'u', input: 'go', limits: { maxCost: 4, prices } }));
     expect(cost.result.status).toBe('budget_exceeded');
     expect((cost.result.error as BudgetExceededError).budget).toBe('maxCost');

@@ -13,13 +13,24 @@ const endOf = (log: string[], id: string) => log.lastIndexOf(`end:task ${id}`);
 describe('graph scheduling', () => {
   it('all independent: every step starts before any finishes, bounded by stepConcurrency', async () => {
     const steps = ids(6).map((id): [string, string, string[]] => [id, `task ${id}`, []]);
-    const wide = graphHarness({ planner: [graphCall(...steps)], steps: answers(ids(6)), replanner: [respondCall('done')], stepConcurrency: 8, model: { latencyMs: 5 } });
+    const wide = graphHarness({
+      planner: [graphCall(...steps)],
+      steps: answers(ids(6)),
+      replanner: [respondCall('done')],
+      stepConcurrency: 8,
+      model: { latencyMs: 5 },
+    });
     const { result } = await collect(wide.runner.run({ userId: 'u', input: 'go' }));
     expect(result.status).toBe('completed');
     expect(wide.steps.maxActive).toBe(6);
     expect(wide.steps.log.slice(0, 6).every((l) => l.startsWith('start:'))).toBe(true);
 
-    const bounded = graphHarness({ planner: [graphCall(...steps)], steps: answers(ids(6)), replanner: [respondCall('done')], model: { latencyMs: 5 } });
+    const bounded = graphHarness({
+      planner: [graphCall(...steps)],
+      steps: answers(ids(6)),
+      replanner: [respondCall('done')],
+      model: { latencyMs: 5 },
+    });
     const second = await collect(bounded.runner.run({ userId: 'u', input: 'go' }));
     expect(second.result.status).toBe('completed');
     expect(bounded.steps.maxActive).toBe(4); // the default stepConcurrency
@@ -40,7 +51,14 @@ describe('graph scheduling', () => {
     const { events, result } = await collect(h.runner.run({ userId: 'u', input: 'go' }));
     expect(result.status).toBe('completed');
     expect(h.steps.maxActive).toBe(1);
-    expect(h.steps.log).toEqual(['start:task 1', 'end:task 1', 'start:task 2 from A', 'end:task 2 from A', 'start:task 3 from B', 'end:task 3 from B']);
+    expect(h.steps.log).toEqual([
+      'start:task 1',
+      'end:task 1',
+      'start:task 2 from A',
+      'end:task 2 from A',
+      'start:task 3 from B',
+      'end:task 3 from B',
+    ]);
     const results = events.filter((e) => e.meta?.[PLAN_EXECUTE_META] === 'step-result');
     expect(results.map((e) => [e.path, e.meta?.stepId])).toEqual([
       ['plan_execute/execute_replan/executor/1', '1'],

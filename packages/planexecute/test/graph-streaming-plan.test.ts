@@ -17,7 +17,12 @@ import { streamingHarness } from './streaming-plan-support.js';
 
 const withTool = (id: string) => [callTools({ name: 'work', args: { q: id } }), `${id} done`];
 const diamond = graphCall(['a', 'task a', []], ['b', 'task b', []], ['c', 'task c from $a and $b', ['a', 'b']], ['d', 'task d', ['c']]);
-const diamondSteps = { 'task a': withTool('a'), 'task b': withTool('b'), 'task c from a done and b done': ['c done'], 'task d': ['d done'] };
+const diamondSteps = {
+  'task a': withTool('a'),
+  'task b': withTool('b'),
+  'task c from a done and b done': ['c done'],
+  'task d': ['d done'],
+};
 
 const kindOf = (e: AgentEvent) => planExecuteEventKind(e)?.kind;
 const resultId = (e: AgentEvent) => (e.actions?.stateDelta?.[SessionKeys.ExecutedStep] as ExecutedGraphStep | undefined)?.id;
@@ -69,7 +74,11 @@ describe('streaming planner (graph mode, streamingPlan: true)', () => {
 
   it('a complete plan that is invalid after steps started: started steps are kept, the replanner handles the rest', async () => {
     const faulty = graphCall(['a', 'task a', []], ['b', 'task b', ['a']], ['c', 'task c', ['zzz']]);
-    const h = streamingHarness({ planner: [faulty], steps: { 'task a': withTool('a'), 'task b': ['b done'] }, replanner: [respondCall('answered')] });
+    const h = streamingHarness({
+      planner: [faulty],
+      steps: { 'task a': withTool('a'), 'task b': ['b done'] },
+      replanner: [respondCall('answered')],
+    });
     const { events, result } = await collect(h.runner.run({ userId: 'u', input: 'go' }));
     expect(result.status).toBe('completed');
     expect(h.planner.calls).toBe(1); // no repair: steps had started
@@ -78,7 +87,10 @@ describe('streaming planner (graph mode, streamingPlan: true)', () => {
     expect(plan).toMatchObject({ kind: 'plan', problem: expect.stringContaining('"zzz"') });
     const state = await h.state(result.sessionId);
     expect(graphStepsOf(state[SessionKeys.Plan]).map((s) => s.id)).toEqual(['a', 'b']);
-    expect(graphPairs(state)).toEqual([['a', 'a done'], ['b', 'b done']]);
+    expect(graphPairs(state)).toEqual([
+      ['a', 'a done'],
+      ['b', 'b done'],
+    ]);
     expect(h.replanner.calls).toBe(1);
     expect(h.steps.callsFor('task c')).toBe(0);
   });
@@ -166,7 +178,12 @@ describe('streaming planner (graph mode, streamingPlan: true)', () => {
     const store = new InMemorySessionStore();
     const controller = new AbortController();
     const plan = graphCall(['a', 'task a', []], ['b', 'task b', []], ['c', 'task c', ['a', 'b']]);
-    const first = streamingHarness({ planner: [plan], steps: { 'task a': withTool('a'), 'task b': withTool('b') }, store, hang: new Set(['b']) });
+    const first = streamingHarness({
+      planner: [plan],
+      steps: { 'task a': withTool('a'), 'task b': withTool('b') },
+      store,
+      hang: new Set(['b']),
+    });
     const run = first.runner.run({ userId: 'u', input: 'go', signal: controller.signal });
     let aDone = false;
     let planned = false;
@@ -178,7 +195,12 @@ describe('streaming planner (graph mode, streamingPlan: true)', () => {
     expect((await run.result()).status).toBe('aborted');
     const sessionId = (await run.result()).sessionId;
 
-    const second = streamingHarness({ planner: [], steps: { 'task b': ['b done'], 'task c': ['c done'] }, store, replanner: [respondCall('done')] });
+    const second = streamingHarness({
+      planner: [],
+      steps: { 'task b': ['b done'], 'task c': ['c done'] },
+      store,
+      replanner: [respondCall('done')],
+    });
     const { result } = await collect(second.runner.resume({ userId: 'u', sessionId }));
     expect(result.status).toBe('completed');
     expect(second.planner.calls).toBe(0);
@@ -204,7 +226,11 @@ describe('streaming planner (graph mode, streamingPlan: true)', () => {
     expect(result.status).toBe('completed');
     expect(second.planner.calls).toBe(0);
     expect([...first.work.calls, ...second.work.calls].sort()).toEqual(['a', 'b', 'c']); // each tool once overall
-    expect(graphPairs(await second.state(result.sessionId)).map(([id]) => id).sort()).toEqual(['a', 'b', 'c']);
+    expect(
+      graphPairs(await second.state(result.sessionId))
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(['a', 'b', 'c']);
   });
 
   it('rejects streamingPlan outside graph mode and with a planner that cannot stream its plan', () => {
@@ -214,9 +240,14 @@ describe('streaming planner (graph mode, streamingPlan: true)', () => {
       /response-format/,
     );
     const parts = { executor: createExecutor({ model }), replanner: createReplanner({ model, mode: 'graph' }) };
-    expect(() => createPlanExecuteAgent({ mode: 'graph', streamingPlan: true, planner: { ...createPlanner({ model, mode: 'graph' }) } as never, ...parts })).toThrow(
-      /custom agent/,
-    );
+    expect(() =>
+      createPlanExecuteAgent({
+        mode: 'graph',
+        streamingPlan: true,
+        planner: { ...createPlanner({ model, mode: 'graph' }) } as never,
+        ...parts,
+      }),
+    ).toThrow(/custom agent/);
     expect(createPlanExecuteAgent({ model, mode: 'graph', streamingPlan: true }).name).toBe('plan_execute');
   });
 });

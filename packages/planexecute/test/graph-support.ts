@@ -131,4 +131,7 @@ export function graphHarness(o: GraphHarnessOptions) {
 
 /** `ExecutedSteps` of a graph run as `[id, result or 'error: …']`, in completion order. */
 export const graphPairs = (state: Record<string, unknown>) =>
-  ((state[SessionKeys.ExecutedSteps] ?? []) as ExecutedGraphStep[]).map((s) => [s.id, s.error !== undefined ? `error: ${s.error}` : s.result]);
+  ((state[SessionKeys.ExecutedSteps] ?? []) as ExecutedGraphStep[]).map((s) => [
+    s.id,
+    s.error !== undefined ? `error: ${s.error}` : s.result,
+  ]);

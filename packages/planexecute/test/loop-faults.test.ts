@@ -69,7 +69,12 @@ describe('plan–execute loop faults', () => {
     });
     const h = harness({
       planner: [planCall(['divide 1 by 0'])],
-      executor: [callTools({ name: 'divide', args: { a: 1, b: 0 } }), 'I could not divide.', callTools({ name: 'divide', args: { a: 1, b: 2 } }), '0.5'],
+      executor: [
+        callTools({ name: 'divide', args: { a: 1, b: 0 } }),
+        'I could not divide.',
+        callTools({ name: 'divide', args: { a: 1, b: 2 } }),
+        '0.5',
+      ],
       replanner: [planCall(['divide 1 by 2 instead']), respondCall('0.5')],
       tools: [divide],
     });

@@ -91,7 +91,10 @@ describe('replanner answers', () => {
     const h = harness({
       planner: [planCall(['s1'])],
       executor: ['r1', 'r2'],
-      replanner: [callTools({ name: 'plan', args: { steps: ['first'] } }, { name: 'plan', args: { steps: ['second'] } }), respondCall('end')],
+      replanner: [
+        callTools({ name: 'plan', args: { steps: ['first'] } }, { name: 'plan', args: { steps: ['second'] } }),
+        respondCall('end'),
+      ],
     });
     const { result } = await collect(h.runner.run({ userId: 'u', input: 'go' }));
     expect(result.status).toBe('completed');
@@ -116,6 +119,9 @@ describe('replanner answers', () => {
     const h = harness({ planner: [planCall([])], replanner: [respondCall('nothing to do')] });
     const { events, result } = await collect(h.runner.run({ userId: 'u', input: 'go' }));
     expect(result.structured).toEqual({ response: 'nothing to do' });
-    expect(events.find((e) => e.actions?.final)?.actions?.final).toEqual({ text: 'nothing to do', structured: { response: 'nothing to do' } });
+    expect(events.find((e) => e.actions?.final)?.actions?.final).toEqual({
+      text: 'nothing to do',
+      structured: { response: 'nothing to do' },
+    });
   });
 });

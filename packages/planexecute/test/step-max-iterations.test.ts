@@ -4,7 +4,7 @@ import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner,
 import { ScriptedModel } from '@replan/core/testing';
 import { collect, countingTool, kindsOf, lastText, planCall, respondCall, runnerFor } from './support.js';
 
-describe('a step that uses up the executor\'s maxIterations', () => {
+describe("a step that uses up the executor's maxIterations", () => {
   it('fails the step (recorded with its error) and the replanner decides; the run goes on', async () => {
     const search = countingTool('search');
     const executor = new ScriptedModel({ respond: () => callTools({ name: 'search', args: { q: 'again' } }) });
@@ -24,6 +24,14 @@ describe('a step that uses up the executor\'s maxIterations', () => {
     expect(executed?.error).toMatch(/^MaxIterationsError: .*maxIterations \(2\)/);
     // the replanner was told the step failed
     expect(lastText(replanner.requests[0])).toMatch(/FAILED: MaxIterationsError/);
-    expect(kindsOf(events).map((k) => k.kind)).toEqual(['plan', 'step-progress', 'step-progress', 'step-progress', 'step-progress', 'step-result', 'answer']);
+    expect(kindsOf(events).map((k) => k.kind)).toEqual([
+      'plan',
+      'step-progress',
+      'step-progress',
+      'step-progress',
+      'step-progress',
+      'step-result',
+      'answer',
+    ]);
   });
 });

@@ -31,7 +31,9 @@ describe('ExecutedSteps storage', () => {
     const replannerBytes = async (n: number) => {
       const { events } = await runSteps(n);
       const sizes = events
-        .filter((e) => (e.author === 'replanner' && e.actions?.stateDelta?.[SessionKeys.Plan] !== undefined) || e.actions?.final !== undefined)
+        .filter(
+          (e) => (e.author === 'replanner' && e.actions?.stateDelta?.[SessionKeys.Plan] !== undefined) || e.actions?.final !== undefined,
+        )
         .map((e) => {
           const { [SessionKeys.Plan]: _plan, ...delta } = e.actions?.stateDelta ?? {};
           return JSON.stringify({ delta, append: e.actions?.stateAppend }).length;

@@ -25,8 +25,7 @@ import {
 import { ScriptedModel, callTools, type ScriptedReply } from '@replan/core/testing';
 
 /** A `plan` tool call. */
-export const planCall = (steps: unknown[], extra: Record<string, unknown> = {}) =>
-  callTools({ name: 'plan', args: { steps, ...extra } });
+export const planCall = (steps: unknown[], extra: Record<string, unknown> = {}) => callTools({ name: 'plan', args: { steps, ...extra } });
 
 /** A `respond` tool call. */
 export const respondCall = (response: string) => callTools({ name: 'respond', args: { response } });

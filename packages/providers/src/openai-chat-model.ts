@@ -1,11 +1,4 @@
-import type {
-  ChatModel,
-  ModelCallOptions,
-  ModelRequest,
-  ModelResponse,
-  ModelSettings,
-  ModelStreamPart,
-} from '@replan/core';
+import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
 import type OpenAI from 'openai';
 import { ChatAccumulator } from './chat/chat-accumulator.js';
 import { buildChatRequest, type ChatRequestBody } from './chat/chat-request.js';
@@ -89,7 +82,12 @@ export class OpenAIChatModel implements ChatModel {
 
   /** One SDK call, retried as the options say (each retry reported to `onRetry`). */
   private send<T>(call: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    return withRetries(call, this.options, { model: this.model, baseURL: this.client.baseURL, signal, ownClient: this.options.client !== undefined });
+    return withRetries(call, this.options, {
+      model: this.model,
+      baseURL: this.client.baseURL,
+      signal,
+      ownClient: this.options.client !== undefined,
+    });
   }
 
   async generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {
@@ -104,14 +102,19 @@ export class OpenAIChatModel implements ChatModel {
     const choice = Array.isArray(completion.choices) ? (completion.choices as unknown[])[0] : undefined;
     if (!isRecord(choice)) {
       if (completion.error !== undefined && completion.error !== null) throw fromErrorPayload(completion, { model: this.model });
-      throw new ProviderError({ providerMessage: `the response has no choices: ${JSON.stringify(raw).slice(0, 500)}`, model: this.model, body: raw });
+      throw new ProviderError({
+        providerMessage: `the response has no choices: ${JSON.stringify(raw).slice(0, 500)}`,
+        model: this.model,
+        body: raw,
+      });
     }
     const acc = this.accumulator();
     acc.push(choice.message, true);
     acc.end();
     acc.finish(choice.finish_reason);
     acc.addUsage(completion.usage);
-    if (completion.error !== undefined && completion.error !== null) throw fromErrorPayload(completion, { model: this.model, partial: acc.message() });
+    if (completion.error !== undefined && completion.error !== null)
+      throw fromErrorPayload(completion, { model: this.model, partial: acc.message() });
     return withStructuredText(acc.response(), structuredSchema);
   }
 

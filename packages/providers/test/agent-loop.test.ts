@@ -34,13 +34,32 @@ describe('a ReAct run through OpenAIChatModel', () => {
               json: {
                 id: 'x',
                 object: 'chat.completion',
-                choices: [{ index: 0, message: { role: 'assistant', content: null, thinking_blocks: [thinking], tool_calls: [call] }, finish_reason: 'tool_calls' }],
+                choices: [
+                  {
+                    index: 0,
+                    message: { role: 'assistant', content: null, thinking_blocks: [thinking], tool_calls: [call] },
+                    finish_reason: 'tool_calls',
+                  },
+                ],
                 usage: { prompt_tokens: 10, completion_tokens: 5 },
               },
             },
         stream
-          ? { sse: [chunk({ role: 'assistant', content: 'It is 21°C in Paris.' }), chunk({}, 'stop'), usageChunk({ prompt_tokens: 20, completion_tokens: 7 })] }
-          : { json: { id: 'y', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'It is 21°C in Paris.' }, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 7 } } },
+          ? {
+              sse: [
+                chunk({ role: 'assistant', content: 'It is 21°C in Paris.' }),
+                chunk({}, 'stop'),
+                usageChunk({ prompt_tokens: 20, completion_tokens: 7 }),
+              ],
+            }
+          : {
+              json: {
+                id: 'y',
+                object: 'chat.completion',
+                choices: [{ index: 0, message: { role: 'assistant', content: 'It is 21°C in Paris.' }, finish_reason: 'stop' }],
+                usage: { prompt_tokens: 20, completion_tokens: 7 },
+              },
+            },
       );
       const model = new OpenAIChatModel({ model: 'claude-sonnet-4-5', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 });
       const agent = new ReActAgent({ name: 'assistant', model, tools: [weather], instruction: 'Use tools.' });

@@ -41,7 +41,13 @@ describe('messages', () => {
         ],
       },
       assistantMessage('Found 3.'),
-      { role: 'user', content: [{ type: 'text', text: 'Line 1' }, { type: 'text', text: 'Line 2' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Line 1' },
+          { type: 'text', text: 'Line 2' },
+        ],
+      },
     ];
     server.reply({ json: completion({ content: 'ok' }) });
     await model().generate({ messages });
@@ -121,7 +127,11 @@ describe('structured output', () => {
         strict: true,
         schema: {
           type: 'object',
-          properties: { city: { type: 'string' }, country: { anyOf: [{ type: 'string' }, { type: 'null' }] }, population: { type: ['number', 'null'] } },
+          properties: {
+            city: { type: 'string' },
+            country: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+            population: { type: ['number', 'null'] },
+          },
           required: ['city', 'country', 'population'],
           additionalProperties: false,
         },
@@ -145,8 +155,13 @@ describe('structured output', () => {
       z.union([z.object({ a: z.string() }), z.object({ b: z.string() })]),
       {},
     ]) {
-      const schemaJson = '_zod' in (schema as object) ? (z.toJSONSchema(schema as z.ZodType) as Record<string, unknown>) : (schema as Record<string, unknown>);
-      await expect(model().generate({ messages: [userMessage('x')], responseFormat: { name: 'out', schema: schemaJson } })).rejects.toThrow(StrictSchemaError);
+      const schemaJson =
+        '_zod' in (schema as object)
+          ? (z.toJSONSchema(schema as z.ZodType) as Record<string, unknown>)
+          : (schema as Record<string, unknown>);
+      await expect(model().generate({ messages: [userMessage('x')], responseFormat: { name: 'out', schema: schemaJson } })).rejects.toThrow(
+        StrictSchemaError,
+      );
       const stream = model().stream({ messages: [userMessage('x')], responseFormat: { name: 'out', schema: schemaJson } });
       await expect(stream[Symbol.asyncIterator]().next()).rejects.toThrow(StrictSchemaError);
     }
@@ -158,7 +173,9 @@ describe('structured output', () => {
     server.reply({ json: completion({ content: '{}' }) });
     await model().generate({ messages: [userMessage('x')], responseFormat: { name: 'loose', schema, strict: false } });
     expect(server.last.response_format.json_schema).toEqual({ name: 'loose', schema, strict: false });
-    await expect(model().generate({ messages: [userMessage('x')], responseFormat: { name: 'e', schema: {}, strict: false } })).rejects.toThrow(/empty/);
+    await expect(
+      model().generate({ messages: [userMessage('x')], responseFormat: { name: 'e', schema: {}, strict: false } }),
+    ).rejects.toThrow(/empty/);
   });
 });
 

@@ -16,7 +16,11 @@ describe('streamed tool calls', () => {
     const { streamed, parts } = await bothWays(server, model(), {
       sse: {
         sse: [
-          chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'search', arguments: '' } }] }),
+          chunk({
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'search', arguments: '' } }],
+          }),
           chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'fetch', arguments: '' } }] }),
           chunk({ tool_calls: [{ index: 0, function: { arguments: '{"q": "ca' } }] }),
           chunk({ tool_calls: [{ index: 1, function: { arguments: '{"url":"https://x' } }] }),
@@ -44,15 +48,27 @@ describe('streamed tool calls', () => {
     ]);
     const deltas = parts.filter((p) => p.type === 'tool-call-delta');
     expect(deltas[0]).toEqual({ type: 'tool-call-delta', index: 0, id: 'call_a', name: 'search', argsDelta: '' });
-    expect(deltas.filter((d) => d.index === 0).map((d) => d.argsDelta).join('')).toBe('{"q": "cats"}');
-    expect(deltas.filter((d) => d.index === 1).map((d) => d.argsDelta).join('')).toBe('{"url":"https://x.dev"}');
+    expect(
+      deltas
+        .filter((d) => d.index === 0)
+        .map((d) => d.argsDelta)
+        .join(''),
+    ).toBe('{"q": "cats"}');
+    expect(
+      deltas
+        .filter((d) => d.index === 1)
+        .map((d) => d.argsDelta)
+        .join(''),
+    ).toBe('{"url":"https://x.dev"}');
   });
 
   it('turns invalid final JSON into a tool_call with rawArgs and argsError, not a crash', async () => {
     const { streamed } = await bothWays(server, model(), {
       sse: {
         sse: [
-          chunk({ tool_calls: [{ index: 0, id: 'call_bad', type: 'function', function: { name: 'search', arguments: '{"q": "unterminated' } }] }),
+          chunk({
+            tool_calls: [{ index: 0, id: 'call_bad', type: 'function', function: { name: 'search', arguments: '{"q": "unterminated' } }],
+          }),
           chunk({ tool_calls: [{ index: 1, id: 'call_arr', type: 'function', function: { name: 'search', arguments: '[1,2]' } }] }),
           chunk({}, 'tool_calls'),
         ],
@@ -77,7 +93,12 @@ describe('streamed tool calls', () => {
 
   it('reports `tool_calls` when a stream ends `stop` with tool calls', async () => {
     const { streamed } = await bothWays(server, model(), {
-      sse: { sse: [chunk({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }), chunk({}, 'stop')] },
+      sse: {
+        sse: [
+          chunk({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }),
+          chunk({}, 'stop'),
+        ],
+      },
       json: { json: completion({ tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }, 'stop') },
     });
     expect(streamed.finishReason).toBe('tool_calls');
@@ -88,13 +109,26 @@ describe('streamed tool calls', () => {
       sse: {
         sse: [
           chunk({ role: 'assistant', content: '' }),
-          chunk({ role: 'assistant', content: '', tool_calls: [{ id: 'call_o', index: 0, type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] }),
+          chunk({
+            role: 'assistant',
+            content: '',
+            tool_calls: [{ id: 'call_o', index: 0, type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
+          }),
           chunk({ role: 'assistant', content: '', tool_calls: [{ index: 0, type: 'function', function: { arguments: '' } }] }),
-          chunk({ role: 'assistant', content: '', tool_calls: [{ index: 0, id: 'call_o', type: 'function', function: { name: 'f', arguments: '' } }] }),
+          chunk({
+            role: 'assistant',
+            content: '',
+            tool_calls: [{ index: 0, id: 'call_o', type: 'function', function: { name: 'f', arguments: '' } }],
+          }),
           chunk({ role: 'assistant', content: '' }, 'tool_calls'),
         ],
       },
-      json: { json: completion({ content: '', tool_calls: [{ id: 'call_o', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] }, 'tool_calls') },
+      json: {
+        json: completion(
+          { content: '', tool_calls: [{ id: 'call_o', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] },
+          'tool_calls',
+        ),
+      },
     });
     expect(streamed.message.content).toEqual([{ type: 'tool_call', id: 'call_o', name: 'f', args: { a: 1 } }]);
     expect(parts.filter((p) => p.type === 'text-delta')).toEqual([]);
@@ -116,7 +150,9 @@ describe('streamed tool calls', () => {
   });
 
   it('gives a call without an id one id, the same in every view', async () => {
-    server.reply({ sse: [chunk({ tool_calls: [{ index: 0, type: 'function', function: { name: 'f', arguments: '{}' } }] }), chunk({}, 'tool_calls')] });
+    server.reply({
+      sse: [chunk({ tool_calls: [{ index: 0, type: 'function', function: { name: 'f', arguments: '{}' } }] }), chunk({}, 'tool_calls')],
+    });
     const { response } = await collect(model(), req);
     const call = response.message.content[0] as { id: string };
     expect(call.id).toMatch(/^call_[0-9a-f]{24}$/);
@@ -138,7 +174,9 @@ describe('text, finish reasons and usage', () => {
 
   it('maps a refusal', async () => {
     const { streamed } = await bothWays(server, model(), {
-      sse: { sse: [chunk({ role: 'assistant', content: null, refusal: "I can't " }), chunk({ refusal: 'help with that.' }), chunk({}, 'stop')] },
+      sse: {
+        sse: [chunk({ role: 'assistant', content: null, refusal: "I can't " }), chunk({ refusal: 'help with that.' }), chunk({}, 'stop')],
+      },
       json: { json: completion({ content: null, refusal: "I can't help with that." }) },
     });
     expect(streamed.finishReason).toBe('refusal');

@@ -33,8 +33,17 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 
 describe('HTTP 429', () => {
   it('a rate limit is retried by the SDK (maxRetries), then a RateLimitError with retryAfter', async () => {
-    const body = { error: { message: 'Rate limit reached for gpt-4o on requests per min (RPM): Limit 3. Please try again in 20ms.', type: 'requests', code: 'rate_limit_exceeded' } };
-    server.reply({ json: body, status: 429, headers: { 'retry-after-ms': '10' } }, { json: body, status: 429, headers: { 'retry-after-ms': '10' } });
+    const body = {
+      error: {
+        message: 'Rate limit reached for gpt-4o on requests per min (RPM): Limit 3. Please try again in 20ms.',
+        type: 'requests',
+        code: 'rate_limit_exceeded',
+      },
+    };
+    server.reply(
+      { json: body, status: 429, headers: { 'retry-after-ms': '10' } },
+      { json: body, status: 429, headers: { 'retry-after-ms': '10' } },
+    );
     const error = await failure(model({ maxRetries: 1 }).generate(req));
     expect(server.received).toHaveLength(2);
     expect(error).toBeInstanceOf(RateLimitError);
@@ -56,7 +65,14 @@ describe('HTTP 429', () => {
 
   it('insufficient_quota is not retried: QuotaExceededError', async () => {
     server.reply({
-      json: { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } },
+      json: {
+        error: {
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+          type: 'insufficient_quota',
+          param: null,
+          code: 'insufficient_quota',
+        },
+      },
       status: 429,
     });
     const error = await failure(model({ maxRetries: 3 }).generate(req));
@@ -70,7 +86,8 @@ describe('HTTP 429', () => {
     server.reply({
       json: {
         error: {
-          message: 'Request too large for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Requested 52000. The input or output tokens must be reduced in order to run successfully.',
+          message:
+            'Request too large for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Requested 52000. The input or output tokens must be reduced in order to run successfully.',
           type: 'tokens',
           code: 'rate_limit_exceeded',
         },
@@ -104,7 +121,10 @@ describe('HTTP 429', () => {
   });
 
   it('a 402 "Insufficient Balance" (DeepSeek) is QuotaExceededError', async () => {
-    server.reply({ json: { error: { message: 'Insufficient Balance', type: 'unknown_error', param: null, code: 'invalid_request_error' } }, status: 402 });
+    server.reply({
+      json: { error: { message: 'Insufficient Balance', type: 'unknown_error', param: null, code: 'invalid_request_error' } },
+      status: 402,
+    });
     expect(await failure(model().generate(req))).toBeInstanceOf(QuotaExceededError);
   });
 });
@@ -112,7 +132,14 @@ describe('HTTP 429', () => {
 describe('HTTP 400 and context length', () => {
   it('context_length_exceeded (OpenAI)', async () => {
     server.reply({
-      json: { error: { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.", type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } },
+      json: {
+        error: {
+          message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.",
+          type: 'invalid_request_error',
+          param: 'messages',
+          code: 'context_length_exceeded',
+        },
+      },
       status: 400,
     });
     const error = await failure(model().generate(req));
@@ -123,7 +150,13 @@ describe('HTTP 400 and context length', () => {
 
   it('"maximum context length" in a bare vLLM body', async () => {
     server.reply({
-      json: { object: 'error', message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.", type: 'BadRequestError', param: null, code: 400 },
+      json: {
+        object: 'error',
+        message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.",
+        type: 'BadRequestError',
+        param: null,
+        code: 400,
+      },
       status: 400,
     });
     const error = await failure(model().generate(req));
@@ -131,11 +164,12 @@ describe('HTTP 400 and context length', () => {
     expect(error.providerMessage).toContain('maximum context length is 4096');
   });
 
-  it("LiteLLM's envelope around Anthropic's \"prompt is too long\"", async () => {
+  it('LiteLLM\'s envelope around Anthropic\'s "prompt is too long"', async () => {
     server.reply({
       json: {
         error: {
-          message: 'litellm.BadRequestError: AnthropicException - {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}',
+          message:
+            'litellm.BadRequestError: AnthropicException - {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}',
           type: null,
           param: null,
           code: '400',
@@ -149,7 +183,10 @@ describe('HTTP 400 and context length', () => {
   });
 
   it('any other 400 is InvalidRequestError with the server message', async () => {
-    server.reply({ json: { error: { message: "Invalid value for 'tool_choice'", type: 'invalid_request_error', param: 'tool_choice', code: null } }, status: 400 });
+    server.reply({
+      json: { error: { message: "Invalid value for 'tool_choice'", type: 'invalid_request_error', param: 'tool_choice', code: null } },
+      status: 400,
+    });
     const error = await failure(model().generate(req));
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect(error.message).toContain("Invalid value for 'tool_choice'");
@@ -157,7 +194,10 @@ describe('HTTP 400 and context length', () => {
   });
 
   it('401 is AuthenticationError', async () => {
-    server.reply({ json: { error: { message: 'Incorrect API key provided: sk-xx.', type: 'invalid_request_error', code: 'invalid_api_key' } }, status: 401 });
+    server.reply({
+      json: { error: { message: 'Incorrect API key provided: sk-xx.', type: 'invalid_request_error', code: 'invalid_api_key' } },
+      status: 401,
+    });
     const error = await failure(model().generate(req));
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error.providerMessage).toBe('Incorrect API key provided: sk-xx.');
@@ -168,8 +208,16 @@ describe('error bodies that are not OpenAI-shaped', () => {
   const cases: [string, { json?: unknown; text?: string }, string][] = [
     ['a bare {message}', { json: { message: 'model "llama9" not found, try pulling it first' } }, 'model "llama9" not found'],
     ['{error: "text"} (Ollama)', { json: { error: 'model "llama9" not found, try pulling it first' } }, 'model "llama9" not found'],
-    ['an array', { json: [{ error: { code: 404, message: 'models/gemini-9 is not found for API version v1beta', status: 'NOT_FOUND' } }] }, 'models/gemini-9 is not found'],
-    ["FastAPI's {detail}", { json: { detail: [{ loc: ['body', 'messages'], msg: 'field required', type: 'value_error.missing' }] } }, 'field required'],
+    [
+      'an array',
+      { json: [{ error: { code: 404, message: 'models/gemini-9 is not found for API version v1beta', status: 'NOT_FOUND' } }] },
+      'models/gemini-9 is not found',
+    ],
+    [
+      "FastAPI's {detail}",
+      { json: { detail: [{ loc: ['body', 'messages'], msg: 'field required', type: 'value_error.missing' }] } },
+      'field required',
+    ],
     ['plain text', { text: 'upstream model not found' }, 'upstream model not found'],
   ];
   for (const [name, body, expected] of cases)
@@ -182,7 +230,11 @@ describe('error bodies that are not OpenAI-shaped', () => {
     });
 
   it('a 500 is retried, then a retryable ProviderError with the HTML page text', async () => {
-    const page = { text: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>', status: 500, headers: { 'content-type': 'text/html', 'retry-after-ms': '5' } };
+    const page = {
+      text: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>',
+      status: 500,
+      headers: { 'content-type': 'text/html', 'retry-after-ms': '5' },
+    };
     server.reply(page, page);
     const error = await failure(model({ maxRetries: 1 }).generate(req));
     expect(server.received).toHaveLength(2);
@@ -250,12 +302,20 @@ describe('errors in a stream', () => {
   });
 
   it('a context-length error event midway (no status) is ContextLengthError', async () => {
-    server.reply({ sse: [chunk({ content: '' }), { error: { message: 'context_length_exceeded: input is too long', type: 'invalid_request_error' } }] });
+    server.reply({
+      sse: [chunk({ content: '' }), { error: { message: 'context_length_exceeded: input is too long', type: 'invalid_request_error' } }],
+    });
     expect(await failure(collect(model(), req))).toBeInstanceOf(ContextLengthError);
   });
 
   it('a stalled stream is cut by the idle timeout, keeping what arrived', async () => {
-    server.reply({ sse: [chunk({ role: 'assistant', content: 'So far' }), chunk({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a"' } }] })], stall: true });
+    server.reply({
+      sse: [
+        chunk({ role: 'assistant', content: 'So far' }),
+        chunk({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a"' } }] }),
+      ],
+      stall: true,
+    });
     const started = Date.now();
     const error = await failure(collect(model({ idleTimeoutMs: 150 }), req));
     expect(Date.now() - started).toBeLessThan(3000);

@@ -38,7 +38,9 @@ describe('modelFromEnv', () => {
     expect(local?.model).toBe('qwen3:8b');
     expect(local?.profile).toBe('plain');
     expect(local?.client.baseURL).toBe('http://localhost:11434/v1');
-    expect(modelFromEnv({ OPENAI_BASE_URL: 'http://localhost:4000', REPLAN_MODEL: 'alias', REPLAN_PROVIDER_PROFILE: 'gemini' })?.profile).toBe('gemini');
+    expect(
+      modelFromEnv({ OPENAI_BASE_URL: 'http://localhost:4000', REPLAN_MODEL: 'alias', REPLAN_PROVIDER_PROFILE: 'gemini' })?.profile,
+    ).toBe('gemini');
   });
 
   it('a model without any key or base URL fails with a clear configuration error', () => {

@@ -13,7 +13,6 @@ const modelFor = (model: string, profile?: ProviderProfileName) =>
   new OpenAIChatModel({ model, baseURL: server.baseURL, apiKey: 'test-key', maxRetries: 0, ...(profile ? { profile } : {}) });
 const nextTurn = (model: OpenAIChatModel, answer: ModelResponse) => turn(server, model, answer);
 
-
 describe('thinking_blocks (LiteLLM, Anthropic)', () => {
   const model = () => modelFor('claude-sonnet-4-5');
 
@@ -23,8 +22,17 @@ describe('thinking_blocks (LiteLLM, Anthropic)', () => {
     const { streamed, parts } = await bothWays(server, m, {
       sse: {
         sse: [
-          chunk({ role: 'assistant', content: '', reasoning_content: 'The user ', thinking_blocks: [{ type: 'thinking', thinking: 'The user ', signature: null }] }),
-          chunk({ content: '', reasoning_content: 'wants weather.', thinking_blocks: [{ type: 'thinking', thinking: 'wants weather.', signature: null }] }),
+          chunk({
+            role: 'assistant',
+            content: '',
+            reasoning_content: 'The user ',
+            thinking_blocks: [{ type: 'thinking', thinking: 'The user ', signature: null }],
+          }),
+          chunk({
+            content: '',
+            reasoning_content: 'wants weather.',
+            thinking_blocks: [{ type: 'thinking', thinking: 'wants weather.', signature: null }],
+          }),
           chunk({ content: '', thinking_blocks: [{ type: 'thinking', thinking: '', signature: 'EqQBCkgIARABGAIi' }] }),
           chunk({ content: '', thinking_blocks: [{ type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' }] }),
           chunk({ content: 'Checking.' }),
@@ -73,7 +81,13 @@ describe('thinking_blocks (LiteLLM, Anthropic)', () => {
       { type: 'thinking', thinking: 'two', signature: 'sig-b' },
     ];
     const { streamed } = await bothWays(server, model(), {
-      sse: { sse: [chunk({ role: 'assistant', thinking_blocks: [blocks[0]] }), chunk({ thinking_blocks: [blocks[1]] }), chunk({ content: 'hi' }, 'stop')] },
+      sse: {
+        sse: [
+          chunk({ role: 'assistant', thinking_blocks: [blocks[0]] }),
+          chunk({ thinking_blocks: [blocks[1]] }),
+          chunk({ content: 'hi' }, 'stop'),
+        ],
+      },
       json: { json: completion({ content: 'hi', reasoning_content: 'onetwo', thinking_blocks: blocks }) },
     });
     expect(streamed.message.content).toEqual([
@@ -88,9 +102,22 @@ describe('thinking_blocks (LiteLLM, Anthropic)', () => {
     ['with the text repeated in reasoning_content too', { reasoning_content: 'The user wants weather.' }],
   ])('keeps a block once, with its signature, when the last chunk repeats its whole text signed (LiteLLM) — %s', async (_name, extra) => {
     const fragments = [
-      chunk({ role: 'assistant', content: '', reasoning_content: 'The user ', thinking_blocks: [{ type: 'thinking', thinking: 'The user ', signature: null }] }),
-      chunk({ content: '', reasoning_content: 'wants weather.', thinking_blocks: [{ type: 'thinking', thinking: 'wants weather.', signature: null }] }),
-      chunk({ content: '', ...extra, thinking_blocks: [{ type: 'thinking', thinking: 'The user wants weather.', signature: 'EqQBCkgIARABGAIi' }] }),
+      chunk({
+        role: 'assistant',
+        content: '',
+        reasoning_content: 'The user ',
+        thinking_blocks: [{ type: 'thinking', thinking: 'The user ', signature: null }],
+      }),
+      chunk({
+        content: '',
+        reasoning_content: 'wants weather.',
+        thinking_blocks: [{ type: 'thinking', thinking: 'wants weather.', signature: null }],
+      }),
+      chunk({
+        content: '',
+        ...extra,
+        thinking_blocks: [{ type: 'thinking', thinking: 'The user wants weather.', signature: 'EqQBCkgIARABGAIi' }],
+      }),
       chunk({ content: 'Sunny.' }, 'stop'),
     ];
     server.reply({ sse: fragments });
@@ -108,11 +135,21 @@ describe('thinking_blocks (LiteLLM, Anthropic)', () => {
     await m.generate({
       messages: [
         userMessage('a'),
-        { role: 'assistant', content: [{ type: 'reasoning', reasoning: 'x', signature: 's', provider: 'anthropic' }, { type: 'text', text: 'b' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', reasoning: 'x', signature: 's', provider: 'anthropic' },
+            { type: 'text', text: 'b' },
+          ],
+        },
         userMessage('c'),
         {
           role: 'assistant',
-          content: [{ type: 'reasoning', reasoning: 'unsigned', provider: 'anthropic' }, { type: 'reasoning', reasoning: 'g', signature: 'gsig', provider: 'gemini' }, toolCallBlock('t1') as never],
+          content: [
+            { type: 'reasoning', reasoning: 'unsigned', provider: 'anthropic' },
+            { type: 'reasoning', reasoning: 'g', signature: 'gsig', provider: 'gemini' },
+            toolCallBlock('t1') as never,
+          ],
         },
         toolMessage([{ type: 'tool_result', toolCallId: 't1', name: 'get_weather', output: 'sunny' }]),
       ],

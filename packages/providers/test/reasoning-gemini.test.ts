@@ -13,7 +13,6 @@ const modelFor = (model: string, profile?: ProviderProfileName) =>
   new OpenAIChatModel({ model, baseURL: server.baseURL, apiKey: 'test-key', maxRetries: 0, ...(profile ? { profile } : {}) });
 const nextTurn = (model: OpenAIChatModel, answer: ModelResponse) => turn(server, model, answer);
 
-
 describe('thinking_blocks and thought signatures (LiteLLM, Gemini)', () => {
   const embeddedId = 'call_7f3a__thought__Q2lRQ0FZZ0JFQg==';
 
@@ -24,10 +23,20 @@ describe('thinking_blocks and thought signatures (LiteLLM, Gemini)', () => {
       sse: {
         sse: [
           chunk({ role: 'assistant', reasoning_content: 'Plan: ', thinking_blocks: [{ type: 'thinking', thinking: 'Plan: ' }] }),
-          chunk({ reasoning_content: 'call weather.', thinking_blocks: [{ type: 'thinking', thinking: 'call weather.' }], provider_specific_fields: { thought_signatures: ['gsig-msg-1'] } }),
+          chunk({
+            reasoning_content: 'call weather.',
+            thinking_blocks: [{ type: 'thinking', thinking: 'call weather.' }],
+            provider_specific_fields: { thought_signatures: ['gsig-msg-1'] },
+          }),
           chunk({
             tool_calls: [
-              { index: 0, id: embeddedId, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' }, provider_specific_fields: { thought_signature: 'gsig-call-1' } },
+              {
+                index: 0,
+                id: embeddedId,
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+                provider_specific_fields: { thought_signature: 'gsig-call-1' },
+              },
             ],
           }),
           chunk({}, 'tool_calls'),
@@ -138,7 +147,12 @@ describe("Gemini's OpenAI-compatible endpoint", () => {
           chunk({
             role: 'assistant',
             tool_calls: [
-              { id: 'function-call-1', type: 'function', function: { name: 'get_weather', arguments: '{"city":' }, extra_content: { google: { thought_signature: 'Cs4BAdHtim9' } } },
+              {
+                id: 'function-call-1',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":' },
+                extra_content: { google: { thought_signature: 'Cs4BAdHtim9' } },
+              },
             ],
           }),
           chunk({ tool_calls: [{ type: 'function', function: { arguments: '"Paris"}' } }] }),
@@ -151,7 +165,12 @@ describe("Gemini's OpenAI-compatible endpoint", () => {
           {
             content: null,
             tool_calls: [
-              { id: 'function-call-1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' }, extra_content: { google: { thought_signature: 'Cs4BAdHtim9' } } },
+              {
+                id: 'function-call-1',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+                extra_content: { google: { thought_signature: 'Cs4BAdHtim9' } },
+              },
               { id: 'function-call-2', type: 'function', function: { name: 'get_time', arguments: '{"tz":"CET"}' } },
             ],
           },
@@ -166,7 +185,12 @@ describe("Gemini's OpenAI-compatible endpoint", () => {
     ]);
     const sent = await nextTurn(m, streamed);
     expect(sent.messages[1].tool_calls).toEqual([
-      { id: 'function-call-1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' }, extra_content: { google: { thought_signature: 'Cs4BAdHtim9' } } },
+      {
+        id: 'function-call-1',
+        type: 'function',
+        function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+        extra_content: { google: { thought_signature: 'Cs4BAdHtim9' } },
+      },
       { id: 'function-call-2', type: 'function', function: { name: 'get_time', arguments: '{"tz":"CET"}' } },
     ]);
     expect(sent.messages[1].provider_specific_fields).toBeUndefined();

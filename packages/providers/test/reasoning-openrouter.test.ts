@@ -13,7 +13,6 @@ const modelFor = (model: string, profile?: ProviderProfileName) =>
   new OpenAIChatModel({ model, baseURL: server.baseURL, apiKey: 'test-key', maxRetries: 0, ...(profile ? { profile } : {}) });
 const nextTurn = (model: OpenAIChatModel, answer: ModelResponse) => turn(server, model, answer);
 
-
 describe('reasoning_details (OpenRouter)', () => {
   const details = [
     { type: 'reasoning.text', text: 'First I check the city.', signature: 'sig-or-1', format: 'anthropic-claude-v1', index: 0, id: null },
@@ -26,20 +25,47 @@ describe('reasoning_details (OpenRouter)', () => {
     const { streamed, parts } = await bothWays(server, m, {
       sse: {
         sse: [
-          chunk({ role: 'assistant', content: '', reasoning: 'First I ', reasoning_details: [{ type: 'reasoning.text', text: 'First I ', format: 'anthropic-claude-v1', index: 0, id: null }] }),
-          chunk({ role: 'assistant', content: '', reasoning: 'check the city.', reasoning_details: [{ type: 'reasoning.text', text: 'check the city.', format: 'anthropic-claude-v1', index: 0 }] }),
-          chunk({ role: 'assistant', content: '', reasoning_details: [{ type: 'reasoning.text', signature: 'sig-or-1', format: 'anthropic-claude-v1', index: 0 }] }),
+          chunk({
+            role: 'assistant',
+            content: '',
+            reasoning: 'First I ',
+            reasoning_details: [{ type: 'reasoning.text', text: 'First I ', format: 'anthropic-claude-v1', index: 0, id: null }],
+          }),
+          chunk({
+            role: 'assistant',
+            content: '',
+            reasoning: 'check the city.',
+            reasoning_details: [{ type: 'reasoning.text', text: 'check the city.', format: 'anthropic-claude-v1', index: 0 }],
+          }),
+          chunk({
+            role: 'assistant',
+            content: '',
+            reasoning_details: [{ type: 'reasoning.text', signature: 'sig-or-1', format: 'anthropic-claude-v1', index: 0 }],
+          }),
           chunk({ role: 'assistant', content: '', reasoning: 'Looked up weather.', reasoning_details: [details[1]] }),
           chunk({ role: 'assistant', content: '', reasoning_details: [details[2]] }),
-          chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'toolu_01', type: 'function', function: { name: 'get_weather', arguments: '' } }] }),
-          chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, type: 'function', function: { arguments: '{"city":"Paris"}' } }] }),
+          chunk({
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ index: 0, id: 'toolu_01', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+          }),
+          chunk({
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ index: 0, type: 'function', function: { arguments: '{"city":"Paris"}' } }],
+          }),
           chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, type: 'function', function: { arguments: '' } }] }),
           chunk({ role: 'assistant', content: '' }, 'tool_calls', { usage: USAGE }),
         ],
       },
       json: {
         json: completion(
-          { content: '', reasoning: 'First I check the city.Looked up weather.', reasoning_details: details, tool_calls: weatherCallWhole('toolu_01') },
+          {
+            content: '',
+            reasoning: 'First I check the city.Looked up weather.',
+            reasoning_details: details,
+            tool_calls: weatherCallWhole('toolu_01'),
+          },
           'tool_calls',
           USAGE,
         ),
@@ -65,7 +91,13 @@ describe('reasoning_details (OpenRouter)', () => {
     await m.generate({
       messages: [
         userMessage('a'),
-        { role: 'assistant', content: [{ type: 'reasoning', reasoning: 's', provider: 'openrouter', providerData: details[1] as never }, { type: 'text', text: 'b' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', reasoning: 's', provider: 'openrouter', providerData: details[1] as never },
+            { type: 'text', text: 'b' },
+          ],
+        },
         userMessage('c'),
       ],
     });

@@ -13,12 +13,16 @@ const modelFor = (model: string, profile?: ProviderProfileName) =>
   new OpenAIChatModel({ model, baseURL: server.baseURL, apiKey: 'test-key', maxRetries: 0, ...(profile ? { profile } : {}) });
 const nextTurn = (model: OpenAIChatModel, answer: ModelResponse) => turn(server, model, answer);
 
-
 describe('reasoning_content (DeepSeek, LiteLLM, older vLLM)', () => {
   const model = () => modelFor('deepseek-reasoner');
 
   it('becomes a reasoning block, streamed and not, with usage (cached = prompt_cache_hit_tokens)', async () => {
-    const usage = { prompt_tokens: 30, completion_tokens: 20, prompt_cache_hit_tokens: 12, completion_tokens_details: { reasoning_tokens: 9 } };
+    const usage = {
+      prompt_tokens: 30,
+      completion_tokens: 20,
+      prompt_cache_hit_tokens: 12,
+      completion_tokens_details: { reasoning_tokens: 9 },
+    };
     const { streamed, parts } = await bothWays(server, model(), {
       sse: {
         sse: [
@@ -30,7 +34,9 @@ describe('reasoning_content (DeepSeek, LiteLLM, older vLLM)', () => {
           usageChunk(usage),
         ],
       },
-      json: { json: completion({ content: null, reasoning_content: 'Let me think.', tool_calls: weatherCallWhole() }, 'tool_calls', usage) },
+      json: {
+        json: completion({ content: null, reasoning_content: 'Let me think.', tool_calls: weatherCallWhole() }, 'tool_calls', usage),
+      },
     });
     expect(streamed.message.content).toEqual([{ type: 'reasoning', reasoning: 'Let me think.' }, toolCallBlock()]);
     expect(streamed.finishReason).toBe('tool_calls');
@@ -57,7 +63,19 @@ describe('reasoning_content (DeepSeek, LiteLLM, older vLLM)', () => {
     expect(bare.messages[1].reasoning_content).toBe('');
 
     server.reply({ json: completion({ content: 'ok' }) });
-    await m.generate({ messages: [userMessage('a'), { role: 'assistant', content: [{ type: 'reasoning', reasoning: 'r' }, { type: 'text', text: 'b' }] }, userMessage('c')] });
+    await m.generate({
+      messages: [
+        userMessage('a'),
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', reasoning: 'r' },
+            { type: 'text', text: 'b' },
+          ],
+        },
+        userMessage('c'),
+      ],
+    });
     expect(server.last.messages[1]).toEqual({ role: 'assistant', content: 'b' });
   });
 });
@@ -84,14 +102,18 @@ describe('reasoning (vLLM, Ollama /v1, LM Studio)', () => {
     expect(textDeltas(parts, 'text-delta')).toBe('Answer: 2');
   });
 
-  it('reads Ollama\'s `reasoning` and sends no reasoning field back to a plain server', async () => {
+  it("reads Ollama's `reasoning` and sends no reasoning field back to a plain server", async () => {
     const m = modelFor('gpt-oss:20b');
     expect(m.profile).toBe('plain');
     const { streamed } = await bothWays(server, m, {
       sse: {
         sse: [
           chunk({ role: 'assistant', content: '', reasoning: 'Need weather.' }),
-          chunk({ role: 'assistant', content: '', tool_calls: [{ id: 'call_x1', index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }),
+          chunk({
+            role: 'assistant',
+            content: '',
+            tool_calls: [{ id: 'call_x1', index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+          }),
           chunk({ role: 'assistant', content: '' }, 'tool_calls'),
         ],
       },
@@ -104,7 +126,7 @@ describe('reasoning (vLLM, Ollama /v1, LM Studio)', () => {
 });
 
 describe('a session moved between providers', () => {
-  it('never sends one provider\'s reasoning fields to another', async () => {
+  it("never sends one provider's reasoning fields to another", async () => {
     const content = [
       { type: 'reasoning', reasoning: 'a', signature: 'anthropic-sig', provider: 'anthropic' },
       { type: 'reasoning', reasoning: 'b', provider: 'openrouter', providerData: { type: 'reasoning.text', text: 'b', index: 0 } },

@@ -2,7 +2,7 @@ import type { ModelResponse } from '@replan/core';
 import { systemMessage, toolMessage, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { InvalidRequestError, OpenAIResponsesModel, ProviderError, RateLimitError, TimeoutError } from '../src/index.js';
+import { InvalidRequestError, OpenAIResponsesModel, type ProviderError, RateLimitError, TimeoutError } from '../src/index.js';
 import { useFakeServer, type NamedEvent } from './support/fake-server.js';
 import { bothWays, collect, textDeltas } from './support/run.js';
 
@@ -20,8 +20,21 @@ const reasoningItem = {
   ],
   encrypted_content: 'gAAAAABo-encrypted==',
 };
-const callItem = { id: 'fc_1', type: 'function_call', status: 'completed', arguments: '{"city":"Paris"}', call_id: 'call_1', name: 'get_weather' };
-const usage = { input_tokens: 50, input_tokens_details: { cached_tokens: 10 }, output_tokens: 30, output_tokens_details: { reasoning_tokens: 20 }, total_tokens: 80 };
+const callItem = {
+  id: 'fc_1',
+  type: 'function_call',
+  status: 'completed',
+  arguments: '{"city":"Paris"}',
+  call_id: 'call_1',
+  name: 'get_weather',
+};
+const usage = {
+  input_tokens: 50,
+  input_tokens_details: { cached_tokens: 10 },
+  output_tokens: 30,
+  output_tokens_details: { reasoning_tokens: 20 },
+  total_tokens: 80,
+};
 
 const response = (output: unknown[], extra: Record<string, unknown> = {}) => ({
   id: 'resp_1',
@@ -55,7 +68,8 @@ function streamOf(output: Record<string, unknown>[], final: Record<string, unkno
       events.push(ev('response.function_call_arguments.delta', { item_id: item.id, output_index, delta: args.slice(6) }));
     } else if (item.type === 'message') {
       events.push(ev('response.output_item.added', { output_index, item: { ...item, content: [] } }));
-      for (const part of item.content as { text: string }[]) events.push(ev('response.output_text.delta', { item_id: item.id, output_index, delta: part.text }));
+      for (const part of item.content as { text: string }[])
+        events.push(ev('response.output_text.delta', { item_id: item.id, output_index, delta: part.text }));
     }
     events.push(ev('response.output_item.done', { output_index, item }));
   });
@@ -65,13 +79,25 @@ function streamOf(output: Record<string, unknown>[], final: Record<string, unkno
 
 async function nextTurn(m: OpenAIResponsesModel, answer: ModelResponse): Promise<any> {
   const calls = answer.message.content.filter((b) => b.type === 'tool_call') as { id: string }[];
-  server.reply({ json: response([{ id: 'msg_9', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: '21°C', annotations: [] }] }]) });
+  server.reply({
+    json: response([
+      {
+        id: 'msg_9',
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: '21°C', annotations: [] }],
+      },
+    ]),
+  });
   await m.generate({
     messages: [
       systemMessage('Be brief.'),
       userMessage('weather?'),
       answer.message,
-      ...(calls.length ? [toolMessage(calls.map((c) => ({ type: 'tool_result' as const, toolCallId: c.id, name: 'get_weather', output: { temp: 21 } })))] : []),
+      ...(calls.length
+        ? [toolMessage(calls.map((c) => ({ type: 'tool_result' as const, toolCallId: c.id, name: 'get_weather', output: { temp: 21 } })))]
+        : []),
     ],
   });
   return server.last;
@@ -80,7 +106,10 @@ async function nextTurn(m: OpenAIResponsesModel, answer: ModelResponse): Promise
 describe('OpenAIResponsesModel', () => {
   it('keeps reasoning items (summary + encrypted_content) as reasoning blocks and function calls as tool calls, both ways', async () => {
     const final = response([reasoningItem, callItem]);
-    const { streamed, parts } = await bothWays(server, model(), { sse: { sse: streamOf([reasoningItem, callItem], final), done: false }, json: { json: final } });
+    const { streamed, parts } = await bothWays(server, model(), {
+      sse: { sse: streamOf([reasoningItem, callItem], final), done: false },
+      json: { json: final },
+    });
     expect(streamed.message.content).toEqual([
       {
         type: 'reasoning',
@@ -98,7 +127,12 @@ describe('OpenAIResponsesModel', () => {
     expect(toolDeltas[0]).toEqual({ type: 'tool-call-delta', index: 0, id: 'call_1', name: 'get_weather', argsDelta: '' });
     expect(toolDeltas.map((d) => d.argsDelta).join('')).toBe('{"city":"Paris"}');
     expect(server.received[0]?.path).toBe('/v1/responses');
-    expect(server.received[0]?.body).toMatchObject({ model: 'o4-mini', store: false, include: ['reasoning.encrypted_content'], stream: true });
+    expect(server.received[0]?.body).toMatchObject({
+      model: 'o4-mini',
+      store: false,
+      include: ['reasoning.encrypted_content'],
+      stream: true,
+    });
   });
 
   it('sends reasoning back statelessly: the item with encrypted_content, then the call with its paired id, then the output', async () => {
@@ -118,12 +152,28 @@ describe('OpenAIResponsesModel', () => {
 
   it('pairs a reasoning item with the message after it; encrypted-only reasoning is a redacted block', async () => {
     const encryptedOnly = { id: 'rs_2', type: 'reasoning', summary: [], encrypted_content: 'gAAAA-only==' };
-    const message = { id: 'msg_1', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hello!', annotations: [] }] };
+    const message = {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: 'Hello!', annotations: [] }],
+    };
     const final = response([encryptedOnly, message]);
     const m = model();
-    const { streamed, parts } = await bothWays(server, m, { sse: { sse: streamOf([encryptedOnly, message], final), done: false }, json: { json: final } });
+    const { streamed, parts } = await bothWays(server, m, {
+      sse: { sse: streamOf([encryptedOnly, message], final), done: false },
+      json: { json: final },
+    });
     expect(streamed.message.content).toEqual([
-      { type: 'reasoning', reasoning: '', data: 'gAAAA-only==', redacted: true, provider: 'openai', providerData: { item: encryptedOnly, following: [{ type: 'message', id: 'msg_1' }] } },
+      {
+        type: 'reasoning',
+        reasoning: '',
+        data: 'gAAAA-only==',
+        redacted: true,
+        provider: 'openai',
+        providerData: { item: encryptedOnly, following: [{ type: 'message', id: 'msg_1' }] },
+      },
       { type: 'text', text: 'Hello!' },
     ]);
     expect(streamed.finishReason).toBe('stop');
@@ -131,7 +181,13 @@ describe('OpenAIResponsesModel', () => {
     const sent = await nextTurn(m, streamed);
     expect(sent.input.slice(2)).toEqual([
       { type: 'reasoning', id: 'rs_2', summary: [], encrypted_content: 'gAAAA-only==' },
-      { type: 'message', role: 'assistant', id: 'msg_1', status: 'completed', content: [{ type: 'output_text', text: 'Hello!', annotations: [] }] },
+      {
+        type: 'message',
+        role: 'assistant',
+        id: 'msg_1',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'Hello!', annotations: [] }],
+      },
     ]);
   });
 
@@ -156,18 +212,46 @@ describe('OpenAIResponsesModel', () => {
   });
 
   it('maps tools, tool choice, structured output and settings', async () => {
-    server.reply({ json: response([{ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: '{"n":1,"note":null}', annotations: [] }] }]) });
+    server.reply({
+      json: response([
+        {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: '{"n":1,"note":null}', annotations: [] }],
+        },
+      ]),
+    });
     const result = await model({ settings: { reasoning: { effort: 'high' } } }).generate({
       messages: [userMessage('x')],
-      tools: [{ name: 'get_weather', description: 'Weather', parameters: { $schema: 'x', type: 'object', properties: { city: { type: 'string' } } } }],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          parameters: { $schema: 'x', type: 'object', properties: { city: { type: 'string' } } },
+        },
+      ],
       toolChoice: { name: 'get_weather' },
-      responseFormat: { name: 'out', schema: z.toJSONSchema(z.object({ n: z.number(), note: z.string().optional() })) as Record<string, unknown> },
+      responseFormat: {
+        name: 'out',
+        schema: z.toJSONSchema(z.object({ n: z.number(), note: z.string().optional() })) as Record<string, unknown>,
+      },
       settings: { maxTokens: 500, temperature: 1 },
     });
     expect(server.last).toMatchObject({
-      tools: [{ type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false }],
+      tools: [
+        {
+          type: 'function',
+          name: 'get_weather',
+          description: 'Weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' } } },
+          strict: false,
+        },
+      ],
       tool_choice: { type: 'function', name: 'get_weather' },
-      text: { format: { type: 'json_schema', name: 'out', strict: true, schema: { required: ['n', 'note'], additionalProperties: false } } },
+      text: {
+        format: { type: 'json_schema', name: 'out', strict: true, schema: { required: ['n', 'note'], additionalProperties: false } },
+      },
       reasoning: { effort: 'high', summary: 'auto' },
       max_output_tokens: 500,
       temperature: 1,
@@ -177,15 +261,25 @@ describe('OpenAIResponsesModel', () => {
   });
 
   it('maps refusals and incomplete responses', async () => {
-    server.reply({ json: response([{ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'refusal', refusal: "I can't help." }] }]) });
+    server.reply({
+      json: response([{ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'refusal', refusal: "I can't help." }] }]),
+    });
     expect((await model().generate({ messages: [userMessage('x')] })).finishReason).toBe('refusal');
-    server.reply({ json: response([{ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'cut', annotations: [] }] }], { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } }) });
+    server.reply({
+      json: response(
+        [{ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'cut', annotations: [] }] }],
+        { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } },
+      ),
+    });
     expect((await model().generate({ messages: [userMessage('x')] })).finishReason).toBe('length');
   });
 
   it('an error event midway is a typed error with the partial output', async () => {
     const events = streamOf([reasoningItem], response([reasoningItem])).slice(0, -1);
-    server.reply({ sse: [...events, ev('error', { code: 'rate_limit_exceeded', message: 'Rate limit reached for o4-mini', param: null })], done: false });
+    server.reply({
+      sse: [...events, ev('error', { code: 'rate_limit_exceeded', message: 'Rate limit reached for o4-mini', param: null })],
+      done: false,
+    });
     let error: ProviderError | undefined;
     try {
       await collect(model(), { messages: [userMessage('x')] });
@@ -198,7 +292,17 @@ describe('OpenAIResponsesModel', () => {
   });
 
   it('response.failed, a stream without response.completed, a stall and an HTTP 400 are typed errors', async () => {
-    server.reply({ sse: [ev('response.failed', { response: response([], { status: 'failed', error: { code: 'server_error', message: 'The server had an error processing your request.' } }) })], done: false });
+    server.reply({
+      sse: [
+        ev('response.failed', {
+          response: response([], {
+            status: 'failed',
+            error: { code: 'server_error', message: 'The server had an error processing your request.' },
+          }),
+        }),
+      ],
+      done: false,
+    });
     await expect(collect(model(), { messages: [userMessage('x')] })).rejects.toThrow('The server had an error processing your request.');
 
     server.reply({ sse: [ev('response.created', { response: response([]) })], done: false });
@@ -207,7 +311,17 @@ describe('OpenAIResponsesModel', () => {
     server.reply({ sse: [ev('response.created', { response: response([]) })], stall: true });
     await expect(collect(model({ idleTimeoutMs: 100 }), { messages: [userMessage('x')] })).rejects.toThrow(TimeoutError);
 
-    server.reply({ json: { error: { message: 'Encrypted content is not supported with this model.', type: 'invalid_request_error', param: 'include', code: null } }, status: 400 });
+    server.reply({
+      json: {
+        error: {
+          message: 'Encrypted content is not supported with this model.',
+          type: 'invalid_request_error',
+          param: 'include',
+          code: null,
+        },
+      },
+      status: 400,
+    });
     const failure = model().generate({ messages: [userMessage('x')] });
     await expect(failure).rejects.toThrow(InvalidRequestError);
   });

@@ -40,8 +40,16 @@ describe('toStrictJsonSchema', () => {
   });
 
   it('turns oneOf (discriminated unions) into anyOf and keeps recursive $refs', () => {
-    const shape = z.discriminatedUnion('kind', [z.object({ kind: z.literal('circle'), r: z.number() }), z.object({ kind: z.literal('square'), side: z.number() })]);
-    const Node = z.object({ name: z.string(), get children(): z.ZodArray<typeof Node> { return z.array(Node); } });
+    const shape = z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('circle'), r: z.number() }),
+      z.object({ kind: z.literal('square'), side: z.number() }),
+    ]);
+    const Node = z.object({
+      name: z.string(),
+      get children(): z.ZodArray<typeof Node> {
+        return z.array(Node);
+      },
+    });
     const out = toStrictJsonSchema(z.object({ shape, tree: Node }), 's') as any;
     expect(out.properties.shape.oneOf).toBeUndefined();
     expect(out.properties.shape.anyOf).toHaveLength(2);
@@ -52,7 +60,12 @@ describe('toStrictJsonSchema', () => {
   it('accepts a JSON Schema as well as a zod schema, without changing its input', () => {
     const json = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { type: 'string' } } };
     const copy = structuredClone(json);
-    expect(toStrictJsonSchema(json, 'j')).toEqual({ type: 'object', properties: { a: { anyOf: [{ type: 'string' }, { type: 'null' }] } }, required: ['a'], additionalProperties: false });
+    expect(toStrictJsonSchema(json, 'j')).toEqual({
+      type: 'object',
+      properties: { a: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+      required: ['a'],
+      additionalProperties: false,
+    });
     expect(json).toEqual(copy);
   });
 
@@ -106,7 +119,12 @@ describe('restoreOptionalText', () => {
     const text = JSON.stringify({ a: null, b: null, nested: { c: null }, list: [{ d: null }, { d: true }] });
     const restored = JSON.parse(restoreOptionalText(text, original));
     expect(restored).toEqual({ b: null, nested: {}, list: [{}, { d: true }] });
-    const zod = z.object({ a: z.string().optional(), b: z.string().nullable(), nested: z.object({ c: z.number().optional() }), list: z.array(z.object({ d: z.boolean().optional() })) });
+    const zod = z.object({
+      a: z.string().optional(),
+      b: z.string().nullable(),
+      nested: z.object({ c: z.number().optional() }),
+      list: z.array(z.object({ d: z.boolean().optional() })),
+    });
     expect(zod.safeParse(restored).success).toBe(true);
   });
 

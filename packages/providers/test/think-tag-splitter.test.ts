@@ -7,7 +7,11 @@ function split(mode: ThinkTagsMode, chunks: readonly string[]) {
   const perPush: ContentSegment[][] = chunks.map((c) => splitter.push(c));
   perPush.push(splitter.end());
   const all = perPush.flat();
-  const join = (kind: ContentSegment['kind']) => all.filter((s) => s.kind === kind).map((s) => s.text).join('');
+  const join = (kind: ContentSegment['kind']) =>
+    all
+      .filter((s) => s.kind === kind)
+      .map((s) => s.text)
+      .join('');
   return { reasoning: join('reasoning'), text: join('text'), perPush };
 }
 

@@ -30,8 +30,14 @@ async function everySplit(model: OpenAIChatModel, content: string, expected: rea
   server.reply({ json: completion({ content }) });
   const whole = await model.generate(req);
   expect(whole.message.content).toEqual(expected);
-  const reasoning = expected.filter((b) => b.type === 'reasoning').map((b) => (b as { reasoning: string }).reasoning).join('');
-  const text = expected.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('');
+  const reasoning = expected
+    .filter((b) => b.type === 'reasoning')
+    .map((b) => (b as { reasoning: string }).reasoning)
+    .join('');
+  const text = expected
+    .filter((b) => b.type === 'text')
+    .map((b) => (b as { text: string }).text)
+    .join('');
   const cuts = [...Array.from({ length: content.length + 1 }, (_, i) => [i]), Array.from({ length: content.length }, (_, i) => i + 1)];
   for (const at of cuts) {
     server.reply(streamed(content, at));
@@ -45,13 +51,23 @@ async function everySplit(model: OpenAIChatModel, content: string, expected: rea
 
 describe('<think> tags in the content (servers without a reasoning parser)', () => {
   it('become a think-tags reasoning block before a clean answer, however the stream is cut', async () => {
-    await everySplit(modelFor(), '<think>\nThe user asks 2+2.\n</think>\n\nIt is 4.', [thought('The user asks 2+2.'), { type: 'text', text: 'It is 4.' }]);
+    await everySplit(modelFor(), '<think>\nThe user asks 2+2.\n</think>\n\nIt is 4.', [
+      thought('The user asks 2+2.'),
+      { type: 'text', text: 'It is 4.' },
+    ]);
   });
 
   it('stream the thinking as reasoning-deltas before the text-deltas, with usage', async () => {
     const usage = { prompt_tokens: 10, completion_tokens: 12 };
     const { streamed: response, parts } = await bothWays(server, modelFor(), {
-      sse: { sse: [chunk({ role: 'assistant', content: '<thi' }), chunk({ content: 'nk>Hmm.</th' }), chunk({ content: 'ink>4' }, 'stop'), usageChunk(usage)] },
+      sse: {
+        sse: [
+          chunk({ role: 'assistant', content: '<thi' }),
+          chunk({ content: 'nk>Hmm.</th' }),
+          chunk({ content: 'ink>4' }, 'stop'),
+          usageChunk(usage),
+        ],
+      },
       json: { json: completion({ content: '<think>Hmm.</think>4' }, 'stop', usage) },
     });
     expect(response.message.content).toEqual([thought('Hmm.'), { type: 'text', text: '4' }]);
@@ -102,7 +118,14 @@ describe('<think> tags in the content (servers without a reasoning parser)', () 
 });
 
 describe('tool calls after <think> thinking', () => {
-  const sse = { sse: [chunk({ role: 'assistant', content: '<think>Need the wea' }), chunk({ content: 'ther.</think>\n' }), ...weatherCall(), chunk({}, 'tool_calls')] };
+  const sse = {
+    sse: [
+      chunk({ role: 'assistant', content: '<think>Need the wea' }),
+      chunk({ content: 'ther.</think>\n' }),
+      ...weatherCall(),
+      chunk({}, 'tool_calls'),
+    ],
+  };
   const json = { json: completion({ content: '<think>Need the weather.</think>\n', tool_calls: weatherCallWhole() }, 'tool_calls') };
 
   it('give the reasoning block and the call, and no reasoning field or tags go back to plain and openai servers', async () => {

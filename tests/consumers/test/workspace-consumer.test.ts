@@ -26,7 +26,11 @@ describe('another pnpm workspace using the packages as workspace dependencies', 
     await writeFile(join(root, 'pnpm-workspace.yaml'), 'packages:\n  - app\n  - vendor/replan/packages/*\n');
     const versions = await toolVersions();
     await writeApp(app, {
-      dependencies: Object.fromEntries([...packageDirs.map((p) => [`@replan/${p}`, 'workspace:*']), ['zod', versions.zod], ['@opentelemetry/api', versions['@opentelemetry/api']]]),
+      dependencies: Object.fromEntries([
+        ...packageDirs.map((p) => [`@replan/${p}`, 'workspace:*']),
+        ['zod', versions.zod],
+        ['@opentelemetry/api', versions['@opentelemetry/api']],
+      ]),
       devDependencies: { typescript: versions.typescript, '@types/node': versions['@types/node'] },
     });
     // CI=true would make pnpm demand a lockfile this new workspace does not have yet.

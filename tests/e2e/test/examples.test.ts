@@ -17,7 +17,12 @@ describe('examples run offline', () => {
   it('finds the examples', () => expect(examples).toEqual(expect.arrayContaining(['demo', 'react', 'durable-resume'])));
   for (const name of examples)
     it(name, () => {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', `examples/${name}/main.ts`], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
+      const run = spawnSync(process.execPath, ['--import', 'tsx', `examples/${name}/main.ts`], {
+        cwd: root,
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect(run.stderr).not.toMatch(/Error/);
       expect(run.status, `${name} printed:\n${run.stdout}\n${run.stderr}`).toBe(0);
       expect(run.stdout.trim().length).toBeGreaterThan(0);

@@ -6,7 +6,10 @@ import { linearKills } from './support/linear-kill-scenario.js';
 import { postgresTarget } from './support/store-target.js';
 
 const db = useTestPostgres();
-const postgres = postgresTarget(() => db.connectionString, () => db.freshSchema('kill'));
+const postgres = postgresTarget(
+  () => db.connectionString,
+  () => db.freshSchema('kill'),
+);
 
 describe('PostgresSessionStore: SIGKILL at any point of a plan–execute run, then resume in a new process', () => {
   db.it(

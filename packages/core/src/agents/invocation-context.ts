@@ -152,8 +152,7 @@ export class InvocationContext {
     const events = this.services.session.events;
     for (let i = events.length - 1; i >= this.scopeStart; i--) {
       const e = events[i] as AgentEvent;
-      if (e.path === this.path && e.branch === this.branch && e.actions?.agentState)
-        return { state: e.actions.agentState, index: i };
+      if (e.path === this.path && e.branch === this.branch && e.actions?.agentState) return { state: e.actions.agentState, index: i };
     }
     return undefined;
   }

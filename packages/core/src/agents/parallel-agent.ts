@@ -19,7 +19,6 @@ interface Delivery {
  * lets them finish, then the run ends `interrupted` with every interrupt raised.
  */
 export class ParallelAgent extends WorkflowAgent {
-
   constructor(options: WorkflowAgentOptions) {
     super('ParallelAgent', options);
   }

@@ -9,7 +9,6 @@ import { WorkflowAgent, type WorkflowAgentOptions } from './workflow-options.js'
  * so a resumed run continues with the sub-agent that was running.
  */
 export class SequentialAgent extends WorkflowAgent {
-
   constructor(options: WorkflowAgentOptions) {
     super('SequentialAgent', options);
   }

@@ -50,8 +50,7 @@ export async function* executeToolCalls(
   const queue = new AsyncQueue<AgentEvent>();
   const concurrency = Math.max(1, options.concurrency);
   // p-limit only when there are more calls than slots: most turns have one or two calls.
-  const limit: <T>(task: () => Promise<T>) => Promise<T> =
-    calls.length > concurrency ? pLimit(concurrency) : (task) => task();
+  const limit: <T>(task: () => Promise<T>) => Promise<T> = calls.length > concurrency ? pLimit(concurrency) : (task) => task();
   const interrupts: Interrupt[] = [];
   let remaining = calls.length;
   const run = ctx.services.observation ? observedRunOne : runOne;

@@ -10,8 +10,7 @@ export const MISSING_RESULT_OUTPUT =
   'No result was recorded for this tool call (the run stopped before it finished). Call the tool again if you still need it.';
 
 /** A call of a tool, keyed by where it was made: ids are only unique per agent and branch. */
-export const callKey = (event: AgentEvent, toolCallId: string) =>
-  `${event.path}\u0000${event.branch ?? ''}\u0000${toolCallId}`;
+export const callKey = (event: AgentEvent, toolCallId: string) => `${event.path}\u0000${event.branch ?? ''}\u0000${toolCallId}`;
 
 /**
  * One of this agent's assistant messages that called tools, with the results found for it.

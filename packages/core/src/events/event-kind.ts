@@ -29,7 +29,11 @@ export type AgentEventKind =
   /** A composite agent's cursor (`actions.agentState`). */
   | { readonly kind: 'cursor'; readonly state: Readonly<Record<string, unknown>> }
   /** Only state changes (and whatever `meta` says). */
-  | { readonly kind: 'state'; readonly delta: Readonly<Record<string, unknown>>; readonly append: Readonly<Record<string, readonly unknown[]>> }
+  | {
+      readonly kind: 'state';
+      readonly delta: Readonly<Record<string, unknown>>;
+      readonly append: Readonly<Record<string, readonly unknown[]>>;
+    }
   | { readonly kind: 'other' };
 
 const joinedText = (message: Message, type: 'text' | 'reasoning') => {

@@ -55,9 +55,7 @@ export const agentEventSchema = z
     path: z.string(),
     branch: z.string().optional(),
     timestamp: z.number(),
-    message: z
-      .object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.array(contentBlockSchema) })
-      .optional(),
+    message: z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.array(contentBlockSchema) }).optional(),
     usage: usageSchema.optional(),
     partial: z.boolean().optional(),
     error: z.object({ name: z.string(), message: z.string(), data: z.unknown().optional() }).loose().optional(),

@@ -16,8 +16,7 @@ export function addUsage(a: Usage, b: Usage | undefined): Usage {
   };
   if (a.reasoningTokens !== undefined || b.reasoningTokens !== undefined)
     sum.reasoningTokens = (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0);
-  if (a.cachedTokens !== undefined || b.cachedTokens !== undefined)
-    sum.cachedTokens = (a.cachedTokens ?? 0) + (b.cachedTokens ?? 0);
+  if (a.cachedTokens !== undefined || b.cachedTokens !== undefined) sum.cachedTokens = (a.cachedTokens ?? 0) + (b.cachedTokens ?? 0);
   return sum;
 }
 

@@ -37,8 +37,7 @@ export class PlanReActPlanner implements ReActPlanner {
     const split = splitPlanReActTags(message.content);
     let content: readonly ContentBlock[] = split;
     // A call with no name cannot be run or answered; some models emit one after their plan.
-    if (split.some((b) => b.type === 'tool_call' && !b.name.trim()))
-      content = split.filter((b) => b.type !== 'tool_call' || b.name.trim());
+    if (split.some((b) => b.type === 'tool_call' && !b.name.trim())) content = split.filter((b) => b.type !== 'tool_call' || b.name.trim());
     return content === message.content ? message : { ...message, content };
   }
 }

@@ -178,7 +178,13 @@ export class Runner {
     const hub = this.hub;
     let start: RunStartInfo | undefined;
     if (hub) {
-      start = { kind: 'run-start', ...this.labels(key, invocationId), agent: this.agent.name, resumed: false, input: input.message as Message };
+      start = {
+        kind: 'run-start',
+        ...this.labels(key, invocationId),
+        agent: this.agent.name,
+        resumed: false,
+        input: input.message as Message,
+      };
       hub.notify(start);
       const carried = hub.carry(start);
       if (carried) input = { ...input, meta: { observe: carried } };
@@ -259,23 +265,33 @@ export class Runner {
     let start: RunStartInfo | undefined;
     if (hub) {
       const carried = carriedOf(session.events[log.start]);
-      start = { kind: 'run-start', ...this.labels(key, log.invocationId), agent: this.agent.name, resumed: true, ...(carried ? { carried } : {}) };
+      start = {
+        kind: 'run-start',
+        ...this.labels(key, log.invocationId),
+        agent: this.agent.name,
+        resumed: true,
+        ...(carried ? { carried } : {}),
+      };
       hub.notify(start);
       hub.notify({ kind: 'resume', ...this.labels(key, log.invocationId), values });
     }
-    const done = (status: RunStatus, output: string | undefined): Promise<RunResult> => this.reported(start, Promise.resolve({
-      status,
-      output,
-      ...(log.final?.structured !== undefined ? { structured: log.final.structured } : {}),
-      sessionId: key.id,
-      invocationId: log.invocationId,
-      interrupts: status === 'interrupted' ? log.openInterrupts : [],
-      usage: emptyUsage(),
-      modelCalls: 0,
-      cost: 0,
-      breakdown: { byAgent: {}, byStep: {} },
-      session: sessionTotals(session.events),
-    }));
+    const done = (status: RunStatus, output: string | undefined): Promise<RunResult> =>
+      this.reported(
+        start,
+        Promise.resolve({
+          status,
+          output,
+          ...(log.final?.structured !== undefined ? { structured: log.final.structured } : {}),
+          sessionId: key.id,
+          invocationId: log.invocationId,
+          interrupts: status === 'interrupted' ? log.openInterrupts : [],
+          usage: emptyUsage(),
+          modelCalls: 0,
+          cost: 0,
+          breakdown: { byAgent: {}, byStep: {} },
+          session: sessionTotals(session.events),
+        }),
+      );
     if (log.end) return done(log.end.status as RunStatus, log.end.output);
     if (log.openInterrupts.length && !Object.keys(values).length) return done('interrupted', undefined);
     // Across processes the resume event is the claim: a concurrent resume fails here, before doing anything.

@@ -32,9 +32,7 @@ export function splitStateDelta(delta: Readonly<Record<string, unknown>> | undef
 }
 
 /** Removes `temp:` keys from a delta; returns the same object when it has none. */
-export function withoutTempKeys(
-  delta: Readonly<Record<string, unknown>> | undefined,
-): Readonly<Record<string, unknown>> | undefined {
+export function withoutTempKeys(delta: Readonly<Record<string, unknown>> | undefined): Readonly<Record<string, unknown>> | undefined {
   if (!delta) return delta;
   let hasTemp = false;
   for (const key in delta) if (key.startsWith(TEMP_PREFIX)) hasTemp = true;

@@ -1,14 +1,7 @@
 import type { ContentBlock, ToolCallBlock } from '../messages/content-block.js';
 import type { Message } from '../messages/message.js';
 import { toolCallsOf } from '../messages/message.js';
-import type {
-  ChatModel,
-  FinishReason,
-  ModelCallOptions,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamPart,
-} from '../models/chat-model.js';
+import type { ChatModel, FinishReason, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
 import type { Usage } from '../models/usage.js';
 
 /** One scripted answer: text, a message, a whole response, an error to throw, or a function of the request. */
@@ -53,9 +46,7 @@ let nextCallId = 0;
 export function callTools(...calls: readonly ScriptedToolCall[]): Message {
   return {
     role: 'assistant',
-    content: calls.map(
-      (c): ToolCallBlock => ({ type: 'tool_call', id: c.id ?? `call_${++nextCallId}`, name: c.name, args: c.args ?? {} }),
-    ),
+    content: calls.map((c): ToolCallBlock => ({ type: 'tool_call', id: c.id ?? `call_${++nextCallId}`, name: c.name, args: c.args ?? {} })),
   };
 }
 
@@ -140,7 +131,9 @@ export class ScriptedModel implements ChatModel {
         for (let i = 0; i === 0 || i < args.length; i += argsSize) {
           if (pause) await pause();
           const argsDelta = args.slice(i, i + argsSize);
-          yield i === 0 ? { type: 'tool-call-delta', index: callIndex, id: block.id, name: block.name, argsDelta } : { type: 'tool-call-delta', index: callIndex, argsDelta };
+          yield i === 0
+            ? { type: 'tool-call-delta', index: callIndex, id: block.id, name: block.name, argsDelta }
+            : { type: 'tool-call-delta', index: callIndex, argsDelta };
         }
       }
     }

@@ -9,12 +9,12 @@ export const graphStepSchema = z.object({
     .string()
     .regex(STEP_ID_PATTERN, 'a step id may only hold letters, digits and "_" (e.g. "1", "search_a")')
     .describe('A short unique id for this step, e.g. "1", "2", "search_a" (letters, digits, "_").'),
-  task: z
-    .string()
-    .describe('What to do, self-contained. Write $id (or ${id}) where the result of a step it depends on must be inserted.'),
+  task: z.string().describe('What to do, self-contained. Write $id (or ${id}) where the result of a step it depends on must be inserted.'),
   dependsOn: z
     .array(z.string())
-    .describe('Ids of the steps whose results this step needs; [] when it needs none. Steps without a dependency between them run at the same time.'),
+    .describe(
+      'Ids of the steps whose results this step needs; [] when it needs none. Steps without a dependency between them run at the same time.',
+    ),
 });
 
 /**
@@ -22,9 +22,7 @@ export const graphStepSchema = z.object({
  * whose dependencies are done run at once; a step sees only the results it depends on.
  */
 export const graphPlanSchema = z.object({
-  steps: z
-    .array(graphStepSchema)
-    .describe('The steps still to run, as a dependency graph. Order does not matter; dependsOn does.'),
+  steps: z.array(graphStepSchema).describe('The steps still to run, as a dependency graph. Order does not matter; dependsOn does.'),
 });
 
 export type GraphStep = z.output<typeof graphStepSchema>;

@@ -70,7 +70,11 @@ export const insertedResult = (result: string): string => `${QUOTE_BEGIN}${quote
 export function formatGraphStepPrompt(input: GraphStepInput, system = GraphExecutorPrompt.system): Message[] {
   const listed = hasContext(input.context) ? `## RESULTS OF EARLIER STEPS\n${formatContextView(input.context)}\n\n` : '';
   const results = input.inserted?.length ? `${listed}${INSERTED_RESULTS_PREAMBLE}\n` : listed;
-  return [systemMessage(system), ...input.userInput, userMessage(fillTemplate(GraphExecutorPrompt.task ?? '', { results, task: input.task }))];
+  return [
+    systemMessage(system),
+    ...input.userInput,
+    userMessage(fillTemplate(GraphExecutorPrompt.task ?? '', { results, task: input.task })),
+  ];
 }
 
 /** What the graph replanner's prompt is built from. */
@@ -104,5 +108,9 @@ export function formatGraphReplannerPrompt(
   system = GraphReplannerPrompt.system,
 ): Message[] {
   const values = { ...tools, graph: formatPlanGraph(input.steps, input.executedSteps), executedSteps: formatContextView(input.context) };
-  return [systemMessage(fillTemplate(system, values)), ...input.userInput, userMessage(fillTemplate(GraphReplannerPrompt.task ?? '', values))];
+  return [
+    systemMessage(fillTemplate(system, values)),
+    ...input.userInput,
+    userMessage(fillTemplate(GraphReplannerPrompt.task ?? '', values)),
+  ];
 }

@@ -32,12 +32,15 @@ export function graphPlanProblems(steps: readonly GraphStep[], finished: Finishe
     for (const d of s.dependsOn) {
       if (d === s.id) problems.push(`step "${s.id}" depends on itself`);
       else if (finished.failed.has(d)) problems.push(`step "${s.id}" depends on "${d}", which failed; depend on the step that replaces it`);
-      else if (!ids.has(d) && !finished.succeeded.has(d)) problems.push(`step "${s.id}" depends on "${d}", which is not a step of the plan`);
+      else if (!ids.has(d) && !finished.succeeded.has(d))
+        problems.push(`step "${s.id}" depends on "${d}", which is not a step of the plan`);
     }
     for (const ref of referencesIn(s.task)) {
       const known = ids.has(ref.id) || finished.succeeded.has(ref.id) || finished.failed.has(ref.id);
       if (known && !deps.has(ref.id))
-        problems.push(`step "${s.id}" uses $${ref.id} but "${ref.id}" is not in its dependsOn; add it to dependsOn or remove the reference`);
+        problems.push(
+          `step "${s.id}" uses $${ref.id} but "${ref.id}" is not in its dependsOn; add it to dependsOn or remove the reference`,
+        );
       else if (!known && ref.braced) problems.push(`step "${s.id}" uses \${${ref.id}}, but there is no step "${ref.id}"`);
     }
   }
@@ -90,7 +93,11 @@ export class InvalidPlanGraphError extends ReplanError {
 }
 
 /** A parsed plan checked as a graph: its steps must match `graphPlanSchema` and form a valid DAG. */
-export function checkGraphPlan<T>(value: T, finished: FinishedSteps = noFinishedSteps, planOf: (value: T) => unknown = (v) => v): Parsed<T> {
+export function checkGraphPlan<T>(
+  value: T,
+  finished: FinishedSteps = noFinishedSteps,
+  planOf: (value: T) => unknown = (v) => v,
+): Parsed<T> {
   const parsed = graphPlanSchema.safeParse(planOf(value));
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');

@@ -16,7 +16,8 @@ export interface StepReference {
 /** Every reference in a task, in order. */
 export function referencesIn(task: string): StepReference[] {
   const out: StepReference[] = [];
-  for (const m of task.matchAll(REFERENCE)) out.push(m[1] !== undefined ? { id: m[1], braced: true } : { id: m[2] as string, braced: false });
+  for (const m of task.matchAll(REFERENCE))
+    out.push(m[1] !== undefined ? { id: m[1], braced: true } : { id: m[2] as string, braced: false });
   return out;
 }
 

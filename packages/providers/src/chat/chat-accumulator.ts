@@ -76,7 +76,9 @@ export class ChatAccumulator {
     const content: ContentBlock[] = [...this.reasoning.blocks()];
     let tagged = this.tagged;
     let answer = this.text;
-    for (const s of this.thinkTags.peekEnd()) if (s.kind === 'reasoning') tagged += s.text; else answer += s.text;
+    for (const s of this.thinkTags.peekEnd())
+      if (s.kind === 'reasoning') tagged += s.text;
+      else answer += s.text;
     if (tagged) content.push({ type: 'reasoning', reasoning: tagged, provider: 'think-tags' });
     const text = answer || this.refusal;
     if (text) content.push({ type: 'text', text });

@@ -80,7 +80,7 @@ export class ToolCallAccumulator {
         type: 'tool_call',
         id: c.id,
         name: c.name,
-      ...parseArguments(c.args),
+        ...parseArguments(c.args),
         ...(c.signature ? { signature: c.signature } : {}),
       };
     });
@@ -103,7 +103,11 @@ export function parseArguments(raw: string): Pick<ToolCallBlock, 'args' | 'rawAr
     return { args: {}, rawArgs: raw, argsError: (error as Error).message };
   }
   if (!isRecord(value))
-    return { args: {}, rawArgs: raw, argsError: `the arguments are ${Array.isArray(value) ? 'an array' : typeof value}, not a JSON object` };
+    return {
+      args: {},
+      rawArgs: raw,
+      argsError: `the arguments are ${Array.isArray(value) ? 'an array' : typeof value}, not a JSON object`,
+    };
   return { args: value };
 }
 

@@ -1,15 +1,6 @@
 import type { ErrorFacts } from './error-body.js';
 
-export type ErrorKind =
-  | 'rate_limit'
-  | 'quota'
-  | 'too_large'
-  | 'context_length'
-  | 'auth'
-  | 'invalid'
-  | 'timeout'
-  | 'server'
-  | 'other';
+export type ErrorKind = 'rate_limit' | 'quota' | 'too_large' | 'context_length' | 'auth' | 'invalid' | 'timeout' | 'server' | 'other';
 
 const CONTEXT_CODES = new Set(['context_length_exceeded', 'string_above_max_length', 'context_window_exceeded']);
 const CONTEXT_TEXT =
@@ -41,7 +32,8 @@ export function classifyError(status: number | undefined, facts: ErrorFacts | un
   if (effective === 401 || effective === 403) return 'auth';
   if (effective === 429 || (effective === undefined && (RATE_TEXT.test(message) || RATE_TEXT.test(code ?? '')))) {
     if (TOO_LARGE_TEXT.test(message)) return 'too_large';
-    const quota = (code !== undefined && QUOTA_CODES.has(code)) || (type !== undefined && QUOTA_CODES.has(type)) || QUOTA_TEXT.test(message);
+    const quota =
+      (code !== undefined && QUOTA_CODES.has(code)) || (type !== undefined && QUOTA_CODES.has(type)) || QUOTA_TEXT.test(message);
     if (quota && retryAfter === undefined && facts?.retryAfter === undefined) return 'quota';
     return 'rate_limit';
   }

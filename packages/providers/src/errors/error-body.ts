@@ -100,8 +100,7 @@ function codeOf(body: Record<string, unknown>): string | undefined {
   return stringOf(body.code);
 }
 
-const stringOf = (v: unknown): string | undefined =>
-  typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined;
+const stringOf = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined);
 
 function statusOf(v: unknown): number | undefined {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{3}$/.test(v) ? Number(v) : NaN;

@@ -27,7 +27,11 @@ export interface AssistantReplay {
  * (`provider: 'think-tags'`) is plain unsigned text: only `deepseek` sends it back (in
  * `reasoning_content`, like any plain reasoning); it is never written back into the content.
  */
-export function assistantReplay(target: ReplayTarget, reasoning: readonly ReasoningBlock[], calls: readonly ToolCallBlock[]): AssistantReplay {
+export function assistantReplay(
+  target: ReplayTarget,
+  reasoning: readonly ReasoningBlock[],
+  calls: readonly ToolCallBlock[],
+): AssistantReplay {
   const none = calls.map(() => ({}));
   switch (target.profile) {
     case 'openrouter': {
@@ -68,8 +72,9 @@ function geminiReplay(target: ReplayTarget, reasoning: readonly ReasoningBlock[]
     const google = { extra_content: { google: { thought_signature: signature } } };
     return target.googleEndpoint ? google : { ...google, provider_specific_fields: { thought_signature: signature } };
   });
-  const message = !target.googleEndpoint && messageSignatures.length && calls.length
-    ? { provider_specific_fields: { thought_signatures: messageSignatures } }
-    : {};
+  const message =
+    !target.googleEndpoint && messageSignatures.length && calls.length
+      ? { provider_specific_fields: { thought_signatures: messageSignatures } }
+      : {};
   return { message, toolCalls };
 }

@@ -61,8 +61,7 @@ export function messageThoughtSignaturesOf(delta: Record<string, unknown>): stri
   const out: string[] = [];
   const fields = delta.provider_specific_fields;
   if (isRecord(fields)) {
-    if (Array.isArray(fields.thought_signatures))
-      for (const s of fields.thought_signatures) if (typeof s === 'string' && s) out.push(s);
+    if (Array.isArray(fields.thought_signatures)) for (const s of fields.thought_signatures) if (typeof s === 'string' && s) out.push(s);
     const single = nonEmptyString(fields.thought_signature);
     if (single) out.push(single);
   }

@@ -47,14 +47,21 @@ export class OpenAIResponsesModel implements ChatModel {
     return buildResponsesRequest(req, {
       model: this.model,
       ...(this.options.settings ? { defaults: this.options.settings } : {}),
-      ...(this.options.includeEncryptedReasoning !== undefined ? { includeEncryptedReasoning: this.options.includeEncryptedReasoning } : {}),
+      ...(this.options.includeEncryptedReasoning !== undefined
+        ? { includeEncryptedReasoning: this.options.includeEncryptedReasoning }
+        : {}),
       ...(this.options.reasoningSummary ? { reasoningSummary: this.options.reasoningSummary } : {}),
     });
   }
 
   /** One SDK call, retried as the options say (each retry reported to `onRetry`). */
   private send<T>(call: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    return withRetries(call, this.options, { model: this.model, baseURL: this.client.baseURL, signal, ownClient: this.options.client !== undefined });
+    return withRetries(call, this.options, {
+      model: this.model,
+      baseURL: this.client.baseURL,
+      signal,
+      ownClient: this.options.client !== undefined,
+    });
   }
 
   async generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {

@@ -51,9 +51,7 @@ export function blocksOfOutput(output: readonly unknown[]): { blocks: ContentBlo
 function reasoningBlockOf(item: Json, following: Json[]): ReasoningBlock {
   const summary = Array.isArray(item.summary) ? item.summary : [];
   const content = Array.isArray(item.content) ? item.content : [];
-  const texts = (summary.length ? summary : content)
-    .map((p) => (isRecord(p) && typeof p.text === 'string' ? p.text : ''))
-    .filter(Boolean);
+  const texts = (summary.length ? summary : content).map((p) => (isRecord(p) && typeof p.text === 'string' ? p.text : '')).filter(Boolean);
   const text = texts.join('\n\n');
   const data = nonEmptyString(item.encrypted_content);
   return {

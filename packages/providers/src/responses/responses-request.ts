@@ -117,19 +117,33 @@ function pushAssistant(input: Json[], content: readonly ContentBlock[]): void {
       const id = messageIds.shift();
       input.push(
         id
-          ? { type: 'message', role: 'assistant', id, status: 'completed', content: [{ type: 'output_text', text: block.text, annotations: [] }] }
+          ? {
+              type: 'message',
+              role: 'assistant',
+              id,
+              status: 'completed',
+              content: [{ type: 'output_text', text: block.text, annotations: [] }],
+            }
           : { role: 'assistant', content: block.text },
       );
     } else if (block.type === 'tool_call') {
       const id = callIds.get(block.id);
-      input.push({ type: 'function_call', call_id: block.id, name: block.name, arguments: JSON.stringify(block.args), ...(id ? { id } : {}) });
+      input.push({
+        type: 'function_call',
+        call_id: block.id,
+        name: block.name,
+        arguments: JSON.stringify(block.args),
+        ...(id ? { id } : {}),
+      });
     }
   }
 }
 
 function followingOf(block: ReasoningBlock): FollowingItem[] {
   const following = block.providerData?.following;
-  return Array.isArray(following) ? following.filter((f): f is FollowingItem => isRecord(f) && typeof f.id === 'string' && typeof f.type === 'string') : [];
+  return Array.isArray(following)
+    ? following.filter((f): f is FollowingItem => isRecord(f) && typeof f.id === 'string' && typeof f.type === 'string')
+    : [];
 }
 
 /** The reasoning item to send back: id, summary, encrypted content (and reasoning text, when the model gave some). */

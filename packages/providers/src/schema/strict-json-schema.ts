@@ -18,7 +18,18 @@ export class StrictSchemaError extends ConfigurationError {
 }
 
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const META_KEYS = new Set(['$schema', '$id', 'title', 'description', 'default', 'examples', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
+const META_KEYS = new Set([
+  '$schema',
+  '$id',
+  'title',
+  'description',
+  'default',
+  'examples',
+  '$comment',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+]);
 
 /** A JSON Schema from a zod v4 schema, or the JSON Schema itself (a copy, without `$schema`). */
 export function jsonSchemaOf(schema: unknown, name = 'schema'): Json {
@@ -52,9 +63,14 @@ export function isEmptySchema(schema: unknown): boolean {
  */
 export function toStrictJsonSchema(schema: unknown, name = 'schema'): Json {
   const source = jsonSchemaOf(schema, name);
-  if (isEmptySchema(source)) throw new StrictSchemaError(name, '', 'the schema is empty (it describes nothing, so the model would be unconstrained)');
+  if (isEmptySchema(source))
+    throw new StrictSchemaError(name, '', 'the schema is empty (it describes nothing, so the model would be unconstrained)');
   if (source.anyOf || source.oneOf)
-    throw new StrictSchemaError(name, '', 'the root is a union; strict mode needs an object at the root — wrap it: z.object({ result: z.union([...]) })');
+    throw new StrictSchemaError(
+      name,
+      '',
+      'the root is a union; strict mode needs an object at the root — wrap it: z.object({ result: z.union([...]) })',
+    );
   if (source.type !== 'object')
     throw new StrictSchemaError(
       name,
@@ -71,7 +87,11 @@ function strictNode(node: unknown, path: string, name: string): Json {
   if (node === true || node === false || !isRecord(node))
     throw new StrictSchemaError(name, path, `${JSON.stringify(node)} is not a schema strict mode accepts`);
   if (isEmptySchema(node))
-    throw new StrictSchemaError(name, path, 'the value has no type (z.any(), z.unknown() or an unrepresentable type such as z.date()); give it a concrete type');
+    throw new StrictSchemaError(
+      name,
+      path,
+      'the value has no type (z.any(), z.unknown() or an unrepresentable type such as z.date()); give it a concrete type',
+    );
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === '$schema' || key === 'default') continue;
@@ -102,11 +122,19 @@ function strictNode(node: unknown, path: string, name: string): Json {
 
 function strictObject(out: Json, path: string, name: string): void {
   if (out.propertyNames || out.patternProperties)
-    throw new StrictSchemaError(name, path, 'records (z.record, objects with arbitrary keys) are not supported; use an array of { key, value } objects');
+    throw new StrictSchemaError(
+      name,
+      path,
+      'records (z.record, objects with arbitrary keys) are not supported; use an array of { key, value } objects',
+    );
   const properties = isRecord(out.properties) ? out.properties : {};
   const extra = out.additionalProperties;
   if (isRecord(extra) && !isEmptySchema(extra))
-    throw new StrictSchemaError(name, path, 'records (objects with arbitrary keys of a given type) are not supported; use an array of { key, value } objects');
+    throw new StrictSchemaError(
+      name,
+      path,
+      'records (objects with arbitrary keys of a given type) are not supported; use an array of { key, value } objects',
+    );
   if ((extra === true || isRecord(extra)) && Object.keys(properties).length === 0)
     throw new StrictSchemaError(name, path, 'a free-form object (no properties, any keys) is not supported; list its properties');
   const required = new Set(Array.isArray(out.required) ? (out.required as string[]) : []);

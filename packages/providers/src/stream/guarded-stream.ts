@@ -37,7 +37,11 @@ export async function* guardedStream(stream: SdkStream, options: GuardOptions): 
         throw toProviderError(error, { model, partial: partial() });
       }
       if (next === 'timeout')
-        throw new TimeoutError({ providerMessage: `the stream sent nothing for ${idleTimeoutMs} ms (idleTimeoutMs)`, model, partial: partial() });
+        throw new TimeoutError({
+          providerMessage: `the stream sent nothing for ${idleTimeoutMs} ms (idleTimeoutMs)`,
+          model,
+          partial: partial(),
+        });
       if (next.done) break;
       const value = next.value;
       yield typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

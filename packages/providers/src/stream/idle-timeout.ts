@@ -3,11 +3,7 @@
  * e.g. to abort the request). The SDK's own timeout stops once headers arrive, so a server that
  * stalls mid-body would otherwise hang the call forever. `ms <= 0` or `Infinity` waits forever.
  */
-export async function nextWithin<T>(
-  iterator: AsyncIterator<T>,
-  ms: number,
-  onTimeout: () => void,
-): Promise<IteratorResult<T> | 'timeout'> {
+export async function nextWithin<T>(iterator: AsyncIterator<T>, ms: number, onTimeout: () => void): Promise<IteratorResult<T> | 'timeout'> {
   const next = iterator.next();
   if (!(ms > 0) || ms === Number.POSITIVE_INFINITY) return next;
   let timer: ReturnType<typeof setTimeout> | undefined;

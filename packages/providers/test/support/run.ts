@@ -3,7 +3,11 @@ import { userMessage } from '@replan/core';
 import { expect } from 'vitest';
 import type { FakeServer, Reply } from './fake-server.js';
 
-export async function collect(model: ChatModel, req: ModelRequest, signal?: AbortSignal): Promise<{ parts: ModelStreamPart[]; response: ModelResponse }> {
+export async function collect(
+  model: ChatModel,
+  req: ModelRequest,
+  signal?: AbortSignal,
+): Promise<{ parts: ModelStreamPart[]; response: ModelResponse }> {
   const parts: ModelStreamPart[] = [];
   for await (const part of model.stream(req, signal ? { signal } : undefined)) parts.push(part);
   const last = parts.at(-1);

@@ -12,7 +12,9 @@ export const weatherCall = (id = 'call_1', args = '{"city":"Paris"}') => [
 ];
 
 /** The same call in a non-streaming message. */
-export const weatherCallWhole = (id = 'call_1', args = '{"city":"Paris"}') => [{ id, type: 'function', function: { name: 'get_weather', arguments: args } }];
+export const weatherCallWhole = (id = 'call_1', args = '{"city":"Paris"}') => [
+  { id, type: 'function', function: { name: 'get_weather', arguments: args } },
+];
 
 export const toolCallBlock = (id = 'call_1') => ({ type: 'tool_call' as const, id, name: 'get_weather', args: { city: 'Paris' } });
 
@@ -22,7 +24,9 @@ export async function nextTurn(server: FakeServer, model: OpenAIChatModel, answe
   const messages: Message[] = [
     userMessage('weather in Paris?'),
     answer.message,
-    toolMessage(calls.map((c) => ({ type: 'tool_result', toolCallId: (c as { id: string }).id, name: 'get_weather', output: { temp: 21 } }))),
+    toolMessage(
+      calls.map((c) => ({ type: 'tool_result', toolCallId: (c as { id: string }).id, name: 'get_weather', output: { temp: 21 } })),
+    ),
   ];
   server.reply({ json: completion({ content: 'It is 21°C.' }) });
   await model.generate({ messages });

@@ -11,7 +11,9 @@ export async function interruptedSession(target: StoreTarget, sessionId: string)
   const first = await runChild({ ...base, mode: 'run', processLabel: 'asker' });
   expect(first.result).toMatchObject({
     status: 'interrupted',
-    interrupts: [{ id: APPROVAL_ID, reason: 'approval', toolName: 'transfer', payload: { tool: 'transfer', args: { to: 'bob', amount: 10 } } }],
+    interrupts: [
+      { id: APPROVAL_ID, reason: 'approval', toolName: 'transfer', payload: { tool: 'transfer', args: { to: 'bob', amount: 10 } } },
+    ],
   });
   return base;
 }

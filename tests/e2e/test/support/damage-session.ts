@@ -34,10 +34,10 @@ export async function damageEvent(target: StoreTarget, sessionId: string, eventI
   await sql.connect();
   try {
     const set = damage === 'garbage' ? `event = '{"id": 5, "timestamp": "soon"}'` : 'schema_version = 2';
-    const { rowCount } = await sql.query(`UPDATE "${target.config.schema}".replan_events SET ${set} WHERE session_id = $1 AND event_id = $2`, [
-      sessionId,
-      eventId,
-    ]);
+    const { rowCount } = await sql.query(
+      `UPDATE "${target.config.schema}".replan_events SET ${set} WHERE session_id = $1 AND event_id = $2`,
+      [sessionId, eventId],
+    );
     if (rowCount !== 1) throw new Error(`event ${eventId} not found in PostgreSQL`);
   } finally {
     await sql.end();

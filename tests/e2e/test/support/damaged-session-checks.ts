@@ -67,6 +67,9 @@ export const resumeOfTornFile = (newTarget: TargetFactory) =>
     expect(asked.result).toMatchObject({ status: 'interrupted', interrupts: [{ id: APPROVAL_ID }] });
     expect((await target.session('torn'))?.version).toBe((version as number) + 2); // the resume marker, the interrupt again
     const done = await runChild({ ...base, mode: 'resume', values: { [APPROVAL_ID]: true }, processLabel: 'approver' });
-    expect(done.result).toMatchObject({ status: 'completed', output: 'check the balance -> ok:balance | transfer 10 to bob -> sent 10 to bob' });
+    expect(done.result).toMatchObject({
+      status: 'completed',
+      output: 'check the balance -> ok:balance | transfer 10 to bob -> sent 10 to bob',
+    });
     expect((await readAttempts(target.workDir)).filter((a) => a.tool === 'transfer').map((a) => a.process)).toEqual(['approver']);
   });

@@ -48,6 +48,14 @@ export const graphKills: KillScenario = {
       midWave: waves.filter(midWave).length >= 8,
       betweenSiblingTools: waves.filter(betweenSiblingTools).length >= 2,
       killedAgainMidResume: outcomes.filter((o) => o.secondKilledAfter).length >= 4,
-    }).toEqual({ killed: true, planner: true, steps: true, replanner: true, midWave: true, betweenSiblingTools: true, killedAgainMidResume: true });
+    }).toEqual({
+      killed: true,
+      planner: true,
+      steps: true,
+      replanner: true,
+      midWave: true,
+      betweenSiblingTools: true,
+      killedAgainMidResume: true,
+    });
   },
 };

@@ -1,5 +1,13 @@
 import { runChild, type ChildConfig } from './child-process.js';
-import { eventsByStep, finishedSteps, projectState, readAttempts, readEffects, storedModelAnswers, storedToolResults } from './session-view.js';
+import {
+  eventsByStep,
+  finishedSteps,
+  projectState,
+  readAttempts,
+  readEffects,
+  storedModelAnswers,
+  storedToolResults,
+} from './session-view.js';
 import { withTarget, type StoreTarget, type TargetFactory } from './store-target.js';
 
 /** A scenario of the child (child/scenarios.mjs) that runs to an answer. */
@@ -106,7 +114,8 @@ export async function killAndResume(newTarget: TargetFactory, plan: KillPlan, ba
       processes++;
       const attempts = (await readAttempts(target.workDir)).filter((a) => a.process === label);
       const toolRuns = attempts.flatMap((a) => (a.kind === 'tool' ? [a.callId] : []));
-      for (const id of toolRuns) if (id && stored.has(id)) problems.push(`${label} ran tool call ${id} again although its result was stored`);
+      for (const id of toolRuns)
+        if (id && stored.has(id)) problems.push(`${label} ran tool call ${id} again although its result was stored`);
       for (const a of attempts)
         if (a.role === 'executor' && a.step !== undefined && finished.has(a.step))
           problems.push(`${label} ran step "${a.step}" again although its result was stored`);

@@ -1,5 +1,13 @@
 import { expect } from 'vitest';
-import { killAndResume, mapLimit, type Baseline, type KillOutcome, type KillPlan, runBaseline, type RunScenario } from './kill-and-resume.js';
+import {
+  killAndResume,
+  mapLimit,
+  type Baseline,
+  type KillOutcome,
+  type KillPlan,
+  runBaseline,
+  type RunScenario,
+} from './kill-and-resume.js';
 import type { TargetFactory } from './store-target.js';
 
 /** Kill points run at once (each is a few short processes, mostly waiting on start-up and I/O). */
