@@ -127,7 +127,8 @@ export type { RunResult } from './runner/run.js';
 export type { RunLimits } from './runner/run-limits.js';
 export type { ModelPrice, PriceTable } from './runner/model-prices.js';
 export type { UsageBucket, UsageBreakdown } from './runner/usage-breakdown.js';
-export type { SessionTotals } from './runner/session-totals.js';
+export type { ModelMeta, SessionTotals } from './runner/session-totals.js';
+export { costOfEvent, modelOfEvent } from './runner/session-totals.js';
 
 // Observers
 export type {

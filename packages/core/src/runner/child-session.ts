@@ -121,7 +121,7 @@ async function continueChild(store: SessionStore, session: Session, options: Chi
     modelCalls: 0,
     cost: 0,
     breakdown: { byAgent: {}, byStep: {} },
-    session: sessionTotals(session.events),
+    session: sessionTotals(session.events, options.parent.services.budget.prices),
     ...(error ? { error } : {}),
   });
   if (log.end) {

@@ -153,7 +153,7 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
       modelCalls: budget.modelCalls,
       cost: budget.cost,
       breakdown: budget.breakdown(),
-      session: sessionTotals(live.events),
+      session: sessionTotals(live.events, budget.prices),
       ...(error ? { error } : {}),
     };
   };

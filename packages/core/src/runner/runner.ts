@@ -289,7 +289,7 @@ export class Runner {
           modelCalls: 0,
           cost: 0,
           breakdown: { byAgent: {}, byStep: {} },
-          session: sessionTotals(session.events),
+          session: sessionTotals(session.events, this.prices),
         }),
       );
     if (log.end) return done(log.end.status as RunStatus, log.end.output);

@@ -1,21 +1,55 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import { addUsage, emptyUsage, type Usage } from '../models/usage.js';
+import { costOf, type PriceTable } from './model-prices.js';
+
+/** `meta.model` of a stored model response: which model produced its `usage` (`ChatModel.id`, `ChatModel.provider`). */
+export interface ModelMeta {
+  readonly id: string;
+  readonly provider?: string;
+}
 
 /** Model usage of a whole session, every run and every process that worked on it included. */
 export interface SessionTotals {
   readonly usage: Usage;
   /** Stored model responses that reported usage. */
   readonly modelCalls: number;
+  /**
+   * What the stored model responses cost, priced by the runner's `prices` from the model id each
+   * response stored in `meta.model`. Responses that cannot be priced (stored without a model id,
+   * e.g. by an older version, or by a model missing from the table) add nothing: see `unpricedModelCalls`.
+   */
+  readonly cost: number;
+  /** Stored model responses left out of `cost`: no `meta.model`, or a model the price table lacks. */
+  readonly unpricedModelCalls: number;
 }
 
-/** Sums the usage stored in a session's events: the record every process shares. */
-export function sessionTotals(events: readonly AgentEvent[]): SessionTotals {
+/** Which model produced a stored event's usage, when the event recorded it. */
+export function modelOfEvent(event: AgentEvent): ModelMeta | undefined {
+  const model = event.meta?.model as Partial<ModelMeta> | undefined;
+  return model && typeof model.id === 'string' ? (model as ModelMeta) : undefined;
+}
+
+/** What one stored event's model call cost, or `undefined` when it cannot be priced with `prices`. */
+export function costOfEvent(event: AgentEvent, prices: PriceTable | undefined): number | undefined {
+  if (!event.usage) return undefined;
+  const model = modelOfEvent(event);
+  const price = model ? prices?.[model.id] : undefined;
+  return price ? costOf(price, event.usage) : undefined;
+}
+
+/** Sums the usage (and, with `prices`, the cost) stored in a session's events: the record every process shares. */
+export function sessionTotals(events: readonly AgentEvent[], prices?: PriceTable): SessionTotals {
   let usage = emptyUsage();
   let modelCalls = 0;
+  let cost = 0;
+  let unpricedModelCalls = 0;
   for (const event of events)
     if (event.usage) {
       usage = addUsage(usage, event.usage);
       modelCalls++;
+      const callCost = costOfEvent(event, prices);
+      if (callCost === undefined) unpricedModelCalls++;
+      else cost += callCost;
     }
-  return { usage, modelCalls };
+  return { usage, modelCalls, cost, unpricedModelCalls };
 }
