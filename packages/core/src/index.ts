@@ -128,7 +128,7 @@ export type { RunLimits } from './runner/run-limits.js';
 export type { ModelPrice, PriceTable } from './runner/model-prices.js';
 export type { UsageBucket, UsageBreakdown } from './runner/usage-breakdown.js';
 export type { ModelMeta, SessionTotals } from './runner/session-totals.js';
-export { costOfEvent, modelOfEvent } from './runner/session-totals.js';
+export { costOfEvent, modelOfEvent, sessionTotals } from './runner/session-totals.js';
 
 // Observers
 export type {

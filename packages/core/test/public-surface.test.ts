@@ -58,6 +58,7 @@ describe('public surface of @replan/core', () => {
       'modelOfEvent',
       'readChildSessionLink',
       'reasoningOf',
+      'sessionTotals',
       'stringifyToolOutput',
       'systemMessage',
       'textBlock',

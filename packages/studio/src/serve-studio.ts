@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FileSessionStore, InMemorySessionStore, type SessionStore } from '@replan/core';
+import { FileSessionStore, InMemorySessionStore, type PriceTable, type SessionStore } from '@replan/core';
 import { StudioActions, type StudioRunners } from './actions/studio-actions.js';
 import { StudioConfigurationError, StudioRequestError } from './errors.js';
 import { handleChange, handleRead, type ApiContext } from './http/api-routes.js';
@@ -31,6 +31,11 @@ export interface StudioOptions {
   readonly token?: string;
   /** Re-read interval for stores that cannot signal changes (default 1000 ms). */
   readonly pollMs?: number;
+  /**
+   * Prices per model id (as the Runner's `prices`): with them the session view shows each step's and
+   * the session's cost, priced from the model id stored with each model response.
+   */
+  readonly prices?: PriceTable;
 }
 
 export interface StudioHandle {
@@ -77,6 +82,7 @@ export async function serveStudio(options: StudioOptions): Promise<StudioHandle>
     changes,
     hints: { ...(options.apps ? { apps: options.apps } : {}), ...(options.users ? { users: options.users } : {}) },
     storeKind: storeKindOf(options.store),
+    ...(options.prices ? { prices: options.prices } : {}),
   };
   let guard: RequestGuard | undefined;
 

@@ -4,6 +4,7 @@ import type { RunBudget } from '../runner/run-limits.js';
 import type { RunObservation } from '../observe/run-observation.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { Agent } from './agent.js';
+import { stampUsageModel } from './usage-model.js';
 
 /** The session as a run sees it while it runs: events and state grow as events are stored. */
 export interface LiveSession extends SessionKey {
@@ -126,6 +127,7 @@ export class InvocationContext {
     if (draft.error !== undefined) event.error = draft.error;
     if (draft.actions !== undefined) event.actions = draft.actions;
     if (draft.meta !== undefined) event.meta = draft.meta;
+    if (draft.usage !== undefined) stampUsageModel(event);
     return event;
   }
 

@@ -3,6 +3,7 @@ import { ModelCallError } from '../errors/run-errors.js';
 import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
 import { abortErrorOf } from './abort.js';
 import type { InvocationContext } from './invocation-context.js';
+import { noteUsageModel } from './usage-model.js';
 
 /**
  * The one streaming model call every agent builds on. It keeps the rules of a model call in one
@@ -110,6 +111,7 @@ function beginModelCall(ctx: InvocationContext, model: ChatModel, request: Model
     },
     succeeded(response: ModelResponse): ModelResponse {
       budget.recordUsage(model.id, response.usage, { path: ctx.path, stepId: ctx.stepId, latencyMs: Date.now() - started });
+      noteUsageModel(response.usage, model); // the event storing this usage gets meta.model (ctx.event)
       observed?.({ response });
       return response;
     },

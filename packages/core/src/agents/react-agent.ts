@@ -16,7 +16,6 @@ import type { Agent } from './agent.js';
 import { assertAgentName } from './agent-name.js';
 import type { InvocationContext } from './invocation-context.js';
 import { callModel } from './model-call.js';
-import type { ModelMeta } from '../runner/session-totals.js';
 import type { HookContext, ReActHooks } from './react-hooks.js';
 import { RunInterruptedSignal } from './run-interrupted.js';
 import { executeToolCalls } from './tool-execution.js';
@@ -153,8 +152,7 @@ export class ReActAgent implements Agent {
       const response = yield* this.respond(ctx, request, hookContext(hookState));
       iteration++;
       const message = this.options.planner?.processResponse?.(response.message) ?? response.message;
-      // The model id goes with the usage so a stored session can be priced later (`sessionTotals`).
-      const usage = response.usage ? { usage: response.usage, meta: { model: modelMeta(this.options.model) } } : {};
+      const usage = response.usage ? { usage: response.usage } : {};
       const calls = toolCallsOf(message);
       if (calls.length) {
         const event = emit({ message, ...usage });
@@ -167,7 +165,7 @@ export class ReActAgent implements Agent {
       const text = messageText(message);
       if (!text.trim()) {
         if (justNudged) throw new EmptyModelResponseError(this.name);
-        const nudge = emit({ message: userMessage(EMPTY_NUDGE), ...usage, meta: { ...usage.meta, kind: 'empty-response' } });
+        const nudge = emit({ message: userMessage(EMPTY_NUDGE), ...usage, meta: { kind: 'empty-response' } });
         yield nudge;
         messages.push(nudge.message as Message);
         justNudged = true;
@@ -255,11 +253,6 @@ export class ReActAgent implements Agent {
     if (!parsed.ok) return { invalid: `${parsed.issues} (the outputSchema is a ${schema.kind})` };
     return { text, structured: parsed.value };
   }
-}
-
-/** `meta.model` of an event carrying a model's usage: which model produced it. */
-function modelMeta(model: ChatModel): ModelMeta {
-  return model.provider ? { id: model.id, provider: model.provider } : { id: model.id };
 }
 
 /** Tool calls of the agent's last model turn that have no stored result yet. */

@@ -1,4 +1,4 @@
-import type { AgentEvent, Run, RunResult, RunStatus, Session } from '@replan/core';
+import { type AgentEvent, type Run, type RunResult, type RunStatus, type Session, sessionTotals } from '@replan/core';
 import { renderRun } from '@replan/planexecute/terminal';
 import { storedBreakdown } from '../view/step-usage.js';
 import type { SessionRow, StepStatus } from '../../web/src/wire-types.js';
@@ -33,7 +33,7 @@ export async function renderSession(session: Session, write: (text: string) => v
     modelCalls,
     cost: 0,
     breakdown: storedBreakdown(events),
-    session: { usage, modelCalls },
+    session: sessionTotals(events), // the CLI has no prices: cost 0, every call unpriced
   };
   // `Run` is built only by the Runner; renderRun reads a run through its events and result(), so a
   // stored session replays as exactly that.

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SessionStore } from '@replan/core';
+import type { PriceTable, SessionStore } from '@replan/core';
 import { planExecuteEventKind } from '@replan/planexecute';
 import type { EventDetail, EventPage, StepDetail, StudioInfo } from '../../web/src/wire-types.js';
 import type { StudioActions } from '../actions/studio-actions.js';
@@ -22,6 +22,8 @@ export interface ApiContext {
   readonly changes: SessionChanges;
   readonly hints: OwnerHints;
   readonly storeKind: string;
+  /** Prices for the session view's costs (`serveStudio({ prices })`). */
+  readonly prices?: PriceTable;
 }
 
 const MAX_PAGE = 500;
@@ -52,7 +54,7 @@ export async function handleRead(
       return sendJson(response, 200, await ctx.reader.page(appName, userId, limit, query.get('cursor') || undefined));
     }
     case 'session':
-      return sendJson(response, 200, sessionDigest(await ctx.reader.require(sessionKeyOf(query))));
+      return sendJson(response, 200, sessionDigest(await ctx.reader.require(sessionKeyOf(query)), ctx.prices));
     case 'events': {
       const session = await ctx.reader.require(sessionKeyOf(query));
       const agent = query.get('agent');

@@ -1,4 +1,4 @@
-import type { AgentEvent, Session } from '@replan/core';
+import { type AgentEvent, type PriceTable, type Session, sessionTotals } from '@replan/core';
 import type { InterruptView, SessionDigest } from '../../web/src/wire-types.js';
 import { asText } from './event-views.js';
 import { planRevisions } from './plan-revisions.js';
@@ -28,20 +28,27 @@ function openInterrupts(events: readonly AgentEvent[]): InterruptView[] {
   return open;
 }
 
-/** The plan versions, each step with the tokens its model calls used. */
-function withStepUsage(events: readonly AgentEvent[]) {
-  const byStep = new Map(Object.entries(storedBreakdown(events).byStep).map(([k, b]) => [studioStepKey(k), b]));
+/** The plan versions, each step with the tokens its model calls used (and their cost, given prices). */
+function withStepUsage(events: readonly AgentEvent[], prices: PriceTable | undefined) {
+  const byStep = new Map(Object.entries(storedBreakdown(events, prices).byStep).map(([k, b]) => [studioStepKey(k), b]));
   return planRevisions(events).map((revision) => ({
     ...revision,
     steps: revision.steps.map((step) => {
       const bucket = byStep.get(step.key);
-      return bucket ? { ...step, tokens: tokensOf(bucket.usage), modelCalls: bucket.modelCalls } : step;
+      if (!bucket) return step;
+      return { ...step, tokens: tokensOf(bucket.usage), modelCalls: bucket.modelCalls, ...(prices ? { cost: bucket.cost } : {}) };
     }),
   }));
 }
 
-/** Everything the session view shows above the timeline, computed from the stored session. */
-export function sessionDigest(session: Session): SessionDigest {
+/** What the session's stored model calls cost with `prices`, and how many could not be priced. */
+function sessionCost(events: readonly AgentEvent[], prices: PriceTable) {
+  const totals = sessionTotals(events, prices);
+  return { total: totals.cost, unpricedModelCalls: totals.unpricedModelCalls };
+}
+
+/** Everything the session view shows above the timeline, computed from the stored session (priced with `prices`, if given). */
+export function sessionDigest(session: Session, prices?: PriceTable): SessionDigest {
   const { events } = session;
   const reading = statusOf(events);
   const agents: string[] = [];
@@ -51,10 +58,11 @@ export function sessionDigest(session: Session): SessionDigest {
     version: session.version,
     status: reading.status,
     tokens: sumTokens(events),
+    ...(prices ? { cost: sessionCost(events, prices) } : {}),
     eventCount: events.length,
     updatedAt: events.at(-1)?.timestamp ?? 0,
     agents,
-    revisions: withStepUsage(events),
+    revisions: withStepUsage(events, prices),
     interrupts: reading.status === 'interrupted' ? openInterrupts(events) : [],
     ...(reading.error ? { error: reading.error } : {}),
     ...(reading.output !== undefined ? { output: reading.output } : {}),

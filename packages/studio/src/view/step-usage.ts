@@ -1,4 +1,4 @@
-import { addUsage, emptyUsage, type AgentEvent, type UsageBreakdown, type UsageBucket } from '@replan/core';
+import { type AgentEvent, addUsage, costOfEvent, emptyUsage, type PriceTable, type UsageBreakdown, type UsageBucket } from '@replan/core';
 import { planExecuteEventKind } from '@replan/planexecute';
 
 /**
@@ -13,26 +13,29 @@ function stepOf(event: AgentEvent): string | undefined {
 
 type Tally = Record<string, { -readonly [K in keyof UsageBucket]: UsageBucket[K] }>;
 
-const add = (tally: Tally, key: string, event: AgentEvent) => {
+const add = (tally: Tally, key: string, event: AgentEvent, cost: number) => {
   const bucket = tally[key] ?? { usage: emptyUsage(), modelCalls: 0, cost: 0, latencyMs: 0 };
   tally[key] = bucket;
   bucket.usage = addUsage(bucket.usage, event.usage);
   bucket.modelCalls++;
+  bucket.cost += cost;
 };
 
 /**
  * Model calls by agent path and by plan step, from the `usage` stored on the session's events —
- * what `RunResult.breakdown` says of one run, for a whole stored session. The log keeps no prices
- * or latencies, so `cost` and `latencyMs` are 0.
+ * what `RunResult.breakdown` says of one run, for a whole stored session. `cost` is priced with
+ * `prices` from each event's stored `meta.model` (0 for calls it cannot price); the log keeps no
+ * latencies, so `latencyMs` is 0.
  */
-export function storedBreakdown(events: readonly AgentEvent[]): UsageBreakdown {
+export function storedBreakdown(events: readonly AgentEvent[], prices?: PriceTable): UsageBreakdown {
   const byAgent: Tally = {};
   const byStep: Tally = {};
   for (const event of events) {
     if (!event.usage) continue;
-    add(byAgent, event.path, event);
+    const cost = costOfEvent(event, prices) ?? 0;
+    add(byAgent, event.path, event, cost);
     const step = stepOf(event);
-    if (step !== undefined) add(byStep, step, event);
+    if (step !== undefined) add(byStep, step, event, cost);
   }
   return { byAgent, byStep };
 }

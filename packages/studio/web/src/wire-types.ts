@@ -62,6 +62,8 @@ export interface PlanStepView {
   /** Tokens of the step's model calls (from the stored `usage`), when it made any. */
   readonly tokens?: TokenCount;
   readonly modelCalls?: number;
+  /** What those calls cost, when the studio was given prices (`serveStudio({ prices })`); calls it cannot price add nothing. */
+  readonly cost?: number;
 }
 
 /** One version of the plan: as the planner or replanner wrote it, with its steps' status until the next version. */
@@ -92,6 +94,11 @@ export interface SessionDigest {
   readonly version: number;
   readonly status: SessionStatus;
   readonly tokens: TokenCount;
+  /**
+   * With `serveStudio({ prices })`: what the session's stored model calls cost, and how many it could
+   * not price (stored without `meta.model`, or a model missing from the table).
+   */
+  readonly cost?: { readonly total: number; readonly unpricedModelCalls: number };
   readonly eventCount: number;
   readonly updatedAt: number;
   /** Agent paths that wrote events, in order of appearance. */
