@@ -254,4 +254,20 @@ describeInBrowser('acting from the page', (browser) => {
     await p.getByLabel('Agent').selectOption('user');
     await p.waitForSelector('.timeline .page-number:text("1–1 of 1")');
   });
+
+  it('with prices, the session facts show what the stored session cost', async () => {
+    const store = new InMemorySessionStore();
+    const scenario = graphScenario(store, 'graph-app', 0);
+    scenario.release();
+    const result = await scenario.runner.run({ userId: 'ana', sessionId: 'priced', input: 'go' }).result();
+    expect(result.status).toBe('completed');
+    // the scripted model reports 10 in / 5 out per call: 1 per token makes the cost 15 per call
+    const prices = { 'graph-script': { inputPerMillion: 1e6, outputPerMillion: 1e6 } };
+    const p = await open({ store, users: ['ana'], prices });
+    await p.goto(sessionUrl({ appName: 'graph-app', userId: 'ana', id: 'priced' }));
+    await p.waitForSelector('.session-facts .badge[data-status="completed"]');
+    const facts = await p.locator('.session-facts').textContent();
+    expect(facts).toContain(`cost ${(15 * result.session.modelCalls).toPrecision(3)}`);
+    expect(facts).not.toContain('unpriced');
+  });
 });

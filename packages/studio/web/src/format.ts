@@ -15,4 +15,7 @@ export const tokens = (t: TokenCount): string => {
   return t.reasoning ? `${base} · ${t.reasoning.toLocaleString()} reasoning` : base;
 };
 
+/** A cost in the price table's unit: enough digits for a single cheap call. */
+export const cost = (amount: number): string => `cost ${amount.toPrecision(3)}`;
+
 export const duration = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(2)} s`);

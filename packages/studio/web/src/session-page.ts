@@ -1,6 +1,6 @@
 import type { Api } from './api.js';
 import { append, button, clear, h } from './dom.js';
-import { time, tokens } from './format.js';
+import { cost, time, tokens } from './format.js';
 import { DetailPanel } from './detail-panel.js';
 import { interruptsPanel } from './interrupts-panel.js';
 import { PlanPanel } from './plan-panel.js';
@@ -8,6 +8,13 @@ import { hrefOf } from './routes.js';
 import type { SessionContext } from './session-context.js';
 import { TimelinePanel } from './timeline-panel.js';
 import type { SessionDigest, StudioInfo } from './wire-types.js';
+
+/** ` · cost …` when the studio was given prices (with how many calls it could not price). */
+const sessionCost = (d: SessionDigest): string => {
+  if (!d.cost) return '';
+  const unpriced = d.cost.unpricedModelCalls ? ` (${d.cost.unpricedModelCalls} calls unpriced)` : '';
+  return ` · ${cost(d.cost.total)}${unpriced}`;
+};
 
 const RESUMABLE = new Set(['failed', 'running', 'budget_exceeded', 'aborted']);
 
@@ -59,7 +66,7 @@ export async function renderSessionPage(
         'p',
         { class: 'session-facts' },
         h('span', { class: `badge status-${d.status}`, attrs: { 'data-status': d.status } }, d.status.replace('_', ' ')),
-        ` ${d.key.appName} · ${d.key.userId} · ${d.eventCount} events · ${tokens(d.tokens)} · updated ${time(d.updatedAt)}`,
+        ` ${d.key.appName} · ${d.key.userId} · ${d.eventCount} events · ${tokens(d.tokens)}${sessionCost(d)} · updated ${time(d.updatedAt)}`,
       ),
       d.error ? h('p', { class: 'block block-error' }, h('strong', null, d.error.name), `: ${d.error.message}`) : null,
       d.output !== undefined
