@@ -39,7 +39,10 @@ const storedResult = z.object({
   modelCalls: z.number(),
   cost: z.number(),
   breakdown: z.object({ byAgent: z.record(z.string(), bucket), byStep: z.record(z.string(), bucket) }),
-  session: z.object({ usage, modelCalls: z.number() }),
+  // cost fields came later: a result stored before them reads as unpriced
+  session: z
+    .object({ usage, modelCalls: z.number(), cost: z.number().optional(), unpricedModelCalls: z.number().optional() })
+    .transform((s) => ({ ...s, cost: s.cost ?? 0, unpricedModelCalls: s.unpricedModelCalls ?? s.modelCalls })),
   error: z.object({ name: z.string(), message: z.string() }).optional(),
 });
 
@@ -82,7 +85,7 @@ export function failureResult(invocationId: string, error: Error): string {
     modelCalls: 0,
     cost: 0,
     breakdown: { byAgent: {}, byStep: {} },
-    session: { usage: { inputTokens: 0, outputTokens: 0 }, modelCalls: 0 },
+    session: { usage: { inputTokens: 0, outputTokens: 0 }, modelCalls: 0, cost: 0, unpricedModelCalls: 0 },
     error,
   });
 }
