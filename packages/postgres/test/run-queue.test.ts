@@ -64,7 +64,7 @@ describe('PostgresRunQueue: waitFor and submitResume', () => {
       expect(result.usage.inputTokens).toBeGreaterThan(0);
       // The whole RunResult survives the job row: breakdown by agent and the session's totals.
       expect(result.breakdown.byAgent.agent).toMatchObject({ modelCalls: 3, usage: result.usage });
-      expect(result.session).toEqual({ usage: result.usage, modelCalls: 3 });
+      expect(result.session).toEqual({ usage: result.usage, modelCalls: 3, cost: 0, unpricedModelCalls: 3 }); // the runner has no prices
       expect(t.effects).toEqual([`${sessionId}:r1`, `${sessionId}:r2`]);
       expect(await t.jobs()).toEqual([expect.objectContaining({ status: 'completed', owner: null, claim: 1 })]);
       // Asked again after the end: answered from the row at once.
