@@ -27,7 +27,7 @@ export function isWellFormedString(value: string): boolean {
 
 /**
  * A short, printable rendering of an untrusted string for error messages: the first 40 code
- * units, with control characters and lone surrogates escaped as `\uXXXX`, and the full length
+ * units, with control characters and lone surrogates escaped as `\u` and four hex digits, and the full length
  * when it was cut.
  */
 export function previewString(value: string): string {
