@@ -1,6 +1,9 @@
 /**
- * ReAct overhead per iteration with no observer, and with `@replan/otel`'s observer over a real
- * OpenTelemetry SDK whose exporter drops every span (the SDK's own cost included, not a backend's).
+ * ReAct overhead per iteration with no observer, with an observer whose handlers are empty
+ * (replan's own lifecycle reporting), with `@replan/otel` over the API's no-op tracer, and with
+ * `@replan/otel` over a real OpenTelemetry SDK whose exporter drops every span (the SDK's own cost
+ * included, not a backend's). The four are measured in alternating rounds, so machine load shifts
+ * all of them alike; each figure is the median of the rounds' medians.
  * Run: pnpm bench observer-overhead
  */
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -15,37 +18,52 @@ const dropSpans: SpanExporter = {
   shutdown: async () => undefined,
 };
 
+/** Hears every lifecycle event and does nothing: what the reporting itself costs. */
+const emptyObserver: RunObserver = {
+  onRunStart() {},
+  onRunEnd() {},
+  onAgentStart() {},
+  onAgentEnd() {},
+  onModelCallStart() {},
+  onModelCallEnd() {},
+  onToolCallStart() {},
+  onToolCallEnd() {},
+};
+
 async function run(iterations: number, observers: readonly RunObserver[]): Promise<void> {
   const agent = new ReActAgent({ name: 'bench', model: modelFor(iterations), tools: [noop], maxIterations: iterations + 1 });
   const result = await new Runner({ agent, appName: 'bench', observers }).run({ userId: 'u', input: 'go' }).result();
   if (result.status !== 'completed') throw new Error(`bench run ended ${result.status}: ${result.error?.message}`);
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
 export async function observerOverhead(): Promise<string> {
   const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropSpans)] });
-  const otel = [openTelemetry({ tracerProvider: provider })];
+  const modes: [string, RunObserver[]][] = [
+    ['none', []],
+    ['an observer with empty handlers (replan’s reporting alone)', [emptyObserver]],
+    ['openTelemetry(), no SDK (API no-op tracer)', [openTelemetry()]],
+    ['openTelemetry() + SDK (BatchSpanProcessor), spans dropped', [openTelemetry({ tracerProvider: provider })]],
+  ];
   const n = 50;
-  for (let round = 0; round < 100; round++) {
-    await run(n, []);
-    await run(n, otel);
-  }
-  // No SDK registered: the API's no-op tracer. What replan's observer machinery itself costs.
-  const apiOnly = [openTelemetry()];
-  for (let round = 0; round < 100; round++) await run(n, apiOnly);
-  const off = (await medianMs(() => run(n, []), 201, 0)) / n;
-  const noop = (await medianMs(() => run(n, apiOnly), 201, 0)) / n;
-  const on = (await medianMs(() => run(n, otel), 201, 0)) / n;
+  const rounds = 5;
+  for (let warm = 0; warm < 100; warm++) for (const [, observers] of modes) await run(n, observers);
+  const perIteration = modes.map((): number[] => []);
+  for (let round = 0; round < rounds; round++)
+    for (const [i, [, observers]] of modes.entries()) perIteration[i]?.push(((await medianMs(() => run(n, observers), 101, 0)) / n) * 1000);
+  const off = median(perIteration[0] as number[]);
+  const rows = modes.map(([name], i) => {
+    const values = perIteration[i] as number[];
+    const ratios = values.map((v, r) => v / (perIteration[0]?.[r] as number));
+    return [name, fmt(median(values)), `${fmt(median(ratios), 2)} (${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)})`];
+  });
   return [
-    `### ReAct overhead per iteration with observers (µs, ${n} iterations a run, median of 201 runs after warm-up)`,
+    `### ReAct overhead per iteration with observers (µs, ${n} iterations a run; ${rounds} alternating rounds, each the median of 101 runs)`,
     '',
-    table(
-      ['observers', 'per iteration', 'vs. none'],
-      [
-        ['none', fmt(off * 1000), '1.0'],
-        ['openTelemetry(), no SDK (API no-op tracer)', fmt(noop * 1000), fmt(noop / off)],
-        ['openTelemetry() + SDK (BatchSpanProcessor), spans dropped', fmt(on * 1000), fmt(on / off)],
-      ],
-    ),
+    table(['observers', 'per iteration', 'vs. none: median of rounds (range)'], rows),
+    '',
+    `(none = ${fmt(off)} µs per iteration)`,
   ].join('\n');
 }
 

@@ -1,6 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { InMemorySessionStore, ReActAgent, Runner, SequentialAgent, tool, type RunLifecycleEvent, type RunObserver } from '@replan/core';
+import {
+  InMemorySessionStore,
+  ReActAgent,
+  type Agent,
+  Runner,
+  SequentialAgent,
+  tool,
+  type RunLifecycleEvent,
+  type RunObserver,
+} from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
 
@@ -73,6 +82,53 @@ describe('run observers', () => {
     const end = obs.events.at(-1);
     expect(end?.kind === 'run-end' && end.usage).toEqual(result.usage);
     expect(end?.kind === 'run-end' && end.status).toBe('completed');
+  });
+
+  it('report a sub-agent that is stopped early, or whose run() throws before its first event, as ended', async () => {
+    const { runAgent } = await import('@replan/core/agent-kit');
+    const talker: Agent = {
+      name: 'talker',
+      description: 'says two things',
+      async *run(ctx) {
+        yield ctx.event({ message: { role: 'assistant', content: [{ type: 'text', text: 'one' }] } });
+        yield ctx.event({ message: { role: 'assistant', content: [{ type: 'text', text: 'two' }] } });
+      },
+    };
+    const thrower: Agent = {
+      name: 'thrower',
+      description: 'fails before it starts',
+      run() {
+        throw new Error('no generator today');
+      },
+    };
+    const never: Agent = { name: 'never', description: 'never pulled', run: () => ({}) as never };
+    const root: Agent = {
+      name: 'root',
+      description: 'takes the first event of talker, then tries thrower',
+      subAgents: [talker, thrower, never],
+      async *run(ctx) {
+        runAgent(ctx.child(never)); // made but never pulled: never reported
+        for await (const event of runAgent(ctx.child(talker))) {
+          yield event;
+          break; // closes talker's run early
+        }
+        yield* runAgent(ctx.child(thrower));
+      },
+    };
+    const obs = recorder();
+    const { result } = await collect(new Runner({ agent: root, appName: 'x', observers: [obs] }).run({ userId: 'u', input: 'go' }));
+    expect(result.status).toBe('failed');
+    const agentEvents = obs.events.flatMap((e) =>
+      e.kind === 'agent-start' || e.kind === 'agent-end' ? [[e.kind, e.path, e.kind === 'agent-end' ? e.error?.message : undefined]] : [],
+    );
+    expect(agentEvents).toEqual([
+      ['agent-start', 'root', undefined],
+      ['agent-start', 'root/talker', undefined],
+      ['agent-end', 'root/talker', undefined],
+      ['agent-start', 'root/thrower', undefined],
+      ['agent-end', 'root/thrower', 'no generator today'],
+      ['agent-end', 'root', 'no generator today'],
+    ]);
   });
 
   it('report an interrupt, then a resume in another runner that carries what the first run kept', async () => {

@@ -46,7 +46,10 @@ interface OpenRun {
   readonly root: Span;
   /** Open agent spans by agent run id, with the context that parents their children (made once). */
   readonly agents: Map<string, { readonly span: Span; readonly context: Context }>;
+  /** Open model-call spans by call id. */
   readonly calls: Map<string, Span>;
+  /** Open tool spans by tool-call id. */
+  readonly tools: Map<string, Span>;
   readonly rootContext: Context;
 }
 
@@ -87,7 +90,13 @@ class OpenTelemetryObserver implements RunObserver {
       },
       parent,
     );
-    this.runs.set(info.invocationId, { root, agents: new Map(), calls: new Map(), rootContext: trace.setSpan(ROOT_CONTEXT, root) });
+    this.runs.set(info.invocationId, {
+      root,
+      agents: new Map(),
+      calls: new Map(),
+      tools: new Map(),
+      rootContext: trace.setSpan(ROOT_CONTEXT, root),
+    });
   }
 
   carry(info: RunStartInfo): Record<string, string> | undefined {
@@ -101,6 +110,7 @@ class OpenTelemetryObserver implements RunObserver {
     this.runs.delete(info.invocationId);
     // Spans a failure left open (an agent unwound by an abort) end with the run.
     for (const span of run.calls.values()) span.end(info.time);
+    for (const span of run.tools.values()) span.end(info.time);
     for (const agent of run.agents.values()) if (agent.span !== run.root) agent.span.end(info.time);
     run.root.setAttribute(Attr.runStatus, info.status);
     if (FAILED_STATUSES.has(info.status)) fail(run.root, info.error, info.status);
@@ -149,11 +159,13 @@ class OpenTelemetryObserver implements RunObserver {
     const run = this.runs.get(info.invocationId);
     if (!run) return;
     const settings = info.request.settings;
+    // What a sampler may decide on is given at the start (as the conventions ask); the rest is set
+    // when the span ends, in one pass: the SDK checks start attributes three times over. Literal
+    // keys, no spreads: this runs on every model call (see docs/performance.md).
     const attributes: Attributes = {
-      [Attr.operationName]: 'chat',
-      [Attr.providerName]: info.provider ?? UNKNOWN_PROVIDER,
-      [Attr.requestModel]: info.model,
-      [Attr.conversationId]: info.sessionId,
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': info.provider ?? UNKNOWN_PROVIDER,
+      'gen_ai.request.model': info.model,
     };
     if (settings?.maxTokens !== undefined) attributes[Attr.requestMaxTokens] = settings.maxTokens;
     if (settings?.temperature !== undefined) attributes[Attr.requestTemperature] = settings.temperature;
@@ -172,7 +184,7 @@ class OpenTelemetryObserver implements RunObserver {
     if (!run || !span) return;
     run.calls.delete(info.callId);
     const usage = info.usage;
-    const attributes: Attributes = {};
+    const attributes: Attributes = { 'gen_ai.conversation.id': info.sessionId };
     if (info.finishReason) attributes[Attr.responseFinishReasons] = [info.finishReason];
     if (usage) {
       attributes[Attr.inputTokens] = usage.inputTokens;
@@ -191,33 +203,32 @@ class OpenTelemetryObserver implements RunObserver {
   onToolCallStart(info: ToolCallStartInfo): void {
     const run = this.runs.get(info.invocationId);
     if (!run) return;
+    // As for model calls: sampling attributes at the start, the rest when the span ends.
+    const attributes: Attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': info.toolName };
     const span = this.tracer.startSpan(
       `execute_tool ${info.toolName}`,
-      {
-        kind: SpanKind.INTERNAL,
-        startTime: info.time,
-        attributes: {
-          [Attr.operationName]: 'execute_tool',
-          [Attr.toolName]: info.toolName,
-          [Attr.toolCallId]: info.toolCallId,
-          [Attr.toolType]: 'function',
-          [Attr.conversationId]: info.sessionId,
-          ...(this.captureContent ? { [Attr.toolArguments]: contentValue(info.args) } : {}),
-        },
-      },
+      { kind: SpanKind.INTERNAL, startTime: info.time, attributes },
       run.agents.get(info.agentRunId)?.context ?? run.rootContext,
     );
-    run.calls.set(`tool:${info.toolCallId}`, span);
+    run.tools.set(info.toolCallId, span);
   }
 
   onToolCallEnd(info: ToolCallEndInfo): void {
     const run = this.runs.get(info.invocationId);
-    const key = `tool:${info.toolCallId}`;
-    const span = run?.calls.get(key);
+    const span = run?.tools.get(info.toolCallId);
     if (!run || !span) return;
-    run.calls.delete(key);
-    if (this.captureContent && info.output !== undefined) span.setAttribute(Attr.toolResult, contentValue(info.output));
-    if (info.interrupted) span.setAttribute(Attr.interrupted, true);
+    run.tools.delete(info.toolCallId);
+    const attributes: Attributes = {
+      'gen_ai.tool.call.id': info.toolCallId,
+      'gen_ai.tool.type': 'function',
+      'gen_ai.conversation.id': info.sessionId,
+    };
+    if (this.captureContent) {
+      attributes[Attr.toolArguments] = contentValue(info.args);
+      if (info.output !== undefined) attributes[Attr.toolResult] = contentValue(info.output);
+    }
+    if (info.interrupted) attributes[Attr.interrupted] = true;
+    span.setAttributes(attributes);
     if (info.error) fail(span, info.error);
     else if (info.isError) fail(span, undefined, 'tool_error', typeof info.output === 'string' ? info.output : undefined);
     span.end(info.time);

@@ -74,23 +74,24 @@ export async function* executeToolCalls(
   return interrupts;
 }
 
-/** `runOne` reported to the run's observers (only when some are registered). */
-async function observedRunOne(
-  ctx: InvocationContext,
-  call: ToolCallBlock,
-  options: ToolExecutionOptions,
-): Promise<AgentEvent | AgentEvent[]> {
+/**
+ * `runOne` reported to the run's observers (only when some are registered). Chained with `then`
+ * rather than wrapped in another `async` function: it runs on every tool call.
+ */
+function observedRunOne(ctx: InvocationContext, call: ToolCallBlock, options: ToolExecutionOptions): Promise<AgentEvent | AgentEvent[]> {
   const end = (ctx.services.observation as RunObservation).toolCall(ctx, call);
-  try {
-    const event = await runOne(ctx, call, options);
-    const block = Array.isArray(event) ? undefined : event.message?.content[0];
-    if (block?.type === 'tool_result') end({ output: block.output, isError: block.isError === true });
-    else end({ isError: false, interrupted: true });
-    return event;
-  } catch (error) {
-    end({ isError: true, error });
-    throw error;
-  }
+  return runOne(ctx, call, options).then(
+    (event) => {
+      const block = Array.isArray(event) ? undefined : event.message?.content[0];
+      if (block?.type === 'tool_result') end({ output: block.output, isError: block.isError === true });
+      else end({ isError: false, interrupted: true });
+      return event;
+    },
+    (error: unknown) => {
+      end({ isError: true, error });
+      throw error;
+    },
+  );
 }
 
 /** One call's result event, or its interrupt events (one per question asked). */
