@@ -135,6 +135,7 @@ export type {
   RunObserver,
   RunLifecycleEvent,
   RunStartInfo,
+  RunParent,
   RunEndInfo,
   AgentScope,
   AgentStartInfo,

@@ -1,11 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ReActAgent, Runner, agentTool, childSessionId, messageText, tool, toolResultsOf } from '@replan/core';
+import {
+  ReActAgent,
+  Runner,
+  agentTool,
+  childSessionId,
+  messageText,
+  tool,
+  toolResultsOf,
+  type RunLifecycleEvent,
+  type RunObserver,
+} from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
 import { publishCall, researchCall, world } from './support/agent-tool-world.js';
 
 describe('agentTool: interrupts inside the nested agent', () => {
+  it("observers hear the inner question once, as the outer run's interrupt, and the child run resumed under its tool call", async () => {
+    const events: RunLifecycleEvent[] = [];
+    const push = (e: RunLifecycleEvent) => void events.push(e);
+    const observer: RunObserver = { onRunStart: push, onRunEnd: push, onInterrupt: push, onResume: push };
+    const outer = new ScriptedModel({ responses: [researchCall(), 'outer final'] });
+    const inner = new ScriptedModel({ responses: [publishCall(), 'inner published'] });
+    const { runner } = world({ outer, inner }, undefined, [observer]);
+    const first = await collect(runner.run({ userId: 'u', sessionId: 's', input: 'go' }));
+    const interrupts = events.filter((e) => e.kind === 'interrupt');
+    expect(interrupts.map((e) => [e.sessionId, e.interrupts.map((i) => i.id)])).toEqual([['s', ['o1/a1:approval']]]);
+    events.length = 0;
+    await collect(runner.resume({ userId: 'u', sessionId: 's', values: { 'o1/a1:approval': true } }));
+    const childId = childSessionId('s', first.result.invocationId, 'o1');
+    expect(events.map((e) => [e.kind, e.sessionId, e.kind === 'run-start' ? e.resumed : e.kind === 'run-end' ? e.status : ''])).toEqual([
+      ['run-start', 's', true],
+      ['resume', 's', ''],
+      ['run-start', childId, true],
+      ['run-end', childId, 'completed'],
+      ['run-end', 's', 'completed'],
+    ]);
+  });
+
   it('an approval inside is surfaced on the outer run, attributed to the inner agent, and resumes once', async () => {
     const outer = new ScriptedModel({ responses: [researchCall(), 'outer final'] });
     const inner = new ScriptedModel({ responses: [publishCall(), 'inner published'] });

@@ -32,6 +32,7 @@ export const Attr = {
   runStatus: 'replan.run.status',
   resumed: 'replan.resumed',
   interrupted: 'replan.interrupted',
+  parentToolCallId: 'replan.parent.tool_call.id',
   cost: 'replan.cost',
 } as const;
 

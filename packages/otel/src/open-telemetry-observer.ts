@@ -71,9 +71,7 @@ class OpenTelemetryObserver implements RunObserver {
   }
 
   onRunStart(info: RunStartInfo): void {
-    const remote = parseTraceParent(info.carried?.[TRACE_PARENT_KEY]);
-    // A resume continues the first run's trace: its root is a child of the first run's root.
-    const parent: Context = remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : context.active();
+    const parent = this.parentContext(info);
     const root = this.tracer.startSpan(
       `invoke_agent ${info.agent}`,
       {
@@ -86,6 +84,7 @@ class OpenTelemetryObserver implements RunObserver {
           [Attr.conversationId]: info.sessionId,
           [Attr.invocationId]: info.invocationId,
           ...(info.resumed ? { [Attr.resumed]: true } : {}),
+          ...(info.parent ? { [Attr.parentToolCallId]: info.parent.toolCallId } : {}),
         },
       },
       parent,
@@ -99,7 +98,25 @@ class OpenTelemetryObserver implements RunObserver {
     });
   }
 
+  /**
+   * Where a run's root span hangs: an agent run as a tool (`info.parent`) under the tool call that
+   * runs it; a resume under the first run's root, from the stored trace context; else the
+   * caller's active context.
+   */
+  private parentContext(info: RunStartInfo): Context {
+    if (info.parent) {
+      const caller = this.runs.get(info.parent.invocationId);
+      const tool = caller?.tools.get(info.parent.toolCallId);
+      if (tool) return trace.setSpan(ROOT_CONTEXT, tool);
+      const agent = caller?.agents.get(info.parent.agentRunId)?.context ?? caller?.rootContext;
+      if (agent) return agent;
+    }
+    const remote = parseTraceParent(info.carried?.[TRACE_PARENT_KEY]);
+    return remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : context.active();
+  }
+
   carry(info: RunStartInfo): Record<string, string> | undefined {
+    if (info.parent) return undefined; // a child session's trace follows its parent's, resumed or not
     const run = this.runs.get(info.invocationId);
     return run ? { [TRACE_PARENT_KEY]: formatTraceParent(run.root.spanContext()) } : undefined;
   }

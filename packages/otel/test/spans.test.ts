@@ -10,11 +10,12 @@ import {
   ReActAgent,
   Runner,
   addUsage,
+  agentTool,
   emptyUsage,
   type SessionStore,
   type Usage,
 } from '@replan/core';
-import { ScriptedModel } from '@replan/core/testing';
+import { ScriptedModel, callTools } from '@replan/core/testing';
 import { openTelemetry } from '@replan/otel';
 import { planExecuteScenario } from './plan-execute-run.js';
 
@@ -195,6 +196,45 @@ describe('openTelemetry()', () => {
       expect(span.attributes['error.type']).toBe('ModelCallError');
     }
     expect(byName(spans, 'chat broken-model')[0]!.attributes['gen_ai.provider.name']).toBe('_OTHER');
+  });
+
+  it('nests an agent run as a tool under its tool call: one trace, usage once, the child session as its conversation', async () => {
+    const { exporter, provider } = tracing();
+    const inner = new ReActAgent({
+      name: 'researcher',
+      description: 'finds things',
+      model: new ScriptedModel({ id: 'inner-model', responses: ['found it'] }),
+    });
+    const outer = new ReActAgent({
+      name: 'boss',
+      model: new ScriptedModel({ id: 'outer-model', responses: [callTools({ name: 'research', args: { input: 'find x' } }), 'done'] }),
+      tools: [agentTool(inner, { name: 'research' })],
+    });
+    const store = new InMemorySessionStore();
+    const result = await new Runner({
+      agent: outer,
+      appName: 'x',
+      sessionStore: store,
+      observers: [openTelemetry({ tracerProvider: provider })],
+    })
+      .run({ userId: 'u', sessionId: 'outer', input: 'go' })
+      .result();
+    expect(result.status).toBe('completed');
+    const spans = exporter.getFinishedSpans();
+    const tool = byName(spans, 'execute_tool research')[0]!;
+    const child = byName(spans, 'invoke_agent researcher')[0]!;
+    const innerChat = byName(spans, 'chat inner-model')[0]!;
+    expect(parentOf(child)).toBe(tool.spanContext().spanId);
+    expect(parentOf(innerChat)).toBe(child.spanContext().spanId);
+    expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
+    expect(child.attributes['replan.parent.tool_call.id']).toBe(tool.attributes['gen_ai.tool.call.id']);
+    expect(child.attributes['gen_ai.conversation.id']).not.toBe('outer');
+    expect(innerChat.attributes['gen_ai.conversation.id']).toBe(child.attributes['gen_ai.conversation.id']);
+    // The child's call is on its own chat span only; the run's totals hold it once.
+    const chats = spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'chat');
+    expect(chats).toHaveLength(3);
+    expect(chats.reduce((n, s) => n + (s.attributes['gen_ai.usage.input_tokens'] as number), 0)).toBe(result.usage.inputTokens);
+    expect(toMs(child.startTime)).toBeGreaterThanOrEqual(toMs(tool.startTime));
   });
 
   it('a throwing observer next to it breaks neither the run nor the trace', async () => {

@@ -12,9 +12,13 @@ const scopeOf = (start: RunStartInfo) => ({
   time: Date.now(),
 });
 
-/** Reports how a run ended (its open interrupts first, when it stopped for a human). */
+/**
+ * Reports how a run ended (its open interrupts first, when it stopped for a human). A child run
+ * (`start.parent`) reports no interrupt of its own: its question reaches observers once, as the
+ * parent run's interrupt, with the nested id a human answers.
+ */
 export function reportRunEnd(hub: ObserverHub, start: RunStartInfo, result: RunResult): void {
-  if (result.status === 'interrupted') hub.notify({ kind: 'interrupt', ...scopeOf(start), interrupts: result.interrupts });
+  if (result.status === 'interrupted' && !start.parent) hub.notify({ kind: 'interrupt', ...scopeOf(start), interrupts: result.interrupts });
   hub.notify({
     kind: 'run-end',
     ...scopeOf(start),

@@ -28,6 +28,22 @@ export interface RunStartInfo extends RunScope {
    * session: a resume in another process continues the same trace from it.
    */
   readonly carried?: Readonly<Record<string, string>>;
+  /**
+   * Set when this run is an agent run as a tool (`agentTool`) in a child session: the tool call of
+   * the parent run that runs it. Its usage is also in the parent run's totals, so sum `run-end`
+   * usage over runs without a `parent` only.
+   */
+  readonly parent?: RunParent;
+}
+
+/** The tool call of a parent run that runs a child session's agent (`agentTool`). */
+export interface RunParent {
+  readonly sessionId: string;
+  readonly invocationId: string;
+  /** The agent run of the parent that made the tool call. */
+  readonly agentRunId: string;
+  readonly toolCallId: string;
+  readonly toolName: string;
 }
 
 /** A run (or resume) ended; `result` is what `run.result()` resolves to. */

@@ -7,6 +7,8 @@ import { SessionExistsError } from '../errors/session-errors.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
 import type { Message } from '../messages/message.js';
 import { emptyUsage } from '../models/usage.js';
+import { reportRunEnd, reportRunThrew } from '../observe/report-run.js';
+import type { RunStartInfo } from '../observe/run-observer.js';
 import type { Session, SessionKey } from '../sessions/session.js';
 import { assertSessionKey } from '../sessions/session-key-rules.js';
 import type { SessionStore } from '../sessions/session-store.js';
@@ -15,7 +17,7 @@ import { driveInvocation } from './drive-invocation.js';
 import { readInvocation } from './invocation-log.js';
 import { sessionTotals } from './session-totals.js';
 import type { RunResult } from './run.js';
-import type { RunBudget } from './run-limits.js';
+import { RunBudget } from './run-limits.js';
 
 export interface ChildRunOptions {
   /** The calling agent's context in the parent run: its store, budget, signal and ids are shared. */
@@ -64,19 +66,77 @@ function driveBase(options: ChildRunOptions, store: SessionStore) {
     streaming: services.streaming,
     signal: services.signal,
     budget: nestedBudget(services.budget, `${options.link.path}/${options.link.toolName}`, options.parent.stepId),
+    ...(services.observation ? { hub: services.observation.hub } : {}),
   };
 }
 
 /**
- * The parent's budget as the child run uses it: the same counters and limits (the child cannot
- * spend more than the parent has left), with the child's usage recorded under its nested path
- * (`<caller>/<tool>/<inner path>`) and, when the call belongs to a plan step, under that step.
+ * Runs the child's invocation reported to the parent run's observers, as a run of its own linked
+ * to the tool call that runs it (`RunStartInfo.parent`), so a trace nests it under that call.
+ */
+async function observedChild(
+  options: ChildRunOptions,
+  key: SessionKey,
+  invocation: { readonly invocationId: string; readonly resumed: boolean; readonly input?: Message },
+  drive: () => Promise<RunResult>,
+): Promise<RunResult> {
+  const { parent, link } = options;
+  const observation = parent.services.observation;
+  if (!observation) return drive();
+  const start: RunStartInfo = {
+    kind: 'run-start',
+    appName: key.appName,
+    userId: key.userId,
+    sessionId: key.id,
+    invocationId: invocation.invocationId,
+    time: Date.now(),
+    agent: options.agent.name,
+    resumed: invocation.resumed,
+    ...(invocation.input ? { input: invocation.input } : {}),
+    parent: {
+      sessionId: link.parentSessionId,
+      invocationId: link.parentInvocationId,
+      agentRunId: observation.scopeOf(parent).agentRunId,
+      toolCallId: link.toolCallId,
+      toolName: link.toolName,
+    },
+  };
+  observation.hub.notify(start);
+  let result: RunResult;
+  try {
+    result = await drive();
+  } catch (error) {
+    reportRunThrew(observation.hub, start, error);
+    throw error;
+  }
+  reportRunEnd(observation.hub, start, result);
+  return result;
+}
+
+/**
+ * The parent's budget as the child run uses it: the same limits, checked against the parent's
+ * counters (the child cannot spend more than the parent has left), every call counted in the
+ * parent's totals with the child's usage recorded under its nested path (`<caller>/<tool>/<inner
+ * path>`) and, when the call belongs to a plan step, under that step. What the child's own result
+ * reports (usage, cost, model calls, breakdown) is the child's alone.
  */
 function nestedBudget(budget: RunBudget, prefix: string, stepId: string | undefined): RunBudget {
-  const view = Object.create(budget) as RunBudget; // reads (usage, modelCalls, cost, breakdown) fall through to the parent
-  view.beforeModelCall = (modelId, request) => budget.beforeModelCall(modelId, request);
-  view.recordUsage = (modelId, usage, site) =>
+  const own = new RunBudget({}, budget.prices);
+  const view = Object.create(budget) as RunBudget; // anything not redefined here is the parent's
+  Object.defineProperties(view, {
+    usage: { get: () => own.usage },
+    cost: { get: () => own.cost },
+    modelCalls: { get: () => own.modelCalls },
+  });
+  view.beforeModelCall = (modelId, request) => {
+    budget.beforeModelCall(modelId, request);
+    own.modelCalls++;
+  };
+  view.recordUsage = (modelId, usage, site) => {
     budget.recordUsage(modelId, usage, site && { ...site, path: `${prefix}/${site.path}`, stepId: site.stepId ?? stepId });
+    own.recordUsage(modelId, usage, site);
+  };
+  view.breakdown = () => own.breakdown();
   return view;
 }
 
@@ -101,7 +161,9 @@ async function startChild(store: SessionStore, options: ChildRunOptions): Promis
     return continueChild(store, raced, options);
   }
   options.emit(input);
-  return driveInvocation({ ...driveBase(options, store), session, invocationId, start: 0 });
+  return observedChild(options, options.key, { invocationId, resumed: false, input: options.input }, () =>
+    driveInvocation({ ...driveBase(options, store), session, invocationId, start: 0 }),
+  );
 }
 
 async function continueChild(store: SessionStore, session: Session, options: ChildRunOptions): Promise<RunResult> {
@@ -142,14 +204,16 @@ async function continueChild(store: SessionStore, session: Session, options: Chi
   };
   const { version } = await store.appendEvents(options.key, [marker], { expectedVersion: session.version });
   for (const [id, value] of Object.entries(values)) log.resumeValues.set(id, value);
-  return driveInvocation({
-    ...driveBase(options, store),
-    session: { ...session, events: [...session.events, marker], version },
-    invocationId: log.invocationId,
-    start: log.start,
-    resumeValues: log.resumeValues,
-    interruptIds: log.interruptIds,
-  });
+  return observedChild(options, options.key, { invocationId: log.invocationId, resumed: true }, () =>
+    driveInvocation({
+      ...driveBase(options, store),
+      session: { ...session, events: [...session.events, marker], version },
+      invocationId: log.invocationId,
+      start: log.start,
+      resumeValues: log.resumeValues,
+      interruptIds: log.interruptIds,
+    }),
+  );
 }
 
 /** The error a finished child stored (e.g. `MaxIterationsError`), rebuilt for the parent's tool result. */

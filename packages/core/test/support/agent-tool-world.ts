@@ -1,12 +1,16 @@
 import { z } from 'zod';
-import { InMemorySessionStore, ReActAgent, Runner, type SessionStore, agentTool, tool } from '@replan/core';
+import { InMemorySessionStore, ReActAgent, Runner, type RunObserver, type SessionStore, agentTool, tool } from '@replan/core';
 import { type ScriptedModel, callTools } from '@replan/core/testing';
 
 /**
  * root ─ research (agentTool) ─ researcher ─ publish (needs approval), ask (ctx.interrupt)
  *      └ outer_delete (needs approval; its call id collides with the inner one on purpose)
  */
-export function world(models: { outer: ScriptedModel; inner: ScriptedModel }, store: SessionStore = new InMemorySessionStore()) {
+export function world(
+  models: { outer: ScriptedModel; inner: ScriptedModel },
+  store: SessionStore = new InMemorySessionStore(),
+  observers: readonly RunObserver[] = [],
+) {
   const ran = { publish: [] as string[], ask: [] as string[], outerDelete: 0 };
   const publish = tool({
     name: 'publish',
@@ -34,7 +38,7 @@ export function world(models: { outer: ScriptedModel; inner: ScriptedModel }, st
   });
   const researcher = new ReActAgent({ name: 'researcher', model: models.inner, tools: [publish, ask] });
   const root = new ReActAgent({ name: 'root', model: models.outer, tools: [agentTool(researcher, { name: 'research' }), outerDelete] });
-  return { ran, store, runner: new Runner({ agent: root, appName: 'nest', sessionStore: store }) };
+  return { ran, store, runner: new Runner({ agent: root, appName: 'nest', sessionStore: store, observers }) };
 }
 
 export const researchCall = (id = 'o1') => callTools({ name: 'research', args: { input: 'write a post' }, id });
