@@ -75,10 +75,13 @@ describe('agentTool: interrupts inside the nested agent', () => {
     expect(toolResultsOf(inner.requests[1]?.messages.at(-1))[0]?.output).toBe('published Tides');
     expect(toolResultsOf(outer.requests[1]?.messages.at(-1))[0]?.output).toBe('inner published');
     expect(second.result.modelCalls).toBe(2); // one inner, one outer: nothing finished was asked again
+    // Across both runs and both sessions (parent and child): 2 outer and 2 inner calls.
+    expect(second.result.session.modelCalls).toBe(4);
     expect(second.events.filter((e) => e.path === 'root/research/researcher').length).toBeGreaterThan(0);
 
     const again = await collect(runner.resume({ userId: 'u', sessionId: 's' }));
     expect(again.result).toMatchObject({ status: 'completed', output: 'outer final' });
+    expect(again.result.session.modelCalls).toBe(4);
     expect([ran.publish.length, outer.calls, inner.calls]).toEqual([1, 2, 2]);
   });
 

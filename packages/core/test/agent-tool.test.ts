@@ -69,6 +69,8 @@ describe('agentTool: a child session per call', () => {
     expect(result.breakdown.byAgent['root']).toMatchObject({ modelCalls: 2 });
     expect(result.breakdown.byAgent['root/research/researcher']).toMatchObject({ modelCalls: 1, usage: { inputTokens: 10 } });
     expect(Object.keys(result.breakdown.byAgent).sort()).toEqual(['root', 'root/research/researcher']);
+    // The session's totals, read from the stores, take in the child session's call too.
+    expect(result.session).toMatchObject({ modelCalls: 3, usage: { inputTokens: 30, outputTokens: 15 } });
   });
 
   it("gives the tool's output its own run's usage, and reports the child run to observers linked to the tool call", async () => {

@@ -15,7 +15,7 @@ import type { SessionStore } from '../sessions/session-store.js';
 import { claimSession } from './active-sessions.js';
 import { driveInvocation } from './drive-invocation.js';
 import { readInvocation } from './invocation-log.js';
-import { sessionTotals } from './session-totals.js';
+import { sessionTotalsWithChildren } from './session-totals.js';
 import type { RunResult } from './run.js';
 import { RunBudget } from './run-limits.js';
 
@@ -172,7 +172,7 @@ async function continueChild(store: SessionStore, session: Session, options: Chi
     throw new ChildSessionConflictError(session.id, options.link);
   const log = readInvocation(session.events);
   if (!log) throw new ChildSessionConflictError(session.id, options.link);
-  const stored = (status: RunStatus, error?: Error): RunResult => ({
+  const stored = async (status: RunStatus, error?: Error): Promise<RunResult> => ({
     status,
     output: status === 'completed' ? log.final?.text : undefined,
     ...(status === 'completed' && log.final?.structured !== undefined ? { structured: log.final.structured } : {}),
@@ -183,7 +183,7 @@ async function continueChild(store: SessionStore, session: Session, options: Chi
     modelCalls: 0,
     cost: 0,
     breakdown: { byAgent: {}, byStep: {} },
-    session: sessionTotals(session.events, options.parent.services.budget.prices),
+    session: await sessionTotalsWithChildren(store, session, options.parent.services.budget.prices),
     ...(error ? { error } : {}),
   });
   if (log.end) {

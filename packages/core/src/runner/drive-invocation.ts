@@ -16,7 +16,7 @@ import { readInvocation } from './invocation-log.js';
 import type { RunResult } from './run.js';
 import { RunBudget, type RunLimits } from './run-limits.js';
 import type { PriceTable } from './model-prices.js';
-import { sessionTotals } from './session-totals.js';
+import { sessionTotalsWithChildren } from './session-totals.js';
 import type { ObserverHub } from '../observe/observer-hub.js';
 import { RunObservation } from '../observe/run-observation.js';
 import { fenceAppends, type RunFence } from './run-lease.js';
@@ -139,7 +139,7 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
     if (event.actions?.interrupt) interruptIds.add(event.actions.interrupt.id);
     return writer.write(stored, gather);
   };
-  const result = (status: RunStatus, error?: Error): RunResult => {
+  const result = async (status: RunStatus, error?: Error): Promise<RunResult> => {
     const log = readInvocation(live.events, options.invocationId);
     const final = status === 'completed' ? log?.final : undefined;
     return {
@@ -153,7 +153,7 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
       modelCalls: budget.modelCalls,
       cost: budget.cost,
       breakdown: budget.breakdown(),
-      session: sessionTotals(live.events, budget.prices),
+      session: await sessionTotalsWithChildren(store, live, budget.prices),
       ...(error ? { error } : {}),
     };
   };

@@ -21,7 +21,10 @@ export interface RunResult {
   readonly cost: number;
   /** This run's model calls by agent path and by plan step (tokens, calls, cost, latency). */
   readonly breakdown: UsageBreakdown;
-  /** Usage stored in the whole session: earlier runs and other processes included. */
+  /**
+   * Usage stored in the whole session: earlier runs and other processes included, and the child
+   * sessions its agent tools (`agentTool`) ran.
+   */
   readonly session: SessionTotals;
   readonly error?: Error;
 }

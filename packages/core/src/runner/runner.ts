@@ -23,7 +23,7 @@ import { assertLeaseOwner, assertLeaseTtl } from '../sessions/session-lease.js';
 import { defaultLeaseOwner, fenceAppends, RunLease } from './run-lease.js';
 import type { RunLimits } from './run-limits.js';
 import type { PriceTable } from './model-prices.js';
-import { sessionTotals } from './session-totals.js';
+import { sessionTotalsWithChildren } from './session-totals.js';
 import { ObserverHub, type ObserverErrorHandler } from '../observe/observer-hub.js';
 import type { RunObserver, RunStartInfo } from '../observe/run-observer.js';
 import { carriedOf, reportRunEnd, reportRunThrew } from '../observe/report-run.js';
@@ -278,7 +278,7 @@ export class Runner {
     const done = (status: RunStatus, output: string | undefined): Promise<RunResult> =>
       this.reported(
         start,
-        Promise.resolve({
+        (async (): Promise<RunResult> => ({
           status,
           output,
           ...(log.final?.structured !== undefined ? { structured: log.final.structured } : {}),
@@ -289,8 +289,8 @@ export class Runner {
           modelCalls: 0,
           cost: 0,
           breakdown: { byAgent: {}, byStep: {} },
-          session: sessionTotals(session.events, this.prices),
-        }),
+          session: await sessionTotalsWithChildren(this.sessionStore, session, this.prices),
+        }))(),
       );
     if (log.end) return done(log.end.status as RunStatus, log.end.output);
     if (log.openInterrupts.length && !Object.keys(values).length) return done('interrupted', undefined);
