@@ -6,4 +6,10 @@ export type { PostgresRunQueueOptions, SubmitInput, SubmitResumeInput, WaitForIn
 export type { ListRunsInput, QueuedRunSummary } from './queue/run-listing.js';
 export { Worker } from './queue/worker.js';
 export type { WorkerOptions, StopOptions } from './queue/worker.js';
-export { RunNotQueuedError, RunInProgressError, RunAttemptsExhaustedError, RunQueueClosedError } from './queue/queue-errors.js';
+export {
+  RunNotQueuedError,
+  RunInProgressError,
+  RunAttemptsExhaustedError,
+  RunQueueClosedError,
+  RunSessionDeletedError,
+} from './queue/queue-errors.js';

@@ -191,13 +191,18 @@ export class PostgresSessionStore implements SessionStore {
     assertSessionKey(key);
     await this.wrap('delete', key, async () => {
       await this.ready();
-      // Events go with it (ON DELETE CASCADE); app:/user: state is shared, so it stays.
+      // Events and its run-queue job go with it (ON DELETE CASCADE); app:/user: state is shared, so
+      // it stays. A `waitFor` on the job is woken (NOTIFY with the job id, at commit) to find it gone.
       await withClient(this.pool, (client) =>
-        client.query(`DELETE FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`, [
-          key.appName,
-          key.userId,
-          key.id,
-        ]),
+        client.query(
+          `WITH job AS (
+             SELECT id FROM ${this.tables.jobs} WHERE app_name = $1 AND user_id = $2 AND session_id = $3
+           ), gone AS (
+             DELETE FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3 RETURNING id
+           )
+           SELECT pg_notify($4, job.id::text) FROM job, gone`,
+          [key.appName, key.userId, key.id, this.tables.doneChannel],
+        ),
       );
     });
   }

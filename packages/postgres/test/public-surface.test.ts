@@ -11,6 +11,7 @@ describe('public surface of @replan/postgres', () => {
       'RunInProgressError',
       'RunNotQueuedError',
       'RunQueueClosedError',
+      'RunSessionDeletedError',
       'Worker',
     ]);
   });

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { InvalidArgumentError, SessionExistsError, SessionStoreError, UnknownInterruptError } from '@replan/core';
-import { RunInProgressError, RunNotQueuedError, RunQueueClosedError } from '@replan/postgres';
+import { RunInProgressError, RunNotQueuedError, RunQueueClosedError, RunSessionDeletedError } from '@replan/postgres';
 import { APP } from './support/queue-app.js';
 import { queueSetup } from './support/queue-setup.js';
 import { useTestPostgres } from './support/use-test-postgres.js';
@@ -131,6 +131,34 @@ describe('PostgresRunQueue: waitFor and submitResume', () => {
       await t.queue.close();
       await expect(pending).rejects.toBeInstanceOf(RunQueueClosedError);
       expect((await t.jobs())[0]?.status).toBe('queued');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('waitFor on a session deleted meanwhile ends with RunSessionDeletedError (woken by the delete, no polling)', async () => {
+    const t = await setup();
+    try {
+      const { sessionId } = await t.queue.submit({ appName: APP, userId: user, input: 'never run' });
+      const other = await t.queue.submit({ appName: APP, userId: user, input: 'kept' });
+      const waiting = t.queue.waitFor({ appName: APP, userId: user, sessionId });
+      const otherWaiting = t.queue.waitFor({ appName: APP, userId: user, sessionId: other.sessionId });
+      let otherSettled = false;
+      void otherWaiting.then(
+        () => (otherSettled = true),
+        () => (otherSettled = true),
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      await t.app.store.delete({ appName: APP, userId: user, id: sessionId });
+      const error = await waiting.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(RunSessionDeletedError);
+      expect((error as Error).message).toMatch(/was deleted while waiting/);
+      expect(await t.jobs()).toEqual([expect.objectContaining({ session_id: other.sessionId, status: 'queued' })]);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(otherSettled).toBe(false); // the other session's wait goes on
     } finally {
       await t.close();
     }

@@ -14,6 +14,20 @@ export class RunNotQueuedError extends ReplanError {
   }
 }
 
+/** A `waitFor` was pending when its session was deleted: there is no run left to wait for. */
+export class RunSessionDeletedError extends ReplanError {
+  constructor(
+    readonly appName: string,
+    readonly userId: string,
+    readonly sessionId: string,
+  ) {
+    super(
+      `Session "${sessionId}" of user "${userId}" in app "${appName}" was deleted while waiting for its run; ` +
+        'its queued run went with it. Submit a new run with queue.submit() if it is still wanted.',
+    );
+  }
+}
+
 /** `submitResume` on a session whose run is still queued or running: nothing was changed. */
 export class RunInProgressError extends ReplanError {
   constructor(

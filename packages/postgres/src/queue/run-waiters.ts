@@ -1,6 +1,6 @@
 import type { RunResult, SessionKey } from '@replan/core';
 import { NotifyListener } from './notify-listener.js';
-import { RunQueueClosedError } from './queue-errors.js';
+import { RunNotQueuedError, RunQueueClosedError, RunSessionDeletedError } from './queue-errors.js';
 import type { QueueBackend } from './run-queue.js';
 
 type ReadResult = (key: SessionKey) => Promise<{ jobId: string; result?: RunResult }>;
@@ -86,7 +86,10 @@ export class RunWaiters {
       },
       (error: unknown) => {
         waiter.checking = false;
-        waiter.settle(undefined, error);
+        // Its job was there and is gone now: the session was deleted (the job went with it).
+        const deleted = waiter.jobId !== undefined && error instanceof RunNotQueuedError;
+        const { appName, userId, id } = waiter.key;
+        waiter.settle(undefined, deleted ? new RunSessionDeletedError(appName, userId, id) : error);
       },
     );
   }
