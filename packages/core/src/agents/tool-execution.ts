@@ -6,6 +6,7 @@ import { DeltaState } from '../sessions/delta-state.js';
 import { InterruptSignal } from '../tools/interrupt-signal.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
+import { toolOutputJson } from '../tools/tool-output-json.js';
 import { TOOL_RUNTIME, type ToolRuntime } from '../tools/tool-runtime.js';
 import { BudgetExceededError } from '../errors/run-errors.js';
 import { abortErrorOf, raceAbort } from './abort.js';
@@ -102,9 +103,18 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
   const withMeta = (event: AgentEvent): AgentEvent =>
     runtime.resultMeta ? { ...event, meta: { ...event.meta, ...runtime.resultMeta } } : event;
   const result = (returned: unknown, isError = false): AgentEvent => {
-    // A tool that returns nothing (`undefined`) gives the model `null`: an explicit "no output"
-    // that survives JSON storage, instead of an empty or missing result.
-    const output = returned === undefined ? null : returned;
+    // The model gets what is stored: the output's JSON form (`undefined` becomes `null`). A tool
+    // returning what JSON cannot hold gets an error result the run can go on from, on every store.
+    const json = toolOutputJson(returned);
+    let output = json.ok ? json.value : undefined;
+    if (!json.ok) {
+      output = `Error: tool "${call.name}" returned a value that cannot be stored as JSON (${json.problem}). Its result is lost; tell the user the tool failed.`;
+      isError = true;
+      console.warn(
+        `replan: tool "${call.name}" returned a value that is not JSON (${json.problem}); the model got an error result instead. ` +
+          'Return strings, numbers, booleans, null, arrays and plain objects (a BigInt as a string, no cycles).',
+      );
+    }
     const block: ToolResultBlock = isError
       ? { type: 'tool_result', toolCallId: call.id, name: call.name, output, isError: true }
       : { type: 'tool_result', toolCallId: call.id, name: call.name, output };
