@@ -93,7 +93,7 @@ export type {
   AppendOptions,
 } from './sessions/session-store.js';
 export { InMemorySessionStore } from './sessions/in-memory-session-store.js';
-export type { SessionLease, LeaseOptions } from './sessions/session-lease.js';
+export type { SessionLease, LeaseOptions, LeaseHolder } from './sessions/session-lease.js';
 export { FileSessionStore } from './sessions/file-session-store.js';
 export type { FileSessionStoreOptions } from './sessions/file-session-store.js';
 export { MAX_ID_LENGTH } from './sessions/session-key-rules.js';

@@ -136,6 +136,7 @@ describe('public surface of @replan/core', () => {
       'isLeaseLive',
       'jsonStateAppend',
       'jsonStateDelta',
+      'liveHolderOf',
       'pageSummaries',
       'parseAgentEvent',
       'renewFrom',

@@ -3,6 +3,7 @@ import {
   LeaseLostError,
   SessionBusyError,
   SessionNotFoundError,
+  type LeaseHolder,
   type LeaseOptions,
   type SessionKey,
   type SessionLease,
@@ -57,6 +58,14 @@ async function currentLease(db: pg.Pool | pg.PoolClient, tables: Tables, key: Se
     [key.appName, key.userId, key.id],
   );
   return rows[0];
+}
+
+/** The live holder of the session's lease by the database's clock, or `undefined` (see `SessionStore.leaseHolder`). */
+export async function leaseHolder(db: pg.Pool, tables: Tables, key: SessionKey): Promise<LeaseHolder | undefined> {
+  const row = await currentLease(db, tables, key);
+  return row?.live && row.lease_owner !== null && row.expires_at !== null
+    ? { owner: row.lease_owner, expiresAt: row.expires_at }
+    : undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   SessionStoreError,
   type AgentEvent,
   type AppendOptions,
+  type LeaseHolder,
   type LeaseOptions,
   type SessionLease,
   type CreateSessionInput,
@@ -253,6 +254,11 @@ export class PostgresSessionStore implements SessionStore {
   async releaseLease(key: SessionKey, lease: SessionLease): Promise<void> {
     leases.checkRelease(key, lease);
     return this.leaseQuery('release the lease of', key, () => leases.releaseLease(this.pool, this.tables, key, lease));
+  }
+
+  async leaseHolder(key: SessionKey): Promise<LeaseHolder | undefined> {
+    assertSessionKey(key);
+    return this.leaseQuery('read the lease of', key, () => leases.leaseHolder(this.pool, this.tables, key));
   }
 
   private leaseQuery<T>(what: string, key: SessionKey, query: () => Promise<T>): Promise<T> {

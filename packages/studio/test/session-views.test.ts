@@ -1,4 +1,5 @@
 import { InMemorySessionStore, Runner, type AgentEvent, type ModelRequest } from '@replan/core';
+import { AGENT_TOOL_INPUT_KIND } from '@replan/core/agent-kit';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { planRevisions, stepEvents } from '../src/view/plan-revisions.js';
 import { sessionDigest } from '../src/view/session-digest.js';
 import { statusOf } from '../src/view/session-status.js';
 import { stateAt } from '../src/view/state-at.js';
+import { runHolderOf } from '../src/view/run-holder.js';
 import { approvalScenario, graphScenario } from './support/scenarios.js';
 
 const isPlanner = (r: ModelRequest) => typeof r.toolChoice === 'object' && r.toolChoice.name === 'plan';
@@ -110,6 +112,41 @@ describe('session status from the stored events', () => {
     const events = await eventsOf(store, 'b');
     expect(statusOf(events.slice(0, 3)).status).toBe('running');
     expect(statusOf([]).status).toBe('empty');
+  });
+
+  it("who runs an unfinished session: the lease holder, the root parent's for a child session, or nobody", async () => {
+    const store = new InMemorySessionStore();
+    const key = { appName: 'views', userId: 'u', id: 'r' };
+    const input = (id: string, meta?: AgentEvent['meta']): AgentEvent => ({
+      id,
+      invocationId: 'inv',
+      author: 'user',
+      path: 'user',
+      timestamp: 1,
+      message: { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      ...(meta ? { meta } : {}),
+    });
+    const root = await store.create(key, [input('e1')]);
+    expect(statusOf(root.events).status).toBe('running'); // the log alone cannot tell
+    expect(await runHolderOf(store, root)).toBeNull(); // nobody holds it: queued, or crashed
+    const lease = await store.acquireLease(key, { owner: 'worker-7', ttlMs: 60_000 });
+    expect(await runHolderOf(store, root)).toEqual({ owner: 'worker-7', expiresAt: lease.expiresAt });
+    // A child session (agentTool) takes no lease: its parent's holder runs it.
+    const link = {
+      schemaVersion: 1,
+      parentSessionId: 'r',
+      parentInvocationId: 'inv',
+      toolCallId: 't1',
+      toolName: 'research',
+      path: 'root',
+    };
+    const child = await store.create({ ...key, id: 'r-child' }, [input('c1', { kind: AGENT_TOOL_INPUT_KIND, parent: link })]);
+    expect(await runHolderOf(store, child)).toEqual({ owner: 'worker-7', expiresAt: lease.expiresAt });
+    await store.releaseLease(key, lease);
+    expect(await runHolderOf(store, child)).toBeNull();
+    // A store that cannot tell: no answer rather than a wrong one.
+    const plain = Object.assign(Object.create(store), { leaseHolder: undefined });
+    expect(await runHolderOf(plain, root)).toBeUndefined();
   });
 
   it('state at an event replays the events (later writes not applied)', async () => {

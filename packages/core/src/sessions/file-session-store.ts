@@ -11,7 +11,14 @@ import { decodeSessionLog, encodeEventLines, encodeHeader, type LoadedLog } from
 import { assertFileHolds, readSummary, readVersion } from './file/session-file-reads.js';
 import { SessionWriter } from './file/session-writer.js';
 import { FileLeases } from './file/lease-file.js';
-import { assertLeaseOwner, assertLeaseTtl, assertSessionLease, type LeaseOptions, type SessionLease } from './session-lease.js';
+import {
+  assertLeaseOwner,
+  assertLeaseTtl,
+  assertSessionLease,
+  type LeaseHolder,
+  type LeaseOptions,
+  type SessionLease,
+} from './session-lease.js';
 import { newCreateId, pendingWritesOf, settlePendingWrites, sharedStateHooks, type ScopeFileRef } from './file/shared-state-writes.js';
 import { foldSessionState } from './fold-state.js';
 import { jsonStateDelta } from './json-state.js';
@@ -229,6 +236,11 @@ export class FileSessionStore implements SessionStore {
     assertSessionKey(key);
     assertSessionLease(lease);
     return this.io('release the lease of', key, () => this.leases.release(key, lease));
+  }
+
+  async leaseHolder(key: SessionKey): Promise<LeaseHolder | undefined> {
+    assertSessionKey(key);
+    return this.io('read the lease of', key, () => this.leases.holder(key));
   }
 
   /** Finishes pending appends and releases every lock and file handle this store holds. */

@@ -10,7 +10,9 @@ import {
   assertLeaseTtl,
   assertSessionLease,
   isCurrentLease,
+  liveHolderOf,
   renewFrom,
+  type LeaseHolder,
   type LeaseOptions,
   type LeaseRecord,
   type SessionLease,
@@ -130,6 +132,11 @@ export class InMemorySessionStore implements SessionStore {
     assertSessionLease(lease);
     const stored = this.find(key);
     if (stored?.lease && isCurrentLease(stored.lease, lease)) stored.lease = { token: stored.lease.token };
+  }
+
+  async leaseHolder(key: SessionKey): Promise<LeaseHolder | undefined> {
+    assertSessionKey(key);
+    return liveHolderOf(this.find(key)?.lease, Date.now());
   }
 
   private leased(key: SessionKey): StoredSession {

@@ -14,6 +14,13 @@ export interface SessionLease {
   readonly expiresAt: number;
 }
 
+/** The live holder of a session's lease (`SessionStore.leaseHolder`). */
+export interface LeaseHolder {
+  readonly owner: string;
+  /** When the lease expires unless renewed, epoch ms on the store's clock. */
+  readonly expiresAt: number;
+}
+
 export interface LeaseOptions {
   readonly owner: string;
   /** How long the lease lasts unless renewed, in ms. */
@@ -71,6 +78,12 @@ export function assertSessionLease(lease: unknown): asserts lease is SessionLeas
 /** Whether `record` has a holder whose lease has not expired at `now`. */
 export function isLeaseLive(record: LeaseRecord, now: number): boolean {
   return record.holder !== undefined && record.holder.expiresAt > now;
+}
+
+/** `record`'s holder while its lease is live at `now` (what `SessionStore.leaseHolder` returns). */
+export function liveHolderOf(record: LeaseRecord | undefined, now: number): LeaseHolder | undefined {
+  const holder = record?.holder;
+  return holder && holder.expiresAt > now ? { owner: holder.owner, expiresAt: holder.expiresAt } : undefined;
 }
 
 /**

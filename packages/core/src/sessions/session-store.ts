@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Session, SessionKey, SessionSummary } from './session.js';
-import type { LeaseOptions, SessionLease } from './session-lease.js';
+import type { LeaseHolder, LeaseOptions, SessionLease } from './session-lease.js';
 
 export interface CreateSessionInput extends SessionKey {
   /** Initial state; `app:`/`user:` keys update those scopes. */
@@ -77,5 +77,12 @@ export interface SessionStore {
   renewLease?(key: SessionKey, lease: SessionLease, ttlMs: number): Promise<SessionLease>;
   /** Ends `lease` (its token is never reused); a no-op when it is not current. */
   releaseLease?(key: SessionKey, lease: SessionLease): Promise<void>;
+  /**
+   * Who holds the session's lease now, read without taking it: `undefined` when nobody does (never
+   * leased, released, expired — or, in the file store, its process on this host is gone) or the
+   * session does not exist. A UI tells with it a run still running from one that stopped without
+   * ending (a crashed process): both look the same in the log.
+   */
+  leaseHolder?(key: SessionKey): Promise<LeaseHolder | undefined>;
   close?(): Promise<void>;
 }

@@ -52,6 +52,7 @@ export {
   assertSessionLease,
   isCurrentLease,
   isLeaseLive,
+  liveHolderOf,
   renewFrom,
 } from '../sessions/session-lease.js';
 export { toUserMessage } from '../messages/message.js';

@@ -9,6 +9,7 @@ import { discoverOwners, type OwnerHints } from '../owners.js';
 import type { SessionReader } from '../session-reader.js';
 import { byAgent, eventRow, eventView, asText } from '../view/event-views.js';
 import { planRevisions, stepEvents } from '../view/plan-revisions.js';
+import { runHolderOf } from '../view/run-holder.js';
 import { sessionDigest } from '../view/session-digest.js';
 import { initialStateOf, stateAt } from '../view/state-at.js';
 import { sumTokens } from '../view/tokens.js';
@@ -53,8 +54,13 @@ export async function handleRead(
       const limit = intOf(query.get('limit'), 'limit', 50, 1, MAX_PAGE);
       return sendJson(response, 200, await ctx.reader.page(appName, userId, limit, query.get('cursor') || undefined));
     }
-    case 'session':
-      return sendJson(response, 200, sessionDigest(await ctx.reader.require(sessionKeyOf(query)), ctx.prices));
+    case 'session': {
+      const session = await ctx.reader.require(sessionKeyOf(query));
+      const digest = sessionDigest(session, ctx.prices);
+      // The log cannot tell a run still running from one whose process died; its lease can.
+      const runner = digest.status === 'running' ? await runHolderOf(ctx.store, session) : undefined;
+      return sendJson(response, 200, runner === undefined ? digest : { ...digest, runner });
+    }
     case 'events': {
       const session = await ctx.reader.require(sessionKeyOf(query));
       const agent = query.get('agent');

@@ -66,8 +66,22 @@ export async function renderSessionPage(
         'p',
         { class: 'session-facts' },
         h('span', { class: `badge status-${d.status}`, attrs: { 'data-status': d.status } }, d.status.replace('_', ' ')),
-        ` ${d.key.appName} · ${d.key.userId} · ${d.eventCount} events · ${tokens(d.tokens)}${sessionCost(d)} · updated ${time(d.updatedAt)}`,
+        ` ${d.key.appName} · ${d.key.userId} · ${d.eventCount} event${d.eventCount === 1 ? '' : 's'} · ${tokens(d.tokens)}${sessionCost(d)} · updated ${time(d.updatedAt)}`,
       ),
+      d.runner === null
+        ? h(
+            'p',
+            { class: 'block block-warn', attrs: { 'data-runner': 'none' } },
+            'No process is running this run: it is queued, or the process running it stopped without ending it (a crash). ' +
+              'Resume continues it where it stopped.',
+          )
+        : d.runner
+          ? h(
+              'p',
+              { class: 'session-runner muted', attrs: { 'data-runner': 'held' } },
+              `Running in ${d.runner.owner} (lease until ${time(d.runner.expiresAt)})`,
+            )
+          : null,
       d.error ? h('p', { class: 'block block-error' }, h('strong', null, d.error.name), `: ${d.error.message}`) : null,
       d.output !== undefined
         ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Answer'), h('pre', null, d.output))

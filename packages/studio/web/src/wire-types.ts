@@ -107,6 +107,12 @@ export interface SessionDigest {
   readonly interrupts: readonly InterruptView[];
   readonly error?: { readonly name: string; readonly message: string };
   readonly output?: string;
+  /**
+   * For a `running` session whose store can tell (`SessionStore.leaseHolder`): the process holding
+   * its run's lease (a child session's: its parent's), or `null` when none does — the run is queued,
+   * or the process running it stopped without ending it (a crash), and `Resume` continues it.
+   */
+  readonly runner?: { readonly owner: string; readonly expiresAt: number } | null;
 }
 
 export interface EventRow {

@@ -6,7 +6,9 @@ import {
   acquireFrom,
   assertAppendLease,
   isCurrentLease,
+  liveHolderOf,
   renewFrom,
+  type LeaseHolder,
   type LeaseOptions,
   type LeaseRecord,
   type SessionLease,
@@ -71,6 +73,14 @@ export class FileLeases {
       if (!isCurrentLease(toRecord(file), lease)) return { result: undefined };
       return { write: { schemaVersion: LEASE_FILE_SCHEMA_VERSION, token: lease.token, holder: null }, result: undefined };
     });
+  }
+
+  /** The live holder, read without the lock (a lease file is replaced whole, never half-written). */
+  async holder(key: SessionKey): Promise<LeaseHolder | undefined> {
+    const file = await this.read(key);
+    const holder = file?.holder;
+    if (!holder || (await isProcessGone(holder))) return undefined;
+    return liveHolderOf(toRecord(file), Date.now());
   }
 
   /**

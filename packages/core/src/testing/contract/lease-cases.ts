@@ -76,6 +76,24 @@ export function leaseCases({ it, expect, withStore, app }: ContractCaseApi, requ
   );
 
   it(
+    'tells who holds the lease (leaseHolder, when the store has it): the holder while live, nobody once released or expired',
+    withLeasingStore(async (store) => {
+      if (!store.leaseHolder) return; // optional: a store without it only loses the studio's "stalled" status
+      const leases = leasing(store);
+      await store.create(key('h1'), [contractEvent('hi')]);
+      expect(await store.leaseHolder(key('h1'))).toBeUndefined(); // never leased
+      expect(await store.leaseHolder(key('nobody'))).toBeUndefined(); // no such session
+      const lease = await leases.acquireLease(key('h1'), a);
+      expect(await store.leaseHolder(key('h1'))).toEqual({ owner: 'worker-a', expiresAt: lease.expiresAt });
+      await leases.releaseLease(key('h1'), lease);
+      expect(await store.leaseHolder(key('h1'))).toBeUndefined();
+      await store.create(key('h2'), [contractEvent('hi')]);
+      await expiredLease(store, key('h2'));
+      expect(await store.leaseHolder(key('h2'))).toBeUndefined();
+    }),
+  );
+
+  it(
     'refuses a second owner while a lease is live (SessionBusyError naming holder and expiry); the same owner re-acquires with a new token',
     withLeasingStore(async (store) => {
       const leases = leasing(store);
