@@ -28,6 +28,7 @@ export type {
   ModelResponse,
   ModelStreamPart,
   ModelSettings,
+  ModelCallAgent,
   ModelCallOptions,
   ToolSpec,
   ToolChoice,

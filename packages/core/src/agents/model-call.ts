@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import { ModelCallError } from '../errors/run-errors.js';
-import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
+import type { ChatModel, ModelCallAgent, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
 import { abortErrorOf } from './abort.js';
 import type { InvocationContext } from './invocation-context.js';
 import { noteUsageModel } from './usage-model.js';
@@ -32,7 +32,7 @@ export async function* streamModelCall(
       let next: IteratorResult<ModelStreamPart>;
       // Only the model's own failures are mapped: an error thrown into this generator at `yield` is the caller's.
       try {
-        parts ??= model.stream(request, { signal })[Symbol.asyncIterator]();
+        parts ??= model.stream(request, { signal, agent: callingAgent(ctx) })[Symbol.asyncIterator]();
         next = await parts.next();
       } catch (error) {
         failure = call.failed(error);
@@ -86,11 +86,16 @@ export async function* callModel(
   const call = beginModelCall(ctx, model, request, ctx.signal);
   let response: ModelResponse;
   try {
-    response = await model.generate(request, { signal: ctx.signal });
+    response = await model.generate(request, { signal: ctx.signal, agent: callingAgent(ctx) });
   } catch (error) {
     throw call.failed(error);
   }
   return call.succeeded(response);
+}
+
+/** The calling agent's identity, as `ModelCallOptions.agent` carries it to the model. */
+function callingAgent(ctx: InvocationContext): ModelCallAgent {
+  return { name: ctx.agent.name, path: ctx.path };
 }
 
 /** One model call's bookkeeping: budget first, then exactly one ending reported (success, failure or stop). */

@@ -58,8 +58,19 @@ export type ModelStreamPart =
     }
   | { readonly type: 'finish'; readonly response: ModelResponse };
 
+/** Who is calling a model: the agent's name and its path in the run (e.g. `plan_execute/execute_replan/executor/B`). */
+export interface ModelCallAgent {
+  readonly name: string;
+  readonly path: string;
+}
+
 export interface ModelCallOptions {
   readonly signal?: AbortSignal;
+  /**
+   * The calling agent, passed by the core model-call primitive (`streamModelCall` / `callModel`), so a
+   * model that answers many roles (e.g. a replay) knows which agent asks.
+   */
+  readonly agent?: ModelCallAgent;
 }
 
 /** A chat model. Implementations: `OpenAIChatModel` (@replan/providers), `ScriptedModel` (testing). */

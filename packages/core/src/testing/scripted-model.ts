@@ -1,7 +1,7 @@
 import type { ContentBlock, ToolCallBlock } from '../messages/content-block.js';
 import type { Message } from '../messages/message.js';
 import { toolCallsOf } from '../messages/message.js';
-import type { ChatModel, FinishReason, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
+import type { ChatModel, FinishReason, ModelCallAgent, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
 import type { Usage } from '../models/usage.js';
 
 /** One scripted answer: text, a message, a whole response, an error to throw, or a function of the request. */
@@ -88,6 +88,9 @@ export class ScriptedModel implements ChatModel {
     this.responses = options.responses ?? [];
   }
 
+  /** The calling agent of each call (`ModelCallOptions.agent`), in call order; `undefined` when none was passed. */
+  readonly callers: (ModelCallAgent | undefined)[] = [];
+
   /** How many calls were made. */
   get calls(): number {
     return this.requests.length;
@@ -96,6 +99,7 @@ export class ScriptedModel implements ChatModel {
   async generate(request: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
     const call = this.requests.length;
     this.requests.push(request);
+    this.callers.push(opts.agent);
     const latency = typeof this.options.latencyMs === 'function' ? this.options.latencyMs(call) : this.options.latencyMs;
     if (latency) await sleep(latency, opts.signal);
     else if (opts.signal?.aborted) throw opts.signal.reason;
