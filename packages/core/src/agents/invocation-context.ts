@@ -4,7 +4,8 @@ import type { RunBudget } from '../runner/run-limits.js';
 import type { RunObservation } from '../observe/run-observation.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { Agent } from './agent.js';
-import { stampUsageModel } from './usage-model.js';
+import { type ModelCallMemo, stampModelResponse } from './response-record.js';
+import { newRequestChain } from '../replay/request-fingerprint.js';
 
 /** The session as a run sees it while it runs: events and state grow as events are stored. */
 export interface LiveSession extends SessionKey {
@@ -62,6 +63,14 @@ export class InvocationContext {
     /** The plan step this agent works on (graph mode: the step id), inherited by sub-agents. */
     readonly stepId?: string,
   ) {}
+
+  private memo: ModelCallMemo | undefined;
+
+  /** This caller's model calls: its last request and its unstored response (see `ModelCallMemo`). @internal */
+  get modelCalls(): ModelCallMemo {
+    if (!this.memo) this.memo = { chain: newRequestChain(), pending: undefined };
+    return this.memo;
+  }
 
   get invocationId(): string {
     return this.services.invocationId;
@@ -127,7 +136,7 @@ export class InvocationContext {
     if (draft.error !== undefined) event.error = draft.error;
     if (draft.actions !== undefined) event.actions = draft.actions;
     if (draft.meta !== undefined) event.meta = draft.meta;
-    if (draft.usage !== undefined) stampUsageModel(event);
+    if (this.memo?.pending !== undefined && (draft.message !== undefined || draft.usage !== undefined)) stampModelResponse(this.memo, event);
     return event;
   }
 

@@ -1,9 +1,11 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import { ModelCallError } from '../errors/run-errors.js';
+import { ReplayError } from '../errors/replay-errors.js';
 import type { ChatModel, ModelCallAgent, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
 import { abortErrorOf } from './abort.js';
 import type { InvocationContext } from './invocation-context.js';
-import { noteUsageModel } from './usage-model.js';
+import { describeRequest } from '../replay/request-fingerprint.js';
+import { noteModelResponse } from './response-record.js';
 
 /**
  * The one streaming model call every agent builds on. It keeps the rules of a model call in one
@@ -107,7 +109,8 @@ function beginModelCall(ctx: InvocationContext, model: ChatModel, request: Model
   const observed = observation?.modelCall(ctx, model, request);
   return {
     failed(error: unknown): Error {
-      const failure = signal.aborted ? abortErrorOf(signal) : new ModelCallError(ctx.agent.name, error);
+      // A replay that no longer matches its recording is reported as itself, not as a model failure.
+      const failure = signal.aborted ? abortErrorOf(signal) : error instanceof ReplayError ? error : new ModelCallError(ctx.agent.name, error);
       observed?.({ error: failure });
       return failure;
     },
@@ -116,7 +119,9 @@ function beginModelCall(ctx: InvocationContext, model: ChatModel, request: Model
     },
     succeeded(response: ModelResponse): ModelResponse {
       budget.recordUsage(model.id, response.usage, { path: ctx.path, stepId: ctx.stepId, latencyMs: Date.now() - started });
-      noteUsageModel(response.usage, model); // the event storing this usage gets meta.model (ctx.event)
+      // The event storing this response gets meta.model and meta.request (ctx.event).
+      const memo = ctx.modelCalls;
+      noteModelResponse(memo, response, model, describeRequest(request, memo.chain).record);
       observed?.({ response });
       return response;
     },

@@ -65,6 +65,7 @@ export class ReActAgent implements Agent {
   readonly maxIterations: number;
   private readonly tools: ReadonlyMap<string, Tool>;
   private readonly output: ResolvedSchema | undefined;
+  private lastSystem: Message | undefined;
 
   constructor(readonly options: ReActAgentOptions) {
     assertAgentName(options.name);
@@ -210,12 +211,19 @@ export class ReActAgent implements Agent {
     if (plannerText) parts.push(plannerText);
     const settings = planner?.settings ? planner.settings(this.options.settings) : this.options.settings;
     return {
-      messages: parts.length ? [systemMessage(parts.join('\n\n')), ...context] : context,
+      messages: parts.length ? [this.systemMessage(parts.join('\n\n')), ...context] : context,
       ...(tools.length ? { tools } : {}),
       ...(this.options.toolChoice && tools.length ? { toolChoice: this.options.toolChoice } : {}),
       ...(output ? { responseFormat: { name: `${this.name}_output`, schema: output.jsonSchema, strict: true } } : {}),
       ...(settings ? { settings } : {}),
     };
+  }
+
+  /** The system message for `text`: the same object while the text stays the same, so its fingerprint digest is cached. */
+  private systemMessage(text: string): Message {
+    const last = this.lastSystem;
+    if (last && messageText(last) === text) return last;
+    return (this.lastSystem = systemMessage(text));
   }
 
   private async *respond(

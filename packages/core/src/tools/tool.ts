@@ -72,4 +72,11 @@ export function tool<Schema extends SchemaInput, Output>(def: ToolDefinition<Sch
   };
 }
 
-export const toolSpecOf = (t: Tool): ToolSpec => ({ name: t.name, description: t.description, parameters: t.jsonSchema });
+const specs = new WeakMap<Tool, ToolSpec>();
+
+/** A tool as a model sees it. One spec object per tool, so request fingerprints digest it once. */
+export function toolSpecOf(t: Tool): ToolSpec {
+  let spec = specs.get(t);
+  if (!spec) specs.set(t, (spec = { name: t.name, description: t.description, parameters: t.jsonSchema }));
+  return spec;
+}

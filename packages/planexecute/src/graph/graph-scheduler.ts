@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { BudgetExceededError, RunAbortedError, type AgentEvent, type Interrupt } from '@replan/core';
+import { BudgetExceededError, ReplayError, RunAbortedError, type AgentEvent, type Interrupt } from '@replan/core';
 import { abortErrorOf, AsyncQueue, RunInterruptedSignal } from '@replan/core/agent-kit';
 import type { GraphStep } from './graph-plan.js';
 
@@ -45,9 +45,13 @@ type Item =
   | { readonly arrived: readonly GraphStep[] }
   | { readonly feedEnd: true; readonly failure?: { readonly error: unknown } };
 
-/** Errors that stop the whole run (an abort, a budget, an interrupt) rather than fail one step. */
+/** Errors that stop the whole run (an abort, a budget, an interrupt, a replay mismatch) rather than fail one step. */
 const isRunStop = (error: unknown, signal: AbortSignal) =>
-  signal.aborted || error instanceof RunInterruptedSignal || error instanceof BudgetExceededError || error instanceof RunAbortedError;
+  signal.aborted ||
+  error instanceof RunInterruptedSignal ||
+  error instanceof BudgetExceededError ||
+  error instanceof RunAbortedError ||
+  error instanceof ReplayError;
 
 /**
  * Runs a dependency graph: every step whose dependencies have finished starts at once (at most
