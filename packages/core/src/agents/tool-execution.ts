@@ -189,6 +189,7 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
         Promise.resolve().then(() => tool.execute(args, toolCtx)),
         services.signal,
       );
+      if (runtime.errorResult) isError = true;
     } catch (error) {
       if (error instanceof InterruptSignal) {
         state.take();

@@ -46,6 +46,9 @@ const usageSchema = z
   })
   .loose();
 
+/** A stored message: a role and its content blocks. */
+export const messageSchema = z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.array(contentBlockSchema) });
+
 /** Validates a stored event. Unknown extra fields are kept so newer minor writers stay readable. */
 export const agentEventSchema = z
   .object({
@@ -55,7 +58,7 @@ export const agentEventSchema = z
     path: z.string(),
     branch: z.string().optional(),
     timestamp: z.number(),
-    message: z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.array(contentBlockSchema) }).optional(),
+    message: messageSchema.optional(),
     usage: usageSchema.optional(),
     partial: z.boolean().optional(),
     error: z.object({ name: z.string(), message: z.string(), data: z.unknown().optional() }).loose().optional(),

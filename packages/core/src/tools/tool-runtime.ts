@@ -10,6 +10,8 @@ export interface ToolRuntime {
   readonly invocation: InvocationContext;
   /** Merged into the `meta` of the event that stores this call's result or interrupts. */
   resultMeta?: Record<string, unknown>;
+  /** Set by a replayed tool (`replayTools`) returning a recorded error result: the output is stored with `isError: true`. */
+  errorResult?: boolean;
 }
 
 export const TOOL_RUNTIME: unique symbol = Symbol('replan.toolRuntime');

@@ -1,0 +1,51 @@
+/**
+ * Keeps concurrent agent paths answering in the order the recording answered them. The graph
+ * replanner (and anything else that lists parallel results as they finish) sees steps in
+ * completion order, so a replay whose parallel steps finished in another order would ask it
+ * something else. A call whose recorded answer came after an unserved answer of another path
+ * waits until that one is served. This cannot deadlock while the replay follows its recording:
+ * the recording is itself an order in which every request came before the answers it needed. A
+ * path whose next call never comes (the run went another way) is waited for at most `maxWaitMs`.
+ */
+export class RecordedOrder {
+  private readonly waiting = new Set<{ readonly order: number; readonly release: () => void }>();
+
+  constructor(
+    /** The recorded position of each replaying path's next unserved answer. */
+    private readonly nextOrderOfActivePaths: () => Iterable<number>,
+    private readonly maxWaitMs: number,
+  ) {}
+
+  /** Resolves once no active path has an earlier unserved recorded answer (or after `maxWaitMs`). */
+  async turn(order: number, signal: AbortSignal | undefined): Promise<void> {
+    if (!this.mustWait(order)) return;
+    await new Promise<void>((resolve, reject) => {
+      const entry = {
+        order,
+        release: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          this.waiting.delete(entry);
+          resolve();
+        },
+      };
+      const timer = setTimeout(entry.release, this.maxWaitMs);
+      const onAbort = () => {
+        entry.release();
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.add(entry);
+    });
+  }
+
+  /** Call after an answer was served (or a path went live): releases the calls whose turn it is now. */
+  served(): void {
+    for (const entry of [...this.waiting]) if (!this.mustWait(entry.order)) entry.release();
+  }
+
+  private mustWait(order: number): boolean {
+    for (const next of this.nextOrderOfActivePaths()) if (next < order) return true;
+    return false;
+  }
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import type { AgentEvent } from '../events/agent-event.js';
+import { messageSchema } from '../events/event-schema.js';
+import type { Message } from '../messages/message.js';
+import type { FinishReason, ModelResponse } from '../models/chat-model.js';
+import type { Session } from '../sessions/session.js';
+import { InvalidArgumentError } from '../errors/replan-error.js';
+import type { RequestRecord } from './request-fingerprint.js';
+
+/** A recording to replay: a stored session (e.g. `await store.get(key)`), an object with its events, or the events. */
+export type RecordedSession = Session | { readonly events: readonly AgentEvent[] } | readonly AgentEvent[];
+
+/** One recorded model answer of an agent path, as a replay serves it. */
+export interface RecordedResponse {
+  readonly request: RequestRecord;
+  readonly response: ModelResponse;
+  /** The id of the event that stored it (for error messages and tooling). */
+  readonly eventId: string;
+  /** Its position among all recorded answers of the session (log order). */
+  readonly order: number;
+}
+
+/** `meta.request` as stored by the model-call primitive (`StoredRequestRecord`), validated on read. */
+const storedRequestSchema = z
+  .object({
+    fingerprint: z.string().min(1),
+    parts: z.string(),
+    response: messageSchema.optional(),
+    finishReason: z.enum(['stop', 'tool_calls', 'length', 'content_filter', 'refusal']).optional(),
+  })
+  .loose();
+
+/** The events of a recording, stored ones only (partial events are never stored). */
+export function recordedEvents(session: RecordedSession): readonly AgentEvent[] {
+  const events = Array.isArray(session) ? session : (session as { readonly events?: unknown }).events;
+  if (!Array.isArray(events))
+    throw new InvalidArgumentError(
+      'A recording must be a session, an object with `events`, or an array of events (e.g. `await store.get({ appName, userId, id })`).',
+    );
+  return (events as readonly AgentEvent[]).filter((e) => !e.partial);
+}
+
+/**
+ * Every recorded model answer, by agent path, in log order: the events carrying `meta.request`.
+ * The served response is the model's own message (`meta.request.response` when the event stored
+ * a rewritten one) with its finish reason and the event's usage.
+ */
+export function recordedResponses(session: RecordedSession): Map<string, RecordedResponse[]> {
+  const byPath = new Map<string, RecordedResponse[]>();
+  let order = 0;
+  for (const event of recordedEvents(session)) {
+    const stored = event.meta?.request;
+    if (stored === undefined) continue;
+    const parsed = storedRequestSchema.safeParse(stored);
+    if (!parsed.success)
+      throw new InvalidArgumentError(
+        `Event ${event.id} (agent "${event.path}") has a malformed meta.request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}. Was the session written by another program?`,
+      );
+    const message = (parsed.data.response as Message | undefined) ?? event.message;
+    if (!message) throw new InvalidArgumentError(`Event ${event.id} (agent "${event.path}") records a model request but holds no response message.`);
+    const finishReason: FinishReason = parsed.data.finishReason ?? (message.content.some((b) => b.type === 'tool_call') ? 'tool_calls' : 'stop');
+    const response: ModelResponse = event.usage ? { message, finishReason, usage: event.usage } : { message, finishReason };
+    const list = byPath.get(event.path) ?? [];
+    if (!list.length) byPath.set(event.path, list);
+    list.push({ request: { fingerprint: parsed.data.fingerprint, parts: parsed.data.parts }, response, eventId: event.id, order: order++ });
+  }
+  return byPath;
+}
