@@ -30,7 +30,15 @@ export interface RecordedToolCall {
 
 interface CallRecording {
   result?: { readonly output: unknown; readonly isError: boolean };
+  /** Position of its result in the log. */
+  order: number;
   readonly interrupts: Interrupt[];
+  /** The other calls of the same model turn (same agent path), in the recording. */
+  siblings: readonly CallRecording[];
+  /** Resolved once a replayed call returned this result: a later sibling waits for it (see `replayedTool`). */
+  readonly returned: Promise<void>;
+  markReturned: () => void;
+  readonly name: string;
 }
 
 /** The recorded calls, results, interrupts and answers of a session, by `path` + call id and by call id alone. */
@@ -40,20 +48,34 @@ class ToolRecording {
   readonly answers = new Map<string, unknown>();
 
   constructor(session: RecordedSession) {
+    let order = 0;
     for (const event of recordedEvents(session)) {
+      if (event.message?.role === 'assistant') {
+        const turn = event.message.content.flatMap((b) => (b.type === 'tool_call' ? [this.at(event.path, b.id, b.name)] : []));
+        for (const call of turn) call.siblings = turn.filter((c) => c !== call);
+      }
       for (const block of event.message?.content ?? [])
-        if (block.type === 'tool_result') this.at(event.path, block.toolCallId).result = { output: block.output, isError: block.isError === true };
+        if (block.type === 'tool_result') {
+          const call = this.at(event.path, block.toolCallId, block.name);
+          call.result = { output: block.output, isError: block.isError === true };
+          call.order = order++;
+        }
       const interrupt = event.actions?.interrupt;
-      if (interrupt?.toolCallId) this.at(event.path, interrupt.toolCallId).interrupts.push(interrupt);
+      if (interrupt?.toolCallId) this.at(event.path, interrupt.toolCallId, interrupt.toolName).interrupts.push(interrupt);
       for (const [id, value] of Object.entries(event.actions?.resumeValues ?? {})) this.answers.set(id, value);
     }
   }
 
-  private at(path: string, callId: string): CallRecording {
+  private at(path: string, callId: string, name = ''): CallRecording {
     const key = `${path}\n${callId}`;
     let call = this.byKey.get(key);
     if (!call) {
-      this.byKey.set(key, (call = { interrupts: [] }));
+      let markReturned = () => {};
+      const returned = new Promise<void>((resolve) => {
+        markReturned = resolve;
+      });
+      call = { interrupts: [], order: Number.POSITIVE_INFINITY, siblings: [], returned, markReturned, name };
+      this.byKey.set(key, call);
       this.byId.set(callId, this.byId.has(callId) ? null : call);
     }
     return call;
@@ -82,10 +104,30 @@ export function replayTools(session: RecordedSession, tools: readonly Tool[], op
   const recording = new ToolRecording(session);
   const live = options.live;
   const isLive = (name: string) => live === true || (Array.isArray(live) && live.includes(name));
-  return tools.map((tool) => replayedTool(tool, recording, isLive(tool.name)));
+  const wrapped = new Set(tools.map((t) => t.name));
+  return tools.map((tool) => replayedTool(tool, recording, isLive(tool.name), wrapped));
 }
 
-function replayedTool(tool: Tool, recording: ToolRecording, live: boolean): Tool {
+/** Longest wait for an earlier sibling's result that never comes (the run went another way). */
+const SIBLING_WAIT_MS = 1000;
+
+/**
+ * Waits until the calls of the same recorded model turn whose results were stored before this
+ * one have returned theirs: results are stored as calls finish, and the next request lists them
+ * in that order, so replayed results keep the recorded order.
+ */
+async function inRecordedTurnOrder(call: CallRecording, wrapped: ReadonlySet<string>): Promise<void> {
+  const earlier = call.siblings.filter((s) => s.result && s.order < call.order && wrapped.has(s.name));
+  if (!earlier.length) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, SIBLING_WAIT_MS);
+  });
+  await Promise.race([Promise.all(earlier.map((s) => s.returned)), timeout]);
+  clearTimeout(timer);
+}
+
+function replayedTool(tool: Tool, recording: ToolRecording, live: boolean, wrapped: ReadonlySet<string>): Tool {
   const needsApproval = tool.needsApproval;
   const approvalAnswered = (ctx: ToolContext) => recording.answers.has(`${ctx.toolCallId}:approval`);
   return {
@@ -104,10 +146,12 @@ function replayedTool(tool: Tool, recording: ToolRecording, live: boolean): Tool
             return typeof needsApproval === 'function' ? needsApproval(args, ctx) : needsApproval;
           },
         }),
-    execute: (args: unknown, ctx: ToolContext) => {
+    execute: async (args: unknown, ctx: ToolContext) => {
       const recorded = recording.of(ctx);
       const rejected = approvalAnswered(ctx) && !isApproved(recording.answers.get(`${ctx.toolCallId}:approval`));
       if (recorded?.result && (!live || rejected)) {
+        await inRecordedTurnOrder(recorded, wrapped);
+        recorded.markReturned();
         const runtime = toolRuntimeOf(ctx);
         if (recorded.result.isError && runtime) runtime.errorResult = true;
         return recorded.result.output;
@@ -117,7 +161,14 @@ function replayedTool(tool: Tool, recording: ToolRecording, live: boolean): Tool
         const open = recorded.interrupts.filter((i) => i.reason !== 'approval' && !recording.answers.has(i.id));
         if (open.length) throw new InterruptSignal(...(open as [Interrupt, ...Interrupt[]]));
       }
-      return tool.execute(args, withRecordedAnswers(ctx, recording.answers));
+      if (!recorded?.result) return tool.execute(args, withRecordedAnswers(ctx, recording.answers));
+      // A live run of a recorded call: its result still takes its recorded place among its siblings'.
+      try {
+        return await tool.execute(args, withRecordedAnswers(ctx, recording.answers));
+      } finally {
+        await inRecordedTurnOrder(recorded, wrapped);
+        recorded.markReturned();
+      }
     },
   };
 }
