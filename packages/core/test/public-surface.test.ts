@@ -33,6 +33,10 @@ describe('public surface of @replan/core', () => {
       'PlanReActPlanner',
       'ReActAgent',
       'ReplanError',
+      'ReplayCallerUnknownError',
+      'ReplayError',
+      'ReplayExhaustedError',
+      'ReplayMismatchError',
       'RunAbortedError',
       'Runner',
       'SequentialAgent',
@@ -147,12 +151,16 @@ describe('public surface of @replan/core', () => {
     ]);
   });
 
-  it('@replan/core/testing exports the scripted model and the store contract suite', async () => {
+  it('@replan/core/testing exports the scripted model, the store contract suite and replay', async () => {
     expect(await valueExports(import('@replan/core/testing'))).toEqual([
+      'ReplayModel',
       'ScriptedModel',
       'callTools',
       'contractEvent',
+      'recordedToolCalls',
+      'replayTools',
       'reply',
+      'requestParts',
       'runSessionStoreContract',
     ]);
   });

@@ -10,4 +10,3 @@ export type { RecordedSession } from '../replay/recorded-session.js';
 export { requestParts } from '../replay/request-fingerprint.js';
 export type { RequestRecord, RequestParts } from '../replay/request-fingerprint.js';
 export type { StoredRequestRecord } from '../agents/response-record.js';
-export { ReplayError, ReplayMismatchError, ReplayExhaustedError, ReplayCallerUnknownError } from '../errors/replay-errors.js';
