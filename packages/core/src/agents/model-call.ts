@@ -121,7 +121,7 @@ function beginModelCall(ctx: InvocationContext, model: ChatModel, request: Model
       budget.recordUsage(model.id, response.usage, { path: ctx.path, stepId: ctx.stepId, latencyMs: Date.now() - started });
       // The event storing this response gets meta.model and meta.request (ctx.event).
       const memo = ctx.modelCalls;
-      noteModelResponse(memo, response, model, describeRequest(request, memo.chain).record);
+      noteModelResponse(memo, response, model, describeRequest(request, memo.chain));
       observed?.({ response });
       return response;
     },

@@ -151,8 +151,8 @@ export class ReplayModel implements ChatModel {
       return this.goLive(replay, { path, callIndex, differences: ['past the end of the recording'] });
     }
     const now = describeRequest(request, replay.chain);
-    if (now.record.fingerprint !== recorded.request.fingerprint) {
-      const divergence = { path, callIndex, differences: requestDifferences(recorded.request, now, request) };
+    if (now.fingerprint !== recorded.request.fingerprint) {
+      const divergence = { path, callIndex, differences: requestDifferences(recorded.request, now, replay.chain.chain, request) };
       if (this.fallback) return this.goLive(replay, divergence);
       if (this.strict) throw new ReplayMismatchError(path, callIndex, divergence.differences);
       this.firstDivergence ??= divergence;

@@ -1,5 +1,5 @@
 import type { Message } from '../messages/message.js';
-import type { ModelRequest } from '../models/chat-model.js';
+import type { ModelRequest, ToolSpec } from '../models/chat-model.js';
 import { DIGEST_START, frozenDigest, hex8, messageDigest, mixNumber, mixSecondLane, mixString, valueDigest } from './value-digest.js';
 
 /**
@@ -33,13 +33,21 @@ export interface RequestParts {
 }
 
 /**
- * One caller's last request (its leading system messages, then the other messages with their
- * digests chained): an agent resends its history plus new messages, so only the new ones are
- * digested. Compared by identity, message by message; anything else is simply recomputed.
+ * One caller's last request: its leading system messages, its tool specs and settings, then the
+ * other messages with their digests chained. An agent resends its history plus new messages with
+ * the same instruction, tools and settings, so only the new messages are digested, and the parts
+ * that did not change are not formatted again. Compared by identity; anything else is recomputed.
  */
 export interface RequestChain {
   readonly systemRefs: Message[];
   system: number;
+  readonly toolRefs: ToolSpec[];
+  tools: number;
+  toolNames: number;
+  settingsOf: { toolChoice: unknown; settings: unknown; responseFormat: unknown } | undefined;
+  settings: number;
+  /** `system.tools.toolNames.settings.` as formatted for the parts above. */
+  head: string;
   readonly refs: Message[];
   /** `chain[i]`: the digest of messages 0..i (after the system ones), in order. */
   readonly chain: number[];
@@ -47,45 +55,74 @@ export interface RequestChain {
   readonly digests: number[];
 }
 
-export const newRequestChain = (): RequestChain => ({ systemRefs: [], system: DIGEST_START, refs: [], chain: [], digests: [] });
-
-/** A described request: its record, and its message chain (for `requestDifferences`). */
-export interface DescribedRequest {
-  readonly record: RequestRecord;
-  readonly chain: readonly number[];
-}
+export const newRequestChain = (): RequestChain => ({
+  systemRefs: [],
+  system: DIGEST_START,
+  toolRefs: [],
+  tools: DIGEST_START,
+  toolNames: DIGEST_START,
+  settingsOf: undefined,
+  settings: 0,
+  head: '',
+  refs: [],
+  chain: [],
+  digests: [],
+});
 
 /**
  * Describes `request` for a replay: its fingerprint and parts. Pass the caller's `RequestChain`
- * (kept across its calls) so a growing history costs only its new messages.
+ * (kept across its calls, see there) so a growing history costs only its new messages; it then
+ * holds the request's message chain (for `requestDifferences`).
  */
-export function describeRequest(request: ModelRequest, cache: RequestChain = newRequestChain()): DescribedRequest {
+export function describeRequest(request: ModelRequest, cache: RequestChain = newRequestChain()): RequestRecord {
   const messages = request.messages;
-  const { systemRefs, refs, chain, digests } = cache;
+  const { refs, chain, digests } = cache;
   let start = 0;
-  let sameSystem = true;
-  while (start < messages.length && (messages[start] as Message).role === 'system') {
-    if (systemRefs[start] !== messages[start]) sameSystem = false;
-    start++;
-  }
-  if (!sameSystem || systemRefs.length !== start) {
-    systemRefs.length = 0;
+  while (start < messages.length && (messages[start] as Message).role === 'system') start++;
+  let changed = false;
+  if (!sameRefs(cache.systemRefs, messages, start)) {
     let system = DIGEST_START;
-    for (let i = 0; i < start; i++) {
-      systemRefs.push(messages[i] as Message);
-      system = mixNumber(system, messageDigest(messages[i] as Message));
-    }
+    for (let i = 0; i < start; i++) system = mixNumber(system, messageDigest(messages[i] as Message));
     cache.system = system;
+    changed = true;
   }
-  const system = cache.system;
+  const specs = request.tools ?? [];
+  if (!sameRefs(cache.toolRefs, specs, specs.length)) {
+    let tools = DIGEST_START;
+    let toolNames = DIGEST_START;
+    for (const spec of specs) {
+      tools = mixNumber(tools, frozenDigest(spec));
+      toolNames = mixString(toolNames, spec.name);
+    }
+    cache.tools = tools;
+    cache.toolNames = toolNames;
+    changed = true;
+  }
+  const last = cache.settingsOf;
+  const format = request.responseFormat;
+  if (
+    !last ||
+    last.toolChoice !== request.toolChoice ||
+    last.settings !== request.settings ||
+    (last.responseFormat !== format && !sameFormat(last.responseFormat as ModelRequest['responseFormat'], format))
+  ) {
+    let settings = mixNumber(request.toolChoice === undefined ? 0 : valueDigest(request.toolChoice), frozenDigest(request.settings));
+    if (format) settings = mixNumber(mixNumber(settings, valueDigest({ ...format, schema: null })), frozenDigest(format.schema));
+    cache.settingsOf = { toolChoice: request.toolChoice, settings: request.settings, responseFormat: format };
+    cache.settings = settings;
+    changed = true;
+  }
+  if (changed) cache.head = `${hex8(cache.system)}.${hex8(cache.tools)}.${hex8(cache.toolNames)}.${hex8(cache.settings)}.`;
 
   const count = messages.length - start;
   let same = 0;
   const limit = Math.min(count, refs.length);
   while (same < limit && refs[same] === messages[start + same]) same++;
-  refs.length = same;
-  chain.length = same;
-  digests.length = same;
+  if (same < refs.length) {
+    refs.length = same;
+    chain.length = same;
+    digests.length = same;
+  }
   for (let i = same; i < count; i++) {
     const message = messages[start + i] as Message;
     const digest = messageDigest(message);
@@ -94,33 +131,28 @@ export function describeRequest(request: ModelRequest, cache: RequestChain = new
     chain.push(mixNumber(i ? (chain[i - 1] as number) : DIGEST_START, digest));
   }
 
-  let tools = DIGEST_START;
-  let toolNames = DIGEST_START;
-  const specs = request.tools;
-  if (specs)
-    for (const spec of specs) {
-      tools = mixNumber(tools, frozenDigest(spec));
-      toolNames = mixString(toolNames, spec.name);
-    }
-  const format = request.responseFormat;
-  let settings = mixNumber(request.toolChoice === undefined ? 0 : valueDigest(request.toolChoice), frozenDigest(request.settings));
-  if (format) settings = mixNumber(mixNumber(settings, valueDigest({ ...format, schema: null })), frozenDigest(format.schema));
-
   const history = count >= 2 ? (chain[count - 2] as number) : DIGEST_START;
-  const last = count ? (digests[count - 1] as number) : 0;
+  const lastDigest = count ? (digests[count - 1] as number) : 0;
   const all = count ? (chain[count - 1] as number) : DIGEST_START;
-  let a = mixNumber(mixNumber(mixNumber(mixNumber(mixNumber(DIGEST_START, system), tools), settings), count), all);
-  let b = mixSecondLane(mixSecondLane(mixSecondLane(mixSecondLane(mixSecondLane(DIGEST_START, system), tools), settings), count), all);
-  a >>>= 0;
-  b >>>= 0;
-  return {
-    record: {
-      fingerprint: hex8(a) + hex8(b),
-      parts: `${hex8(system)}.${hex8(tools)}.${hex8(toolNames)}.${hex8(settings)}.${count}.${hex8(history)}.${hex8(last)}`,
-    },
-    chain,
-  };
+  const { system, tools, settings } = cache;
+  const a = mixNumber(mixNumber(mixNumber(mixNumber(mixNumber(DIGEST_START, system), tools), settings), count), all);
+  const b = mixSecondLane(mixSecondLane(mixSecondLane(mixSecondLane(mixSecondLane(DIGEST_START, system), tools), settings), count), all);
+  return { fingerprint: hex8(a) + hex8(b), parts: `${cache.head}${count}.${hex8(history)}.${hex8(lastDigest)}` };
 }
+
+/** True when `refs` holds the first `count` items of `items`, by identity; else makes it so and returns false. */
+function sameRefs<T>(refs: T[], items: readonly T[], count: number): boolean {
+  let same = refs.length === count;
+  for (let i = 0; same && i < count; i++) same = refs[i] === items[i];
+  if (same) return true;
+  refs.length = 0;
+  for (let i = 0; i < count; i++) refs.push(items[i] as T);
+  return false;
+}
+
+/** Two response formats with the same fields (agents rebuild the object around the same schema). */
+const sameFormat = (a: ModelRequest['responseFormat'], b: ModelRequest['responseFormat']): boolean =>
+  !!a && !!b && a.schema === b.schema && a.name === b.name && a.strict === b.strict && a.description === b.description;
 
 /** Reads `RequestRecord.parts`; `undefined` when it is not in that format. */
 export function requestParts(parts: string): RequestParts | undefined {
@@ -138,9 +170,9 @@ export function requestParts(parts: string): RequestParts | undefined {
 }
 
 /** What the agent's request `now` changes against the `recorded` one, one plain sentence each. */
-export function requestDifferences(recorded: RequestRecord, now: DescribedRequest, request: ModelRequest): string[] {
+export function requestDifferences(recorded: RequestRecord, now: RequestRecord, chain: readonly number[], request: ModelRequest): string[] {
   const was = requestParts(recorded.parts);
-  const is = requestParts(now.record.parts) as RequestParts;
+  const is = requestParts(now.parts) as RequestParts;
   if (!was) return [`the recorded request fingerprint ${recorded.fingerprint} differs (no parts recorded)`];
   const out: string[] = [];
   if (was.system !== is.system) out.push('the system prompt / instruction differs');
@@ -153,14 +185,14 @@ export function requestDifferences(recorded: RequestRecord, now: DescribedReques
     if (is.messages > was.messages && was.messages > 0) {
       // The recorded history plus its last message is the chain at that length: did the agent only add messages?
       const recordedAll = mixNumber(Number.parseInt(was.history, 16), Number.parseInt(was.last, 16));
-      if ((now.chain[was.messages - 1] as number) === recordedAll >>> 0)
+      if ((chain[was.messages - 1] as number) === recordedAll >>> 0)
         out.push(`the recorded messages are unchanged; new after them: ${messages.slice(was.messages).map(describeMessage).join(', ')}`);
       else out.push('an earlier message differs too');
     }
   } else if (was.history !== is.history) out.push('an earlier message differs (before the last one)');
   if (was.messages === is.messages && was.last !== is.last && messages.length)
     out.push(`the last message differs: ${describeMessage(messages[messages.length - 1] as Message)}`);
-  if (!out.length) out.push(`the request fingerprint differs (recorded ${recorded.fingerprint}, now ${now.record.fingerprint})`);
+  if (!out.length) out.push(`the request fingerprint differs (recorded ${recorded.fingerprint}, now ${now.fingerprint})`);
   return out;
 }
 

@@ -23,7 +23,7 @@ export function mixString(h: number, text: string): number {
 }
 
 // Type tags, so `"1"`, `1` and `[1]` digest differently.
-const Tag = { Null: 1, False: 2, True: 3, Number: 4, String: 5, Array: 6, Object: 7 } as const;
+const Tag = { Null: 1, False: 2, True: 3, Number: 4, String: 5, Array: 6, Object: 7, Integer: 8 } as const;
 
 function mixValue(h: number, value: unknown, skipKey?: string): number {
   if (value === null || value === undefined) return mixNumber(h, Tag.Null);
@@ -31,7 +31,8 @@ function mixValue(h: number, value: unknown, skipKey?: string): number {
     case 'string':
       return mixString(mixNumber(h, Tag.String), value);
     case 'number':
-      return mixString(mixNumber(h, Tag.Number), String(value));
+      // Small integers mix as themselves (no string built); others by their JSON text.
+      return (value | 0) === value ? mixNumber(mixNumber(h, Tag.Integer), value) : mixString(mixNumber(h, Tag.Number), String(value));
     case 'boolean':
       return mixNumber(h, value ? Tag.True : Tag.False);
     case 'object': {
