@@ -19,7 +19,7 @@ import {
 import { raceAbort } from '@replan/core/agent-kit';
 import { ReplayModel, ScriptedModel, callTools, recordedToolCalls, replayTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
-import { collect, countingTool, respondCall, runnerFor } from './support.js';
+import { collect, countingTool, harness, planCall, respondCall, runnerFor } from './support.js';
 import { TaskModel, graphCall, graphPairs } from './graph-support.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -210,5 +210,63 @@ describe('replaying a stored graph run', () => {
         .map((e) => `${e.path} ${(e.meta?.request as { fingerprint: string }).fingerprint}`)
         .sort();
     expect(byPath(first.session)).toEqual(byPath(second.session));
+  });
+});
+
+describe('replaying other plan–execute shapes', () => {
+  it('linear mode with a planner repair replays every call, the repair included', async () => {
+    const lookup = countingTool('lookup');
+    const h = harness({
+      planner: ['no plan, sorry', planCall(['look up x', 'answer'])],
+      executor: [callTools({ name: 'lookup', args: { q: 'x' } }), 'x found', 'answered'],
+      replanner: [planCall(['answer']), respondCall('x it is')],
+      tools: [lookup.tool],
+    });
+    const { result } = await collect(h.runner.run({ userId: 'u', input: 'find x' }));
+    expect(result.status).toBe('completed');
+    const session = { events: await h.events(result.sessionId) };
+    // planner: the repaired answer and the plan; executor: 3; replanner: 2
+    expect(session.events.filter((e) => e.meta?.request)).toHaveLength(7);
+
+    const replayedLookup = countingTool('lookup');
+    const model = ReplayModel.fromSession(session);
+    const agent = createPlanExecuteAgent({
+      planner: createPlanner({ model }),
+      executor: createExecutor({ model, tools: replayTools(session, [replayedLookup.tool]) }),
+      replanner: createReplanner({ model }),
+    });
+    const replay = await collect(runnerFor(agent).runner.run({ userId: 'u', input: 'find x', stream: true }));
+    expect(replay.result.status, replay.result.error?.message).toBe('completed');
+    expect(replay.result.output).toBe('x it is');
+    expect(replayedLookup.calls).toEqual([]);
+    expect(model.finished).toBe(true);
+  });
+
+  it('the streaming graph planner replays from its streamed plan, steps starting mid-stream', async () => {
+    const build = (planner: ChatModel, executor: ChatModel, replanner: ChatModel, tools: readonly Tool[]) =>
+      createPlanExecuteAgent({
+        mode: 'graph',
+        streamingPlan: true,
+        planner: createPlanner({ model: planner, mode: 'graph' }),
+        executor: createExecutor({ model: executor, tools }),
+        replanner: createReplanner({ model: replanner, mode: 'graph' }),
+      });
+    const lookup = countingTool('lookup', ({ q }) => `value of ${q}`);
+    const recorded = runnerFor(
+      build(new ScriptedModel({ responses: [PLAN], argsChunkSize: 16 }), new TaskModel(stepScript()), new ScriptedModel({ responses: [respondCall('3')] }), [lookup.tool]),
+    );
+    const { result } = await collect(recorded.runner.run({ userId: 'u', input: 'add a and b', stream: true }));
+    expect(result.status, result.error?.message).toBe('completed');
+    const session = { events: await recorded.events(result.sessionId) };
+
+    const model = ReplayModel.fromSession(session);
+    const replayedLookup = countingTool('lookup');
+    const replay = runnerFor(build(model, model, model, replayTools(session, [replayedLookup.tool])));
+    const again = await collect(replay.runner.run({ userId: 'u', input: 'add a and b', stream: true }));
+    expect(again.result.status, again.result.error?.message).toBe('completed');
+    expect(again.result.output).toBe('3');
+    expect(replayedLookup.calls).toEqual([]);
+    expect(model.finished).toBe(true);
+    expect(callsOf(await replay.events(again.result.sessionId))).toEqual(callsOf(session.events));
   });
 });
