@@ -51,6 +51,8 @@ export const fastProjects = [
   project('otel', './packages/otel'),
   // The studio's server, views and CLI in process; its browser tests are in `studio-browser`.
   project('studio', './packages/studio', { exclude: ['test/**/*.browser.test.ts'] }),
+  // Tests that examples show (e.g. examples/replay-test/replay.test.ts), so they cannot rot.
+  project('examples', './examples', { include: ['*/**/*.test.ts'] }),
 ];
 
 /** Child processes, PostgreSQL, installs from outside the repo: only `pnpm test` runs these. */
