@@ -9,7 +9,7 @@ const repo = new URL('../../../', import.meta.url);
 /** Pages whose every TypeScript/JavaScript block must be such a copy. */
 const CHECKED_PAGES = ['docs/testing.md', 'docs/workflow-agents.md'];
 /** Pages with some checked blocks (marked ones only). */
-const PAGES = [...CHECKED_PAGES, 'docs/session-stores.md', 'docs/composition.md'];
+const PAGES = [...CHECKED_PAGES, 'docs/session-stores.md', 'docs/composition.md', 'docs/testing-and-evals.md'];
 
 interface Block {
   readonly page: string;
