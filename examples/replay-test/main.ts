@@ -17,7 +17,11 @@ const dir = mkdtempSync(join(tmpdir(), 'replan-replay-example-'));
 try {
   // 1. Record: any run on a store is a recording (every model response carries meta.request).
   const live = priceTool();
-  const recorder = new Runner({ agent: tripAgent(scriptedModels(), [live.price]), appName: 'trips', sessionStore: new FileSessionStore({ dir }) });
+  const recorder = new Runner({
+    agent: tripAgent(scriptedModels(), [live.price]),
+    appName: 'trips',
+    sessionStore: new FileSessionStore({ dir }),
+  });
   const recorded = await recorder.run({ userId: 'ana', input: 'What does the Lisbon trip cost?' }).result();
   console.log(`recorded session ${recorded.sessionId}: ${recorded.status}, "${recorded.output}", price tool ran ${live.calls.length}×`);
 
@@ -28,17 +32,26 @@ try {
   // 3. Replay offline: one ReplayModel for every role, recorded tool results, no side effects.
   const replayed = priceTool();
   const model = ReplayModel.fromSession(session);
-  const replay = await new Runner({ agent: tripAgent({ planner: model, executor: model, replanner: model }, replayTools(session, [replayed.price])), appName: 'trips' })
+  const replay = await new Runner({
+    agent: tripAgent({ planner: model, executor: model, replanner: model }, replayTools(session, [replayed.price])),
+    appName: 'trips',
+  })
     .run({ userId: 'ana', input: 'What does the Lisbon trip cost?' })
     .result();
   if (replay.output !== recorded.output) throw new Error(`the replay answered "${replay.output}", not "${recorded.output}"`);
   if (replayed.calls.length) throw new Error('a replayed tool ran for real');
-  console.log(`replayed offline: "${replay.output}" — ${[...model.progress.values()].reduce((n, p) => n + p.served, 0)} recorded answers served, price tool ran 0×`);
+  console.log(
+    `replayed offline: "${replay.output}" — ${[...model.progress.values()].reduce((n, p) => n + p.served, 0)} recorded answers served, price tool ran 0×`,
+  );
 
   // 4. A prompt edit: strict replay stops at the first request that changed, naming the agent and what differs.
   const strict = ReplayModel.fromSession(session);
   const edited = await new Runner({
-    agent: tripAgent({ planner: strict, executor: strict, replanner: strict }, replayTools(session, [priceTool().price]), 'Round every price.'),
+    agent: tripAgent(
+      { planner: strict, executor: strict, replanner: strict },
+      replayTools(session, [priceTool().price]),
+      'Round every price.',
+    ),
     appName: 'trips',
   })
     .run({ userId: 'ana', input: 'What does the Lisbon trip cost?' })
@@ -49,7 +62,10 @@ try {
   // 5. The same edit with a live fallback: the planner is replayed, the edited steps (and what follows) run live.
   const fallback = ReplayModel.fromSession(session, { fallback: byRole(scriptedModels()) });
   const roles = { planner: fallback, executor: fallback, replanner: fallback };
-  const continued = await new Runner({ agent: tripAgent(roles, replayTools(session, [priceTool().price]), 'Round every price.'), appName: 'trips' })
+  const continued = await new Runner({
+    agent: tripAgent(roles, replayTools(session, [priceTool().price]), 'Round every price.'),
+    appName: 'trips',
+  })
     .run({ userId: 'ana', input: 'What does the Lisbon trip cost?' })
     .result();
   const planner = [...fallback.progress].find(([path]) => path.endsWith('/planner'))?.[1];

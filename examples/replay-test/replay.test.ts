@@ -18,7 +18,11 @@ let session: Session;
 
 beforeAll(async () => {
   // The recording (here made on the spot; usually a stored session).
-  const runner = new Runner({ agent: tripAgent(scriptedModels(), [priceTool().price]), appName: 'trips', sessionStore: new FileSessionStore({ dir }) });
+  const runner = new Runner({
+    agent: tripAgent(scriptedModels(), [priceTool().price]),
+    appName: 'trips',
+    sessionStore: new FileSessionStore({ dir }),
+  });
   const recorded = await runner.run({ userId: 'ana', input }).result();
   const stored = await new FileSessionStore({ dir }).get({ appName: 'trips', userId: 'ana', id: recorded.sessionId });
   if (!stored) throw new Error('no recorded session');
@@ -41,7 +45,10 @@ describe('the trip agent, replayed from a stored run', () => {
     expect(result.output).toBe('The trip costs 730 EUR.');
     expect(calls).toEqual([]); // no booking API was called
     expect(model.finished).toBe(true);
-    const trajectory = (events: Session['events']) => recordedToolCalls(events).map((c) => `${c.name} ${JSON.stringify(c.args)}`).sort();
+    const trajectory = (events: Session['events']) =>
+      recordedToolCalls(events)
+        .map((c) => `${c.name} ${JSON.stringify(c.args)}`)
+        .sort();
     expect(trajectory((await runner.sessionStore.get({ appName: 'trips', userId: 'ana', id: result.sessionId }))?.events ?? [])).toEqual(
       trajectory(session.events),
     );

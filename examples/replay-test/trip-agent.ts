@@ -77,7 +77,8 @@ export function scriptedModels(): TripModels {
  * path (`ModelCallOptions.agent`): a live `fallback` for a replay that plays every role.
  */
 export function byRole(models: TripModels): ChatModel {
-  const pick = (path = '') => (path.endsWith('/replanner') ? models.replanner : path.includes('/executor/') ? models.executor : models.planner);
+  const pick = (path = '') =>
+    path.endsWith('/replanner') ? models.replanner : path.includes('/executor/') ? models.executor : models.planner;
   return {
     id: 'by-role',
     generate: (request, opts) => pick(opts?.agent?.path).generate(request, opts),

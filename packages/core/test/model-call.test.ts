@@ -203,7 +203,9 @@ describe('the calling agent reaches the model', () => {
 
   it('streamModelCall passes the agent name and path to stream', async () => {
     const model = new ScriptedModel({ responses: ['hi'] });
-    const parts = streamModelCall(context({ streaming: true }), model, { messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }] });
+    const parts = streamModelCall(context({ streaming: true }), model, {
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }],
+    });
     for (let next = await parts.next(); !next.done; next = await parts.next());
     expect(model.callers).toEqual([{ name: 'caller', path: 'root/caller' }]);
   });

@@ -16,10 +16,19 @@ import {
   type ModelRequest,
   type ModelStreamPart,
   userMessage,
+  messageText,
   type Session,
   type Tool,
 } from '@replan/core';
-import { ReplayModel, ScriptedModel, callTools, recordedToolCalls, replayTools, requestParts } from '@replan/core/testing';
+import {
+  ReplayModel,
+  ScriptedModel,
+  callTools,
+  recordedToolCalls,
+  replayTools,
+  requestParts,
+  type StoredRequestRecord,
+} from '@replan/core/testing';
 import { collect } from './support.js';
 
 let dir: string;
@@ -76,7 +85,11 @@ const agentWith = (model: ScriptedModel | ReplayModel, tools: readonly Tool[], i
 /** Records a run that stops twice (approval + question), is resumed, and ends; read back from a fresh file store. */
 async function record(): Promise<{ session: Session; answer: string | undefined; runs: string[] }> {
   const { runs, tools } = world();
-  const runner = new Runner({ agent: agentWith(new ScriptedModel({ responses: script() }), tools), appName: 'app', sessionStore: new FileSessionStore({ dir }) });
+  const runner = new Runner({
+    agent: agentWith(new ScriptedModel({ responses: script() }), tools),
+    appName: 'app',
+    sessionStore: new FileSessionStore({ dir }),
+  });
   const first = await runner.run({ userId: 'u', sessionId: 's', input: 'buy it' }).result();
   expect(first.status).toBe('interrupted');
   const values = Object.fromEntries(first.interrupts.map((i) => [i.id, i.reason === 'approval' ? true : 'blue']));
@@ -113,7 +126,10 @@ describe('ReplayModel and replayTools on a ReAct agent', () => {
     const recorded = await record();
     const { runs, tools } = world();
     const model = ReplayModel.fromSession(recorded.session);
-    const runner = new Runner({ agent: agentWith(model, replayTools(recorded.session, tools, { live: ['charge', 'ask'] })), appName: 'app' });
+    const runner = new Runner({
+      agent: agentWith(model, replayTools(recorded.session, tools, { live: ['charge', 'ask'] })),
+      appName: 'app',
+    });
     const result = await runner.run({ userId: 'u', input: 'buy it' }).result();
     expect(result.status, result.error?.message).toBe('completed');
     expect(runs.sort()).toEqual(['ask colour?', 'charge 5']); // flaky replayed, the other two ran once, no stop
@@ -121,11 +137,18 @@ describe('ReplayModel and replayTools on a ReAct agent', () => {
 
   it('a question never answered in the recording stops the replay with the same interrupt, without running the tool', async () => {
     const { runs, tools } = world();
-    const runner = new Runner({ agent: agentWith(new ScriptedModel({ responses: script() }), tools), appName: 'app', sessionStore: new FileSessionStore({ dir }) });
+    const runner = new Runner({
+      agent: agentWith(new ScriptedModel({ responses: script() }), tools),
+      appName: 'app',
+      sessionStore: new FileSessionStore({ dir }),
+    });
     const first = await runner.run({ userId: 'u', sessionId: 'open', input: 'buy it' }).result();
     const session = (await new FileSessionStore({ dir }).get({ appName: 'app', userId: 'u', id: 'open' })) as Session;
     const replayed = world();
-    const result = await new Runner({ agent: agentWith(ReplayModel.fromSession(session), replayTools(session, replayed.tools)), appName: 'app' })
+    const result = await new Runner({
+      agent: agentWith(ReplayModel.fromSession(session), replayTools(session, replayed.tools)),
+      appName: 'app',
+    })
       .run({ userId: 'u', input: 'buy it' })
       .result();
     expect(result.status).toBe('interrupted');
@@ -152,11 +175,22 @@ describe('ReplayModel and replayTools on a ReAct agent', () => {
     expect(await mismatch(agentWith(ReplayModel.fromSession(session), replayed().slice(1)))).toEqual([
       'the tool list differs (now: ask, flaky)',
     ]);
-    const renamedArg = tool({ name: 'charge', description: 'charges a card', parameters: z.object({ cents: z.number() }), execute: () => 0 });
+    const renamedArg = tool({
+      name: 'charge',
+      description: 'charges a card',
+      parameters: z.object({ cents: z.number() }),
+      execute: () => 0,
+    });
     expect(await mismatch(agentWith(ReplayModel.fromSession(session), [renamedArg, ...replayed().slice(1)]))).toEqual([
       "a tool's description or parameter schema differs",
     ]);
-    const warm = new ReActAgent({ name: 'shop', model: ReplayModel.fromSession(session), tools: replayed(), instruction: 'Be brief.', settings: { temperature: 0.9 } });
+    const warm = new ReActAgent({
+      name: 'shop',
+      model: ReplayModel.fromSession(session),
+      tools: replayed(),
+      instruction: 'Be brief.',
+      settings: { temperature: 0.9 },
+    });
     expect(await mismatch(warm)).toEqual(['the settings, tool choice or response format differ']);
     expect(await mismatch(agentWith(ReplayModel.fromSession(session), replayed()), 'sell it')).toEqual([
       'the last message differs: a user message',
@@ -168,7 +202,10 @@ describe('ReplayModel and replayTools on a ReAct agent', () => {
     const { tools } = world();
     // The recorded "flaky" error result is replaced by a live success: the next request differs in its last message.
     const fixed = tool({ name: 'flaky', description: 'always fails', parameters: z.object({}), execute: () => 'ok now' });
-    const agent = agentWith(ReplayModel.fromSession(session), replayTools(session, [tools[0] as Tool, tools[1] as Tool, fixed], { live: ['flaky'] }));
+    const agent = agentWith(
+      ReplayModel.fromSession(session),
+      replayTools(session, [tools[0] as Tool, tools[1] as Tool, fixed], { live: ['flaky'] }),
+    );
     const result = await new Runner({ agent, appName: 'app' }).run({ userId: 'u', input: 'buy it' }).result();
     const error = result.error as ReplayMismatchError;
     expect(error).toBeInstanceOf(ReplayMismatchError);
@@ -187,7 +224,8 @@ describe('ReplayModel and replayTools on a ReAct agent', () => {
     await expect(replay.generate(grown, caller)).rejects.toMatchObject({
       differences: ['the message count differs (recorded 3, now 4)', 'the recorded messages are unchanged; new after them: a user message'],
     });
-    const parts = requestParts((run.events.find((e) => e.meta?.request)?.meta?.request as { parts: string }).parts);
+    const stamped = run.events.find((e) => e.meta?.request)?.meta?.request as StoredRequestRecord;
+    const parts = requestParts(stamped.parts);
     expect(parts?.messages).toBe(1); // the user input; the instruction is a system message, digested apart
   });
 
@@ -218,7 +256,46 @@ describe('ReplayModel and replayTools on a ReAct agent', () => {
     const exhausted = model.generate(request, { agent });
     await expect(exhausted).rejects.toBeInstanceOf(ReplayExhaustedError);
     await expect(exhausted).rejects.toMatchObject({ path: 'shop', callIndex: 3, recorded: 3 });
-    await expect(model.generate(request, { agent: { name: 'other', path: 'other' } })).rejects.toMatchObject({ path: 'other', recorded: 0 });
+    await expect(model.generate(request, { agent: { name: 'other', path: 'other' } })).rejects.toMatchObject({
+      path: 'other',
+      recorded: 0,
+    });
+  });
+
+  it('answers paths in the recorded call order; a path that never calls is waited for once', async () => {
+    const answer = (path: string, call: number, text: string): AgentEvent => ({
+      id: `e${call}`,
+      invocationId: 'i1',
+      author: path,
+      path,
+      timestamp: call,
+      message: { role: 'assistant', content: [{ type: 'text', text }] },
+      meta: { request: { fingerprint: '0'.repeat(16), parts: '0.0.0.0.0.0.0', call } },
+    });
+    const events = [answer('p', 1, 'p1'), answer('q', 2, 'q1'), answer('q', 3, 'q2')];
+    const request = { messages: [] };
+    const at = (path: string) => ({ agent: { name: path, path } });
+
+    // q asks first, but p's call started first in the recording: q's answer waits for p's.
+    const ordered = ReplayModel.fromSession(events, { strict: false });
+    const served: string[] = [];
+    const q = ordered.generate(request, at('q')).then((r) => served.push(messageText(r.message)));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(served).toEqual([]);
+    await ordered.generate(request, at('p')).then((r) => served.push(messageText(r.message)));
+    await q;
+    expect(served).toEqual(['p1', 'q1']);
+
+    // p never calls: q waits for it once (orderWaitMs), then never again.
+    const abandoned = ReplayModel.fromSession(events, { strict: false, orderWaitMs: 20 });
+    expect(messageText((await abandoned.generate(request, at('q'))).message)).toBe('q1');
+    let second = false;
+    const next = abandoned.generate(request, at('q')).then(() => {
+      second = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(second).toBe(true);
+    await next;
   });
 
   it('a malformed recording is refused with a clear error', () => {

@@ -17,7 +17,7 @@ import {
   type Tool,
 } from '@replan/core';
 import { raceAbort } from '@replan/core/agent-kit';
-import { ReplayModel, ScriptedModel, callTools, recordedToolCalls, replayTools } from '@replan/core/testing';
+import { ReplayModel, ScriptedModel, callTools, recordedToolCalls, replayTools, type StoredRequestRecord } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { collect, countingTool, harness, planCall, respondCall, runnerFor } from './support.js';
 import { TaskModel, graphCall, graphPairs } from './graph-support.js';
@@ -48,7 +48,11 @@ class DelayedModel implements ChatModel {
 }
 
 /** A graph plan–execute agent over the given models (one model may play every role) and tools. */
-function graphAgent(models: { planner: ChatModel; executor: ChatModel; replanner: ChatModel }, tools: readonly Tool[], instruction?: string) {
+function graphAgent(
+  models: { planner: ChatModel; executor: ChatModel; replanner: ChatModel },
+  tools: readonly Tool[],
+  instruction?: string,
+) {
   return createPlanExecuteAgent({
     mode: 'graph',
     planner: createPlanner({ model: models.planner, mode: 'graph' }),
@@ -92,6 +96,9 @@ async function record(): Promise<{ session: Session; answer: string | undefined;
   return { session, answer: result.output, order };
 }
 
+/** `meta.request` of an event that stores a model response. */
+const requestOf = (event: AgentEvent) => event.meta?.request as StoredRequestRecord;
+
 const callsOf = (events: readonly AgentEvent[]) =>
   recordedToolCalls(events)
     .map((c) => `${c.path} ${c.name} ${JSON.stringify(c.args)} -> ${JSON.stringify(c.result ?? c.error)} [${c.callId}]`)
@@ -103,10 +110,10 @@ describe('replaying a stored graph run', () => {
     const stamped = session.events.filter((e) => e.meta?.request);
     // planner 1, A 2, B 2, C 1, replanner 1
     expect(stamped.map((e) => e.path.split('/').slice(-1)[0]).sort()).toEqual(['A', 'A', 'B', 'B', 'C', 'planner', 'replanner']);
-    for (const e of stamped) expect((e.meta?.request as { fingerprint: string }).fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    for (const e of stamped) expect(requestOf(e).fingerprint).toMatch(/^[0-9a-f]{16}$/);
     // The replanner stored its answer as text: the raw `respond` call rides along for the replay.
     const answer = stamped.find((e) => e.path.endsWith('replanner'));
-    expect((answer?.meta?.request as { response?: { content: { name?: string }[] } }).response?.content[0]?.name).toBe('respond');
+    expect(answer && requestOf(answer).response?.content[0]).toMatchObject({ name: 'respond' });
   });
 
   it('replays with no scripted model: same answer, same tool calls, no tool side effects, whatever order steps start in', async () => {
@@ -120,7 +127,10 @@ describe('replaying a stored graph run', () => {
         if (/\/executor\/[AB]$/.test(path) && !started.some((p) => p === path)) started.push(path);
         return path.endsWith('/B') ? 15 : 0;
       });
-      const h = runnerFor(graphAgent({ planner: model, executor: model, replanner: model }, replayTools(session, [lookup.tool])), new InMemorySessionStore());
+      const h = runnerFor(
+        graphAgent({ planner: model, executor: model, replanner: model }, replayTools(session, [lookup.tool])),
+        new InMemorySessionStore(),
+      );
       const { result } = await collect(h.runner.run({ userId: 'u', input: 'add a and b', stream }));
       expect(result.status, result.error?.message).toBe('completed');
       expect(result.output).toBe(answer);
@@ -135,7 +145,7 @@ describe('replaying a stored graph run', () => {
       const fingerprints = (events: readonly AgentEvent[]) =>
         events
           .filter((e) => e.meta?.request)
-          .map((e) => `${e.path} ${(e.meta?.request as { fingerprint: string }).fingerprint}`)
+          .map((e) => `${e.path} ${requestOf(e).fingerprint}`)
           .sort();
       expect(fingerprints(replayed)).toEqual(fingerprints(session.events));
     }
@@ -145,7 +155,11 @@ describe('replaying a stored graph run', () => {
     const { session } = await record();
     const lookup = countingTool('lookup');
     const model = ReplayModel.fromSession(session);
-    const agent = graphAgent({ planner: model, executor: model, replanner: model }, replayTools(session, [lookup.tool]), 'You are a careful new executor.');
+    const agent = graphAgent(
+      { planner: model, executor: model, replanner: model },
+      replayTools(session, [lookup.tool]),
+      'You are a careful new executor.',
+    );
     const h = runnerFor(agent);
     const { result } = await collect(h.runner.run({ userId: 'u', input: 'add a and b' }));
     expect(result.status).toBe('failed');
@@ -173,7 +187,11 @@ describe('replaying a stored graph run', () => {
       stream: (request, opts) => (opts?.agent?.path.endsWith('replanner') ? liveReplanner : live).stream(request, opts),
     };
     const model = ReplayModel.fromSession(session, { fallback });
-    const agent = graphAgent({ planner: model, executor: model, replanner: model }, replayTools(session, [lookup.tool]), 'A new executor prompt.');
+    const agent = graphAgent(
+      { planner: model, executor: model, replanner: model },
+      replayTools(session, [lookup.tool]),
+      'A new executor prompt.',
+    );
     const h = runnerFor(agent);
     const { result } = await collect(h.runner.run({ userId: 'u', input: 'add a and b' }));
     expect(result.status, result.error?.message).toBe('completed');
@@ -207,7 +225,7 @@ describe('replaying a stored graph run', () => {
     const byPath = (s: Session) =>
       s.events
         .filter((e) => e.meta?.request)
-        .map((e) => `${e.path} ${(e.meta?.request as { fingerprint: string }).fingerprint}`)
+        .map((e) => `${e.path} ${requestOf(e).fingerprint}`)
         .sort();
     expect(byPath(first.session)).toEqual(byPath(second.session));
   });
@@ -253,7 +271,12 @@ describe('replaying other plan–execute shapes', () => {
       });
     const lookup = countingTool('lookup', ({ q }) => `value of ${q}`);
     const recorded = runnerFor(
-      build(new ScriptedModel({ responses: [PLAN], argsChunkSize: 16 }), new TaskModel(stepScript()), new ScriptedModel({ responses: [respondCall('3')] }), [lookup.tool]),
+      build(
+        new ScriptedModel({ responses: [PLAN], argsChunkSize: 16 }),
+        new TaskModel(stepScript()),
+        new ScriptedModel({ responses: [respondCall('3')] }),
+        [lookup.tool],
+      ),
     );
     const { result } = await collect(recorded.runner.run({ userId: 'u', input: 'add a and b', stream: true }));
     expect(result.status, result.error?.message).toBe('completed');

@@ -136,7 +136,8 @@ export class InvocationContext {
     if (draft.error !== undefined) event.error = draft.error;
     if (draft.actions !== undefined) event.actions = draft.actions;
     if (draft.meta !== undefined) event.meta = draft.meta;
-    if (this.memo?.pending !== undefined && (draft.message !== undefined || draft.usage !== undefined)) stampModelResponse(this.memo, event);
+    if (this.memo?.pending !== undefined && (draft.message !== undefined || draft.usage !== undefined))
+      stampModelResponse(this.memo, event);
     return event;
   }
 

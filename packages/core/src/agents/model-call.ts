@@ -105,12 +105,17 @@ function beginModelCall(ctx: InvocationContext, model: ChatModel, request: Model
   if (signal.aborted) throw abortErrorOf(signal);
   const { budget, observation } = ctx.services;
   budget.beforeModelCall(model.id, request);
+  const call = budget.modelCalls; // this call's number in the run: a replay answers parallel agents in this order
   const started = Date.now();
   const observed = observation?.modelCall(ctx, model, request);
   return {
     failed(error: unknown): Error {
       // A replay that no longer matches its recording is reported as itself, not as a model failure.
-      const failure = signal.aborted ? abortErrorOf(signal) : error instanceof ReplayError ? error : new ModelCallError(ctx.agent.name, error);
+      const failure = signal.aborted
+        ? abortErrorOf(signal)
+        : error instanceof ReplayError
+          ? error
+          : new ModelCallError(ctx.agent.name, error);
       observed?.({ error: failure });
       return failure;
     },
@@ -121,7 +126,7 @@ function beginModelCall(ctx: InvocationContext, model: ChatModel, request: Model
       budget.recordUsage(model.id, response.usage, { path: ctx.path, stepId: ctx.stepId, latencyMs: Date.now() - started });
       // The event storing this response gets meta.model and meta.request (ctx.event).
       const memo = ctx.modelCalls;
-      noteModelResponse(memo, response, model, describeRequest(request, memo.chain));
+      noteModelResponse(memo, response, model, describeRequest(request, memo.chain, call));
       observed?.({ response });
       return response;
     },

@@ -223,7 +223,8 @@ export class ReActAgent implements Agent {
   private systemMessage(text: string): Message {
     const last = this.lastSystem;
     if (last && messageText(last) === text) return last;
-    return (this.lastSystem = systemMessage(text));
+    this.lastSystem = systemMessage(text);
+    return this.lastSystem;
   }
 
   private async *respond(

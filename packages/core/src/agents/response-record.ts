@@ -43,8 +43,7 @@ export function noteModelResponse(memo: ModelCallMemo, response: ModelResponse, 
   memo.pending = { model: model.provider ? { id: model.id, provider: model.provider } : { id: model.id }, response, request };
 }
 
-const usualFinish = (message: Message): FinishReason =>
-  message.content.some((b) => b.type === 'tool_call') ? 'tool_calls' : 'stop';
+const usualFinish = (message: Message): FinishReason => (message.content.some((b) => b.type === 'tool_call') ? 'tool_calls' : 'stop');
 
 /**
  * Stamps an event that stores the caller's last model response (its message, or its usage under

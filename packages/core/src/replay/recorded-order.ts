@@ -1,11 +1,11 @@
 /**
- * Keeps concurrent agent paths answering in the order the recording answered them. The graph
+ * Keeps concurrent agent paths calling in the order the recording's calls started. The graph
  * replanner (and anything else that lists parallel results as they finish) sees steps in
  * completion order, so a replay whose parallel steps finished in another order would ask it
- * something else. A call whose recorded answer came after an unserved answer of another path
- * waits until that one is served. This cannot deadlock while the replay follows its recording:
- * the recording is itself an order in which every request came before the answers it needed. A
- * path whose next call never comes (the run went another way) is waited for at most `maxWaitMs`.
+ * something else. A call that started after another path's unserved call in the recording waits
+ * until that one is served. This cannot deadlock while the replay follows its recording: a call
+ * that started earlier never needed the answer of one that started later. A path whose next call
+ * never comes (the run went another way) is waited for at most `maxWaitMs`, once.
  */
 export class RecordedOrder {
   private readonly waiting = new Set<{ readonly order: number; readonly release: () => void }>();
@@ -14,6 +14,8 @@ export class RecordedOrder {
     /** The recorded position of each replaying path's next unserved answer. */
     private readonly nextOrderOfActivePaths: () => Iterable<number>,
     private readonly maxWaitMs: number,
+    /** Called when a wait for calls before `order` timed out: those paths are not waited for again. */
+    private readonly abandon: (order: number) => void,
   ) {}
 
   /** Resolves once no active path has an earlier unserved recorded answer (or after `maxWaitMs`). */
@@ -29,7 +31,11 @@ export class RecordedOrder {
           resolve();
         },
       };
-      const timer = setTimeout(entry.release, this.maxWaitMs);
+      const timer = setTimeout(() => {
+        this.abandon(order);
+        entry.release();
+        this.served(); // others may have waited for the same paths
+      }, this.maxWaitMs);
       const onAbort = () => {
         entry.release();
         reject(signal?.reason);

@@ -16,15 +16,22 @@ export interface RecordedResponse {
   readonly response: ModelResponse;
   /** The id of the event that stored it (for error messages and tooling). */
   readonly eventId: string;
-  /** Its position among all recorded answers of the session (log order). */
+  /**
+   * Its place among all recorded calls of the session, in the order they started: its run's place
+   * in the log, then `meta.request.call` (log order for a recording without it).
+   */
   readonly order: number;
 }
+
+/** Room for the model calls of one run in `RecordedResponse.order` (far above any `maxModelCalls`). */
+const CALLS_PER_RUN = 2 ** 32;
 
 /** `meta.request` as stored by the model-call primitive (`StoredRequestRecord`), validated on read. */
 const storedRequestSchema = z
   .object({
     fingerprint: z.string().min(1),
     parts: z.string(),
+    call: z.number().int().positive().optional(),
     response: messageSchema.optional(),
     finishReason: z.enum(['stop', 'tool_calls', 'length', 'content_filter', 'refusal']).optional(),
   })
@@ -47,7 +54,8 @@ export function recordedEvents(session: RecordedSession): readonly AgentEvent[] 
  */
 export function recordedResponses(session: RecordedSession): Map<string, RecordedResponse[]> {
   const byPath = new Map<string, RecordedResponse[]>();
-  let order = 0;
+  const runs = new Map<string, number>(); // invocation id → its place in the log
+  let logged = 0;
   for (const event of recordedEvents(session)) {
     const stored = event.meta?.request;
     if (stored === undefined) continue;
@@ -57,12 +65,21 @@ export function recordedResponses(session: RecordedSession): Map<string, Recorde
         `Event ${event.id} (agent "${event.path}") has a malformed meta.request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}. Was the session written by another program?`,
       );
     const message = (parsed.data.response as Message | undefined) ?? event.message;
-    if (!message) throw new InvalidArgumentError(`Event ${event.id} (agent "${event.path}") records a model request but holds no response message.`);
-    const finishReason: FinishReason = parsed.data.finishReason ?? (message.content.some((b) => b.type === 'tool_call') ? 'tool_calls' : 'stop');
+    if (!message)
+      throw new InvalidArgumentError(`Event ${event.id} (agent "${event.path}") records a model request but holds no response message.`);
+    const finishReason: FinishReason =
+      parsed.data.finishReason ?? (message.content.some((b) => b.type === 'tool_call') ? 'tool_calls' : 'stop');
     const response: ModelResponse = event.usage ? { message, finishReason, usage: event.usage } : { message, finishReason };
+    let run = runs.get(event.invocationId);
+    if (run === undefined) {
+      run = runs.size;
+      runs.set(event.invocationId, run);
+    }
+    // Calls of one run by start order (a streamed plan is stored after the steps it started); runs in log order.
+    const order = run * CALLS_PER_RUN + (parsed.data.call ?? ++logged);
     const list = byPath.get(event.path) ?? [];
     if (!list.length) byPath.set(event.path, list);
-    list.push({ request: { fingerprint: parsed.data.fingerprint, parts: parsed.data.parts }, response, eventId: event.id, order: order++ });
+    list.push({ request: { fingerprint: parsed.data.fingerprint, parts: parsed.data.parts }, response, eventId: event.id, order });
   }
   return byPath;
 }

@@ -45,6 +45,8 @@ interface PathReplay {
   /** Calls made so far on this path (served ones and live ones). */
   calls: number;
   live: boolean;
+  /** A call waited for this path's next call in vain: nobody waits for it again. */
+  abandoned: boolean;
   readonly chain: RequestChain;
 }
 
@@ -80,13 +82,23 @@ export class ReplayModel implements ChatModel {
     this.fallback = options.fallback;
     for (const [path, responses] of recorded) this.paths.set(path, newPath(responses));
     const wait = options.orderWaitMs ?? 1000;
-    this.order = wait > 0 ? new RecordedOrder(() => this.nextOrders(), wait) : undefined;
+    this.order =
+      wait > 0
+        ? new RecordedOrder(
+            () => this.nextOrders(),
+            wait,
+            (order) => {
+              for (const p of this.paths.values()) if ((p.recorded[p.served]?.order ?? order) < order) p.abandoned = true;
+            },
+          )
+        : undefined;
   }
 
   /** The recorded position of each replaying path's next answer. */
   private *nextOrders(): Iterable<number> {
     if (this.halted) return; // a replay error stops the run: nobody waits for its other paths
-    for (const p of this.paths.values()) if (!p.live && p.served < p.recorded.length) yield (p.recorded[p.served] as RecordedResponse).order;
+    for (const p of this.paths.values())
+      if (!p.live && !p.abandoned && p.served < p.recorded.length) yield (p.recorded[p.served] as RecordedResponse).order;
   }
 
   /** A replay of `session`'s recorded model answers (every event carrying `meta.request`). */
@@ -121,7 +133,10 @@ export class ReplayModel implements ChatModel {
   }
 
   /** `answer`, once the recorded order lets this path's next answer go. */
-  private async answerInTurn(request: ModelRequest, opts: ModelCallOptions): Promise<{ response: ModelResponse; live?: never } | { live: ChatModel }> {
+  private async answerInTurn(
+    request: ModelRequest,
+    opts: ModelCallOptions,
+  ): Promise<{ response: ModelResponse; live?: never } | { live: ChatModel }> {
     if (opts.signal?.aborted) throw opts.signal.reason;
     const path = opts.agent?.path;
     const next = path === undefined ? undefined : this.paths.get(path);
@@ -142,7 +157,10 @@ export class ReplayModel implements ChatModel {
     const path = opts.agent?.path;
     if (path === undefined) throw new ReplayCallerUnknownError(this.id);
     let replay = this.paths.get(path);
-    if (!replay) this.paths.set(path, (replay = newPath([])));
+    if (!replay) {
+      replay = newPath([]);
+      this.paths.set(path, replay);
+    }
     const callIndex = replay.calls++;
     if (replay.live) return { live: this.fallback as ChatModel };
     const recorded = replay.recorded[replay.served];
@@ -168,4 +186,11 @@ export class ReplayModel implements ChatModel {
   }
 }
 
-const newPath = (recorded: readonly RecordedResponse[]): PathReplay => ({ recorded, served: 0, calls: 0, live: false, chain: newRequestChain() });
+const newPath = (recorded: readonly RecordedResponse[]): PathReplay => ({
+  recorded,
+  served: 0,
+  calls: 0,
+  live: false,
+  abandoned: false,
+  chain: newRequestChain(),
+});

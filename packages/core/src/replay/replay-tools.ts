@@ -197,9 +197,11 @@ export function recordedToolCalls(session: RecordedSession): RecordedToolCall[] 
   const results = new Map<string, { output: unknown; isError: boolean } | null>(); // null: interrupted, no result
   for (const event of events) {
     const interrupt = event.actions?.interrupt;
-    if (interrupt?.toolCallId && !results.has(`${event.path}\n${interrupt.toolCallId}`)) results.set(`${event.path}\n${interrupt.toolCallId}`, null);
+    if (interrupt?.toolCallId && !results.has(`${event.path}\n${interrupt.toolCallId}`))
+      results.set(`${event.path}\n${interrupt.toolCallId}`, null);
     for (const block of event.message?.content ?? [])
-      if (block.type === 'tool_result') results.set(`${event.path}\n${block.toolCallId}`, { output: block.output, isError: block.isError === true });
+      if (block.type === 'tool_result')
+        results.set(`${event.path}\n${block.toolCallId}`, { output: block.output, isError: block.isError === true });
   }
   const calls: RecordedToolCall[] = [];
   for (const event of events) {

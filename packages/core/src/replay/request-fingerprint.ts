@@ -16,6 +16,11 @@ export interface RequestRecord {
    * of them but the last, and the last one's. Read it with `requestParts`.
    */
   readonly parts: string;
+  /**
+   * Which model call of its run this was (1-based, in the order the calls started): a replay
+   * answers parallel agents in this order. Absent from a request described by a replay.
+   */
+  readonly call?: number;
 }
 
 /** `RequestRecord.parts`, read. */
@@ -74,7 +79,7 @@ export const newRequestChain = (): RequestChain => ({
  * (kept across its calls, see there) so a growing history costs only its new messages; it then
  * holds the request's message chain (for `requestDifferences`).
  */
-export function describeRequest(request: ModelRequest, cache: RequestChain = newRequestChain()): RequestRecord {
+export function describeRequest(request: ModelRequest, cache: RequestChain = newRequestChain(), call?: number): RequestRecord {
   const messages = request.messages;
   const { refs, chain, digests } = cache;
   let start = 0;
@@ -137,7 +142,9 @@ export function describeRequest(request: ModelRequest, cache: RequestChain = new
   const { system, tools, settings } = cache;
   const a = mixNumber(mixNumber(mixNumber(mixNumber(mixNumber(DIGEST_START, system), tools), settings), count), all);
   const b = mixSecondLane(mixSecondLane(mixSecondLane(mixSecondLane(mixSecondLane(DIGEST_START, system), tools), settings), count), all);
-  return { fingerprint: hex8(a) + hex8(b), parts: `${cache.head}${count}.${hex8(history)}.${hex8(lastDigest)}` };
+  const fingerprint = hex8(a) + hex8(b);
+  const parts = `${cache.head}${count}.${hex8(history)}.${hex8(lastDigest)}`;
+  return call === undefined ? { fingerprint, parts } : { fingerprint, parts, call };
 }
 
 /** True when `refs` holds the first `count` items of `items`, by identity; else makes it so and returns false. */
@@ -176,7 +183,8 @@ export function requestDifferences(recorded: RequestRecord, now: RequestRecord, 
   if (!was) return [`the recorded request fingerprint ${recorded.fingerprint} differs (no parts recorded)`];
   const out: string[] = [];
   if (was.system !== is.system) out.push('the system prompt / instruction differs');
-  if (was.toolNames !== is.toolNames) out.push(`the tool list differs (now: ${(request.tools ?? []).map((t) => t.name).join(', ') || 'none'})`);
+  if (was.toolNames !== is.toolNames)
+    out.push(`the tool list differs (now: ${(request.tools ?? []).map((t) => t.name).join(', ') || 'none'})`);
   else if (was.tools !== is.tools) out.push("a tool's description or parameter schema differs");
   if (was.settings !== is.settings) out.push('the settings, tool choice or response format differ');
   const messages = request.messages.slice(request.messages.length - is.messages);

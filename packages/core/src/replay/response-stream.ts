@@ -11,7 +11,13 @@ export function* responseParts(response: ModelResponse): Generator<ModelStreamPa
     if (block.type === 'text' && block.text) yield { type: 'text-delta', delta: block.text };
     else if (block.type === 'reasoning' && block.reasoning) yield { type: 'reasoning-delta', delta: block.reasoning };
     else if (block.type === 'tool_call')
-      yield { type: 'tool-call-delta', index: index++, id: block.id, name: block.name, argsDelta: block.rawArgs ?? JSON.stringify(block.args) };
+      yield {
+        type: 'tool-call-delta',
+        index: index++,
+        id: block.id,
+        name: block.name,
+        argsDelta: block.rawArgs ?? JSON.stringify(block.args),
+      };
   }
   yield { type: 'finish', response };
 }

@@ -1,7 +1,15 @@
 import type { ContentBlock, ToolCallBlock } from '../messages/content-block.js';
 import type { Message } from '../messages/message.js';
 import { toolCallsOf } from '../messages/message.js';
-import type { ChatModel, FinishReason, ModelCallAgent, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
+import type {
+  ChatModel,
+  FinishReason,
+  ModelCallAgent,
+  ModelCallOptions,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+} from '../models/chat-model.js';
 import type { Usage } from '../models/usage.js';
 
 /** One scripted answer: text, a message, a whole response, an error to throw, or a function of the request. */

@@ -77,6 +77,9 @@ const specs = new WeakMap<Tool, ToolSpec>();
 /** A tool as a model sees it. One spec object per tool, so request fingerprints digest it once. */
 export function toolSpecOf(t: Tool): ToolSpec {
   let spec = specs.get(t);
-  if (!spec) specs.set(t, (spec = { name: t.name, description: t.description, parameters: t.jsonSchema }));
+  if (!spec) {
+    spec = { name: t.name, description: t.description, parameters: t.jsonSchema };
+    specs.set(t, spec);
+  }
   return spec;
 }
