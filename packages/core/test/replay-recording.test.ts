@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type AgentEvent, PlanReActPlanner, ReActAgent, ReplayMismatchError, Runner, tool } from '@replan/core';
+import { ReplayModel, ScriptedModel, type StoredRequestRecord, callTools, replayTools } from '@replan/core/testing';
+
+const requestOf = (event: AgentEvent | undefined) => event?.meta?.request as StoredRequestRecord | undefined;
+
+describe('what a recording keeps of each model response', () => {
+  it('a rewritten message (PlanReAct tags) keeps the raw response, and the replay serves it verbatim', async () => {
+    const search = tool({ name: 'search', description: 'search', parameters: z.object({ q: z.string() }), execute: () => 'found 42' });
+    const raw = '/*REASONING*/ the search said 42 /*FINAL_ANSWER*/ The answer is 42.';
+    const model = new ScriptedModel({ responses: [callTools({ name: 'search', args: { q: 'answer' } }), raw] });
+    const build = (m: ScriptedModel | ReplayModel, tools = [search]) =>
+      new ReActAgent({ name: 'solver', model: m, tools, planner: new PlanReActPlanner(), instruction: 'Solve it.' });
+    const runner = new Runner({ agent: build(model), appName: 'plan' });
+    const result = await runner.run({ userId: 'u', input: 'what is the answer?' }).result();
+    const session = await runner.sessionStore.get({ appName: 'plan', userId: 'u', id: result.sessionId });
+    const events = session?.events ?? [];
+    const final = events.find((e) => e.actions?.final);
+    // The stored message is the processed one; the model's own text rides along in meta.request.
+    expect(final?.message?.content[0]?.type).toBe('reasoning');
+    expect(requestOf(final)?.response).toEqual({ role: 'assistant', content: [{ type: 'text', text: raw }] });
+    // The tool call turn was stored as it came: no copy of it.
+    expect(requestOf(events.find((e) => e.message?.content.some((b) => b.type === 'tool_call')))?.response).toBeUndefined();
+    expect(requestOf(final)?.call).toBe(2);
+
+    const replay = ReplayModel.fromSession(events);
+    const again = await new Runner({ agent: build(replay, replayTools(events, [search])), appName: 'plan' })
+      .run({ userId: 'u', input: 'what is the answer?' })
+      .result();
+    expect(again.status, again.error?.message).toBe('completed');
+    expect(again.output).toBe('The answer is 42.');
+  });
+
+  it('an unusual finish reason is recorded and replayed', async () => {
+    const model = new ScriptedModel({
+      responses: [{ message: { role: 'assistant', content: [{ type: 'text', text: 'cut sho' }] }, finishReason: 'length' }],
+    });
+    const agent = (m: ScriptedModel | ReplayModel) => new ReActAgent({ name: 'writer', model: m });
+    const runner = new Runner({ agent: agent(model), appName: 'w' });
+    const result = await runner.run({ userId: 'u', input: 'write' }).result();
+    const events = (await runner.sessionStore.get({ appName: 'w', userId: 'u', id: result.sessionId }))?.events ?? [];
+    expect(requestOf(events.find((e) => e.meta?.request))?.finishReason).toBe('length');
+    const replay = ReplayModel.fromSession(events);
+    // Strict: an empty request is not the recorded one; strict: false serves the recorded response as it was.
+    await expect(replay.generate({ messages: [] }, { agent: { name: 'writer', path: 'writer' } })).rejects.toBeInstanceOf(
+      ReplayMismatchError,
+    );
+    const lenient = ReplayModel.fromSession(events, { strict: false });
+    expect((await lenient.generate({ messages: [] }, { agent: { name: 'writer', path: 'writer' } })).finishReason).toBe('length');
+  });
+});
