@@ -1,7 +1,7 @@
 /**
  * The example as a Vitest test: a stored run replayed offline, in CI, with no model and no tool
  * side effects. In a real project, the recording is a production session pulled from the store
- * (`replan eval --from-session <id>` or `store.get(...)`) and kept as a JSON fixture.
+ * (`store.get(...)`) and kept as a JSON fixture (see docs/testing-and-evals.md).
  * Run: pnpm exec vitest run --project examples
  */
 import { mkdtempSync, rmSync } from 'node:fs';
