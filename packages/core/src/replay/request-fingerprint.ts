@@ -1,6 +1,6 @@
 import type { Message } from '../messages/message.js';
 import type { ModelRequest, ToolSpec } from '../models/chat-model.js';
-import { DIGEST_START, frozenDigest, hex8, hexText, messageDigest, mixNumber, mixSecondLane, mixString, valueDigest } from './value-digest.js';
+import { DIGEST_START, frozenDigest, hex8, messageDigest, mixNumber, mixSecondLane, mixString, valueDigest } from './value-digest.js';
 
 /**
  * What a stored model response records about the request that produced it: `meta.request` of the
@@ -142,8 +142,8 @@ export function describeRequest(request: ModelRequest, cache: RequestChain = new
   const { system, tools, settings } = cache;
   const a = mixNumber(mixNumber(mixNumber(mixNumber(mixNumber(DIGEST_START, system), tools), settings), count), all);
   const b = mixSecondLane(mixSecondLane(mixSecondLane(mixSecondLane(mixSecondLane(DIGEST_START, system), tools), settings), count), all);
-  const fingerprint = hexText(a, b);
-  const parts = cache.head + hexText(history, lastDigest, count);
+  const fingerprint = hex8(a) + hex8(b);
+  const parts = `${cache.head}${count}.${hex8(history)}.${hex8(lastDigest)}`;
   return call === undefined ? { fingerprint, parts } : { fingerprint, parts, call };
 }
 

@@ -115,27 +115,3 @@ export const mixSecondLane = (h: number, n: number): number => Math.imul(h ^ ((n
 /** The start value of a digest. */
 export { DIGEST_START };
 
-const DIGITS = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
-const DOT = 46;
-const codes: number[] = [];
-
-function pushHex(digest: number): void {
-  for (let shift = 28; shift >= 0; shift -= 4) codes.push(DIGITS[(digest >>> shift) & 15] as number);
-}
-
-/**
- * `hex8(a) + hex8(b)`, or with `count`: `count.hex8(a).hex8(b)` — built in one allocation: these
- * strings are kept on every stored model response, and concatenations would keep a tree of pieces.
- */
-export function hexText(a: number, b: number, count?: number): string {
-  codes.length = 0;
-  if (count !== undefined) {
-    const decimal = String(count);
-    for (let i = 0; i < decimal.length; i++) codes.push(decimal.charCodeAt(i));
-    codes.push(DOT);
-    pushHex(a);
-    codes.push(DOT);
-  } else pushHex(a);
-  pushHex(b);
-  return String.fromCharCode.apply(null, codes);
-}
