@@ -64,7 +64,12 @@ interface PathReplay {
  * ```ts
  * const session = await store.get({ appName, userId, id });
  * const model = ReplayModel.fromSession(session);
- * const agent = createPlanExecuteAgent({ planner: { model }, executor: { model, tools: replayTools(session, tools) }, replanner: { model } });
+ * const agent = createPlanExecuteAgent({
+ *   planner: createPlanner({ model }),
+ *   executor: createExecutor({ model, tools: replayTools(session, tools) }),
+ *   replanner: createReplanner({ model }),
+ * });
+ * const result = await new Runner({ agent, appName }).run({ userId, input }).result();
  * ```
  */
 export class ReplayModel implements ChatModel {

@@ -114,4 +114,3 @@ export const mixSecondLane = (h: number, n: number): number => Math.imul(h ^ ((n
 
 /** The start value of a digest. */
 export { DIGEST_START };
-
