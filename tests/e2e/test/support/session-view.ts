@@ -2,22 +2,38 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toolResultsOf, type AgentEvent } from '@replan/core';
 
-/** A graph step's event without how many other steps' results its step did not see (`meta.contextPolicy.omitted`). */
-function withoutOmitted(event: Omit<AgentEvent, 'id' | 'timestamp' | 'invocationId'>) {
-  const policy = event.meta?.contextPolicy as Record<string, unknown> | undefined;
-  if (event.meta?.stepId === undefined || !policy) return event;
-  const { omitted: _o, ...shown } = policy;
-  return { ...event, meta: { ...event.meta, contextPolicy: shown } };
+/**
+ * An event without what depends on timing: for a graph step, how many other steps' results it did
+ * not see (`meta.contextPolicy.omitted`), and so its model requests (`meta.request`: the prompt
+ * holds that view); for any stored model response, which model call of its run it was
+ * (`meta.request.call`: a resumed run counts its calls anew). Other fingerprints stay: the same
+ * work asks the same.
+ */
+function withoutTimingMeta(event: Omit<AgentEvent, 'id' | 'timestamp' | 'invocationId'>) {
+  let meta = event.meta;
+  const policy = meta?.contextPolicy as Record<string, unknown> | undefined;
+  if (meta?.stepId !== undefined && policy) {
+    const { request: _r, ...rest } = meta;
+    const { omitted: _p, ...shown } = policy;
+    meta = { ...rest, contextPolicy: shown };
+  }
+  const request = meta?.request as Record<string, unknown> | undefined;
+  if (request && 'call' in request) {
+    const { call: _c, ...rest } = request;
+    meta = { ...meta, request: rest };
+  }
+  return meta === event.meta ? event : { ...event, meta };
 }
 
 /**
  * The stored events' content, without what differs between two runs of the same work (ids,
  * timestamps, invocation ids) and without the markers resumes add. A graph step's events leave
  * out how many unrelated results it did not see: that counts the steps finished when it started,
- * which in a parallel wave depends on timing (and on where a kill fell).
+ * which in a parallel wave depends on timing (and on where a kill fell); model responses leave out
+ * their call number in the run (see `withoutTimingMeta`).
  */
 export const projectEvents = (events: readonly AgentEvent[]) =>
-  events.filter((e) => e.meta?.kind !== 'resume').map(({ id: _id, timestamp: _t, invocationId: _i, ...rest }) => withoutOmitted(rest));
+  events.filter((e) => e.meta?.kind !== 'resume').map(({ id: _id, timestamp: _t, invocationId: _i, ...rest }) => withoutTimingMeta(rest));
 
 /**
  * Projected events by graph step (`meta.stepId`; `-` for the rest), each in stored order: the
