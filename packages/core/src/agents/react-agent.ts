@@ -3,7 +3,7 @@ import { ConfigurationError } from '../errors/replan-error.js';
 import { EmptyModelResponseError, MaxIterationsError, ModelCallError, OutputValidationError } from '../errors/run-errors.js';
 import type { ToolCallBlock } from '../messages/content-block.js';
 import { type Message, messageText, systemMessage, toolCallsOf, userMessage } from '../messages/message.js';
-import type { ChatModel, ModelRequest, ModelResponse, ModelSettings, ToolChoice } from '../models/chat-model.js';
+import type { ChatModel, ModelRequest, ModelResponse, ModelSettings, ToolChoice, ToolSpec } from '../models/chat-model.js';
 import type { ReActPlanner } from '../reasoning/react-planner.js';
 import { DeltaState } from '../sessions/delta-state.js';
 import { type Tool, toolSpecOf } from '../tools/tool.js';
@@ -66,6 +66,8 @@ export class ReActAgent implements Agent {
   private readonly tools: ReadonlyMap<string, Tool>;
   private readonly output: ResolvedSchema | undefined;
   private lastSystem: Message | undefined;
+  /** The tools as the model sees them: built once (a request per iteration reuses them). */
+  private readonly toolSpecs: readonly ToolSpec[];
 
   constructor(readonly options: ReActAgentOptions) {
     assertAgentName(options.name);
@@ -87,6 +89,7 @@ export class ReActAgent implements Agent {
       tools.set(t.name, t);
     }
     this.tools = tools;
+    this.toolSpecs = [...tools.values()].map(toolSpecOf);
     this.output =
       options.outputSchema === undefined
         ? undefined
@@ -203,7 +206,7 @@ export class ReActAgent implements Agent {
   private async request(ctx: InvocationContext, context: readonly Message[]): Promise<ModelRequest> {
     const { instruction, planner } = this.options;
     const output = this.output;
-    const tools = [...this.tools.values()].map(toolSpecOf);
+    const tools = this.toolSpecs;
     const parts: string[] = [];
     const text = typeof instruction === 'function' ? await instruction(ctx.state, ctx) : instruction;
     if (text) parts.push(text);
