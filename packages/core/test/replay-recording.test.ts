@@ -49,4 +49,37 @@ describe('what a recording keeps of each model response', () => {
     const lenient = ReplayModel.fromSession(events, { strict: false });
     expect((await lenient.generate({ messages: [] }, { agent: { name: 'writer', path: 'writer' } })).finishReason).toBe('length');
   });
+
+  it('a store that gives object keys back in another order (e.g. JSONB) still matches: keys are digested sorted', async () => {
+    const book = tool({
+      name: 'book',
+      description: 'books',
+      parameters: z.object({ zone: z.string(), city: z.string() }),
+      execute: ({ city }) => ({ ref: city, ok: true }),
+    });
+    const model = new ScriptedModel({ responses: [callTools({ name: 'book', args: { zone: 'c', city: 'Porto' } }), 'done'] });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'b', model, tools: [book] }), appName: 'k' });
+    const result = await runner.run({ userId: 'u', input: 'go' }).result();
+    const events = (await runner.sessionStore.get({ appName: 'k', userId: 'u', id: result.sessionId }))?.events ?? [];
+    const sortKeys = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(sortKeys)
+        : value && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.entries(value)
+                .sort(([a], [b]) => (a < b ? -1 : 1))
+                .map(([k, v]) => [k, sortKeys(v)]),
+            )
+          : value;
+    const reordered = events.map((e) => sortKeys(e) as AgentEvent);
+    const replay = ReplayModel.fromSession(reordered);
+    const again = await new Runner({
+      agent: new ReActAgent({ name: 'b', model: replay, tools: replayTools(reordered, [book]) }),
+      appName: 'k',
+    })
+      .run({ userId: 'u', input: 'go' })
+      .result();
+    expect(again.status, again.error?.message).toBe('completed');
+    expect(replay.finished).toBe(true);
+  });
 });
