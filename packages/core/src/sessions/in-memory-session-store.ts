@@ -40,8 +40,8 @@ const userKeyOf = (k: { readonly appName: string; readonly userId: string }) => 
  * Stored events are kept by reference and must not be mutated after appending.
  */
 export class InMemorySessionStore implements SessionStore {
-  /** Sessions by `userKeyOf`, then by id. */
-  private readonly sessions = new Map<string, Map<string, StoredSession>>();
+  /** Sessions by app, user and id: nested maps, so finding one builds no key string (it runs on every append). */
+  private readonly sessions = new Map<string, Map<string, Map<string, StoredSession>>>();
   private readonly appState = new Map<string, Record<string, unknown>>();
   private readonly userState = new Map<string, Record<string, unknown>>();
 
@@ -60,10 +60,11 @@ export class InMemorySessionStore implements SessionStore {
     };
     this.applyDelta(stored, state);
     this.pushEvents(stored, clean);
-    const userKey = userKeyOf(input);
-    const own = this.sessions.get(userKey) ?? new Map<string, StoredSession>();
+    let users = this.sessions.get(input.appName);
+    if (!users) this.sessions.set(input.appName, (users = new Map()));
+    let own = users.get(input.userId);
+    if (!own) users.set(input.userId, (own = new Map()));
     own.set(input.id, stored);
-    this.sessions.set(userKey, own);
     return this.view(stored);
   }
 
@@ -77,16 +78,18 @@ export class InMemorySessionStore implements SessionStore {
     assertUserKey(input);
     assertPageLimit(input.limit);
     const all = [];
-    for (const s of this.sessions.get(userKeyOf(input))?.values() ?? [])
+    for (const s of this.sessions.get(input.appName)?.get(input.userId)?.values() ?? [])
       all.push({ ...s.key, version: s.events.length, createdAt: s.createdAt, updatedAt: s.updatedAt });
     return pageSummaries(all, input.limit, input.cursor);
   }
 
   async delete(key: SessionKey): Promise<void> {
     assertSessionKey(key);
-    const userKey = userKeyOf(key);
-    const own = this.sessions.get(userKey);
-    if (own?.delete(key.id) && own.size === 0) this.sessions.delete(userKey);
+    const users = this.sessions.get(key.appName);
+    const own = users?.get(key.userId);
+    if (!own?.delete(key.id) || own.size) return;
+    users?.delete(key.userId);
+    if (users?.size === 0) this.sessions.delete(key.appName);
   }
 
   async appendEvents(
@@ -146,7 +149,7 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   private find(key: SessionKey): StoredSession | undefined {
-    return this.sessions.get(userKeyOf(key))?.get(key.id);
+    return this.sessions.get(key.appName)?.get(key.userId)?.get(key.id);
   }
 
   /** Keeps events already passed through `eventsForStorage`. */
