@@ -61,9 +61,15 @@ export class InMemorySessionStore implements SessionStore {
     this.applyDelta(stored, state);
     this.pushEvents(stored, clean);
     let users = this.sessions.get(input.appName);
-    if (!users) this.sessions.set(input.appName, (users = new Map()));
+    if (!users) {
+      users = new Map();
+      this.sessions.set(input.appName, users);
+    }
     let own = users.get(input.userId);
-    if (!own) users.set(input.userId, (own = new Map()));
+    if (!own) {
+      own = new Map();
+      users.set(input.userId, own);
+    }
     own.set(input.id, stored);
     return this.view(stored);
   }
