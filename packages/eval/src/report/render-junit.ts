@@ -4,8 +4,8 @@ import { xmlText } from './xml-text.js';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
-/** A case whose every run threw is an error (the agent could not be judged); otherwise a failing case is a failure. */
-const isError = (c: CaseReport) => !c.pass && c.runs.length > 0 && c.runs.every((r) => r.error && !r.criteria.length);
+/** A failing case whose every run threw (its agent failed, or the run could not start) is an error; else a failure. */
+const isError = (c: CaseReport) => !c.pass && c.runs.length > 0 && c.runs.every((r) => r.error);
 
 function caseDetails(c: CaseReport): string {
   const lines = [
@@ -37,7 +37,7 @@ function testCase(suite: string, c: CaseReport): string {
 /**
  * The report as JUnit XML (one `<testsuite>` named after the set, one `<testcase>` per case):
  * CI systems show its failures next to unit tests. A failing case is a `<failure>` naming the
- * criteria that failed; a case whose runs all threw is an `<error>`. Every text is XML-escaped and
+ * criteria that failed; a case whose runs all threw (the agent failed, or could not start) is an `<error>`. Every text is XML-escaped and
  * characters XML cannot hold are written as `\uXXXX`.
  */
 export function renderJUnit(report: EvalReport): string {

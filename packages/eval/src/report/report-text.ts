@@ -1,9 +1,15 @@
 import type { Usage } from '@replan/core';
 
-/** Text from a model or a case name on one line: control characters (escape sequences too) shown as `\u001b`, cut to `max`. */
+// Control characters (escape sequences start with one) and halves of a surrogate pair standing alone.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters being replaced
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text from a model or a case name on one line: control characters and lone surrogates shown as `\u001b`, cut to `max`. */
 export function oneLine(text: string, max = 160): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters being replaced
-  const flat = text.trim().replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const flat = text
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

@@ -93,7 +93,7 @@ function where(path: readonly PropertyKey[], set: unknown): string {
     // A case is easier to find by its name than by its index.
     if (typeof key === 'number' && text === `set.cases[${key}]`) {
       const name = (node as { name?: unknown } | undefined)?.name;
-      if (typeof name === 'string') text = `case "${name}"`;
+      if (typeof name === 'string' && name.trim()) text = `case "${name}"`;
     }
   }
   return text;
