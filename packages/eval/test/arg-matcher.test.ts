@@ -26,7 +26,11 @@ describe('argument matchers', () => {
     const positive = (v: unknown) => typeof v === 'number' && v > 0;
     expect(mismatch(positive, 2)).toBeUndefined();
     expect(mismatch(positive, -2)).toBe('-2 does not satisfy positive');
-    expect(mismatch(() => { throw new Error('boom'); }, 1)).toBe('the matcher threw boom');
+    expect(
+      mismatch(() => {
+        throw new Error('boom');
+      }, 1),
+    ).toBe('the matcher threw boom');
     expect(mismatch(arg.any('string'), 'x')).toBeUndefined();
     expect(mismatch(arg.any(String), 3)).toBe('expected any string, got 3');
     expect(mismatch(arg.any('array'), [])).toBeUndefined();

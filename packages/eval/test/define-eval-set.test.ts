@@ -14,7 +14,7 @@ function problemsOf(set: unknown): readonly string[] {
   throw new Error('defineEvalSet accepted the set');
 }
 
-const ok = { name: 'a', input: 'hi', expect: { status: 'completed' } };
+const ok = { name: 'a', input: 'hi', expect: { status: 'completed' as const } };
 
 describe('defineEvalSet', () => {
   it('returns a valid set as it is (matchers of every kind included)', () => {
@@ -28,7 +28,10 @@ describe('defineEvalSet', () => {
           input: { role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] },
           passRate: 0.5,
           expect: {
-            trajectory: { mode: 'any-order' as const, calls: [{ name: 't', args: { a: /x/, b: arg.any('number'), c: (v: unknown) => !!v, d: { e: [1, null] }, f: arg.ignore } }] },
+            trajectory: {
+              mode: 'any-order' as const,
+              calls: [{ name: 't', args: { a: /x/, b: arg.any('number'), c: (v: unknown) => !!v, d: { e: [1, null] }, f: arg.ignore } }],
+            },
             answer: { judge: { rubric: 'Polite.', threshold: 0.8 } },
           },
         },
@@ -47,22 +50,29 @@ describe('defineEvalSet', () => {
     expect(problemsOf({ name: 'x', cases: [{ ...ok, expect: {} }] })).toEqual([
       'case "a".expect: expects nothing: give at least one of trajectory, plan, answer, status, maxCost, maxLatencyMs',
     ]);
-    expect(problemsOf({ name: 'x', cases: [{ ...ok, expect: { answr: 'typo' } }] })[0]).toMatch(/^case "a"\.expect: Unrecognized key: "answr"/);
+    expect(problemsOf({ name: 'x', cases: [{ ...ok, expect: { answr: 'typo' } }] })[0]).toMatch(
+      /^case "a"\.expect: Unrecognized key: "answr"/,
+    );
     expect(problemsOf({ name: 'x', cases: [{ ...ok, expect: { status: 'done' } }] })).toEqual([
       'case "a".expect.status: must be one of completed, interrupted, max_iterations, aborted, failed, budget_exceeded',
     ]);
     expect(problemsOf({ name: 'x', cases: [{ ...ok, expect: { trajectory: { mode: 'strict', calls: [] } } }] })).toEqual([
       'case "a".expect.trajectory.mode: must be "exact", "in-order" or "any-order"',
     ]);
-    expect(problemsOf({ name: 'x', cases: [{ ...ok, expect: { trajectory: { mode: 'exact', calls: [{ name: 't', args: { when: new Map() } }] } } }] })[0]).toMatch(
-      /^case "a"\.expect\.trajectory\.calls\[0\]\.args: /,
-    );
+    expect(
+      problemsOf({
+        name: 'x',
+        cases: [{ ...ok, expect: { trajectory: { mode: 'exact', calls: [{ name: 't', args: { when: new Map() } }] } } }],
+      })[0],
+    ).toMatch(/^case "a"\.expect\.trajectory\.calls\[0\]\.args: /);
     expect(problemsOf({ name: 'x', cases: [{ ...ok, passRate: 2 }] })).toEqual(['case "a".passRate: must be between 0 and 1']);
     expect(problemsOf({ name: 'x', cases: [{ ...ok, expect: { maxCost: -1 } }] })).toEqual(['case "a".expect.maxCost: must be 0 or more']);
     expect(problemsOf({ name: 'x', cases: [{ ...ok, expect: { answer: 42 } }] })).toEqual([
       'case "a".expect.answer: must be a string, a RegExp, a function of the answer, or { judge: { rubric } }',
     ]);
-    expect(problemsOf({ name: 'x', cases: [{ ...ok, input: 7 }] })).toEqual(['case "a".input: must be text, a user message or content blocks']);
+    expect(problemsOf({ name: 'x', cases: [{ ...ok, input: 7 }] })).toEqual([
+      'case "a".input: must be text, a user message or content blocks',
+    ]);
     expect(problemsOf({ name: 'x', cases: [{ ...ok, name: ' ' }] })).toEqual(['set.cases[0].name: must not be empty']);
   });
 

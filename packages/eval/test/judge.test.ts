@@ -10,7 +10,13 @@ async function judged(judge: ScriptedModel, threshold?: number) {
   const set = defineEvalSet({
     name: 'judged',
     judge,
-    cases: [{ name: 'polite', input: 'Tell me about Lyon', expect: { answer: { judge: { rubric: 'Names the city.', ...(threshold !== undefined ? { threshold } : {}) } } } }],
+    cases: [
+      {
+        name: 'polite',
+        input: 'Tell me about Lyon',
+        expect: { answer: { judge: { rubric: 'Names the city.', ...(threshold !== undefined ? { threshold } : {}) } } },
+      },
+    ],
   });
   const report = await runEval({ set, runner: researchRunner() });
   return report.cases[0]?.criteria[0];
@@ -19,7 +25,13 @@ async function judged(judge: ScriptedModel, threshold?: number) {
 describe('LLM judge', () => {
   it('asks the judge with the rubric and the quoted question and answer, and keeps its verdict', async () => {
     const judge = new ScriptedModel({ responses: [verdict({ score: 0.9, pass: true, reason: 'It names Lyon.' })] });
-    expect(await judged(judge)).toEqual({ criterion: 'answer', score: 0.9, pass: true, passRate: 1, reason: 'judge: score 0.9 — It names Lyon.' });
+    expect(await judged(judge)).toEqual({
+      criterion: 'answer',
+      score: 0.9,
+      pass: true,
+      passRate: 1,
+      reason: 'judge: score 0.9 — It names Lyon.',
+    });
     const request = judge.requests[0];
     expect(messageText(request?.messages[0])).toBe(JUDGE_INSTRUCTION);
     const prompt = messageText(request?.messages[1]);

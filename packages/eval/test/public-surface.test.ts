@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 describe('public surface of @replan/eval', () => {
   it('exports the eval API and its errors', async () => {
     expect(Object.keys(await import('@replan/eval')).sort()).toEqual([
+      'EVAL_EXIT_CODES',
       'EVAL_FILE_SCHEMA_VERSION',
+      'EVAL_USAGE',
       'EvalFileError',
       'EvalSetError',
       'EvalUsageError',

@@ -95,7 +95,9 @@ describe('reporters', () => {
     const rows = md.split('\n').filter((l) => l.startsWith('| fails'));
     expect(rows).toHaveLength(1);
     // No raw pipe or tag from the case name inside its row.
-    expect(rows[0]?.split(' | ')[0]).toBe('| fails &lt;b&gt;&amp;amp; "quoted" \'single\' ]]&gt; \\u0000\\u0007\\u001b[31mred\\u001b[0m \\ud800 end');
+    expect(rows[0]?.split(' | ')[0]).toBe(
+      '| fails &lt;b&gt;&amp;amp; "quoted" \'single\' ]]&gt; \\u0000\\u0007\\u001b[31mred\\u001b[0m \\ud800 end',
+    );
     expect(md).toContain('### Failures');
     expect(md).toContain('  - run 1: ModelCallError: Model call of agent "planner" failed: planner exploded on BOOM');
   });

@@ -17,7 +17,13 @@ describe('runEval', () => {
           name: 'two cities',
           input: 'Compare Lyon and Porto',
           expect: {
-            trajectory: { mode: 'exact', calls: [{ name: 'lookup', args: { city: 'Lyon', units: arg.ignore } }, { name: 'lookup', args: { city: /^Por/, units: 'metric' } }] },
+            trajectory: {
+              mode: 'exact',
+              calls: [
+                { name: 'lookup', args: { city: 'Lyon', units: arg.ignore } },
+                { name: 'lookup', args: { city: /^Por/, units: 'metric' } },
+              ],
+            },
             plan: { includes: ['lyon', /Look up Porto/], maxSteps: 2, maxReplans: 1 },
             answer: /Lyon and Porto/,
             status: 'completed',
@@ -113,7 +119,11 @@ describe('runEval', () => {
     }
     const { agent } = researchRunner({ latencyMs: 10 });
     const runner = new CountingRunner({ agent, appName: 'bound' });
-    const cases = Array.from({ length: 8 }, (_, i) => ({ name: `case ${i}`, input: `Tell me about Lyon ${i}`, expect: { status: 'completed' as const } }));
+    const cases = Array.from({ length: 8 }, (_, i) => ({
+      name: `case ${i}`,
+      input: `Tell me about Lyon ${i}`,
+      expect: { status: 'completed' as const },
+    }));
     const report = await runEval({ set: defineEvalSet({ name: 'bound', cases }), runner, concurrency: 3 });
     expect(report.passed).toBe(8);
     expect(most).toBe(3);
@@ -151,7 +161,10 @@ describe('runEval', () => {
   });
 
   it('a run that cannot start (a bad session id) is a failed case, not a rejected eval', async () => {
-    const set = defineEvalSet({ name: 'bad id', cases: [{ name: 'nul in id', input: 'Lyon', sessionId: 'a\u0000b', expect: { status: 'completed' } }] });
+    const set = defineEvalSet({
+      name: 'bad id',
+      cases: [{ name: 'nul in id', input: 'Lyon', sessionId: 'a\u0000b', expect: { status: 'completed' } }],
+    });
     const report = await runEval({ set, runner: researchRunner() });
     expect(report.cases[0]?.pass).toBe(false);
     expect(report.cases[0]?.runs[0]?.error?.name).toBe('InvalidArgumentError');
@@ -159,7 +172,11 @@ describe('runEval', () => {
 
   it('uses the case session id, suffixed per repeat, and the set user id', async () => {
     const store = new InMemorySessionStore();
-    const set = defineEvalSet({ name: 'ids', userId: 'ci', cases: [{ name: 'a', input: 'Lyon', sessionId: 'case-a', expect: { status: 'completed' } }] });
+    const set = defineEvalSet({
+      name: 'ids',
+      userId: 'ci',
+      cases: [{ name: 'a', input: 'Lyon', sessionId: 'case-a', expect: { status: 'completed' } }],
+    });
     const report = await runEval({ set, runner: researchRunner({ store }), repeat: 2 });
     expect(report.cases[0]?.sessionIds).toEqual(['case-a', 'case-a-2']);
     expect(await store.get({ appName: 'eval-test', userId: 'ci', id: 'case-a-2' })).toBeDefined();
@@ -188,7 +205,10 @@ describe('runEval', () => {
     const { ReActAgent } = await import('@replan/core');
     const model = new ScriptedModel({ respond: () => 'plain answer' });
     const runner = new Runner({ agent: new ReActAgent({ name: 'solo', model }), appName: 'solo' });
-    const set = defineEvalSet({ name: 'solo', cases: [{ name: 'a', input: 'hi', expect: { answer: 'plain answer', plan: { includes: ['x'] } } }] });
+    const set = defineEvalSet({
+      name: 'solo',
+      cases: [{ name: 'a', input: 'hi', expect: { answer: 'plain answer', plan: { includes: ['x'] } } }],
+    });
     const [c] = (await runEval({ set, runner })).cases;
     expect(c?.criteria.find((k) => k.criterion === 'answer')?.pass).toBe(true);
     expect(c?.criteria.find((k) => k.criterion === 'plan')?.reason).toContain('the run wrote no plan');

@@ -64,7 +64,9 @@ describe('trajectory', () => {
     expect(judge('exact', [{ name: 'fetch', args: 'ignore' }], made(['fetch', { url: 'y', extra: 1 }]))).toMatchObject({ pass: true });
     const unlisted = judge('exact', [{ name: 'fetch', args: { url: 'y' } }], made(['fetch', { url: 'y', extra: 1 }]));
     expect(unlisted.reason).toContain('extra: not expected (got 1)');
-    expect(judge('exact', [{ name: 'fetch', args: { url: 'y', extra: arg.ignore } }], made(['fetch', { url: 'y', extra: 1 }])).pass).toBe(true);
+    expect(judge('exact', [{ name: 'fetch', args: { url: 'y', extra: arg.ignore } }], made(['fetch', { url: 'y', extra: 1 }])).pass).toBe(
+      true,
+    );
     expect(judge('exact', [{ name: 'fetch', args: { url: 'y', extra: arg.ignore } }], made(['fetch', { url: 'y' }])).pass).toBe(true);
   });
 });
@@ -76,7 +78,10 @@ describe('trajectory of real runs', () => {
       { name: 'lookup', args: { city: 'Lyon', units: 'metric' } },
       { name: 'lookup', args: { city: 'Porto', units: 'metric' } },
     ];
-    const set = defineEvalSet({ name: 'ids', cases: [{ name: 'two lookups', input: 'Compare', expect: { trajectory: { mode: 'exact', calls } } }] });
+    const set = defineEvalSet({
+      name: 'ids',
+      cases: [{ name: 'two lookups', input: 'Compare', expect: { trajectory: { mode: 'exact', calls } } }],
+    });
     const report = await runEval({ set, runner, repeat: 3 });
     expect(report.cases[0]?.passRate).toBe(1);
     // The ids really differed: every stored lookup call has its own.

@@ -66,7 +66,11 @@ function exact(expected: readonly ExpectedToolCall[], actual: readonly ObservedT
   for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
     const e = expected[i];
     const a = actual[i];
-    const why = !e ? `unexpected call #${i + 1} (${a?.name})` : !a ? `expected call #${i + 1} (${e.name}) was not made` : callMismatch(e, a);
+    const why = !e
+      ? `unexpected call #${i + 1} (${a?.name})`
+      : !a
+        ? `expected call #${i + 1} (${e.name}) was not made`
+        : callMismatch(e, a);
     if (why) problem ??= e && a ? `call #${i + 1}: ${why}` : why;
     else same++;
   }
@@ -80,11 +84,16 @@ export function judgeTrajectory(expected: TrajectoryExpectation, run: RunObserva
   const made = `made: ${names(actual)}`;
   if (expected.mode === 'exact') {
     const { score, problem } = exact(expected.calls, actual);
-    return problem ? failed('trajectory', `${problem} — ${made}`, score) : passed('trajectory', `exactly the ${actual.length} expected call(s)`);
+    return problem
+      ? failed('trajectory', `${problem} — ${made}`, score)
+      : passed('trajectory', `exactly the ${actual.length} expected call(s)`);
   }
   const { matched, problem } = expected.mode === 'in-order' ? inOrder(expected.calls, actual) : anyOrder(expected.calls, actual);
   const score = expected.calls.length ? matched / expected.calls.length : 1;
   return problem
     ? failed('trajectory', `${problem} — ${made}`, score)
-    : passed('trajectory', `the ${expected.calls.length} expected call(s) ${expected.mode === 'in-order' ? 'in order' : 'in any order'} (${made})`);
+    : passed(
+        'trajectory',
+        `the ${expected.calls.length} expected call(s) ${expected.mode === 'in-order' ? 'in order' : 'in any order'} (${made})`,
+      );
 }

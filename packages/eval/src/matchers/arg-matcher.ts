@@ -113,7 +113,8 @@ export function objectMismatch(expected: Readonly<Record<string, Matcher>>, actu
     const problem = mismatch(matcher, actual[key], path);
     if (problem) return problem;
   }
-  for (const key of Object.keys(actual)) if (!(key in expected)) return `${at ? `${at}.` : ''}${key}: not expected (got ${show(actual[key])})`;
+  for (const key of Object.keys(actual))
+    if (!(key in expected)) return `${at ? `${at}.` : ''}${key}: not expected (got ${show(actual[key])})`;
   return undefined;
 }
 

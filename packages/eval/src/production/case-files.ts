@@ -57,7 +57,9 @@ async function readJson(path: string, what: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new EvalFileError(`The ${what} ${path} is not JSON (${(error as Error).message}); write it again with replan eval --from-session.`);
+    throw new EvalFileError(
+      `The ${what} ${path} is not JSON (${(error as Error).message}); write it again with replan eval --from-session.`,
+    );
   }
 }
 

@@ -24,11 +24,15 @@ function testCase(suite: string, c: CaseReport): string {
   const body: string[] = [];
   if (isError(c)) {
     const first = c.runs[0]?.error;
-    body.push(`      <error message="${xmlText(first?.message ?? 'the run threw')}" type="${xmlText(first?.name ?? 'Error')}">${details}</error>`);
+    body.push(
+      `      <error message="${xmlText(first?.message ?? 'the run threw')}" type="${xmlText(first?.name ?? 'Error')}">${details}</error>`,
+    );
   } else if (!c.pass) {
     const failing = c.criteria.filter((k) => !k.pass);
     const message = failing.length ? failing.map((k) => `${k.criterion}: ${k.reason}`).join('; ') : 'a run failed';
-    body.push(`      <failure message="${xmlText(message)}" type="${xmlText(failing.map((k) => k.criterion).join(',') || 'run')}">${details}</failure>`);
+    body.push(
+      `      <failure message="${xmlText(message)}" type="${xmlText(failing.map((k) => k.criterion).join(',') || 'run')}">${details}</failure>`,
+    );
   }
   body.push(`      <system-out>${details}</system-out>`);
   return [open, ...body, '    </testcase>'].join('\n');

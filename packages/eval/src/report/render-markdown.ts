@@ -3,12 +3,7 @@ import { dollars, duration, oneLine, rate, tokens } from './report-text.js';
 
 /** Text inside a Markdown table cell: one line, `|` and HTML-significant characters escaped, backticks kept literal. */
 function cell(text: string): string {
-  return oneLine(text, 300)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\|/g, '\\|')
-    .replace(/`/g, '\\`');
+  return oneLine(text, 300).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/`/g, '\\`');
 }
 
 /**

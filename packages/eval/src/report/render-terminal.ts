@@ -34,7 +34,9 @@ function caseLines(c: CaseReport, repeat: number, s: ReturnType<typeof paint>): 
   const mark = c.pass ? s.green('✓') : s.red('✗');
   const passRate = repeat > 1 ? ` ${rate(c.passRate, c.runs.length)} passed (needs ${Math.round(c.threshold * 100)}%)` : '';
   const sessions = c.sessionIds.length ? s.dim(` session ${c.sessionIds.map((id) => oneLine(id, 80)).join(', ')}`) : '';
-  const lines = [`${mark} ${oneLine(c.name)}${passRate} ${s.dim(`· ${dollars(c.cost)} · ${tokens(c.usage)} · ${duration(c.latencyMs)}`)}${sessions}`];
+  const lines = [
+    `${mark} ${oneLine(c.name)}${passRate} ${s.dim(`· ${dollars(c.cost)} · ${tokens(c.usage)} · ${duration(c.latencyMs)}`)}${sessions}`,
+  ];
   if (c.pass) return lines;
   for (const criterion of c.criteria) {
     if (criterion.pass) continue;

@@ -49,7 +49,8 @@ export function toolCallsOfEvents(events: readonly AgentEvent[]): ObservedToolCa
 export function toolResultsByCallId(events: readonly AgentEvent[]): Map<string, { output: unknown; isError: boolean }> {
   const results = new Map<string, { output: unknown; isError: boolean }>();
   for (const event of events)
-    for (const result of toolResultsOf(event.message)) results.set(result.toolCallId, { output: result.output, isError: result.isError === true });
+    for (const result of toolResultsOf(event.message))
+      results.set(result.toolCallId, { output: result.output, isError: result.isError === true });
   return results;
 }
 

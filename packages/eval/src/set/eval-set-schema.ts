@@ -58,11 +58,14 @@ const expectations = z
     message: 'expects nothing: give at least one of trajectory, plan, answer, status, maxCost, maxLatencyMs',
   });
 
-const input = z.union([
-  z.string(),
-  z.array(z.looseObject({ type: z.string() })),
-  z.looseObject({ role: z.literal('user'), content: z.array(z.looseObject({ type: z.string() })) }),
-], { message: 'must be text, a user message or content blocks' });
+const input = z.union(
+  [
+    z.string(),
+    z.array(z.looseObject({ type: z.string() })),
+    z.looseObject({ role: z.literal('user'), content: z.array(z.looseObject({ type: z.string() })) }),
+  ],
+  { message: 'must be text, a user message or content blocks' },
+);
 
 const evalCase = z.strictObject({
   name: nonEmpty,
@@ -111,7 +114,8 @@ function crossCaseProblems(set: ParsedSet): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const c of set.cases) {
-    if (seen.has(c.name)) problems.push(`case "${c.name}": the name is used twice; case names must be unique (they name the report's rows)`);
+    if (seen.has(c.name))
+      problems.push(`case "${c.name}": the name is used twice; case names must be unique (they name the report's rows)`);
     seen.add(c.name);
     const answer = c.expect.answer;
     if (typeof answer === 'object' && !(answer instanceof RegExp) && !answer.judge.model && !set.judge)

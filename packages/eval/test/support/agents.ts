@@ -63,7 +63,11 @@ export function researchRunner(options: ResearchOptions = {}): Runner {
         const done = request.messages.map((m) => messageText(m)).join('\n');
         const remaining = cities(objective).filter((c) => !done.includes(`${c} looked up`));
         if (remaining.length) return callTools({ id: volatileId(), name: 'plan', args: { steps: remaining.map((c) => `Look up ${c}`) } });
-        return callTools({ id: volatileId(), name: 'respond', args: { response: (options.answer ?? ((i) => `Answer to ${i}`))(objective, runs) } });
+        return callTools({
+          id: volatileId(),
+          name: 'respond',
+          args: { response: (options.answer ?? ((i) => `Answer to ${i}`))(objective, runs) },
+        });
       }
       const step = /Look up (\w+)/.exec(messageText(request.messages.at(-1 - (afterTool(request) ? 2 : 0))))?.[1] ?? 'Lyon';
       if (afterTool(request)) return `${step} looked up`;
@@ -71,5 +75,10 @@ export function researchRunner(options: ResearchOptions = {}): Runner {
     },
   });
   const agent = createPlanExecuteAgent({ model, tools: [lookup] });
-  return new Runner({ agent, appName: 'eval-test', ...(options.store ? { sessionStore: options.store } : {}), prices: { 'research-script': PRICE } });
+  return new Runner({
+    agent,
+    appName: 'eval-test',
+    ...(options.store ? { sessionStore: options.store } : {}),
+    prices: { 'research-script': PRICE },
+  });
 }

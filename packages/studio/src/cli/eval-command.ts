@@ -1,0 +1,25 @@
+import { CliUsageError } from '../errors.js';
+import { findSession, ownerCandidates } from './find-session.js';
+import { openStore } from './open-store.js';
+
+/**
+ * `replan eval …`: the eval logic lives in `@replan/eval` (an optional peer, loaded here on first
+ * use); this CLI lends it its store opening (directories and postgres:// URLs) and session lookup.
+ */
+export async function evalCommand(
+  argv: readonly string[],
+  io: { out: (text: string) => void; err?: (text: string) => void },
+): Promise<number> {
+  let evalPackage: typeof import('@replan/eval');
+  try {
+    evalPackage = await import('@replan/eval');
+  } catch {
+    throw new CliUsageError('replan eval needs the @replan/eval package: pnpm add -D @replan/eval');
+  }
+  return evalPackage.runEvalCli(argv, {
+    out: io.out,
+    ...(io.err ? { err: io.err } : {}),
+    openStore,
+    findSession: async (store, id, owner) => findSession(store, id, await ownerCandidates(store, owner.appName, owner.userId)),
+  });
+}
