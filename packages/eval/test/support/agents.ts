@@ -1,4 +1,4 @@
-import { type ModelRequest, messageText, Runner, type SessionStore, tool } from '@replan/core';
+import { type ChatModel, type ModelRequest, messageText, Runner, type SessionStore, type Tool, tool } from '@replan/core';
 import { callTools, ScriptedModel, type ScriptedReply } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { z } from 'zod';
@@ -27,6 +27,12 @@ export interface ResearchOptions {
   readonly onTool?: (phase: 'start' | 'end') => void;
   /** Throws from the planner for this input. */
   readonly failOn?: string;
+  /** The model of every role (default: the scripted research model). */
+  readonly model?: ChatModel;
+  /** Wraps the agent's tools (e.g. `replayTools(recording, tools)`). */
+  readonly wrapTools?: (tools: Tool[]) => Tool[];
+  /** The `lookup` tool's description (a change a strict replay notices). */
+  readonly lookupDescription?: string;
 }
 
 /**
@@ -38,7 +44,7 @@ export function researchRunner(options: ResearchOptions = {}): Runner {
   let runs = 0;
   const lookup = tool({
     name: 'lookup',
-    description: 'Looks a city up.',
+    description: options.lookupDescription ?? 'Looks a city up.',
     parameters: z.object({ city: z.string(), units: z.string() }),
     execute: async ({ city }) => {
       options.onTool?.('start');
@@ -74,7 +80,8 @@ export function researchRunner(options: ResearchOptions = {}): Runner {
       return callTools({ id: volatileId(), name: 'lookup', args: { city: step, units: 'metric' } });
     },
   });
-  const agent = createPlanExecuteAgent({ model, tools: [lookup] });
+  const tools: Tool[] = [lookup];
+  const agent = createPlanExecuteAgent({ model: options.model ?? model, tools: options.wrapTools?.(tools) ?? tools });
   return new Runner({
     agent,
     appName: 'eval-test',
