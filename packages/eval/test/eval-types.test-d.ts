@@ -15,7 +15,10 @@ describe('@replan/eval types', () => {
               expectTypeOf(answer).toEqualTypeOf<string>();
               return answer.length > 0;
             },
-            trajectory: { mode: 'in-order', calls: [{ name: 't', args: { q: /x/, n: arg.any('number'), id: arg.ignore, deep: { list: [1, 'two'] } } }] },
+            trajectory: {
+              mode: 'in-order',
+              calls: [{ name: 't', args: { q: /x/, n: arg.any('number'), id: arg.ignore, deep: { list: [1, 'two'] } } }],
+            },
           },
         },
       ],
@@ -34,7 +37,9 @@ describe('@replan/eval types', () => {
   });
 
   test('runEval takes a runner or a factory of the case, and resolves with the report', () => {
-    expectTypeOf<RunEvalOptions['makeRunner']>().toEqualTypeOf<((evalCase: EvalCase, attempt: number) => Runner | Promise<Runner>) | undefined>();
+    expectTypeOf<RunEvalOptions['makeRunner']>().toEqualTypeOf<
+      ((evalCase: EvalCase, attempt: number) => Runner | Promise<Runner>) | undefined
+    >();
     expectTypeOf(runEval).returns.toEqualTypeOf<Promise<EvalReport>>();
   });
 });

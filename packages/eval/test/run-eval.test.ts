@@ -1,7 +1,7 @@
 import { InMemorySessionStore, type Run, type RunOptions, Runner } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import { describe, expect, it } from 'vitest';
-import { arg, defineEvalSet, EvalSetError, runEval } from '@replan/eval';
+import { arg, defineEvalSet, EvalSetError, renderTerminal, runEval } from '@replan/eval';
 import { researchRunner } from './support/agents.js';
 
 const cities = (input: string) => ['Lyon', 'Porto', 'Oslo'].filter((c) => input.includes(c));
@@ -102,6 +102,10 @@ describe('runEval', () => {
     expect(tolerant?.pass).toBe(true);
     expect(new Set(strict?.sessionIds).size).toBe(4);
     expect(report.passed).toBe(1);
+    // The terminal names three sessions of a case and counts the rest.
+    expect(renderTerminal(report, { color: false })).toMatch(
+      /^✗ strict 2\/4 \(50%\) passed \(needs 100%\) .* session [\w-]+, [\w-]+, [\w-]+ \(\+1 more\)$/m,
+    );
   });
 
   it('never runs more than `concurrency` cases at once, and does use that many', async () => {

@@ -33,7 +33,10 @@ export function renderTerminal(report: EvalReport, options: RenderTerminalOption
 function caseLines(c: CaseReport, repeat: number, s: ReturnType<typeof paint>): string[] {
   const mark = c.pass ? s.green('✓') : s.red('✗');
   const passRate = repeat > 1 ? ` ${rate(c.passRate, c.runs.length)} passed (needs ${Math.round(c.threshold * 100)}%)` : '';
-  const sessions = c.sessionIds.length ? s.dim(` session ${c.sessionIds.map((id) => oneLine(id, 80)).join(', ')}`) : '';
+  // Many repeats would fill the line with ids: the first three say where to look.
+  const shown = c.sessionIds.slice(0, 3).map((id) => oneLine(id, 80));
+  const more = c.sessionIds.length > 3 ? ` (+${c.sessionIds.length - 3} more)` : '';
+  const sessions = shown.length ? s.dim(` session ${shown.join(', ')}${more}`) : '';
   const lines = [
     `${mark} ${oneLine(c.name)}${passRate} ${s.dim(`· ${dollars(c.cost)} · ${tokens(c.usage)} · ${duration(c.latencyMs)}`)}${sessions}`,
   ];
