@@ -85,9 +85,11 @@ async function fromSession(args: EvalCliArgs, io: EvalCliIo): Promise<number> {
     if (appName && userId) session = await store.get({ appName, userId, id });
     else if (io.findSession) session = await io.findSession(store, id, { ...(appName ? { appName } : {}), ...(userId ? { userId } : {}) });
     else throw new EvalUsageError('Give --app <name> and --user <id>: this store cannot look a session up by id alone.');
+    // A connection string may hold a password: it is not printed.
+    const where = /^postgres(ql)?:\/\//i.test(spec) ? 'the PostgreSQL store' : spec;
     if (!session)
       throw new EvalUsageError(
-        `No session "${id}" in ${spec}${appName ? ` (app "${appName}")` : ''}${userId ? ` (user "${userId}")` : ''}.`,
+        `No session "${id}" in ${where}${appName ? ` (app "${appName}")` : ''}${userId ? ` (user "${userId}")` : ''}.`,
       );
     const name = args.flags.get('name');
     const converted = sessionToEvalCase(session, name ? { name } : {});

@@ -20,6 +20,10 @@ export async function evalCommand(
     out: io.out,
     ...(io.err ? { err: io.err } : {}),
     openStore,
-    findSession: async (store, id, owner) => findSession(store, id, await ownerCandidates(store, owner.appName, owner.userId)),
+    findSession: async (store, id, owner) => {
+      const candidates = await ownerCandidates(store, owner.appName, owner.userId);
+      if (!candidates.length) throw new CliUsageError('Give --app <name> and --user <id>: this store cannot list its apps and users.');
+      return findSession(store, id, candidates);
+    },
   });
 }
