@@ -35,14 +35,9 @@ export interface ResearchOptions {
   readonly lookupDescription?: string;
 }
 
-/**
- * A plan–execute agent over ScriptedModels that works for any input: it plans one step per city,
- * each step calls `lookup({ city, units })`, then answers. Tool-call ids are random per call.
- */
-export function researchRunner(options: ResearchOptions = {}): Runner {
-  const cities = options.cities ?? (() => ['Lyon']);
-  let runs = 0;
-  const lookup = tool({
+/** The research agent's tool: `lookup({ city, units })`; `onTool` is told when it really runs. */
+export function lookupTool(options: Pick<ResearchOptions, 'latencyMs' | 'onTool' | 'lookupDescription'> = {}): Tool {
+  return tool({
     name: 'lookup',
     description: options.lookupDescription ?? 'Looks a city up.',
     parameters: z.object({ city: z.string(), units: z.string() }),
@@ -53,6 +48,16 @@ export function researchRunner(options: ResearchOptions = {}): Runner {
       return `${city}: 500,000 people`;
     },
   });
+}
+
+/**
+ * A plan–execute agent over ScriptedModels that works for any input: it plans one step per city,
+ * each step calls `lookup({ city, units })`, then answers. Tool-call ids are random per call.
+ */
+export function researchRunner(options: ResearchOptions = {}): Runner {
+  const cities = options.cities ?? (() => ['Lyon']);
+  let runs = 0;
+  const lookup = lookupTool(options);
   const model = new ScriptedModel({
     id: 'research-script',
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
