@@ -60,8 +60,8 @@ export const fastProjects = [
 /** Child processes, PostgreSQL, installs from outside the repo: only `pnpm test` runs these. */
 export const slowProjects = [
   project('core-processes', './packages/core', { include: processTests }),
-  // `replan eval` spawned as a user runs it (the built packages: `pnpm test` builds first).
-  project('eval-processes', './packages/eval', { include: ['test/**/*-processes.test.ts'], testTimeout: 60_000 }),
+  // `replan eval` spawned as a user runs it (the built packages: `pnpm test` builds first), on files and a throwaway PostgreSQL.
+  project('eval-processes', './packages/eval', { include: ['test/**/*-processes.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
   project('postgres', './packages/postgres', { testTimeout: 60_000, hookTimeout: 120_000 }),
   // A real chromium (Debian's, via playwright-core) against the studio; the page script is packages/studio/dist/web (built by `pnpm test`).
   project('studio-browser', './packages/studio', { include: ['test/**/*.browser.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
