@@ -10,9 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const bin = fileURLToPath(new URL('../../studio/dist/cli/main.js', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
-function replan(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function replan(
+  args: string[],
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, bin, ...args], {
       env: { ...process.env, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -59,6 +63,12 @@ describe('replan eval (the bin)', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('case "empty".expect: expects nothing');
     expect(bad.stdout).toBe('');
+  });
+
+  it('without @replan/eval installed, says what to install (exit 2)', async () => {
+    const { code, stderr } = await replan(['eval', fixture('passing.eval.ts')], {}, ['--import', fixture('without-eval-package.mjs')]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('replan eval needs the @replan/eval package: pnpm add -D @replan/eval');
   });
 
   it('--from-session finds the session in a file store without --app/--user and writes the case files', async () => {

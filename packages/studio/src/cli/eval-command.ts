@@ -13,7 +13,11 @@ export async function evalCommand(
   let evalPackage: typeof import('@replan/eval');
   try {
     evalPackage = await import('@replan/eval');
-  } catch {
+  } catch (error) {
+    // Only a missing package is the user's to fix; a package that fails to load is a bug to report as it is.
+    const missing =
+      (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('@replan/eval');
+    if (!missing) throw error;
     throw new CliUsageError('replan eval needs the @replan/eval package: pnpm add -D @replan/eval');
   }
   return evalPackage.runEvalCli(argv, {
