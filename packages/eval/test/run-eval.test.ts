@@ -172,6 +172,7 @@ describe('runEval', () => {
     const report = await runEval({ set, runner: researchRunner() });
     expect(report.cases[0]?.pass).toBe(false);
     expect(report.cases[0]?.runs[0]?.error?.name).toBe('InvalidArgumentError');
+    expect(report.cases[0]?.sessionIds).toEqual([]);
   });
 
   it('uses the case session id, suffixed per repeat, and the set user id', async () => {

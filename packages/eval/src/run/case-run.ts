@@ -86,7 +86,8 @@ export async function runCaseOnce({ set, evalCase, attempt, runner, signal }: Ca
       })
       .result();
   } catch (error) {
-    return failedRun(attempt, error, performance.now() - started, sessionId);
+    // The run did not start: no session was stored, so none is named.
+    return failedRun(attempt, error, performance.now() - started);
   }
   const latencyMs = performance.now() - started;
   try {
