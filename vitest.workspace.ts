@@ -18,6 +18,7 @@ export const entryPoints: Readonly<Record<string, string>> = {
   '@replan/postgres': './packages/postgres/src/index.ts',
   '@replan/otel': './packages/otel/src/index.ts',
   '@replan/studio': './packages/studio/src/index.ts',
+  '@replan/eval': './packages/eval/src/index.ts',
 };
 
 const escapeRegExp = (name: string) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -49,6 +50,7 @@ export const fastProjects = [
   project('providers', './packages/providers'),
   project('planexecute', './packages/planexecute'),
   project('otel', './packages/otel'),
+  project('eval', './packages/eval', { exclude: ['test/**/*-processes.test.ts'] }),
   // The studio's server, views and CLI in process; its browser tests are in `studio-browser`.
   project('studio', './packages/studio', { exclude: ['test/**/*.browser.test.ts'] }),
   // Tests that examples show (e.g. examples/replay-test/replay.test.ts), so they cannot rot.
@@ -58,6 +60,8 @@ export const fastProjects = [
 /** Child processes, PostgreSQL, installs from outside the repo: only `pnpm test` runs these. */
 export const slowProjects = [
   project('core-processes', './packages/core', { include: processTests }),
+  // `replan eval` spawned as a user runs it (the built packages: `pnpm test` builds first), on files and a throwaway PostgreSQL.
+  project('eval-processes', './packages/eval', { include: ['test/**/*-processes.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
   project('postgres', './packages/postgres', { testTimeout: 60_000, hookTimeout: 120_000 }),
   // A real chromium (Debian's, via playwright-core) against the studio; the page script is packages/studio/dist/web (built by `pnpm test`).
   project('studio-browser', './packages/studio', { include: ['test/**/*.browser.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),

@@ -9,6 +9,10 @@ export const USAGE = `replan — look at and act on replan sessions
   replan show <sessionId> --store <dir | postgres://…> [--app <name>] [--user <id>] [--plain]
                   print a session as the live-run tree (renderRun), or --plain: plan then every event
                   (app and user are found in a file store when omitted)
+  replan eval <file> [--junit <path>] [--markdown <path>] [--concurrency <n>] [--repeat <n>]
+  replan eval --from-session <id> --store <dir | postgres://…> --out <dir>
+                  run an eval set for CI, or turn a stored session into an eval case
+                  (needs @replan/eval; replan eval --help tells more)
 
   --app <module> (studio) is a JavaScript or TypeScript module exporting createRunners(store)
   (or a default function) that returns the app's Runners built on that store; TypeScript loads

@@ -9,7 +9,7 @@ const stopped = new Promise<void>((resolve) => {
   process.once('SIGTERM', resolve);
 });
 
-runCli(process.argv.slice(2), { out: (text) => console.log(text), stopped }).then(
+runCli(process.argv.slice(2), { out: (text) => console.log(text), err: (text) => console.error(text), stopped }).then(
   (code) => process.exit(code),
   (error: unknown) => {
     // replan's typed errors say what to do: their message is enough.

@@ -1,21 +1,26 @@
 import type { SessionStore } from '@replan/core';
 import { CliUsageError } from '../errors.js';
-import { discoverOwners } from '../owners.js';
 import { serveStudio } from '../serve-studio.js';
 import { SessionReader } from '../session-reader.js';
 import { flag, numberFlag, parseArgs, requiredFlag, USAGE, type CliArgs } from './cli-args.js';
+import { evalCommand } from './eval-command.js';
+import { findSession, ownerCandidates } from './find-session.js';
 import { loadRunners } from './load-app.js';
 import { openStore } from './open-store.js';
 import { formatSession, formatSessionRows, renderSession } from './print-session.js';
 
 export interface CliIo {
   readonly out: (text: string) => void;
+  /** Error messages of commands that report them themselves (`eval`); default: `out`. */
+  readonly err?: (text: string) => void;
   /** Resolves when the user stops the studio (Ctrl-C); tests resolve it themselves. */
   readonly stopped: Promise<void>;
 }
 
 /** Runs one `replan` command; resolves with the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // `eval` has flags of its own: @replan/eval parses them.
+  if (argv[0] === 'eval') return evalCommand(argv.slice(1), io);
   const args = parseArgs(argv);
   if (args.command === 'help' || args.flags.has('help')) {
     io.out(USAGE);
@@ -63,27 +68,18 @@ async function show(args: CliArgs, store: SessionStore, io: CliIo): Promise<numb
   if (!id) throw new CliUsageError(`replan show needs a session id.\n\n${USAGE}`);
   const app = flag(args, 'app');
   const user = flag(args, 'user');
-  const candidates: { appName: string; userId: string }[] = [];
-  if (app && user) candidates.push({ appName: app, userId: user });
-  else {
-    const owners = await discoverOwners(store, { ...(app ? { apps: [app] } : {}), ...(user ? { users: [user] } : {}) }, []);
-    for (const appName of owners.apps)
-      if (!app || appName === app)
-        for (const userId of owners.users[appName] ?? []) if (!user || userId === user) candidates.push({ appName, userId });
-  }
-  for (const owner of candidates) {
-    const session = await store.get({ ...owner, id });
-    if (session) {
-      if (args.flags.has('plain')) io.out(formatSession(session));
-      else {
-        let text = '';
-        await renderSession(session, (chunk) => {
-          text += chunk;
-        });
-        io.out(text.replace(/\n$/, ''));
-      }
-      return 0;
+  const candidates = await ownerCandidates(store, app, user);
+  const session = await findSession(store, id, candidates);
+  if (session) {
+    if (args.flags.has('plain')) io.out(formatSession(session));
+    else {
+      let text = '';
+      await renderSession(session, (chunk) => {
+        text += chunk;
+      });
+      io.out(text.replace(/\n$/, ''));
     }
+    return 0;
   }
   throw new CliUsageError(
     candidates.length

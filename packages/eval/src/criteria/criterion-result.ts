@@ -1,0 +1,15 @@
+/** The criteria a case can be judged by, one per expectation. */
+export type CriterionName = 'trajectory' | 'plan' | 'answer' | 'status' | 'cost' | 'latency';
+
+/** How one run did on one criterion. */
+export interface CriterionResult {
+  readonly criterion: CriterionName;
+  /** 0..1: how close the run came (1 = fully met). */
+  readonly score: number;
+  readonly pass: boolean;
+  /** Why, in a sentence: what was expected and what the run did. */
+  readonly reason: string;
+}
+
+export const passed = (criterion: CriterionName, reason: string, score = 1): CriterionResult => ({ criterion, score, pass: true, reason });
+export const failed = (criterion: CriterionName, reason: string, score = 0): CriterionResult => ({ criterion, score, pass: false, reason });

@@ -1,0 +1,10 @@
+import type { RunStatus } from '@replan/core';
+import type { RunObservation } from '../run/run-observation.js';
+import { type CriterionResult, failed, passed } from './criterion-result.js';
+
+/** The run ended with the expected status. */
+export function judgeStatus(expected: RunStatus, run: RunObservation): CriterionResult {
+  return run.status === expected
+    ? passed('status', `ended ${expected}`)
+    : failed('status', `expected status ${expected}, the run ended ${run.status}`);
+}
