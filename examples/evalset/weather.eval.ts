@@ -1,6 +1,6 @@
 /**
- * An eval file: `replan eval examples/evalset/weather.eval.ts --junit reports/evals.xml`
- * (after `pnpm build`) runs it and exits 1 when a case fails.
+ * An eval file: `replan eval examples/evalset/weather.eval.ts --junit reports/evals.xml` runs it and
+ * exits 1 when a case fails (in this repository: `pnpm build && pnpm replan eval examples/evalset/weather.eval.ts`).
  */
 import { arg, defineEvalSet } from '@replan/eval';
 import { weatherRunner } from './weather-agent.js';
