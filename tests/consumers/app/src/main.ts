@@ -18,6 +18,7 @@ import { OpenAIChatModel } from '@replan/providers';
 import { PostgresSessionStore } from '@replan/postgres';
 import { openTelemetry } from '@replan/otel';
 import { renderRun } from '@replan/planexecute/terminal';
+import { defineEvalSet, renderJUnit, runEval } from '@replan/eval';
 
 const add = tool({
   name: 'add',
@@ -26,18 +27,19 @@ const add = tool({
   execute: ({ a, b }) => a + b,
 });
 
-const agent = createPlanExecuteAgent({
-  planner: createPlanner({
-    model: new ScriptedModel({ responses: [callTools({ name: 'plan', args: { steps: ['add 2 and 3'] } })] }),
-  }),
-  executor: createExecutor({
-    model: new ScriptedModel({ responses: [callTools({ name: 'add', args: { a: 2, b: 3 } }), '2 + 3 = 5'] }),
-    tools: [add],
-  }),
-  replanner: createReplanner({
-    model: new ScriptedModel({ responses: [callTools({ name: 'respond', args: { response: 'The sum is 5.' } })] }),
-  }),
-});
+const makeAgent = () =>
+  createPlanExecuteAgent({
+    planner: createPlanner({
+      model: new ScriptedModel({ responses: [callTools({ name: 'plan', args: { steps: ['add 2 and 3'] } })] }),
+    }),
+    executor: createExecutor({
+      model: new ScriptedModel({ responses: [callTools({ name: 'add', args: { a: 2, b: 3 } }), '2 + 3 = 5'] }),
+      tools: [add],
+    }),
+    replanner: createReplanner({
+      model: new ScriptedModel({ responses: [callTools({ name: 'respond', args: { response: 'The sum is 5.' } })] }),
+    }),
+  });
 
 // Constructed, never called: no request leaves this process.
 const remote: ChatModel = new OpenAIChatModel({ model: 'gpt-4o-mini', apiKey: 'unused', baseURL: 'http://127.0.0.1:9/v1' });
@@ -60,9 +62,18 @@ const mcp =
 
 // With no tracer provider registered, @opentelemetry/api's no-op tracer takes the spans.
 const observers = [openTelemetry()];
-const run = new Runner({ agent, appName: 'consumer', observers }).run({ userId: 'u1', input: 'What is 2 + 3?' });
+const run = new Runner({ agent: makeAgent(), appName: 'consumer', observers }).run({ userId: 'u1', input: 'What is 2 + 3?' });
 // The terminal view is kept (not a TTY: plain lines) so that stdout holds only the JSON line.
 let rendered = '';
 const result: RunResult = await renderRun(run, { out: { write: (text: string) => (rendered += text) } });
 if (!rendered.includes('The sum is 5.') || typeof result.cost !== 'number') throw new Error(`renderRun printed:\n${rendered}`);
+// The same agent as an eval case (its scripted models are used up: a fresh agent per run).
+const evalReport = await runEval({
+  set: defineEvalSet({
+    name: 'consumer',
+    cases: [{ name: 'sum', input: 'What is 2 + 3?', expect: { status: 'completed', answer: /sum is 5/ } }],
+  }),
+  makeRunner: () => new Runner({ agent: makeAgent(), appName: 'consumer-eval' }),
+});
+if (!evalReport.pass || !renderJUnit(evalReport).includes('<testcase')) throw new Error('the eval of the consumer app did not pass');
 console.log(JSON.stringify({ status: result.status, output: result.output, mcp }));

@@ -9,7 +9,7 @@ export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const appFixture = fileURLToPath(new URL('../../app/', import.meta.url));
 
 /** Our packages, by folder under packages/. */
-export const packageDirs = ['core', 'planexecute', 'providers', 'postgres', 'otel', 'studio'] as const;
+export const packageDirs = ['core', 'planexecute', 'providers', 'postgres', 'otel', 'studio', 'eval'] as const;
 
 export interface CommandResult {
   readonly code: number;
