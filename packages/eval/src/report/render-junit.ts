@@ -42,7 +42,7 @@ function testCase(suite: string, c: CaseReport): string {
  * The report as JUnit XML (one `<testsuite>` named after the set, one `<testcase>` per case):
  * CI systems show its failures next to unit tests. A failing case is a `<failure>` naming the
  * criteria that failed; a case whose runs all threw (the agent failed, or could not start) is an `<error>`. Every text is XML-escaped and
- * characters XML cannot hold are written as `\uXXXX`.
+ * characters XML cannot hold are written as visible escapes (ESC as `\u001b`).
  */
 export function renderJUnit(report: EvalReport): string {
   const errors = report.cases.filter(isError).length;
