@@ -257,33 +257,6 @@ describeInBrowser('acting from the page', (browser) => {
     await p.waitForSelector('.timeline .page-number:text("1–1 of 1")');
   });
 
-  it('a run whose process died shows that nobody runs it, and Resume finishes it', async () => {
-    const store = new InMemorySessionStore();
-    const scenario = graphScenario(store, 'graph-app', 0);
-    scenario.release();
-    // What a crash leaves: the input stored, no end, and no live lease (the process that held it is gone).
-    const key = { appName: 'graph-app', userId: 'ana', id: 'crashed' };
-    await store.create(key, [
-      {
-        id: 'in-1',
-        invocationId: 'inv-1',
-        author: 'user',
-        path: 'user',
-        timestamp: Date.now(),
-        message: { role: 'user', content: [{ type: 'text', text: 'Compare alpha and beta' }] },
-      },
-    ]);
-    const p = await open({ store, runners: { 'graph-app': scenario.runner }, users: ['ana'] });
-    await p.goto(sessionUrl(key));
-    await p.waitForSelector('.session-facts .badge[data-status="running"]');
-    const warning = p.locator('[data-runner="none"]');
-    expect(await warning.textContent()).toContain('No process is running this run');
-    if (process.env.STUDIO_SCREENSHOTS) await p.screenshot({ path: `${process.env.STUDIO_SCREENSHOTS}/crashed-run.png` });
-    await p.getByRole('button', { name: 'Resume run' }).click();
-    await p.waitForSelector('.session-facts .badge[data-status="completed"]', { timeout: 15_000 });
-    expect(await p.locator('[data-runner]').count()).toBe(0);
-  });
-
   it('with prices, the session facts show what the stored session cost', async () => {
     const store = new InMemorySessionStore();
     const scenario = graphScenario(store, 'graph-app', 0);
