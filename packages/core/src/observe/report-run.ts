@@ -42,6 +42,19 @@ export function reportRunThrew(hub: ObserverHub, start: RunStartInfo, error: unk
   });
 }
 
+/** Awaits a started run and reports how it ended: its result, or the error it threw (rethrown). */
+export async function reportedRun(hub: ObserverHub, start: RunStartInfo, running: Promise<RunResult>): Promise<RunResult> {
+  let result: RunResult;
+  try {
+    result = await running;
+  } catch (error) {
+    reportRunThrew(hub, start, error);
+    throw error;
+  }
+  reportRunEnd(hub, start, result);
+  return result;
+}
+
 /** What observers kept with an invocation's input event (`RunObserver.carry`), if anything. */
 export function carriedOf(event: AgentEvent | undefined): Record<string, string> | undefined {
   const value = event?.meta?.observe;

@@ -7,7 +7,7 @@ import { SessionExistsError } from '../errors/session-errors.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
 import type { Message } from '../messages/message.js';
 import { emptyUsage } from '../models/usage.js';
-import { reportRunEnd, reportRunThrew } from '../observe/report-run.js';
+import { reportedRun } from '../observe/report-run.js';
 import type { RunStartInfo } from '../observe/run-observer.js';
 import type { Session, SessionKey } from '../sessions/session.js';
 import { assertSessionKey } from '../sessions/session-key-rules.js';
@@ -74,7 +74,7 @@ function driveBase(options: ChildRunOptions, store: SessionStore) {
  * Runs the child's invocation reported to the parent run's observers, as a run of its own linked
  * to the tool call that runs it (`RunStartInfo.parent`), so a trace nests it under that call.
  */
-async function observedChild(
+function observedChild(
   options: ChildRunOptions,
   key: SessionKey,
   invocation: { readonly invocationId: string; readonly resumed: boolean; readonly input?: Message },
@@ -102,15 +102,7 @@ async function observedChild(
     },
   };
   observation.hub.notify(start);
-  let result: RunResult;
-  try {
-    result = await drive();
-  } catch (error) {
-    reportRunThrew(observation.hub, start, error);
-    throw error;
-  }
-  reportRunEnd(observation.hub, start, result);
-  return result;
+  return reportedRun(observation.hub, start, drive());
 }
 
 /**

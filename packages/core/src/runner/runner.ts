@@ -26,7 +26,7 @@ import type { PriceTable } from './model-prices.js';
 import { sessionTotalsWithChildren } from './session-totals.js';
 import { ObserverHub, type ObserverErrorHandler } from '../observe/observer-hub.js';
 import type { RunObserver, RunStartInfo } from '../observe/run-observer.js';
-import { carriedOf, reportRunEnd, reportRunThrew } from '../observe/report-run.js';
+import { carriedOf, reportedRun, reportRunThrew } from '../observe/report-run.js';
 
 export interface RunnerOptions {
   readonly agent: Agent;
@@ -209,18 +209,8 @@ export class Runner {
   }
 
   /** Reports how a run ended to the observers (also when it threw instead of ending). */
-  private async reported(start: RunStartInfo | undefined, running: Promise<RunResult>): Promise<RunResult> {
-    const hub = this.hub;
-    if (!hub || !start) return running;
-    let result: RunResult;
-    try {
-      result = await running;
-    } catch (error) {
-      reportRunThrew(hub, start, error);
-      throw error;
-    }
-    reportRunEnd(hub, start, result);
-    return result;
+  private reported(start: RunStartInfo | undefined, running: Promise<RunResult>): Promise<RunResult> {
+    return this.hub && start ? reportedRun(this.hub, start, running) : running;
   }
 
   private labels(key: SessionKey, invocationId: string) {
