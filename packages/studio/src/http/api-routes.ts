@@ -58,7 +58,7 @@ export async function handleRead(
       const session = await ctx.reader.require(sessionKeyOf(query));
       const digest = sessionDigest(session, ctx.prices);
       // The log cannot tell a run still running from one whose process died; its lease can.
-      const runner = digest.status === 'running' ? await runHolderOf(ctx.store, session) : undefined;
+      const runner = digest.status === 'running' ? await runHolderOf(ctx.store, session, (key) => ctx.reader.get(key)) : undefined;
       return sendJson(response, 200, runner === undefined ? digest : { ...digest, runner });
     }
     case 'events': {
