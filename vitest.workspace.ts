@@ -18,6 +18,7 @@ export const entryPoints: Readonly<Record<string, string>> = {
   '@replan/postgres': './packages/postgres/src/index.ts',
   '@replan/otel': './packages/otel/src/index.ts',
   '@replan/studio': './packages/studio/src/index.ts',
+  '@replan/eval/cli': './packages/eval/src/cli/index.ts',
   '@replan/eval': './packages/eval/src/index.ts',
 };
 

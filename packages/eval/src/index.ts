@@ -48,8 +48,4 @@ export { readEvalCaseFile, readRecordingFile, writeEvalCaseFiles, EVAL_FILE_SCHE
 // Errors
 export { EvalSetError, EvalUsageError, EvalFileError } from './errors.js';
 
-// The `replan eval` command (the replan CLI of @replan/studio calls it)
-export { runEvalCli, EXIT as EVAL_EXIT_CODES } from './cli/run-eval-cli.js';
-export type { EvalCliIo } from './cli/run-eval-cli.js';
-export type { EvalModule } from './cli/load-eval-module.js';
-export { EVAL_USAGE } from './cli/eval-cli-args.js';
+// The `replan eval` command is `@replan/eval/cli` (the replan CLI of @replan/studio calls it).

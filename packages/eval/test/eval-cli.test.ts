@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileSessionStore } from '@replan/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EVAL_EXIT_CODES, runEvalCli } from '@replan/eval';
+import { EVAL_EXIT_CODES, runEvalCli } from '@replan/eval/cli';
 import { researchRunner } from './support/agents.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));

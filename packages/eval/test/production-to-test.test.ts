@@ -5,7 +5,8 @@ import { FileSessionStore, Runner } from '@replan/core';
 import { ReplayModel, replayTools } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineEvalSet, readEvalCaseFile, readRecordingFile, runEval, runEvalCli } from '@replan/eval';
+import { defineEvalSet, readEvalCaseFile, readRecordingFile, runEval } from '@replan/eval';
+import { runEvalCli } from '@replan/eval/cli';
 import { lookupTool, researchRunner } from './support/agents.js';
 
 // The whole path: a run recorded on a file store (a production session) → `replan eval

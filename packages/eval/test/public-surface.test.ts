@@ -4,9 +4,7 @@ import { describe, expect, it } from 'vitest';
 describe('public surface of @replan/eval', () => {
   it('exports the eval API and its errors', async () => {
     expect(Object.keys(await import('@replan/eval')).sort()).toEqual([
-      'EVAL_EXIT_CODES',
       'EVAL_FILE_SCHEMA_VERSION',
-      'EVAL_USAGE',
       'EvalFileError',
       'EvalSetError',
       'EvalUsageError',
@@ -19,9 +17,12 @@ describe('public surface of @replan/eval', () => {
       'renderMarkdown',
       'renderTerminal',
       'runEval',
-      'runEvalCli',
       'sessionToEvalCase',
       'writeEvalCaseFiles',
     ]);
+  });
+
+  it('keeps the replan eval command apart, in @replan/eval/cli (for the replan CLI of @replan/studio)', async () => {
+    expect(Object.keys(await import('@replan/eval/cli')).sort()).toEqual(['EVAL_EXIT_CODES', 'EVAL_USAGE', 'runEvalCli']);
   });
 });

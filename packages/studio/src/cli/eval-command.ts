@@ -10,9 +10,9 @@ export async function evalCommand(
   argv: readonly string[],
   io: { out: (text: string) => void; err?: (text: string) => void },
 ): Promise<number> {
-  let evalPackage: typeof import('@replan/eval');
+  let evalPackage: typeof import('@replan/eval/cli');
   try {
-    evalPackage = await import('@replan/eval');
+    evalPackage = await import('@replan/eval/cli');
   } catch (error) {
     // Only a missing package is the user's to fix; a package that fails to load is a bug to report as it is.
     const missing =

@@ -1,0 +1,9 @@
+/**
+ * `@replan/eval/cli` — the `replan eval` command, for the `replan` CLI of `@replan/studio` (which
+ * lends it store opening and session lookup). Applications use `@replan/eval` itself.
+ * @module
+ */
+export { runEvalCli, EXIT as EVAL_EXIT_CODES } from './run-eval-cli.js';
+export type { EvalCliIo } from './run-eval-cli.js';
+export type { EvalModule } from './load-eval-module.js';
+export { EVAL_USAGE } from './eval-cli-args.js';
