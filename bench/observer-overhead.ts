@@ -52,7 +52,7 @@ export async function observerOverhead(): Promise<string> {
     ['openTelemetry() + SDK (BatchSpanProcessor), spans dropped', [openTelemetry({ tracerProvider: provider })]],
   ];
   const n = 50;
-  const rounds = 5;
+  const rounds = 9;
   for (let warm = 0; warm < 100; warm++) for (const [, observers] of modes) await run(n, observers);
   const perIteration = modes.map((): number[] => []);
   for (let round = 0; round < rounds; round++)
