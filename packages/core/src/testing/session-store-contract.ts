@@ -3,6 +3,7 @@ import type { SessionStore } from '../sessions/session-store.js';
 import { identifierCases } from './contract/identifier-cases.js';
 import { stateValueCases } from './contract/state-value-cases.js';
 import { leaseCases } from './contract/lease-cases.js';
+import { runFencingCases } from './contract/run-fencing-cases.js';
 
 /** The slice of a Jest-compatible test API the contract needs (Vitest's and Jest's both fit). */
 export interface ContractTestApi {
@@ -291,5 +292,6 @@ export function runSessionStoreContract(options: SessionStoreContractOptions): v
     identifierCases({ it, expect, withStore, app });
     stateValueCases({ it, expect, withStore, app });
     if (options.leases !== false) leaseCases({ it, expect, withStore, app }, options.leases);
+    runFencingCases({ it, expect, withStore, app });
   });
 }
