@@ -1,6 +1,6 @@
 import { ReActAgent } from '../../agents/react-agent.js';
 import type { AgentEvent } from '../../events/agent-event.js';
-import type { RunResult } from '../../runner/run.js';
+import type { Run, RunResult } from '../../runner/run.js';
 import { Runner } from '../../runner/runner.js';
 import type { SessionKey } from '../../sessions/session.js';
 import type { SessionStore } from '../../sessions/session-store.js';
@@ -83,6 +83,14 @@ function holdToolCallAppend(store: SessionStore, stallRenewals = false): HeldApp
   return { handle, written: writtenPromise, release };
 }
 
+/** Waits until `held` has its append written; fails at once (no hang) if the run ended before it got there. */
+function written(held: HeldAppend, run: Run): Promise<void> {
+  const ended = run.result().then((result) => {
+    throw new Error(`the run ended ${result.status} (${result.error?.message ?? 'no error'}) before it stored its tool call`);
+  });
+  return Promise.race([held.written, ended]);
+}
+
 /** Tools that count their starts: `runs.get(name)` is how often `execute` was called. */
 function countedTools(names: readonly string[]): { tools: Tool[]; runs: Map<string, number> } {
   const runs = new Map(names.map((n) => [n, 0]));
@@ -121,7 +129,7 @@ export function runFencingCases({ it, expect, withStore, app }: ContractCaseApi)
       const model = new ScriptedModel({ responses: [callTools({ name: 'transfer', id: 't1' }), 'sent'] });
       const runner = new Runner({ agent: agent(tools, model), appName: app, sessionStore: held.handle });
       const run = runner.run({ userId, sessionId: 'abort-1', input: 'send it' });
-      await held.written;
+      await written(held, run);
       run.abort();
       held.release();
       const result = await run.result();
@@ -144,7 +152,7 @@ export function runFencingCases({ it, expect, withStore, app }: ContractCaseApi)
       const runner = new Runner({ agent: agent(tools, model), appName: app, sessionStore: held.handle });
       const controller = new AbortController();
       const run = runner.run({ userId, sessionId: 'abort-2', input: 'go', signal: controller.signal });
-      await held.written;
+      await written(held, run);
       controller.abort();
       held.release();
       expect((await run.result()).status).toBe('aborted');
@@ -166,10 +174,10 @@ export function runFencingCases({ it, expect, withStore, app }: ContractCaseApi)
         appName: app,
         sessionStore: held.handle,
         owner: 'zombie',
-        leaseMs: 150,
+        leaseMs: 300,
       });
       const run = zombie.run({ userId, sessionId: 'lease-1', input: 'send it' });
-      await held.written;
+      await written(held, run);
       // The zombie is held and cannot renew: once its lease expired in the store, another worker takes the session over.
       const taker = new Runner({
         agent: agent(tools, new ScriptedModel({ responses: ['sent'] })),
