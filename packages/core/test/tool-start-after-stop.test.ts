@@ -1,62 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import {
-  InMemorySessionStore,
-  LeaseLostError,
-  ReActAgent,
-  Runner,
-  agentTool,
-  tool,
-  type AgentEvent,
-  type SessionStore,
-} from '@replan/core';
-import { ScriptedModel, callTools } from '@replan/core/testing';
+import { InMemorySessionStore, LeaseLostError, ReActAgent, Runner, agentTool, tool, type SessionStore } from '@replan/core';
+import { ScriptedModel, callTools, holdAppend } from '@replan/core/testing';
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
-/** The names of the tools these events call. */
-const calledTools = (events: readonly AgentEvent[]) =>
-  events.flatMap((e) =>
-    e.message?.role === 'assistant' ? e.message.content.flatMap((b) => (b.type === 'tool_call' ? [b.name] : [])) : [],
-  );
-
-/**
- * `store` as a run sees it when the first append that calls tool `name` is still in flight: the
- * store has written it; the run gets its answer only after `release()`.
- */
-function holdAppendCalling(store: SessionStore, name: string) {
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let written: () => void = () => undefined;
-  const writtenPromise = new Promise<void>((resolve) => (written = resolve));
-  let holding = true;
-  const handle: SessionStore = {
-    create: (session, events) => store.create(session, events),
-    get: (key) => store.get(key),
-    list: (input) => store.list(input),
-    delete: (key) => store.delete(key),
-    appendEvents: async (key, events, options) => {
-      const hold = holding && calledTools(events).includes(name);
-      const stored = await store.appendEvents(key, events, options);
-      if (hold) {
-        holding = false;
-        written();
-        await released;
-      }
-      return stored;
-    },
-    ...(store.acquireLease && store.renewLease && store.releaseLease
-      ? {
-          acquireLease: store.acquireLease.bind(store),
-          renewLease: store.renewLease.bind(store),
-          releaseLease: store.releaseLease.bind(store),
-        }
-      : {}),
-  };
-  return { handle, written: writtenPromise, release };
-}
+/** Holds the first append that stores a call of tool `name` in flight (written, not yet answered). */
+const holdCallOf = (store: SessionStore, name: string) =>
+  holdAppend(store, {
+    when: (events) =>
+      events.some((e) => e.message?.role === 'assistant' && e.message.content.some((b) => b.type === 'tool_call' && b.name === name)),
+  });
 
 /** A tool that counts how often `execute` was called. */
 function counted(name: string) {
@@ -107,7 +63,7 @@ describe('a tool never starts once its run stopped', () => {
 
   it('ends failed with LeaseLostError, the tool never started, when the lease ran out by its own clock while the tool-call append was in flight', async () => {
     const store = new InMemorySessionStore();
-    const held = holdAppendCalling(store, 'transfer');
+    const held = holdCallOf(store, 'transfer');
     const transfer = counted('transfer');
     const runner = new Runner({
       agent: new ReActAgent({
@@ -116,7 +72,7 @@ describe('a tool never starts once its run stopped', () => {
         tools: [transfer.tool],
       }),
       appName: 'x',
-      sessionStore: held.handle,
+      sessionStore: held.store,
       leaseMs: 60_000, // the heartbeat (every 20 s) does not come while the append is held
     });
     const run = runner.run({ userId: 'u', sessionId: 's', input: 'go' });
@@ -133,7 +89,7 @@ describe('a tool never starts once its run stopped', () => {
 
   it("starts no tool of an agentTool's child session once the parent run was aborted while the child's tool-call append was in flight", async () => {
     const store = new InMemorySessionStore();
-    const held = holdAppendCalling(store, 'transfer');
+    const held = holdCallOf(store, 'transfer');
     const transfer = counted('transfer');
     const inner = new ReActAgent({
       name: 'payer',
@@ -145,7 +101,7 @@ describe('a tool never starts once its run stopped', () => {
     const runner = new Runner({
       agent: new ReActAgent({ name: 'root', model: outer, tools: [agentTool(inner, { name: 'pay' })] }),
       appName: 'x',
-      sessionStore: held.handle,
+      sessionStore: held.store,
     });
     const run = runner.run({ userId: 'u', sessionId: 's', input: 'go' });
     await held.written;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSessionStore, InMemorySessionStore, type AgentEvent, type SessionStore } from '@replan/core';
-import { callTools } from '@replan/core/testing';
+import { callTools, holdAppend } from '@replan/core/testing';
 import { collect, countingTool, respondCall } from './support.js';
 import { graphCall, graphHarness } from './graph-support.js';
 
@@ -20,35 +20,6 @@ const workCalls = (events: readonly AgentEvent[]) =>
       : [],
   );
 
-/**
- * `store` as a run sees it when the first append of a `work` call is still in flight: written by
- * the store, then held until `release()`.
- */
-function holdingWorkCall(store: SessionStore) {
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let written: () => void = () => undefined;
-  const writtenPromise = new Promise<void>((resolve) => (written = resolve));
-  let holding = true;
-  const handle: SessionStore = {
-    create: (session, events) => store.create(session, events),
-    get: (key) => store.get(key),
-    list: (input) => store.list(input),
-    delete: (key) => store.delete(key),
-    appendEvents: async (key, events, options) => {
-      const hold = holding && workCalls(events).length > 0;
-      const stored = await store.appendEvents(key, events, options);
-      if (hold) {
-        holding = false;
-        written();
-        await released;
-      }
-      return stored;
-    },
-  };
-  return { handle, written: writtenPromise, release };
-}
-
 const stores: [string, () => Promise<SessionStore>][] = [
   ['InMemorySessionStore', async () => new InMemorySessionStore()],
   [
@@ -64,14 +35,14 @@ const stores: [string, () => Promise<SessionStore>][] = [
 describe.each(stores)('graph executor, aborted while a step stores its tool call (%s)', (_name, createStore) => {
   it('starts no tool of any parallel step after the abort; the resume runs each stored call once', async () => {
     const store = await createStore();
-    const held = holdingWorkCall(store);
+    const held = holdAppend(store, { when: (events) => workCalls(events).length > 0 }); // not the planner's `plan` call
     const work = countingTool('work');
     const ids = ['a', 'b', 'c'];
     const first = graphHarness({
       planner: [graphCall(...ids.map((id): [string, string, string[]] => [id, `task ${id}`, []]))],
       steps: Object.fromEntries(ids.map((id) => [`task ${id}`, [callTools({ name: 'work', args: { q: id } }), `${id} done`]])),
       tools: [work.tool],
-      store: held.handle,
+      store: held.store,
     });
     const controller = new AbortController();
     const run = first.runner.run({ userId: 'u', input: 'go', signal: controller.signal });

@@ -1,90 +1,17 @@
 import { ReActAgent } from '../../agents/react-agent.js';
-import type { AgentEvent } from '../../events/agent-event.js';
 import type { Run, RunResult } from '../../runner/run.js';
 import { Runner } from '../../runner/runner.js';
 import type { SessionKey } from '../../sessions/session.js';
 import type { SessionStore } from '../../sessions/session-store.js';
 import { type Tool, tool } from '../../tools/tool.js';
+import { type HeldAppend, holdAppend } from '../hold-append.js';
 import { callTools, ScriptedModel } from '../scripted-model.js';
 import type { ContractCaseApi } from './contract-case.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const callsTools = (events: readonly AgentEvent[]) =>
-  events.some((e) => e.message?.role === 'assistant' && e.message.content.some((b) => b.type === 'tool_call'));
-
-/** A handle on a store whose append of a model turn's tool calls comes back to the run only when released. */
-interface HeldAppend {
-  /** What the run uses: a store object of its own (the runner's in-process claim is per store object). */
-  readonly handle: SessionStore;
-  /** Settles once the store has written the tool calls: the run still waits for that append. */
-  readonly written: Promise<void>;
-  /** Lets the held append (and any stalled renewal) return to the run. */
-  release(): void;
-}
-
-/**
- * Another handle on the stored sessions: a store object of its own (the runner's in-process claim
- * is per store object, so two runners on two handles meet only at the store, as two workers do),
- * with `appendEvents` and `renewLease` replaceable.
- */
-function handleOn(
-  store: SessionStore,
-  replace: { appendEvents?: SessionStore['appendEvents']; renewLease?: SessionStore['renewLease'] } = {},
-): SessionStore {
-  const handle: SessionStore = {
-    create: (session, events) => store.create(session, events),
-    get: (key) => store.get(key),
-    list: (input) => store.list(input),
-    delete: (key) => store.delete(key),
-    appendEvents: replace.appendEvents ?? ((key, events, options) => store.appendEvents(key, events, options)),
-  };
-  const { acquireLease, renewLease, releaseLease } = store;
-  if (!acquireLease || !renewLease || !releaseLease) return handle;
-  return {
-    ...handle,
-    acquireLease: acquireLease.bind(store),
-    renewLease: replace.renewLease ?? renewLease.bind(store),
-    releaseLease: releaseLease.bind(store),
-  };
-}
-
-/**
- * A handle on `store` whose first append that stores tool calls is written, then held before it
- * returns: what the run sees of an append still in flight. With `stallRenewals`, lease renewals
- * wait too once it is held (a paused or cut-off worker), so the store lets the run's lease expire.
- */
-function holdToolCallAppend(store: SessionStore, stallRenewals = false): HeldAppend {
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let written: () => void = () => undefined;
-  const writtenPromise = new Promise<void>((resolve) => (written = resolve));
-  let holding = true;
-  const handle = handleOn(store, {
-    appendEvents: async (key, events, options) => {
-      const hold = holding && callsTools(events);
-      const stored = await store.appendEvents(key, events, options);
-      if (hold) {
-        holding = false;
-        written();
-        await released;
-      }
-      return stored;
-    },
-    ...(store.renewLease
-      ? {
-          renewLease: async (key, lease, ttlMs) => {
-            if (stallRenewals && !holding) await released;
-            return (store.renewLease as NonNullable<SessionStore['renewLease']>).call(store, key, lease, ttlMs);
-          },
-        }
-      : {}),
-  });
-  return { handle, written: writtenPromise, release };
-}
-
 /** Waits until `held` has its append written; fails at once (no hang) if the run ended before it got there. */
-function written(held: HeldAppend, run: Run): Promise<void> {
+function heldInFlight(held: HeldAppend, run: Run): Promise<void> {
   const ended = run.result().then((result) => {
     throw new Error(`the run ended ${result.status} (${result.error?.message ?? 'no error'}) before it stored its tool call`);
   });
@@ -125,11 +52,11 @@ export function runFencingCases({ it, expect, withStore, app }: ContractCaseApi)
     'never starts a tool once run.abort() came while the append storing its call was in flight; a resume runs it once',
     withStore(async (store) => {
       const { tools, runs } = countedTools(['transfer']);
-      const held = holdToolCallAppend(store);
+      const held = holdAppend(store);
       const model = new ScriptedModel({ responses: [callTools({ name: 'transfer', id: 't1' }), 'sent'] });
-      const runner = new Runner({ agent: agent(tools, model), appName: app, sessionStore: held.handle });
+      const runner = new Runner({ agent: agent(tools, model), appName: app, sessionStore: held.store });
       const run = runner.run({ userId, sessionId: 'abort-1', input: 'send it' });
-      await written(held, run);
+      await heldInFlight(held, run);
       run.abort();
       held.release();
       const result = await run.result();
@@ -147,12 +74,12 @@ export function runFencingCases({ it, expect, withStore, app }: ContractCaseApi)
     withStore(async (store) => {
       const names = ['a', 'b', 'c'];
       const { tools, runs } = countedTools(names);
-      const held = holdToolCallAppend(store);
+      const held = holdAppend(store);
       const model = new ScriptedModel({ responses: [callTools(...names.map((name) => ({ name, id: `p-${name}` }))), 'all done'] });
-      const runner = new Runner({ agent: agent(tools, model), appName: app, sessionStore: held.handle });
+      const runner = new Runner({ agent: agent(tools, model), appName: app, sessionStore: held.store });
       const controller = new AbortController();
       const run = runner.run({ userId, sessionId: 'abort-2', input: 'go', signal: controller.signal });
-      await written(held, run);
+      await heldInFlight(held, run);
       controller.abort();
       held.release();
       expect((await run.result()).status).toBe('aborted');
@@ -168,21 +95,21 @@ export function runFencingCases({ it, expect, withStore, app }: ContractCaseApi)
     withStore(async (store) => {
       if (!store.acquireLease) return; // a store without leases: the lease cases report it
       const { tools, runs } = countedTools(['transfer']);
-      const held = holdToolCallAppend(store, true);
+      const held = holdAppend(store, { stallRenewals: true });
       const zombie = new Runner({
         agent: agent(tools, new ScriptedModel({ responses: [callTools({ name: 'transfer', id: 't1' }), 'sent'] })),
         appName: app,
-        sessionStore: held.handle,
+        sessionStore: held.store,
         owner: 'zombie',
         leaseMs: 300,
       });
       const run = zombie.run({ userId, sessionId: 'lease-1', input: 'send it' });
-      await written(held, run);
+      await heldInFlight(held, run);
       // The zombie is held and cannot renew: once its lease expired in the store, another worker takes the session over.
       const taker = new Runner({
         agent: agent(tools, new ScriptedModel({ responses: ['sent'] })),
         appName: app,
-        sessionStore: handleOn(store),
+        sessionStore: store, // another store object than the zombie's: they meet only at the store, as two workers
         owner: 'taker',
       });
       let taken: RunResult | undefined;
