@@ -157,6 +157,7 @@ describe('public surface of @replan/core', () => {
       'ScriptedModel',
       'callTools',
       'contractEvent',
+      'holdAppend',
       'recordedToolCalls',
       'replayTools',
       'reply',
