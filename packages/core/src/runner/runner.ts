@@ -77,8 +77,20 @@ export interface ResumeOptions extends CommonRunOptions {
   readonly approvals?: Readonly<Record<string, ApprovalAnswer>>;
 }
 
-/** The resume values, checked against the open interrupts before anything is stored or run. */
-function checkedResumeValues(options: ResumeOptions, open: readonly Interrupt[]): Record<string, unknown> {
+/** The agent of the tree at `path` (names joined by `/`, the root's first), if any. */
+function agentAt(root: Agent, path: string): Agent | undefined {
+  const [first, ...rest] = path.split('/');
+  if (first !== root.name) return undefined;
+  let agent: Agent | undefined = root;
+  for (const name of rest) agent = agent?.subAgents?.find((child) => child.name === name);
+  return agent;
+}
+
+/**
+ * The resume values, checked against the open interrupts before anything is stored or run: an
+ * approval's answer by core, any other by the agent that asked (`Agent.checkResumeValue`).
+ */
+function checkedResumeValues(options: ResumeOptions, open: readonly Interrupt[], root: Agent, session: Session): Record<string, unknown> {
   const values: Record<string, unknown> = { ...options.values };
   for (const [id, answer] of Object.entries(options.approvals ?? {})) {
     if (id in values) throw new InvalidResumeValueError(id, 'it is given both in values and in approvals; give it once');
@@ -96,6 +108,8 @@ function checkedResumeValues(options: ResumeOptions, open: readonly Interrupt[])
       if (problem) throw new InvalidResumeValueError(id, `it is an approval interrupt (tool "${interrupt.toolName ?? '?'}"), ${problem}`);
     } else if (options.approvals && id in options.approvals)
       throw new InvalidResumeValueError(id, `it is not an approval interrupt (its reason is "${interrupt.reason}"); answer it in values`);
+    else if (interrupt.path !== undefined && interrupt.toolCallId === undefined)
+      agentAt(root, interrupt.path)?.checkResumeValue?.(interrupt, value, session.state);
   }
   return values;
 }
@@ -250,7 +264,7 @@ export class Runner {
     if (!session) throw new SessionNotFoundError(key.appName, key.userId, key.id);
     const log = readInvocation(session.events);
     if (!log) throw new NothingToResumeError(`Session "${key.id}" has no invocation to resume; start one with runner.run().`);
-    const values = checkedResumeValues(options, log.openInterrupts);
+    const values = checkedResumeValues(options, log.openInterrupts, this.agent, session);
     const hub = this.hub;
     let start: RunStartInfo | undefined;
     if (hub) {
