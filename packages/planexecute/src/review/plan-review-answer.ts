@@ -25,10 +25,7 @@ export interface PlanReviewOptions {
  * - `{ reject: feedback }`: the planner (or replanner) plans again with the feedback in its input,
  *   and its new plan is reviewed.
  */
-export type PlanReviewAnswer<Plan = unknown> =
-  | { readonly approve: true }
-  | { readonly edit: Plan }
-  | { readonly reject: string };
+export type PlanReviewAnswer<Plan = unknown> = { readonly approve: true } | { readonly edit: Plan } | { readonly reject: string };
 
 /** The payload of a `plan_review` interrupt (`interrupt.payload`). */
 export interface PlanReviewPayload<Plan = unknown> {
