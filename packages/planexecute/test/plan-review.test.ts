@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidResumeValueError, messageText, type ModelRequest } from '@replan/core';
+import { ConcurrentUpdateError, InvalidResumeValueError, messageText, UnknownInterruptError, type ModelRequest } from '@replan/core';
 import { reply } from '@replan/core/testing';
 import { InvalidPlanReviewAnswerError, SessionKeys, type PlanReviewPayload } from '@replan/planexecute';
 import { planCall, respondCall, stepPairs } from './support.js';
@@ -102,6 +102,32 @@ describe('plan review, linear mode (each answer resumed by a new Runner on the f
 
     const still = await second.runner.resume({ ...user, sessionId: stopped.sessionId }).result();
     expect(reviewOf(still).id).toBe(review.id);
+  });
+
+  it('two processes answering one review: one wins, the other is refused, no step runs twice', async () => {
+    const store = await fileStore();
+    const first = processOn(store, { planner: [planCall(['a'])] }, { review: { plan: true } });
+    const stopped = await first.runner.run({ ...user, input: 'go' }).result();
+    const review = reviewOf(stopped);
+    const scripts = { planner: [planCall(['b'])], executor: [reply('A')], replanner: [respondCall('done')] };
+    const approving = processOn(store, scripts, { review: { plan: true } });
+    const rejecting = processOn(store, scripts, { review: { plan: true } });
+    const settled = await Promise.allSettled([
+      approving.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { approve: true } } }).result(),
+      rejecting.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { reject: 'no' } } }).result(),
+    ]);
+    const lost = settled.filter((s) => s.status === 'rejected');
+    expect(lost).toHaveLength(1);
+    const reason = (lost[0] as PromiseRejectedResult).reason;
+    expect(reason instanceof ConcurrentUpdateError || reason instanceof UnknownInterruptError).toBe(true);
+    expect(approving.executor.calls + rejecting.executor.calls).toBeLessThanOrEqual(1);
+    expect(approving.planner.calls + rejecting.planner.calls).toBeLessThanOrEqual(1);
+    const resumes = (await first.events(stopped.sessionId)).filter((e) => e.actions?.resumeValues);
+    expect(resumes).toHaveLength(1);
+    // Answered once for good: answering again names no open review.
+    await expect(
+      first.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { approve: true } } }).result(),
+    ).rejects.toThrow(UnknownInterruptError);
   });
 
   it("replans: 'changed' reviews a revision that rewrites an approved step, with its diff", async () => {
