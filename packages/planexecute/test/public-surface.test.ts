@@ -39,6 +39,10 @@ describe('public surface of @replan/planexecute', () => {
     ]);
   });
 
+  it('@replan/planexecute/testing exports scriptPlanExecute only', async () => {
+    expect(Object.keys(await import('@replan/planexecute/testing')).sort()).toEqual(['scriptPlanExecute']);
+  });
+
   it('@replan/planexecute/terminal exports renderRun only', async () => {
     expect(Object.keys(await import('@replan/planexecute/terminal')).sort()).toEqual(['renderRun']);
   });
