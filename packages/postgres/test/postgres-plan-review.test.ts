@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { Runner, type Interrupt, type RunResult } from '@replan/core';
-import { createPlanExecuteAgent, InvalidPlanReviewAnswerError, type PlanExecuteScript } from '@replan/planexecute';
-import { scriptPlanExecute } from '@replan/planexecute/testing';
+import { createPlanExecuteAgent, InvalidPlanReviewAnswerError } from '@replan/planexecute';
+import { scriptPlanExecute, type PlanExecuteScript } from '@replan/planexecute/testing';
 import { PostgresSessionStore } from '@replan/postgres';
 import { useTestPostgres } from './support/use-test-postgres.js';
 
