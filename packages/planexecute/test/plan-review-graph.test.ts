@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply } from '@replan/core/testing';
-import { InvalidPlanReviewAnswerError, SessionKeys, type PlanReviewPayload } from '@replan/planexecute';
-import { respondCall } from './support.js';
+import { callTools, reply } from '@replan/core/testing';
+import { InvalidPlanReviewAnswerError, PlanStalledError, SessionKeys, type PlanReviewPayload } from '@replan/planexecute';
+import { countingTool, respondCall } from './support.js';
 import { graphCall } from './graph-support.js';
 import { fileStore, processOn, removeStores, reviewOf } from './review-support.js';
 
@@ -94,6 +94,43 @@ describe('plan review, graph mode (each answer resumed by a new Runner on the fi
       role: 'replanner',
       diff: { added: [{ id: 'b', task: 'task B', dependsOn: ['a'] }], removed: [], changed: [] },
     });
+  });
+
+  it('an edit of a revised graph may depend on finished steps but never reuse their ids', async () => {
+    const store = await fileStore();
+    const options = { mode: 'graph' as const, review: { plan: false, replans: 'always' as const } };
+    const first = processOn(
+      store,
+      { planner: [graphCall(['a', 'task A', []])], executor: [reply('A')], replanner: [graphCall(['b', 'task B', ['a']])] },
+      options,
+    );
+    const stopped = await first.runner.run({ ...user, input: 'go' }).result();
+    const review = reviewOf(stopped);
+
+    const second = processOn(store, { executor: [reply('C')], replanner: [respondCall('done')] }, options);
+    const resume = (edit: unknown) =>
+      second.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { edit } } }).result();
+    await expect(resume({ steps: [{ id: 'a', task: 'again', dependsOn: [] }] })).rejects.toThrow(/already ran/);
+    const done = await resume({ steps: [{ id: 'c', task: 'task C from $a', dependsOn: ['a'] }] });
+    expect(done.status).toBe('completed');
+    expect(doneIds(await second.state(stopped.sessionId))).toEqual(['a', 'c']);
+  });
+
+  it('a graph replanner retrying a failing task under new ids stalls (same task, nothing finished)', async () => {
+    const search = countingTool('search');
+    const stuck = () => callTools({ name: 'search', args: { q: 'x' } });
+    const h = processOn(
+      await fileStore(),
+      {
+        planner: [graphCall(['a1', 'fetch', []])],
+        executor: [stuck(), stuck(), stuck()],
+        replanner: [graphCall(['a2', 'fetch', []]), graphCall(['a3', 'fetch', []]), graphCall(['a4', 'fetch', []])],
+      },
+      { mode: 'graph', tools: [search.tool], stepMaxIterations: 1 },
+    );
+    const result = await h.runner.run({ ...user, input: 'go' }).result();
+    expect(result.error).toBeInstanceOf(PlanStalledError);
+    expect(h.replanner.calls).toBe(3);
   });
 
   it('with streamingPlan, the plan is reviewed before any step starts', async () => {
