@@ -86,9 +86,11 @@ export interface PlanExecuteQuickOptions<S extends z.ZodType | undefined = undef
   readonly tools?: readonly Tool[];
   /** The plan's zod schema (see `createPlanner`); the agent's plan type is inferred from it. */
   readonly planSchema?: S;
-  /** Models per role, overriding `model`. */
+  /** The planner's model, instead of `model` (e.g. a stronger model for planning). */
   readonly plannerModel?: ChatModel;
+  /** The executor's model (every step), instead of `model`. */
   readonly executorModel?: ChatModel;
+  /** The replanner's model, instead of `model`. */
   readonly replannerModel?: ChatModel;
   /** Most model calls of one step (the executor's `maxIterations`, default 10). */
   readonly stepMaxIterations?: number;

@@ -89,7 +89,8 @@ function stepReply(
     throw new Error(
       'scriptPlanExecute: the executor model was called without a plan step (ModelCallOptions.agent.step); use it as a plan–execute executor.',
     );
-  const key = /^\d+$/.test(caller.step) ? linearStepKey(plans, Number(caller.step)) : caller.step;
+  // A graph step's id names its script; a linear step's number is mapped through the scripted plans.
+  const key = caller.step in script.steps || !/^\d+$/.test(caller.step) ? caller.step : linearStepKey(plans, Number(caller.step));
   const entry = key === undefined ? undefined : script.steps[key];
   if (entry === undefined)
     throw new Error(
