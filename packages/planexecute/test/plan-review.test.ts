@@ -160,6 +160,20 @@ describe('plan review, linear mode (each answer resumed by a new Runner on the f
     expect(stepPairs(await third.state(stopped.sessionId)).map(([step]) => step)).toEqual(['a', 'b2', 'c', 'd']);
   });
 
+  it('a revision rejected, then an answer instead: the feedback is cleared, not left for the next run', async () => {
+    const store = await fileStore();
+    const options = { review: { plan: false, replans: 'always' as const } };
+    const first = processOn(store, { planner: [planCall(['a', 'b'])], executor: [reply('A')], replanner: [planCall(['b'])] }, options);
+    const stopped = await first.runner.run({ ...user, input: 'go' }).result();
+    const second = processOn(store, { replanner: [respondCall('A is enough')] }, options);
+    const done = await second.runner
+      .resume({ ...user, sessionId: stopped.sessionId, values: { [reviewOf(stopped).id]: { reject: 'Stop here.' } } })
+      .result();
+    expect(done.output).toBe('A is enough');
+    expect(allText(second.replanner.requests[0])).toContain('Stop here.');
+    expect((await second.state(stopped.sessionId)).PlanFeedback).toBeNull();
+  });
+
   it("replans: 'always' reviews even a revision that changes nothing; 'never' reviews none", async () => {
     const store = await fileStore();
     const always = processOn(

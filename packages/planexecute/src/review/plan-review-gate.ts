@@ -73,6 +73,11 @@ export class PlanReviewGate implements Agent {
       const { inner } = this.options;
       yield* inner.run(new InvocationContext(ctx.services, inner, ctx.path, ctx.branch, attemptStart, ctx.stepId));
       const decision = this.decisionIn(ctx, attemptStart);
+      if (decision && tagOf(decision.event) === 'answer' && ctx.state[this.reviewKeys.PlanFeedback] != null) {
+        // Answered after a rejection: the feedback was for that plan, not for the next run's planner.
+        yield ctx.event({ actions: { stateDelta: { [this.reviewKeys.PlanFeedback]: null } } });
+        return;
+      }
       if (!decision || tagOf(decision.event) === 'answer' || this.answered(ctx, decision.index)) return;
       const payload = this.reviewOf(ctx, decision);
       if (!payload) return;
