@@ -134,7 +134,7 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
       ? await this.options.buildInput(input)
       : formatPlannerPrompt(input, this.options.instruction ?? (this.mode === 'graph' ? GraphPlannerPrompt.system : undefined));
     // After a rejected plan (plan review), the reviewer's feedback comes last.
-    return { userInput, request: { ...this.request, messages: [...messages, ...reviewFeedbackMessages(ctx.state, this.keys)] } };
+    return { userInput, request: { ...this.request, messages: [...messages, ...reviewFeedbackMessages(ctx, this.keys)] } };
   }
 
   /** Reads (and in graph mode, checks) the plan in a model answer. @internal */

@@ -156,7 +156,7 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
       model: this.options.model,
       request: {
         // After a rejected revision (plan review), the reviewer's feedback comes last.
-        messages: [...input.messages, ...reviewFeedbackMessages(ctx.state, this.keys)],
+        messages: [...input.messages, ...reviewFeedbackMessages(ctx, this.keys)],
         tools: this.tools,
         toolChoice: 'required',
         ...(this.options.settings ? { settings: this.options.settings } : {}),

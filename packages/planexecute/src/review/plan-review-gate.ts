@@ -18,6 +18,7 @@ import {
   type PlanReviewPayload,
 } from './plan-review-answer.js';
 import { planReviewKeys, type PlanReviewKeys } from './review-keys.js';
+import type { PlanFeedback } from './review-feedback.js';
 
 /** A planner or replanner from `createPlanner` / `createReplanner`: what the gate needs of it. */
 export interface PlanWriter extends Agent {
@@ -83,7 +84,7 @@ export class PlanReviewGate implements Agent {
       if (!payload) return;
       const answer = yield* this.answerTo(ctx, decision.event, payload);
       if ('reject' in answer) {
-        const feedback = { plan: payload.plan, feedback: answer.reject };
+        const feedback: PlanFeedback = { plan: payload.plan, feedback: answer.reject, invocationId: ctx.invocationId };
         yield tagged(ctx.event({ actions: { stateDelta: { [this.reviewKeys.PlanFeedback]: feedback } } }), REJECTED);
         attemptStart = ctx.events.length;
         continue;

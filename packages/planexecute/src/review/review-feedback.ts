@@ -1,5 +1,5 @@
 import { neutraliseMarkers, quotedBlock, quotePreamble, quoteValue } from '@replan/core/agent-kit';
-import type { Message } from '@replan/core';
+import type { InvocationContext, Message } from '@replan/core';
 import type { PlanExecuteKeys } from '../session-keys.js';
 import { planReviewKeys } from './review-keys.js';
 
@@ -9,6 +9,8 @@ export interface PlanFeedback {
   readonly plan: unknown;
   /** Their feedback. */
   readonly feedback: string;
+  /** The invocation it was given in: a later run's planner never reads it. */
+  readonly invocationId: string;
 }
 
 /**
@@ -16,9 +18,9 @@ export interface PlanFeedback {
  * input while a rejection is pending (none otherwise). The feedback is the reviewer's instruction,
  * stated as such; the rejected plan (which may echo tool output) is quoted as data.
  */
-export function reviewFeedbackMessages(state: Readonly<Record<string, unknown>>, keys: PlanExecuteKeys): Message[] {
-  const pending = state[planReviewKeys(keys).PlanFeedback] as PlanFeedback | null | undefined;
-  if (!pending || typeof pending.feedback !== 'string') return [];
+export function reviewFeedbackMessages(ctx: InvocationContext, keys: PlanExecuteKeys): Message[] {
+  const pending = ctx.state[planReviewKeys(keys).PlanFeedback] as PlanFeedback | null | undefined;
+  if (!pending || typeof pending.feedback !== 'string' || pending.invocationId !== ctx.invocationId) return [];
   const text = [
     'A person reviewing the plan rejected your last plan. Write a new plan that follows their feedback.',
     `Their feedback: ${neutraliseMarkers(pending.feedback)}`,
