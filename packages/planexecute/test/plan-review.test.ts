@@ -174,6 +174,31 @@ describe('plan review, linear mode (each answer resumed by a new Runner on the f
     expect((await second.state(stopped.sessionId)).PlanFeedback).toBeNull();
   });
 
+  it('a run stopped right after the answer was applied resumes without asking again', async () => {
+    const store = await fileStore();
+    const first = processOn(store, { planner: [planCall(['a'])] }, { review: { plan: true } });
+    const stopped = await first.runner.run({ ...user, input: 'go' }).result();
+    const review = reviewOf(stopped);
+
+    const second = processOn(store, { executor: [reply('never')] }, { review: { plan: true } });
+    const controller = new AbortController();
+    const run = second.runner.resume({
+      ...user,
+      sessionId: stopped.sessionId,
+      values: { [review.id]: { approve: true } },
+      signal: controller.signal,
+    });
+    for await (const event of run) if (event.meta?.planExecute === 'plan-reviewed') controller.abort();
+    expect((await run.result()).status).toBe('aborted');
+
+    const third = processOn(store, { executor: [reply('A')], replanner: [respondCall('done')] }, { review: { plan: true } });
+    const done = await third.runner.resume({ ...user, sessionId: stopped.sessionId }).result();
+    expect(done.status).toBe('completed');
+    const events = await third.events(stopped.sessionId);
+    expect(events.filter((e) => e.actions?.interrupt)).toHaveLength(1);
+    expect(events.filter((e) => e.meta?.planExecute === 'plan-reviewed')).toHaveLength(1);
+  });
+
   it("replans: 'always' reviews even a revision that changes nothing; 'never' reviews none", async () => {
     const store = await fileStore();
     const always = processOn(
