@@ -89,7 +89,7 @@ export class PlanReviewGate implements Agent {
         attemptStart = ctx.events.length;
         continue;
       }
-      const plan = 'edit' in answer ? this.validEdit(ctx.state, answer.edit, decision.event.id) : payload.plan;
+      const plan = 'edit' in answer ? this.validEdit(ctx.state, answer.edit, reviewId(decision.event)) : payload.plan;
       const delta: Record<string, unknown> = { [this.reviewKeys.ApprovedPlan]: plan };
       if ('edit' in answer) delta[this.options.keys.Plan] = plan;
       if (ctx.state[this.reviewKeys.PlanFeedback] != null) delta[this.reviewKeys.PlanFeedback] = null;
@@ -174,7 +174,7 @@ export class PlanReviewGate implements Agent {
     decision: AgentEvent,
     payload: PlanReviewPayload,
   ): AsyncGenerator<AgentEvent, PlanReviewAnswer, undefined> {
-    const id = `${decision.id}:${PLAN_REVIEW}`;
+    const id = reviewId(decision);
     if (ctx.services.resumeValues.has(id)) {
       const answer = ctx.services.resumeValues.get(id);
       const problem = planReviewAnswerProblem(answer);
@@ -186,6 +186,9 @@ export class PlanReviewGate implements Agent {
     throw new RunInterruptedSignal([interrupt]);
   }
 }
+
+/** A review's interrupt id: the id of the event that wrote the plan, so it is the same after a resume. */
+const reviewId = (decision: AgentEvent): string => `${decision.id}:${PLAN_REVIEW}`;
 
 /** The graph steps already run, which an edited revision must not reuse. */
 function finishedIn(state: Readonly<Record<string, unknown>>, keys: PlanExecuteKeys): FinishedSteps {
