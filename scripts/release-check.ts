@@ -7,7 +7,13 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkEntryPointProject, type NodeCommand, nodeFromRegistry, thisNode, writeEntryPointProject } from './release/entry-point-project.js';
+import {
+  checkEntryPointProject,
+  type NodeCommand,
+  nodeFromRegistry,
+  thisNode,
+  writeEntryPointProject,
+} from './release/entry-point-project.js';
 import { entryPointProblems } from './release/entry-point-problems.js';
 import { freshDir } from './release/scratch-dir.js';
 import { installTarballs, packTarballs } from './release/tarballs.js';

@@ -10,7 +10,8 @@ export function entryPointProblems(outcomes: readonly EntryPointOutcome[], entry
     for (const name of entryPoints) {
       if (!(outcome.required[name] ?? 0)) problems.push(`Node ${outcome.node}: require('${name}') gave no exports`);
       if (!(outcome.imported[name] ?? 0)) problems.push(`Node ${outcome.node}: import('${name}') gave no exports`);
-      if (!outcome.sameAsRequire[name]) problems.push(`Node ${outcome.node}: require('${name}') and import('${name}') gave different modules`);
+      if (!outcome.sameAsRequire[name])
+        problems.push(`Node ${outcome.node}: require('${name}') and import('${name}') gave different modules`);
     }
   return problems;
 }

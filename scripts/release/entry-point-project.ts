@@ -14,7 +14,10 @@ export async function writeEntryPointProject(dir: string, entryPoints: readonly 
   await mkdir(dir, { recursive: true });
   // `npm init` writes "type": "commonjs": the project a newcomer starts from.
   if (!existsSync(join(dir, 'package.json')))
-    await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'replan-entry-points', private: true, type: 'commonjs' }, null, 2)}\n`);
+    await writeFile(
+      join(dir, 'package.json'),
+      `${JSON.stringify({ name: 'replan-entry-points', private: true, type: 'commonjs' }, null, 2)}\n`,
+    );
   const tsconfig = {
     compilerOptions: {
       target: 'ES2022',
@@ -92,11 +95,18 @@ export interface EntryPointOutcome {
  * Type-checks and compiles the project written by {@link writeEntryPointProject} with the TypeScript
  * compiler at `tsc`, then runs both files on each Node. Rejects with tsc's or node's output on failure.
  */
-export async function checkEntryPointProject(dir: string, tsc: string, nodes: readonly NodeCommand[] = [thisNode]): Promise<EntryPointOutcome[]> {
+export async function checkEntryPointProject(
+  dir: string,
+  tsc: string,
+  nodes: readonly NodeCommand[] = [thisNode],
+): Promise<EntryPointOutcome[]> {
   await succeed(process.execPath, [tsc, '-p', 'tsconfig.json'], dir);
   const outcomes: EntryPointOutcome[] = [];
   for (const node of nodes) {
-    const required = printed(await succeed(node.file, [...node.args, 'out/require-all.js'], dir)) as { node: string; exported: Record<string, number> };
+    const required = printed(await succeed(node.file, [...node.args, 'out/require-all.js'], dir)) as {
+      node: string;
+      exported: Record<string, number>;
+    };
     const imported = printed(await succeed(node.file, [...node.args, 'out/import-all.mjs'], dir)) as {
       node: string;
       exported: Record<string, number>;
