@@ -23,7 +23,9 @@ describe('the package list', () => {
 
   it('is the fixed group of .changeset/config.json (one version for all)', () => {
     const config = JSON.parse(readRepoFile('.changeset/config.json')) as { fixed: string[][] };
-    expect(config.fixed.map((group) => [...group].sort())).toEqual([names.filter((n) => !packages.find((p) => p.name === n)?.manifest.private)]);
+    expect(config.fixed.map((group) => [...group].sort())).toEqual([
+      names.filter((n) => !packages.find((p) => p.name === n)?.manifest.private),
+    ]);
   });
 
   it('is what the consumers app imports (it uses every package)', () => {

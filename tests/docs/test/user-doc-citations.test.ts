@@ -12,7 +12,7 @@ const userDocs = [
     .map((f) => `docs/${f}`),
   ...workspacePackages().map((p) => `packages/${p.dir}/README.md`),
 ];
-const citation = /design §|§ ?\d|\b(table )?rows? \d+\b|\bissues? #?\d+\b/gi;
+const citation = /design §|§ ?\d|\b(table )?rows? \d+\b|\bissues?[ -]#?\d+\b/gi;
 
 describe('the user docs', () => {
   it('cite no design section, issue number or table row number', () => {
