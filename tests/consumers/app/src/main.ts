@@ -46,7 +46,8 @@ const makeAgent = () =>
 const remote: ChatModel = new OpenAIChatModel({ model: 'gpt-4o-mini', apiKey: 'unused', baseURL: 'http://127.0.0.1:9/v1' });
 const durable: (options: { connectionString: string }) => SessionStore = (options) => new PostgresSessionStore(options);
 
-if (remote.id !== 'gpt-4o-mini' || typeof durable !== 'function' || typeof serveStudio !== 'function') throw new Error('the other packages did not load');
+if (remote.id !== 'gpt-4o-mini' || typeof durable !== 'function' || typeof serveStudio !== 'function')
+  throw new Error('the other packages did not load');
 
 // MCP is an optional peer: without @modelcontextprotocol/sdk, mcpTools says what to install and nothing
 // else is affected; with it, a server that cannot start is named. (The command does not exist.)
