@@ -3,6 +3,8 @@
 // Run: node --import tsx mcp-parent.ts <server script> [server flags, e.g. --ignore-sigterm]
 import { mcpTools } from '../../src/mcp/mcp-tools.js';
 
-const mcp = await mcpTools({ stdio: { command: process.execPath, args: [process.argv[2] as string, '--linger', ...process.argv.slice(3)], stderr: 'ignore' } });
+const mcp = await mcpTools({
+  stdio: { command: process.execPath, args: [process.argv[2] as string, '--linger', ...process.argv.slice(3)], stderr: 'ignore' },
+});
 process.stdout.write(`${mcp.pid}\n`);
 process.exit(0);
