@@ -15,6 +15,7 @@ import {
   type Tool,
   type ToolContext,
 } from '@replan/core';
+import { alive, until } from './support/processes.js';
 
 // The bounds of mcpTools against real child processes: a server that never answers, one whose answer
 // is larger than a stdio message may be, one that ignores SIGTERM.
@@ -33,18 +34,6 @@ afterEach(async () => {
   for (const pid of started.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 1000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
-};
 const pidsIn = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map(Number) : []);
 const named = (set: McpToolset, name: string): Tool => set.tools.find((t) => t.name === name) as Tool;
 const ctx = () => ({ signal: new AbortController().signal }) as unknown as ToolContext;
@@ -65,7 +54,7 @@ const open = async (...args: Parameters<typeof mcpTools>) => {
   opened.push(set);
   return set;
 };
-const rejectionOf = async (promise: Promise<unknown>): Promise<Error> => {
+const rejectionOf = async (promise: unknown): Promise<Error> => {
   try {
     await promise;
   } catch (error) {
@@ -84,7 +73,7 @@ describe('mcpTools bounds connecting', () => {
     expect((error as McpTimeoutError).timeoutMs).toBe(1000);
     expect(error.message).toMatch(/within 1000 ms.*raise timeoutMs/s);
     expect(pidsIn(pids)).toHaveLength(1);
-    await until(() => pidsIn(pids).every((pid) => !alive(pid)));
+    await until(() => pidsIn(pids).every((pid) => !alive(pid)), 1000); // stdin closed, SIGTERM after 2 s
   });
 
   it('an aborted signal bounds a server that never answers initialize, and its process is ended', async () => {
@@ -98,7 +87,7 @@ describe('mcpTools bounds connecting', () => {
     expect(error).toBeInstanceOf(McpAbortedError);
     expect(error).toBeInstanceOf(McpConnectionError);
     expect(error.message).toMatch(/aborted/);
-    await until(() => pidsIn(pids).every((pid) => !alive(pid)));
+    await until(() => pidsIn(pids).every((pid) => !alive(pid)), 1000); // stdin closed, SIGTERM after 2 s
   });
 
   it('a signal aborted before the call starts no server', async () => {
@@ -146,7 +135,7 @@ describe('a server that ignores SIGTERM', () => {
     started.push(pid);
     expect(alive(pid)).toBe(true);
     await mcp.close();
-    await until(() => !alive(pid));
+    await until(() => !alive(pid), 1000);
   });
 
   it('is killed when its owner exits without close()', async () => {
@@ -154,6 +143,6 @@ describe('a server that ignores SIGTERM', () => {
     const pid = Number(stdout.trim());
     expect(pid).toBeGreaterThan(0);
     started.push(pid);
-    await until(() => !alive(pid));
+    await until(() => !alive(pid), 1000);
   });
 });

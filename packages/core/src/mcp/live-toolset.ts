@@ -79,6 +79,11 @@ class LiveToolset implements McpToolset {
       void this.connection.close();
       throw error;
     }
+    // Aborted just as connecting finished: nobody will close this toolset.
+    if (signal?.aborted) {
+      void this.connection.close();
+      throw aborted(this.server, signal.reason);
+    }
     signal?.addEventListener('abort', this.stopOnAbort, { once: true });
   }
 

@@ -60,7 +60,8 @@ export class McpConnection {
 
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs?: number): Promise<McpCallResult> {
     // Reconnecting (after the server dropped the last session) is bounded by the call's own signal and timeout.
-    const live = await withinBound(this.connect(), { signal, timeoutMs, call: name }, this.server);
+    const open = !this.closed && this.current && !this.current.dropped ? this.current : undefined;
+    const live = open ?? (await withinBound(this.connect(), { signal, timeoutMs, call: name }, this.server));
     try {
       return (await live.client.callTool({ name, arguments: args }, undefined, {
         signal,
