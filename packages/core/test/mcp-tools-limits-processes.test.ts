@@ -31,7 +31,8 @@ beforeEach(() => {
 });
 afterEach(async () => {
   for (const set of opened.splice(0)) await set.close();
-  for (const pid of started.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  // Even when a test failed before it saw them: no server outlives the test.
+  for (const pid of [...started.splice(0), ...pidsIn(join(dir, 'pids'))]) if (alive(pid)) process.kill(pid, 'SIGKILL');
 });
 
 const pidsIn = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map(Number) : []);
