@@ -18,7 +18,8 @@ export interface RecordedResponse {
   readonly eventId: string;
   /**
    * Its place among all recorded calls of the session, in the order they started: its run's place
-   * in the log, then `meta.request.call` (log order for a recording without it).
+   * in the log (a resume is a run of its own), then `meta.request.call` (log order for a recording
+   * without it).
    */
   readonly order: number;
 }
@@ -54,9 +55,16 @@ export function recordedEvents(session: RecordedSession): readonly AgentEvent[] 
  */
 export function recordedResponses(session: RecordedSession): Map<string, RecordedResponse[]> {
   const byPath = new Map<string, RecordedResponse[]>();
-  const runs = new Map<string, number>(); // invocation id → its place in the log
+  // Invocation id → the place in the log of its latest run. A resume is a run of its own: its calls
+  // are numbered from 1 again, after every call of the run it continues.
+  const runs = new Map<string, number>();
+  let started = 0;
   let logged = 0;
   for (const event of recordedEvents(session)) {
+    if (event.actions?.resumeValues !== undefined || event.meta?.kind === 'resume') {
+      runs.set(event.invocationId, started++);
+      continue;
+    }
     const stored = event.meta?.request;
     if (stored === undefined) continue;
     const parsed = storedRequestSchema.safeParse(stored);
@@ -72,7 +80,7 @@ export function recordedResponses(session: RecordedSession): Map<string, Recorde
     const response: ModelResponse = event.usage ? { message, finishReason, usage: event.usage } : { message, finishReason };
     let run = runs.get(event.invocationId);
     if (run === undefined) {
-      run = runs.size;
+      run = started++;
       runs.set(event.invocationId, run);
     }
     // Calls of one run by start order (a streamed plan is stored after the steps it started); runs in log order.
