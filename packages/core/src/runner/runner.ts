@@ -115,6 +115,8 @@ export class Runner {
   readonly leaseMs: number;
   /** This runner's lease owner id. */
   readonly owner: string;
+  /** No `sessionStore` was given: sessions live in this runner's memory (said when one is not found). */
+  private readonly defaultStore: boolean;
 
   constructor(options: RunnerOptions) {
     if (!options.agent) throw new ConfigurationError('Runner needs an agent.');
@@ -124,6 +126,7 @@ export class Runner {
     this.agent = options.agent;
     this.appName = options.appName;
     this.sessionStore = options.sessionStore ?? new InMemorySessionStore();
+    this.defaultStore = options.sessionStore === undefined;
     this.newId = options.generateId ?? randomUUID;
     this.hub = options.observers?.length ? new ObserverHub(options.observers, options.onObserverError) : undefined;
     this.prices = options.prices;
@@ -244,10 +247,15 @@ export class Runner {
     signal: AbortSignal,
     lease: RunLease | undefined,
   ): Promise<RunResult> {
+    const notFound = () => new SessionNotFoundError(key.appName, key.userId, key.id, { inMemory: this.defaultStore });
     // The lease first: a run alive elsewhere refuses this resume before it reads or writes anything.
-    await lease?.acquire();
+    try {
+      await lease?.acquire();
+    } catch (error) {
+      throw error instanceof SessionNotFoundError ? notFound() : error;
+    }
     const session = await this.sessionStore.get(key);
-    if (!session) throw new SessionNotFoundError(key.appName, key.userId, key.id);
+    if (!session) throw notFound();
     const log = readInvocation(session.events);
     if (!log) throw new NothingToResumeError(`Session "${key.id}" has no invocation to resume; start one with runner.run().`);
     const values = checkedResumeValues(options, log.openInterrupts);
