@@ -6,11 +6,10 @@ import { ConfigurationError } from '../errors/replan-error.js';
 import { InvalidResumeValueError, NothingToResumeError, UnknownInterruptError } from '../errors/run-errors.js';
 import type { Interrupt } from '../events/agent-event.js';
 import { type ApprovalAnswer, approvalAnswerProblem } from '../tools/approval-answer.js';
-import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
+import { SessionExistsError } from '../errors/session-errors.js';
 import type { ContentBlock } from '../messages/content-block.js';
 import { type Message, toUserMessage } from '../messages/message.js';
 import { emptyUsage } from '../models/usage.js';
-import { InMemorySessionStore } from '../sessions/in-memory-session-store.js';
 import type { Session, SessionKey } from '../sessions/session.js';
 import { jsonStateDelta } from '../sessions/json-state.js';
 import { assertIdentifier, assertSessionKey } from '../sessions/session-key-rules.js';
@@ -18,6 +17,7 @@ import type { SessionStore } from '../sessions/session-store.js';
 import { driveInvocation } from './drive-invocation.js';
 import { claimSession } from './active-sessions.js';
 import { readInvocation } from './invocation-log.js';
+import { defaultSessionStore, sessionToResume } from './session-to-resume.js';
 import { Run, type RunResult } from './run.js';
 import { assertLeaseOwner, assertLeaseTtl } from '../sessions/session-lease.js';
 import { defaultLeaseOwner, fenceAppends, RunLease } from './run-lease.js';
@@ -115,8 +115,6 @@ export class Runner {
   readonly leaseMs: number;
   /** This runner's lease owner id. */
   readonly owner: string;
-  /** No `sessionStore` was given: sessions live in this runner's memory (said when one is not found). */
-  private readonly defaultStore: boolean;
 
   constructor(options: RunnerOptions) {
     if (!options.agent) throw new ConfigurationError('Runner needs an agent.');
@@ -125,8 +123,7 @@ export class Runner {
     assertUniqueAgentNames(options.agent);
     this.agent = options.agent;
     this.appName = options.appName;
-    this.sessionStore = options.sessionStore ?? new InMemorySessionStore();
-    this.defaultStore = options.sessionStore === undefined;
+    this.sessionStore = options.sessionStore ?? defaultSessionStore();
     this.newId = options.generateId ?? randomUUID;
     this.hub = options.observers?.length ? new ObserverHub(options.observers, options.onObserverError) : undefined;
     this.prices = options.prices;
@@ -247,15 +244,7 @@ export class Runner {
     signal: AbortSignal,
     lease: RunLease | undefined,
   ): Promise<RunResult> {
-    const notFound = () => new SessionNotFoundError(key.appName, key.userId, key.id, { inMemory: this.defaultStore });
-    // The lease first: a run alive elsewhere refuses this resume before it reads or writes anything.
-    try {
-      await lease?.acquire();
-    } catch (error) {
-      throw error instanceof SessionNotFoundError ? notFound() : error;
-    }
-    const session = await this.sessionStore.get(key);
-    if (!session) throw notFound();
+    const session = await sessionToResume(this.sessionStore, key, lease);
     const log = readInvocation(session.events);
     if (!log) throw new NothingToResumeError(`Session "${key.id}" has no invocation to resume; start one with runner.run().`);
     const values = checkedResumeValues(options, log.openInterrupts);
