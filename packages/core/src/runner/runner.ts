@@ -6,11 +6,10 @@ import { ConfigurationError } from '../errors/replan-error.js';
 import { InvalidResumeValueError, NothingToResumeError, UnknownInterruptError } from '../errors/run-errors.js';
 import type { Interrupt } from '../events/agent-event.js';
 import { type ApprovalAnswer, approvalAnswerProblem } from '../tools/approval-answer.js';
-import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
+import { SessionExistsError } from '../errors/session-errors.js';
 import type { ContentBlock } from '../messages/content-block.js';
 import { type Message, toUserMessage } from '../messages/message.js';
 import { emptyUsage } from '../models/usage.js';
-import { InMemorySessionStore } from '../sessions/in-memory-session-store.js';
 import type { Session, SessionKey } from '../sessions/session.js';
 import { jsonStateDelta } from '../sessions/json-state.js';
 import { assertIdentifier, assertSessionKey } from '../sessions/session-key-rules.js';
@@ -18,6 +17,7 @@ import type { SessionStore } from '../sessions/session-store.js';
 import { driveInvocation } from './drive-invocation.js';
 import { claimSession } from './active-sessions.js';
 import { readInvocation } from './invocation-log.js';
+import { defaultSessionStore, sessionToResume } from './session-to-resume.js';
 import { Run, type RunResult } from './run.js';
 import { assertLeaseOwner, assertLeaseTtl } from '../sessions/session-lease.js';
 import { defaultLeaseOwner, fenceAppends, RunLease } from './run-lease.js';
@@ -123,7 +123,7 @@ export class Runner {
     assertUniqueAgentNames(options.agent);
     this.agent = options.agent;
     this.appName = options.appName;
-    this.sessionStore = options.sessionStore ?? new InMemorySessionStore();
+    this.sessionStore = options.sessionStore ?? defaultSessionStore();
     this.newId = options.generateId ?? randomUUID;
     this.hub = options.observers?.length ? new ObserverHub(options.observers, options.onObserverError) : undefined;
     this.prices = options.prices;
@@ -244,10 +244,7 @@ export class Runner {
     signal: AbortSignal,
     lease: RunLease | undefined,
   ): Promise<RunResult> {
-    // The lease first: a run alive elsewhere refuses this resume before it reads or writes anything.
-    await lease?.acquire();
-    const session = await this.sessionStore.get(key);
-    if (!session) throw new SessionNotFoundError(key.appName, key.userId, key.id);
+    const session = await sessionToResume(this.sessionStore, key, lease);
     const log = readInvocation(session.events);
     if (!log) throw new NothingToResumeError(`Session "${key.id}" has no invocation to resume; start one with runner.run().`);
     const values = checkedResumeValues(options, log.openInterrupts);
