@@ -54,7 +54,11 @@ export interface SessionListPage {
 export type StepStatus = 'pending' | 'running' | 'done' | 'failed';
 
 export interface PlanStepView {
-  /** `id` in graph mode, `n<stepNumber>` for a linear step that ran, `p<index>` for one still to run. */
+  /**
+   * The same in every plan version: `id` in graph mode; for a linear step `n<stepNumber>` once it
+   * ran or runs (a step still to run in the latest version: the number it will run as), and
+   * `v<version>.<position>` for a step dropped before it ran (where it first appeared).
+   */
   readonly key: string;
   readonly label: string;
   readonly dependsOn: readonly string[];
