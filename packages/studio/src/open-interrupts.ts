@@ -1,12 +1,25 @@
 import { readChildSessionLink } from '@replan/core';
-import type { OpenInterruptRow, OpenInterruptsList, Owners } from '../web/src/wire-types.js';
+import type { InterruptView, OpenInterruptRow, OpenInterruptsList, Owners } from '../web/src/wire-types.js';
 import type { SessionReader } from './session-reader.js';
-import { shorten } from './view/event-views.js';
+import { asText, shorten } from './view/event-views.js';
 import { openInterrupts } from './view/session-digest.js';
 
 /** Sessions looked at, at most, for one list (the store has no "interrupted sessions" query: each session's status is read from its events). */
 export const MAX_SCANNED_SESSIONS = 5000;
 const PAGE = 500;
+
+/** The question on one line: an approval as the call it approves (`send_report({"to":…})`), else the payload. */
+function summaryOf(interrupt: InterruptView): string {
+  let payload: unknown = interrupt.payload;
+  try {
+    payload = JSON.parse(interrupt.payload);
+  } catch {
+    // text, not JSON: shown as it is
+  }
+  const args = typeof payload === 'object' && payload !== null && 'args' in payload ? (payload as { args: unknown }).args : undefined;
+  const text = interrupt.toolName && args !== undefined ? `${interrupt.toolName}(${JSON.stringify(args)})` : asText(payload);
+  return shorten(text, 160);
+}
 
 /**
  * What waits for a person across the apps and users in `owners`: each interrupted session's open
@@ -44,7 +57,7 @@ export async function listOpenInterrupts(
               sessionId: row.id,
               updatedAt: row.updatedAt,
               interrupt,
-              summary: shorten(interrupt.toolName ? `${interrupt.toolName} ${interrupt.payload}` : interrupt.payload, 140),
+              summary: summaryOf(interrupt),
             });
         }
       } while (cursor);

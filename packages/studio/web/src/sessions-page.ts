@@ -150,8 +150,10 @@ function runnersNote(info: StudioInfo): HTMLElement | null {
           'li',
           { attrs: { 'data-runner-app': r.app } },
           h('strong', null, r.app),
-          r.models.length ? ` — ${r.models.map((m) => (m.offline ? `${m.id} (${m.offline})` : m.id)).join(', ')}` : '',
           offlineNote(r) ? h('span', { class: 'badge offline' }, offlineNote(r)) : null,
+          r.models.length
+            ? h('span', { class: 'muted' }, ` · ${r.models.length === 1 ? 'model' : 'models'} ${r.models.map((m) => m.id).join(', ')}`)
+            : null,
         ),
       ),
     ),
