@@ -8,7 +8,7 @@ import { sessionDigest } from '../src/view/session-digest.js';
 import { statusOf } from '../src/view/session-status.js';
 import { stateAt } from '../src/view/state-at.js';
 import { runHolderOf } from '../src/view/run-holder.js';
-import { approvalScenario, graphScenario } from './support/scenarios.js';
+import { approvalScenario, graphScenario, revisingScenario } from './support/scenarios.js';
 
 const isPlanner = (r: ModelRequest) => typeof r.toolChoice === 'object' && r.toolChoice.name === 'plan';
 const isReplanner = (r: ModelRequest) => r.tools?.some((t) => t.name === 'respond') === true;
@@ -53,24 +53,11 @@ describe('plan revisions', () => {
   });
 
   it('linear: a step keeps its key in every version, before and after it runs', async () => {
-    // The demo's shape: [A, B, C]; after A: [B, C]; after B: [D, E] (C dropped); after D: [E]; after E: the answer.
-    const replies = [['B', 'C'], ['D', 'E'], ['E']];
-    const model = new ScriptedModel({
-      respond: (request) => {
-        if (isPlanner(request)) return callTools({ name: 'plan', args: { steps: ['A', 'B', 'C'] } });
-        if (isReplanner(request)) {
-          const next = replies.shift();
-          return next ? callTools({ name: 'plan', args: { steps: next } }) : callTools({ name: 'respond', args: { response: 'done' } });
-        }
-        return 'step result';
-      },
-    });
     const store = new InMemorySessionStore();
-    await new Runner({ agent: createPlanExecuteAgent({ model }), appName: 'views', sessionStore: store })
-      .run({ userId: 'u', sessionId: 'k', input: 'go' })
-      .result();
+    await revisingScenario(store, 'views').run({ userId: 'u', sessionId: 'k', input: 'go' }).result();
     const events = await eventsOf(store, 'k');
-    const keys = (revisions: ReturnType<typeof planRevisions>) => revisions.map((r) => r.steps.map((s) => `${s.key} ${s.label}`));
+    const keys = (revisions: ReturnType<typeof planRevisions>) =>
+      revisions.map((r) => r.steps.map((s) => `${s.key} ${s.label.replace('Step ', '')}`));
     expect(keys(planRevisions(events))).toEqual([
       ['n1 A', 'n2 B', 'v1.3 C'],
       ['n1 A', 'n2 B', 'v1.3 C'],
