@@ -110,7 +110,7 @@ describeInBrowser('reading a session', (browser) => {
     studio = await serveStudio({ store, apps: ['files'], users: ['ana'] });
     page = await browser().newPage();
     const noHiddenCharacterShows = async () => {
-      const text = await page!.evaluate(() => document.body.innerText);
+      const text = await page!.evaluate(() => document.body.textContent);
       expect(text).not.toMatch(/[\u202E\u200B]/);
       // Attributes people read (tooltips, accessible names) carry codes too; only ids and values keep the character.
       const attributes = await page!.evaluate(() =>
