@@ -110,14 +110,13 @@ describeInBrowser('reading a session', (browser) => {
     studio = await serveStudio({ store, apps: ['files'], users: ['ana'] });
     page = await browser().newPage();
     const noHiddenCharacterShows = async () => {
-      const text = await page!.evaluate(() => document.body.textContent);
-      expect(text).not.toMatch(/[\u202E\u200B]/);
+      expect(await page!.locator('body').textContent()).not.toMatch(/[\u202E\u200B]/);
       // Attributes people read (tooltips, accessible names) carry codes too; only ids and values keep the character.
-      const attributes = await page!.evaluate(() =>
-        [...document.querySelectorAll('*')].flatMap((el) =>
-          [...el.attributes].filter((a) => /[\u202E\u200B]/.test(a.value)).map((a) => a.name),
-        ),
-      );
+      const attributes = await page!
+        .locator('*')
+        .evaluateAll((els) =>
+          els.flatMap((el) => el.getAttributeNames().filter((name: string) => /[\u202E\u200B]/.test(el.getAttribute(name) ?? ''))),
+        );
       expect(attributes.filter((name) => !name.startsWith('data-') && name !== 'value')).toEqual([]);
     };
 
@@ -142,7 +141,10 @@ describeInBrowser('reading a session', (browser) => {
     const style = await page
       .locator('.detail .block-tool-result pre .hidden-char')
       .first()
-      .evaluate((el) => getComputedStyle(el).backgroundColor);
+      .evaluate(
+        (el) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor,
+      );
     expect(style).not.toBe('rgba(0, 0, 0, 0)');
     await noHiddenCharacterShows();
   });
