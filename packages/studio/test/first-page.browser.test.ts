@@ -54,7 +54,7 @@ describeInBrowser('the first page: what waits for a person, and which runners ar
     }
   });
 
-  it('says when nothing waits, and that a read-only studio has no runners', async () => {
+  it('says when nothing waits, then shows a question asked meanwhile; a read-only studio names no runners', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'studio-first-page-'));
     const store = new FileSessionStore({ dir });
     const graph = graphScenario(store, 'alpha', 0);
@@ -68,6 +68,9 @@ describeInBrowser('the first page: what waits for a person, and which runners ar
       expect(await page.locator('.open-interrupts .empty').textContent()).toBe('Nothing waits for a person.');
       expect(await page.locator('.runners-note').count()).toBe(0);
       expect(await page.locator('#mode').textContent()).toBe('read-only · file store');
+      // A run elsewhere (another process on the same directory) asks: the first page shows it without a reload.
+      await approvalScenario(new FileSessionStore({ dir }), 'beta').run({ userId: 'bo', sessionId: 'later', input: 'Send' }).result();
+      await page.waitForSelector('.open-interrupt[data-session="later"]', { timeout: 20_000 });
     } finally {
       await page.close();
       await studio.close();

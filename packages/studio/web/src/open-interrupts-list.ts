@@ -4,10 +4,14 @@ import { count, time } from './format.js';
 import { hrefOf } from './routes.js';
 import type { OpenInterruptsList } from './wire-types.js';
 
+/** How often the list is looked for again while the first page is shown. */
+const REFRESH_MS = 5000;
+
 /**
  * The first page's "Open interrupts": what waits for a person in any app and user the studio
  * knows, newest first, each with a link to its session (where it is answered). Filled in after
- * the rest of the page is drawn: finding them reads every session's status.
+ * the rest of the page is drawn (finding them reads every session's status), then again every
+ * few seconds while the page is shown.
  */
 export function openInterruptsSection(api: Api): HTMLElement {
   const body = h('div', { class: 'open-interrupts-body' }, h('p', { class: 'muted' }, 'Looking for questions that wait for a person…'));
@@ -17,20 +21,29 @@ export function openInterruptsSection(api: Api): HTMLElement {
     h('h2', { attrs: { id: 'open-interrupts-title' } }, 'Open interrupts'),
     body,
   );
-  void api
-    .get<OpenInterruptsList>('interrupts')
-    .then((list) => {
+  let shown = '';
+  const load = async () => {
+    try {
+      const list = await api.get<OpenInterruptsList>('interrupts');
+      const json = JSON.stringify(list);
+      if (json !== shown) {
+        shown = json;
+        clear(body);
+        body.append(...listElements(list));
+      }
+    } catch (error) {
+      shown = '';
       clear(body);
-      body.append(...listElements(list));
-    })
-    .catch((error: Error) => {
-      clear(body);
-      body.appendChild(h('p', { class: 'block block-error', attrs: { role: 'alert' } }, error.message));
-    })
-    .finally(() => {
-      section.setAttribute('aria-busy', 'false');
-      section.dataset.ready = 'true';
-    });
+      body.appendChild(h('p', { class: 'block block-error', attrs: { role: 'alert' } }, (error as Error).message));
+    }
+    section.setAttribute('aria-busy', 'false');
+    section.dataset.ready = 'true';
+    // Kept current while the first page is shown (a run elsewhere may ask, or be answered).
+    setTimeout(() => {
+      if (section.isConnected) void load();
+    }, REFRESH_MS);
+  };
+  void load();
   return section;
 }
 
