@@ -1,8 +1,8 @@
-import { InMemorySessionStore, Runner } from '@replan/core';
-import { AGENT_TOOL_INPUT_KIND } from '@replan/core/agent-kit';
-import { ReplayModel, ScriptedModel } from '@replan/core/testing';
+import { agentTool, InMemorySessionStore, ReActAgent, Runner, tool } from '@replan/core';
+import { callTools, ReplayModel, ScriptedModel } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { count, runnerLabel } from '../web/src/format.js';
 import { escapeHidden, splitHidden } from '../web/src/visible-text.js';
 import { listOpenInterrupts } from '../src/open-interrupts.js';
@@ -11,7 +11,7 @@ import { SessionReader } from '../src/session-reader.js';
 import { approvalScenario, graphScenario, questionScenario } from './support/scenarios.js';
 
 describe('open interrupts across apps and users', () => {
-  it('lists what waits in any app and user, newest first, and leaves out child sessions and answered ones', async () => {
+  it('lists what waits in any app and user, newest first: a nested question once, under its root; answered ones not', async () => {
     const store = new InMemorySessionStore();
     const graph = graphScenario(store, 'alpha', 0);
     graph.release();
@@ -24,30 +24,45 @@ describe('open interrupts across apps and users', () => {
     await approvals
       .resume({ userId: 'bo', sessionId: 'answered', values: { [answered.events.at(-1)!.actions!.interrupt!.id]: true } })
       .result();
-    // A child session (an agent run as a tool) asks through its root: only the root is listed.
-    const pay = (await store.get({ appName: 'beta', userId: 'bo', id: 'pay' }))!;
-    const parent = { schemaVersion: 1, parentSessionId: 'pay', parentInvocationId: 'inv', toolCallId: 't', toolName: 'sub', path: 'x' };
-    const [first, ...rest] = pay.events;
-    await store.create({ appName: 'beta', userId: 'bo', id: 'pay-child' }, [
-      { ...first!, meta: { kind: AGENT_TOOL_INPUT_KIND, parent } },
-      ...rest,
-    ]);
+    // An agent run as a tool asks inside its child session: the question is listed once, under the root session.
+    const publish = tool({
+      name: 'publish',
+      description: 'Publishes.',
+      parameters: z.object({ title: z.string() }),
+      needsApproval: true,
+      execute: () => 'published',
+    });
+    const writer = new ReActAgent({
+      name: 'writer',
+      model: new ScriptedModel({ responses: [callTools({ name: 'publish', args: { title: 'Tides' }, id: 'a1' })] }),
+      tools: [publish],
+    });
+    const root = new ReActAgent({
+      name: 'root',
+      model: new ScriptedModel({ responses: [callTools({ name: 'write', args: { input: 'a post' }, id: 'o1' })] }),
+      tools: [agentTool(writer, { name: 'write' })],
+    });
+    await new Runner({ agent: root, appName: 'beta', sessionStore: store })
+      .run({ userId: 'bo', sessionId: 'nested', input: 'go' })
+      .result();
+    expect((await store.list({ appName: 'beta', userId: 'bo', limit: 10 })).sessions).toHaveLength(4); // with the child session
     const owners = {
       apps: ['alpha', 'beta', 'delta', 'gamma'],
       users: { alpha: ['ana'], beta: ['bo'], delta: [], gamma: ['cy'] },
       discovery: 'hints',
     };
     const list = await listOpenInterrupts(new SessionReader(store), owners);
-    expect(list.interrupts.map((r) => [r.appName, r.userId, r.sessionId, r.interrupt.reason])).toEqual([
-      ['gamma', 'cy', 'budget', 'question'],
-      ['beta', 'bo', 'pay', 'approval'],
+    expect(list.interrupts.map((r) => [r.appName, r.userId, r.sessionId, r.interrupt.id])).toEqual([
+      ['beta', 'bo', 'nested', 'o1/a1:approval'],
+      ['gamma', 'cy', 'budget', expect.any(String)],
+      ['beta', 'bo', 'pay', asked.interrupts[0]!.id],
     ]);
-    expect(list.interrupts[1]).toMatchObject({
-      interrupt: { id: asked.interrupts[0]!.id, toolName: 'send_report' },
+    expect(list.interrupts[2]).toMatchObject({
+      interrupt: { reason: 'approval', toolName: 'send_report' },
       summary: 'send_report({"to":"team@example.com"})',
     });
-    expect(list.interrupts[0]!.summary).toBe('{ "question": "What is the budget?" }');
-    expect(list).toMatchObject({ scanned: 5, complete: true, appsWithoutUsers: ['delta'] });
+    expect(list.interrupts[1]).toMatchObject({ interrupt: { reason: 'question' }, summary: '{ "question": "What is the budget?" }' });
+    expect(list).toMatchObject({ scanned: 6, complete: true, appsWithoutUsers: ['delta'] });
     // At its limit the look stops, and says so.
     expect(await listOpenInterrupts(new SessionReader(store), owners, 2)).toMatchObject({ scanned: 2, complete: false });
   });
