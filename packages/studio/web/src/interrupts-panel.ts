@@ -42,7 +42,7 @@ export function interruptsPanel(ctx: SessionContext, interrupts: readonly Interr
                   button(
                     'Reject',
                     () =>
-                      void resume({ [interrupt.id]: { approved: false, message: answer.value || 'Rejected in the studio.' } }, 'Rejected'),
+                      void resume({ [interrupt.id]: { approved: false, message: answer.value || 'Rejected in the studio' } }, 'Rejected'),
                     { class: 'danger' },
                   ),
                 ]

@@ -1,6 +1,6 @@
 import type { Api } from './api.js';
-import { append, button, clear, h } from './dom.js';
-import { cost, time, tokens } from './format.js';
+import { append, button, clear, h, setText } from './dom.js';
+import { cost, count, time, tokens } from './format.js';
 import { DetailPanel } from './detail-panel.js';
 import { interruptsPanel } from './interrupts-panel.js';
 import { PlanPanel } from './plan-panel.js';
@@ -12,7 +12,7 @@ import type { SessionDigest, StudioInfo } from './wire-types.js';
 /** ` · cost …` when the studio was given prices (with how many calls it could not price). */
 const sessionCost = (d: SessionDigest): string => {
   if (!d.cost) return '';
-  const unpriced = d.cost.unpricedModelCalls ? ` (${d.cost.unpricedModelCalls} calls unpriced)` : '';
+  const unpriced = d.cost.unpricedModelCalls ? ` (${count(d.cost.unpricedModelCalls, 'call')} unpriced)` : '';
   return ` · ${cost(d.cost.total)}${unpriced}`;
 };
 
@@ -48,7 +48,7 @@ export async function renderSessionPage(
     },
     refresh: () => void refresh(),
     say: (message) => {
-      status.textContent = message;
+      setText(status, message);
     },
   };
   const plan = new PlanPanel(ctx);
@@ -66,7 +66,7 @@ export async function renderSessionPage(
         'p',
         { class: 'session-facts' },
         h('span', { class: `badge status-${d.status}`, attrs: { 'data-status': d.status } }, d.status.replace('_', ' ')),
-        ` ${d.key.appName} · ${d.key.userId} · ${d.eventCount} event${d.eventCount === 1 ? '' : 's'} · ${tokens(d.tokens)}${sessionCost(d)} · updated ${time(d.updatedAt)}`,
+        ` ${d.key.appName} · ${d.key.userId} · ${count(d.eventCount, 'event')} · ${tokens(d.tokens)}${sessionCost(d)} · updated ${time(d.updatedAt)}`,
       ),
       d.runner === null
         ? h(
