@@ -85,6 +85,25 @@ describe('replan CLI', () => {
     expect(out).toContain('answer: All three steps are done.');
   });
 
+  it('show counts events in the singular for one', async () => {
+    const store = new FileSessionStore({ dir });
+    await store.create({ appName: 'cli-app', userId: 'ana', id: 'one' }, [
+      {
+        id: 'e1',
+        invocationId: 'i1',
+        author: 'user',
+        path: 'user',
+        timestamp: 1,
+        message: { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      },
+    ]);
+    const plain = await cli('show', 'one', '--store', dir, '--plain');
+    expect(plain.out).toContain('· 1 event ·');
+    const rendered = await cli('show', 'one', '--store', dir);
+    expect(rendered.out).toMatch(/· 1 event\n/);
+    expect((await cli('show', 'graph', '--store', dir, '--plain')).out).toMatch(/· \d+ events ·/);
+  });
+
   it('refuses bad command lines with what to type', async () => {
     await expect(cli('bogus', '--store', dir)).rejects.toThrow(/Unknown command "bogus"/);
     await expect(cli('sessions', '--app', 'cli-app')).rejects.toThrow(/needs --store/);

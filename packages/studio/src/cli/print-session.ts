@@ -44,7 +44,7 @@ export async function renderSession(session: Session, write: (text: string) => v
     result: () => Promise.resolve(result),
   } as unknown as Run;
   const input = events.find((e) => e.author === 'user' && e.message);
-  write(`session ${session.id} · app ${session.appName} · user ${session.userId} · ${events.length} events\n`);
+  write(`session ${session.id} · app ${session.appName} · user ${session.userId} · ${eventCount(events.length)}\n`);
   await renderRun(replay, { out: { write, isTTY: color }, color, ...(input ? { objective: eventRow(input, 0).summary } : {}) });
   if (reading.error) write(`error ${reading.error.name}: ${reading.error.message}\n`);
 }
@@ -56,7 +56,7 @@ export function formatSession(session: Session): string {
   const tokens = sumTokens(events);
   const lines = [
     `session ${session.id} · app ${session.appName} · user ${session.userId}`,
-    `status ${reading.status} · ${events.length} events · tokens ${tokens.input} in / ${tokens.output} out`,
+    `status ${reading.status} · ${eventCount(events.length)} · tokens ${tokens.input} in / ${tokens.output} out`,
   ];
   if (reading.error) lines.push(`error ${reading.error.name}: ${reading.error.message}`);
   const plan = planRevisions(events).at(-1);
@@ -94,3 +94,6 @@ export function formatSessionRows(rows: readonly SessionRow[], options: { owners
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => (row[c] ?? '').length)));
   return table.map((row) => row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ')).join('\n');
 }
+
+/** `1 event`, `2 events`. */
+const eventCount = (n: number): string => `${n} ${n === 1 ? 'event' : 'events'}`;
