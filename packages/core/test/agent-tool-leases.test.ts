@@ -14,7 +14,7 @@ import {
 } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { sleep } from './support.js';
-import { researchCall } from './support/agent-tool-world.js';
+import { publishCall, researchCall, world } from './support/agent-tool-world.js';
 import { handleOn } from './support/store-handle.js';
 
 const key = (id: string): SessionKey => ({ appName: 'x', userId: 'u', id });
@@ -222,5 +222,40 @@ describe('agentTool: child sessions take a lease of their own', () => {
     await sleep(20);
     expect(await store.get(childKey)).toEqual(before);
     expect(inner.calls).toBe(1);
+  });
+
+  it('a child lease left by a crashed run is waited out: the answer then runs the inner tool once and both runs complete', async () => {
+    const outer = new ScriptedModel({ responses: [researchCall(), 'outer final'] });
+    const inner = new ScriptedModel({ responses: [publishCall(), 'inner published'] });
+    const { ran, runner, store } = world({ outer, inner });
+    const first = await runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result();
+    const childKey: SessionKey = { appName: 'nest', userId: 'u', id: childSessionId('s', first.invocationId, 'o1') };
+    // A run that took the child's lease and died: nobody renews or releases it; it expires in 150 ms.
+    await store.acquireLease(childKey, { owner: 'crashed', ttlMs: 150 });
+    const done = await runner.resume({ userId: 'u', sessionId: 's', values: { 'o1/a1:approval': true } }).result();
+    expect(done).toMatchObject({ status: 'completed', output: 'outer final' });
+    expect([ran.publish, outer.calls, inner.calls]).toEqual([['Tides'], 2, 2]);
+  });
+
+  it('a child lease that stays held stops the parent run resumable (SessionBusyError naming the holder), storing no result', async () => {
+    const outer = new ScriptedModel({ responses: [researchCall(), 'outer final'] });
+    const inner = new ScriptedModel({ responses: [publishCall(), 'inner published'] });
+    const store = new InMemorySessionStore();
+    const { ran, runner } = world({ outer, inner }, handleOn(store));
+    const first = await runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result();
+    const childKey: SessionKey = { appName: 'nest', userId: 'u', id: childSessionId('s', first.invocationId, 'o1') };
+    const held = await store.acquireLease(childKey, { owner: 'elsewhere', ttlMs: 60_000 });
+    const short = new Runner({ agent: runner.agent, appName: 'nest', sessionStore: handleOn(store), leaseMs: 40 });
+    const stopped = await short.resume({ userId: 'u', sessionId: 's', values: { 'o1/a1:approval': true } }).result();
+    expect(stopped.status).toBe('failed');
+    expect(stopped.error).toBeInstanceOf(SessionBusyError);
+    expect((stopped.error as SessionBusyError).owner).toBe('elsewhere');
+    const parent = await store.get({ appName: 'nest', userId: 'u', id: 's' });
+    expect(parent!.events.some((e) => e.message?.role === 'tool')).toBe(false); // the call has no (error) result
+    expect([ran.publish, outer.calls, inner.calls]).toEqual([[], 1, 1]);
+    await store.releaseLease(childKey, held);
+    const done = await short.resume({ userId: 'u', sessionId: 's' }).result();
+    expect(done).toMatchObject({ status: 'completed', output: 'outer final' });
+    expect([ran.publish, outer.calls, inner.calls]).toEqual([['Tides'], 2, 2]);
   });
 });

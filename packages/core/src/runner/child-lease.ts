@@ -1,4 +1,6 @@
-import type { LeaseLostError } from '../errors/session-errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { abortErrorOf } from '../agents/abort.js';
+import { type LeaseLostError, SessionBusyError } from '../errors/session-errors.js';
 import type { SessionKey } from '../sessions/session.js';
 import type { AppendOptions, SessionStore } from '../sessions/session-store.js';
 import { type RunFence, RunLease } from './run-lease.js';
@@ -10,6 +12,9 @@ import { type RunFence, RunLease } from './run-lease.js';
  * child whose lease another run took over (it resumed the tree from the root) stops the parent's
  * run too, since that run now owns the whole tree.
  */
+/** How much past a holder's expiry to try again (and the least wait between tries). */
+const MARGIN_MS = 5;
+
 export class ChildLease implements RunFence {
   private readonly own: RunLease;
   readonly signal: AbortSignal;
@@ -37,11 +42,31 @@ export class ChildLease implements RunFence {
     return this.parent.lost ?? this.own.lost;
   }
 
-  /** Takes the child's lease (`SessionBusyError` when another owner's is live) and starts its heartbeat. */
-  async acquire(): Promise<void> {
+  /**
+   * Takes the child's lease and starts its heartbeat. This run holds the parent's lease, so another
+   * owner's live lease on the child can only be a run of this tree that lost the parent (crashed,
+   * or a zombie): its lease is waited out (it expires, or is released once that run sees its loss),
+   * for at most twice the lease duration; then `SessionBusyError` names it.
+   */
+  async acquire(signal?: AbortSignal): Promise<void> {
     if (this.parent.lost) throw this.parent.lost;
     if (this.own.current) return; // held already: acquired once per child run
-    await this.own.acquire();
+    const giveUp = Date.now() + 2 * this.ttlMs;
+    for (;;) {
+      try {
+        await this.own.acquire();
+        return;
+      } catch (error) {
+        if (!(error instanceof SessionBusyError) || error.expiresAt === undefined || Date.now() >= giveUp) throw error;
+        // The store's clock may differ from this one: wait at least a little, never past the deadline.
+        const wait = Math.min(Math.max(error.expiresAt - Date.now(), 0) + MARGIN_MS, giveUp - Date.now());
+        try {
+          await sleep(Math.max(wait, MARGIN_MS), undefined, signal ? { signal } : undefined);
+        } catch {
+          throw signal ? abortErrorOf(signal) : error;
+        }
+      }
+    }
   }
 
   lose(error: LeaseLostError): void {

@@ -51,7 +51,7 @@ export async function runChildSession(options: ChildRunOptions): Promise<RunResu
   const parentFence = parent.services.fence;
   const lease = parentFence && RunLease.supported(store) ? new ChildLease(store, key, parentFence) : undefined;
   try {
-    const existing = lease ? await leasedRead(store, key, lease) : await store.get(key);
+    const existing = lease ? await leasedRead(store, key, lease, parent.services.signal) : await store.get(key);
     if (existing) return await continueChild(store, existing, options, lease);
     const answered = Object.keys(options.values);
     if (answered.length) throw new ChildSessionMissingError(key.id, answered);
@@ -67,9 +67,9 @@ export async function runChildSession(options: ChildRunOptions): Promise<RunResu
  * holder, such as a parent run that was taken over, can append nothing more), or `undefined` when
  * it does not exist yet (then it is created, and leased right after).
  */
-async function leasedRead(store: SessionStore, key: SessionKey, lease: ChildLease): Promise<Session | undefined> {
+async function leasedRead(store: SessionStore, key: SessionKey, lease: ChildLease, signal: AbortSignal): Promise<Session | undefined> {
   try {
-    await lease.acquire();
+    await lease.acquire(signal);
   } catch (error) {
     if (error instanceof SessionNotFoundError) return undefined;
     throw error;
@@ -78,9 +78,9 @@ async function leasedRead(store: SessionStore, key: SessionKey, lease: ChildLeas
 }
 
 /** A child created by another process meanwhile, read again under this run's lease. */
-async function leased(store: SessionStore, session: Session, lease: ChildLease | undefined): Promise<Session> {
+async function leased(store: SessionStore, session: Session, lease: ChildLease | undefined, signal: AbortSignal): Promise<Session> {
   if (!lease) return session;
-  await lease.acquire();
+  await lease.acquire(signal);
   return (await store.get({ appName: session.appName, userId: session.userId, id: session.id })) ?? session;
 }
 
@@ -179,10 +179,10 @@ async function startChild(store: SessionStore, options: ChildRunOptions, lease: 
     if (!(error instanceof SessionExistsError)) throw error;
     const raced = await store.get(options.key); // created meanwhile by another process
     if (!raced) throw error;
-    return continueChild(store, await leased(store, raced, lease), options, lease);
+    return continueChild(store, await leased(store, raced, lease, options.parent.services.signal), options, lease);
   }
   // Nobody else can hold a lease on a session that did not exist: the creator takes it at once.
-  await lease?.acquire();
+  await lease?.acquire(options.parent.services.signal);
   options.emit(input);
   return observedChild(options, options.key, { invocationId, resumed: false, input: options.input }, () =>
     driveInvocation({ ...driveBase(options, store, lease), session, invocationId, start: 0 }),
