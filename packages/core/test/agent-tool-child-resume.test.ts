@@ -25,7 +25,8 @@ describe('agentTool: a child session is answered through its root session', () =
   it('a resume addressed to the child is refused naming the root session and id; nothing is stored; the root answer runs the tool once', async () => {
     const outer = new ScriptedModel({ responses: [researchCall(), 'outer final'] });
     const inner = new ScriptedModel({ responses: [publishCall(), 'inner published'] });
-    const { ran, runner, store } = world({ outer, inner });
+    const store = new InMemorySessionStore();
+    const { ran, runner } = world({ outer, inner }, store);
     const first = await collect(runner.run({ userId: 'u', sessionId: 's', input: 'go' }));
     expect(first.result.status).toBe('interrupted');
     const childKey: SessionKey = { appName: 'nest', userId: 'u', id: childSessionId('s', first.result.invocationId, 'o1') };

@@ -65,6 +65,23 @@ async function childKeyOf(store: InMemorySessionStore, sessionId: string): Promi
   return key(childSessionId(sessionId, root!.events[0]!.invocationId, 'o1'));
 }
 
+/**
+ * A zombie: a run whose heartbeat "succeeds" without reaching the store (so the store lets its
+ * leases, root and child, expire), stuck in the child's first `slow` call until `gates[0]`.
+ * Resolves once both its leases have expired in the store.
+ */
+async function startZombie(store: InMemorySessionStore, shared: ReturnType<typeof slowTool>) {
+  const fakeRenew: SessionStore['renewLease'] = async (_k, l, t) => ({ ...l, expiresAt: Date.now() + t });
+  const inner = new ScriptedModel({ responses: [slowCall(), 'inner done'] });
+  const outer = new ScriptedModel({ responses: [researchCall(), 'outer done'] });
+  const zombie = tree(handleOn(store, { renew: fakeRenew }), 'zombie', { outer, inner }, shared, 60);
+  const run = zombie.run({ userId: 'u', sessionId: 's', input: 'go' });
+  void run.result();
+  while (shared.state.runs < 1) await sleep(5);
+  await sleep(150); // both leases have expired in the store
+  return { run, inner, childKey: await childKeyOf(store, 's') };
+}
+
 describe('agentTool: child sessions take a lease of their own', () => {
   it('while the child runs its lease is held by the parent run’s owner: another owner is refused; released at the end', async () => {
     const store = new InMemorySessionStore();
@@ -96,21 +113,7 @@ describe('agentTool: child sessions take a lease of their own', () => {
   it('a zombie parent whose leases were taken over cannot write to its child: the takeover finishes the child', async () => {
     const store = new InMemorySessionStore();
     const shared = slowTool();
-    // The zombie's heartbeat "succeeds" without reaching the store, so the store lets its leases (root and child) expire.
-    const fakeRenew: SessionStore['renewLease'] = async (_k, l, t) => ({ ...l, expiresAt: Date.now() + t });
-    const zombieInner = new ScriptedModel({ responses: [slowCall(), 'inner done'] });
-    const zombie = tree(
-      handleOn(store, { renew: fakeRenew }),
-      'zombie',
-      { outer: new ScriptedModel({ responses: [researchCall(), 'outer done'] }), inner: zombieInner },
-      shared,
-      60,
-    );
-    const zombieRun = zombie.run({ userId: 'u', sessionId: 's', input: 'go' });
-    void zombieRun.result();
-    while (shared.state.runs < 1) await sleep(5);
-    await sleep(150); // both leases have expired in the store
-    const childKey = await childKeyOf(store, 's');
+    const { run: zombieRun, inner: zombieInner, childKey } = await startZombie(store, shared);
 
     // Another runner resumes the tree from the root: it takes over the root's lease, then the child's, and runs the
     // tool that was in flight again; it has not stored anything in the child yet.
@@ -142,22 +145,7 @@ describe('agentTool: child sessions take a lease of their own', () => {
   it('from the moment the run that took the root over holds the child’s lease, the zombie’s writes to the child are refused', async () => {
     const store = new InMemorySessionStore();
     const shared = slowTool();
-    const fakeRenew: SessionStore['renewLease'] = async (_k, l, t) => ({ ...l, expiresAt: Date.now() + t });
-    const zombie = tree(
-      handleOn(store, { renew: fakeRenew }),
-      'zombie',
-      {
-        outer: new ScriptedModel({ responses: [researchCall(), 'outer done'] }),
-        inner: new ScriptedModel({ responses: [slowCall(), 'inner done'] }),
-      },
-      shared,
-      60,
-    );
-    const zombieRun = zombie.run({ userId: 'u', sessionId: 's', input: 'go' });
-    void zombieRun.result();
-    while (shared.state.runs < 1) await sleep(5);
-    await sleep(150); // both leases have expired in the store
-    const childKey = await childKeyOf(store, 's');
+    const { run: zombieRun, childKey } = await startZombie(store, shared);
     // The taker's read of the child is held back after it was made: the zombie writes in between.
     const takerStore = handleOn(store);
     const held = deferred();
@@ -227,7 +215,8 @@ describe('agentTool: child sessions take a lease of their own', () => {
   it('a child lease left by a crashed run is waited out: the answer then runs the inner tool once and both runs complete', async () => {
     const outer = new ScriptedModel({ responses: [researchCall(), 'outer final'] });
     const inner = new ScriptedModel({ responses: [publishCall(), 'inner published'] });
-    const { ran, runner, store } = world({ outer, inner });
+    const store = new InMemorySessionStore();
+    const { ran, runner } = world({ outer, inner }, store);
     const first = await runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result();
     const childKey: SessionKey = { appName: 'nest', userId: 'u', id: childSessionId('s', first.invocationId, 'o1') };
     // A run that took the child's lease and died: nobody renews or releases it; it expires in 150 ms.
