@@ -17,7 +17,8 @@ const MARGIN_MS = 5;
 
 export class ChildLease implements RunFence {
   private readonly own: RunLease;
-  readonly signal: AbortSignal;
+  private readonly either = new AbortController();
+  private readonly onParentLost = () => this.either.abort(this.parent.signal.reason);
 
   constructor(
     store: SessionStore,
@@ -25,9 +26,22 @@ export class ChildLease implements RunFence {
     private readonly parent: RunFence,
   ) {
     this.own = new RunLease(store, key, parent.owner, parent.ttlMs);
-    this.signal = AbortSignal.any([this.own.signal, parent.signal]);
+    if (parent.signal.aborted) this.onParentLost();
+    else parent.signal.addEventListener('abort', this.onParentLost, { once: true });
     // However the child's lease is lost (a refused append or renewal, or its expiry), the parent's run stops too.
-    this.own.signal.addEventListener('abort', () => parent.lose(this.own.signal.reason as LeaseLostError), { once: true });
+    this.own.signal.addEventListener(
+      'abort',
+      () => {
+        this.either.abort(this.own.signal.reason);
+        parent.lose(this.own.signal.reason as LeaseLostError);
+      },
+      { once: true },
+    );
+  }
+
+  /** Aborted once either lease is lost: the child's own, or the parent run's. */
+  get signal(): AbortSignal {
+    return this.either.signal;
   }
 
   get owner(): string {
@@ -80,6 +94,7 @@ export class ChildLease implements RunFence {
 
   /** Stops the heartbeat and releases the child's lease (unless lost). */
   end(): Promise<void> {
+    this.parent.signal.removeEventListener('abort', this.onParentLost); // a run may call many agent tools
     return this.own.end();
   }
 }
