@@ -61,7 +61,7 @@ export type { ApprovalAnswer } from './tools/approval-answer.js';
 export { mcpTools } from './mcp/mcp-tools.js';
 export type { McpToolset, McpToolsOptions, McpToolInfo } from './mcp/mcp-tools.js';
 export type { McpServer, McpStdioServer, McpHttpServer } from './mcp/mcp-server-config.js';
-export { McpConnectionError, McpToolError } from './mcp/mcp-errors.js';
+export { McpAbortedError, McpConnectionError, McpResultTooLargeError, McpTimeoutError, McpToolError } from './mcp/mcp-errors.js';
 
 // Composition: agents as tools (child sessions)
 export { agentTool } from './composition/agent-tool.js';

@@ -234,7 +234,8 @@ describe('agentTool: child sessions take a lease of their own', () => {
     const first = await runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result();
     const childKey: SessionKey = { appName: 'nest', userId: 'u', id: childSessionId('s', first.invocationId, 'o1') };
     const held = await store.acquireLease(childKey, { owner: 'elsewhere', ttlMs: 60_000 });
-    const short = new Runner({ agent: runner.agent, appName: 'nest', sessionStore: handleOn(store), leaseMs: 40 });
+    // Its leases last 300 ms (a heartbeat late on a busy machine must not lose them): the held child lease is waited out for 600 ms.
+    const short = new Runner({ agent: runner.agent, appName: 'nest', sessionStore: handleOn(store), leaseMs: 300 });
     const stopped = await short.resume({ userId: 'u', sessionId: 's', values: { 'o1/a1:approval': true } }).result();
     expect(stopped.status).toBe('failed');
     expect(stopped.error).toBeInstanceOf(SessionBusyError);

@@ -87,6 +87,12 @@ export class ChildLease implements RunFence {
     this.own.lose(error);
   }
 
+  /** Marks either lease lost once it ran out by this process's clock (the parent's, then the child's own). */
+  check(): void {
+    this.parent.check();
+    this.own.check();
+  }
+
   appendOptions(options: AppendOptions): AppendOptions {
     if (this.parent.lost) throw this.parent.lost;
     return this.own.appendOptions(options);

@@ -89,11 +89,13 @@ function driveBase(options: ChildRunOptions, store: SessionStore, lease: ChildLe
   return {
     agent: options.agent,
     store,
+    // With a lease of its own the child's check covers the parent's too; else the parent's check is passed on.
     ...(lease ? { fence: lease } : {}),
     newId: () => services.newId(),
     emit: options.emit,
     streaming: services.streaming,
     signal: services.signal,
+    ...(services.checkLease ? { checkLease: services.checkLease } : {}),
     budget: nestedBudget(services.budget, `${options.link.path}/${options.link.toolName}`, options.parent.stepId),
     ...(services.observation ? { hub: services.observation.hub } : {}),
   };
