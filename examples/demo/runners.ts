@@ -1,5 +1,5 @@
 /**
- * The demo's runners for the studio: `replan studio --store .replan/demo-sessions --app
+ * The demo's runners for the studio: `replan studio --store .replan/demo-sessions --runners
  * examples/demo/runners.ts` (what `pnpm studio` runs) loads this module and calls
  * `createRunners(store)` with the store it serves, so runs started or resumed in the page are
  * stored where the page reads.

@@ -172,7 +172,13 @@ export {
 } from './errors/run-errors.js';
 export type { BudgetKind } from './errors/run-errors.js';
 export { StateValueError } from './errors/state-value-error.js';
-export { ReplayError, ReplayMismatchError, ReplayExhaustedError, ReplayCallerUnknownError } from './errors/replay-errors.js';
+export {
+  ReplayError,
+  ReplayMismatchError,
+  ReplayExhaustedError,
+  ReplayCallerUnknownError,
+  ReplayRecordingError,
+} from './errors/replay-errors.js';
 export {
   ConcurrentUpdateError,
   SessionBusyError,

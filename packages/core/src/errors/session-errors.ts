@@ -71,13 +71,22 @@ export class LeaseLostError extends ConcurrentUpdateError {
   }
 }
 
+/** No session under this key. `inMemory`: it was looked up in a `Runner`'s default in-memory store, which the message then names. */
 export class SessionNotFoundError extends ReplanError {
   constructor(
     readonly appName: string,
     readonly userId: string,
     readonly sessionId: string,
+    options?: { readonly inMemory?: boolean },
   ) {
-    super(`No session "${sessionId}" for user "${userId}" in app "${appName}". ` + 'Check the ids, or start a new run with runner.run().');
+    super(
+      `No session "${sessionId}" for user "${userId}" in app "${appName}". ` +
+        (options?.inMemory
+          ? 'This Runner was given no sessionStore, so it keeps sessions in memory, in this process only: a session run by ' +
+            'another process (or another Runner) is not there. Give every Runner that shares sessions the same durable store, ' +
+            'e.g. sessionStore: new FileSessionStore({ dir }) or a PostgresSessionStore.'
+          : 'Check the ids, or start a new run with runner.run().'),
+    );
   }
 }
 

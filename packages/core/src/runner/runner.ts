@@ -6,11 +6,10 @@ import { ConfigurationError } from '../errors/replan-error.js';
 import { NothingToResumeError } from '../errors/run-errors.js';
 import type { ApprovalAnswer } from '../tools/approval-answer.js';
 import { checkedResumeValues } from './resume-values.js';
-import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
+import { SessionExistsError } from '../errors/session-errors.js';
 import type { ContentBlock } from '../messages/content-block.js';
 import { type Message, toUserMessage } from '../messages/message.js';
 import { emptyUsage } from '../models/usage.js';
-import { InMemorySessionStore } from '../sessions/in-memory-session-store.js';
 import type { Session, SessionKey } from '../sessions/session.js';
 import { jsonStateDelta } from '../sessions/json-state.js';
 import { assertIdentifier, assertSessionKey } from '../sessions/session-key-rules.js';
@@ -20,6 +19,7 @@ import { claimSession } from './active-sessions.js';
 import { readInvocation } from './invocation-log.js';
 import { refuseChildSession } from './child-session-guard.js';
 import { mayBeChildSessionId } from '../composition/child-session-link.js';
+import { defaultSessionStore, sessionToResume } from './session-to-resume.js';
 import { Run, type RunResult } from './run.js';
 import { assertLeaseOwner, assertLeaseTtl } from '../sessions/session-lease.js';
 import { defaultLeaseOwner, fenceAppends, RunLease } from './run-lease.js';
@@ -102,7 +102,7 @@ export class Runner {
     assertUniqueAgentNames(options.agent);
     this.agent = options.agent;
     this.appName = options.appName;
-    this.sessionStore = options.sessionStore ?? new InMemorySessionStore();
+    this.sessionStore = options.sessionStore ?? defaultSessionStore();
     this.newId = options.generateId ?? randomUUID;
     this.hub = options.observers?.length ? new ObserverHub(options.observers, options.onObserverError) : undefined;
     this.prices = options.prices;
@@ -231,10 +231,7 @@ export class Runner {
       const child = await this.sessionStore.get(key);
       if (child) await refuseChildSession(this.sessionStore, child, 'resume', asked);
     }
-    // The lease first: a run alive elsewhere refuses this resume before it reads or writes anything.
-    await lease?.acquire();
-    const session = await this.sessionStore.get(key);
-    if (!session) throw new SessionNotFoundError(key.appName, key.userId, key.id);
+    const session = await sessionToResume(this.sessionStore, key, lease);
     await refuseChildSession(this.sessionStore, session, 'resume', asked);
     const log = readInvocation(session.events);
     if (!log) throw new NothingToResumeError(`Session "${key.id}" has no invocation to resume; start one with runner.run().`);

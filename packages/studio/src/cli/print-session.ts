@@ -76,11 +76,20 @@ export function formatSession(session: Session): string {
   return lines.join('\n');
 }
 
-/** `replan sessions` rows as aligned columns. */
-export function formatSessionRows(rows: readonly SessionRow[]): string {
+/** `replan sessions` rows as aligned columns; `owners` adds each row's app and user (a list across them). */
+export function formatSessionRows(rows: readonly SessionRow[], options: { owners?: boolean } = {}): string {
+  const owner = (r: SessionRow) => (options.owners ? [r.appName, r.userId] : []);
   const table = [
-    ['SESSION', 'STATUS', 'EVENTS', 'TOKENS', 'UPDATED', 'INPUT'],
-    ...rows.map((r) => [r.id, r.status, String(r.version), `${r.tokens.input}/${r.tokens.output}`, time(r.updatedAt), r.preview]),
+    [...(options.owners ? ['APP', 'USER'] : []), 'SESSION', 'STATUS', 'EVENTS', 'TOKENS', 'UPDATED', 'INPUT'],
+    ...rows.map((r) => [
+      ...owner(r),
+      r.id,
+      r.status,
+      String(r.version),
+      `${r.tokens.input}/${r.tokens.output}`,
+      time(r.updatedAt),
+      r.preview,
+    ]),
   ];
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => (row[c] ?? '').length)));
   return table.map((row) => row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ')).join('\n');

@@ -61,7 +61,7 @@ export async function renderSessionsPage(
     { class: 'hint' },
     owners.discovery === 'directory'
       ? 'Apps and users found in the store directory.'
-      : 'This store cannot list its apps and users: type them (or pass --app-name/--user).',
+      : 'This store cannot list its apps and users: type them (or pass --app/--user to replan studio).',
   );
   const table = h('div', { class: 'table-wrap' });
   const pager = h('nav', { class: 'pager', attrs: { 'aria-label': 'Session pages' } });
