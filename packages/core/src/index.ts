@@ -68,7 +68,14 @@ export { agentTool } from './composition/agent-tool.js';
 export type { AgentToolOptions, AgentToolResult } from './composition/agent-tool.js';
 export { childSessionId, readChildSessionLink } from './composition/child-session-link.js';
 export type { ChildSessionLink } from './composition/child-session-link.js';
-export { AgentToolError, ChildSessionConflictError, ChildSessionMissingError } from './errors/composition-errors.js';
+export { childSessionRoot } from './composition/child-session-root.js';
+export type { ChildSessionRoot } from './composition/child-session-root.js';
+export {
+  AgentToolError,
+  ChildSessionConflictError,
+  ChildSessionMissingError,
+  ChildSessionResumeError,
+} from './errors/composition-errors.js';
 
 // Events
 export type {

@@ -13,6 +13,7 @@ describe('public surface of @replan/core', () => {
       'BuiltInPlanner',
       'ChildSessionConflictError',
       'ChildSessionMissingError',
+      'ChildSessionResumeError',
       'ConcurrentUpdateError',
       'ConfigurationError',
       'EmptyModelResponseError',
@@ -55,6 +56,7 @@ describe('public surface of @replan/core', () => {
       'agentTool',
       'assistantMessage',
       'childSessionId',
+      'childSessionRoot',
       'costOfEvent',
       'emptyUsage',
       'eventKind',
@@ -192,10 +194,10 @@ describe('public surface of @replan/core', () => {
   it('package.json maps every entry point to its built types and module', async () => {
     const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, unknown> };
     expect(pkg.exports).toEqual({
-      '.': { types: './dist/index.d.ts', import: './dist/index.js' },
-      './agent-kit': { types: './dist/agent-kit/index.d.ts', import: './dist/agent-kit/index.js' },
-      './store-kit': { types: './dist/store-kit/index.d.ts', import: './dist/store-kit/index.js' },
-      './testing': { types: './dist/testing/index.d.ts', import: './dist/testing/index.js' },
+      '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+      './agent-kit': { types: './dist/agent-kit/index.d.ts', default: './dist/agent-kit/index.js' },
+      './store-kit': { types: './dist/store-kit/index.d.ts', default: './dist/store-kit/index.js' },
+      './testing': { types: './dist/testing/index.d.ts', default: './dist/testing/index.js' },
     });
   });
 });

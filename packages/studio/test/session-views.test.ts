@@ -154,7 +154,7 @@ describe('session status from the stored events', () => {
     expect(await runHolderOf(store, root)).toBeNull(); // nobody holds it: queued, or crashed
     const lease = await store.acquireLease(key, { owner: 'worker-7', ttlMs: 60_000 });
     expect(await runHolderOf(store, root)).toEqual({ owner: 'worker-7', expiresAt: lease.expiresAt });
-    // A child session (agentTool) takes no lease: its parent's holder runs it.
+    // A child session (agentTool) is run by the run that holds its root session: that holder is named.
     const link = {
       schemaVersion: 1,
       parentSessionId: 'r',

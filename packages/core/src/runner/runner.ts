@@ -3,9 +3,9 @@ import type { Agent } from '../agents/agent.js';
 import { assertUniqueAgentNames } from '../agents/agent-name.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
 import { ConfigurationError } from '../errors/replan-error.js';
-import { InvalidResumeValueError, NothingToResumeError, UnknownInterruptError } from '../errors/run-errors.js';
-import type { Interrupt } from '../events/agent-event.js';
-import { type ApprovalAnswer, approvalAnswerProblem } from '../tools/approval-answer.js';
+import { NothingToResumeError } from '../errors/run-errors.js';
+import type { ApprovalAnswer } from '../tools/approval-answer.js';
+import { checkedResumeValues } from './resume-values.js';
 import { SessionExistsError } from '../errors/session-errors.js';
 import type { ContentBlock } from '../messages/content-block.js';
 import { type Message, toUserMessage } from '../messages/message.js';
@@ -17,6 +17,8 @@ import type { SessionStore } from '../sessions/session-store.js';
 import { driveInvocation } from './drive-invocation.js';
 import { claimSession } from './active-sessions.js';
 import { readInvocation } from './invocation-log.js';
+import { refuseChildSession } from './child-session-guard.js';
+import { mayBeChildSessionId } from '../composition/child-session-link.js';
 import { defaultSessionStore, sessionToResume } from './session-to-resume.js';
 import { Run, type RunResult } from './run.js';
 import { assertLeaseOwner, assertLeaseTtl } from '../sessions/session-lease.js';
@@ -75,29 +77,6 @@ export interface ResumeOptions extends CommonRunOptions {
   readonly values?: Readonly<Record<string, unknown>>;
   /** Answers to approval interrupts (`reason: 'approval'`), typed; merged with `values` (an id in both is refused). */
   readonly approvals?: Readonly<Record<string, ApprovalAnswer>>;
-}
-
-/** The resume values, checked against the open interrupts before anything is stored or run. */
-function checkedResumeValues(options: ResumeOptions, open: readonly Interrupt[]): Record<string, unknown> {
-  const values: Record<string, unknown> = { ...options.values };
-  for (const [id, answer] of Object.entries(options.approvals ?? {})) {
-    if (id in values) throw new InvalidResumeValueError(id, 'it is given both in values and in approvals; give it once');
-    values[id] = answer;
-  }
-  for (const [id, value] of Object.entries(values)) {
-    const interrupt = open.find((i) => i.id === id);
-    if (!interrupt)
-      throw new UnknownInterruptError(
-        id,
-        open.map((i) => i.id),
-      );
-    if (interrupt.reason === 'approval') {
-      const problem = approvalAnswerProblem(value);
-      if (problem) throw new InvalidResumeValueError(id, `it is an approval interrupt (tool "${interrupt.toolName ?? '?'}"), ${problem}`);
-    } else if (options.approvals && id in options.approvals)
-      throw new InvalidResumeValueError(id, `it is not an approval interrupt (its reason is "${interrupt.reason}"); answer it in values`);
-  }
-  return values;
 }
 
 /**
@@ -221,6 +200,8 @@ export class Runner {
    * Continues the session's last invocation. With `values`, answers its open interrupts (the
    * tools that asked run again and receive them). Without, continues after a crash, an abort or
    * a budget stop; a finished invocation returns its stored result without calling any model.
+   * A child session of an `agentTool` call is refused (`ChildSessionResumeError`, naming the root
+   * session and interrupt ids to answer instead): it is resumed only through its root session.
    */
   resume(options: ResumeOptions): Run {
     return new Run(async (emit, signal) => {
@@ -244,7 +225,14 @@ export class Runner {
     signal: AbortSignal,
     lease: RunLease | undefined,
   ): Promise<RunResult> {
+    const asked = [...Object.keys(options.values ?? {}), ...Object.keys(options.approvals ?? {})];
+    // A child session (agentTool) is refused before its lease is touched: nothing at all is written there.
+    if (mayBeChildSessionId(key.id)) {
+      const child = await this.sessionStore.get(key);
+      if (child) await refuseChildSession(this.sessionStore, child, 'resume', asked);
+    }
     const session = await sessionToResume(this.sessionStore, key, lease);
+    await refuseChildSession(this.sessionStore, session, 'resume', asked);
     const log = readInvocation(session.events);
     if (!log) throw new NothingToResumeError(`Session "${key.id}" has no invocation to resume; start one with runner.run().`);
     const values = checkedResumeValues(options, log.openInterrupts);
@@ -347,6 +335,7 @@ export class Runner {
     lease: RunLease | undefined,
   ): Promise<Session> {
     const existing = await this.sessionStore.get(key);
+    if (existing) await refuseChildSession(this.sessionStore, existing, 'run');
     if (!existing) {
       let created: Session;
       try {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PriceTable, SessionStore } from '@replan/core';
+import { childSessionRoot, type PriceTable, type SessionKey, type SessionStore } from '@replan/core';
 import { planExecuteEventKind } from '@replan/planexecute';
 import { eventKind } from '@replan/core';
 import type { EventDetail, EventPage, RunnerView, StepDetail, StudioInfo } from '../../web/src/wire-types.js';
@@ -11,6 +11,7 @@ import { discoverOwners, type OwnerHints } from '../owners.js';
 import type { SessionReader } from '../session-reader.js';
 import { byAgent, eventRow, eventView, asText } from '../view/event-views.js';
 import { planRevisions, stepEvents } from '../view/plan-revisions.js';
+import { childSessionDigest } from '../view/child-session-view.js';
 import { runHolderOf } from '../view/run-holder.js';
 import { sessionDigest } from '../view/session-digest.js';
 import { initialStateOf, stateAt } from '../view/state-at.js';
@@ -63,9 +64,11 @@ export async function handleRead(
     }
     case 'session': {
       const session = await ctx.reader.require(sessionKeyOf(query));
-      const digest = sessionDigest(session, ctx.prices);
+      const get = (key: SessionKey) => ctx.reader.get(key);
+      const root = await childSessionRoot(session, get);
+      const digest = root ? childSessionDigest(sessionDigest(session, ctx.prices), root) : sessionDigest(session, ctx.prices);
       // The log cannot tell a run still running from one whose process died; its lease can.
-      const runner = digest.status === 'running' ? await runHolderOf(ctx.store, session, (key) => ctx.reader.get(key)) : undefined;
+      const runner = digest.status === 'running' ? await runHolderOf(ctx.store, session, get) : undefined;
       return sendJson(response, 200, runner === undefined ? digest : { ...digest, runner });
     }
     case 'events': {

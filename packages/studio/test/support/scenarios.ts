@@ -1,4 +1,4 @@
-import { messageText, Runner, tool, type ModelRequest, type SessionStore } from '@replan/core';
+import { agentTool, messageText, ReActAgent, Runner, tool, type ModelRequest, type SessionStore } from '@replan/core';
 import { callTools, ScriptedModel, type ScriptedReply } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { z } from 'zod';
@@ -153,4 +153,47 @@ export function hiddenTextScenario(store: SessionStore, appName = 'hidden-app'):
     },
   });
   return new Runner({ agent: createPlanExecuteAgent({ model, tools: [renameFile] }), appName, sessionStore: store });
+}
+
+export interface NestedApprovalScenario {
+  readonly runner: Runner;
+  /** The titles `publish` ran with, in order (once per approved call). */
+  readonly published: string[];
+}
+
+/**
+ * An agent run as a tool: the root agent calls `research` (call `o1`), which runs the researcher
+ * in a child session; its `publish` call (`a1`) needs approval. The child's interrupt `a1:approval`
+ * is the root's `o1/a1:approval`.
+ */
+export function nestedApprovalScenario(store: SessionStore, appName = 'nested-app'): NestedApprovalScenario {
+  const published: string[] = [];
+  const publish = tool({
+    name: 'publish',
+    description: 'Publishes a post.',
+    parameters: z.object({ title: z.string() }),
+    needsApproval: true,
+    execute: ({ title }) => (published.push(title), `published ${title}`),
+  });
+  const researcher = new ReActAgent({
+    name: 'researcher',
+    model: new ScriptedModel({
+      id: 'researcher-script',
+      respond: (request): ScriptedReply =>
+        afterTool(request) ? 'Published the post on tides.' : callTools({ name: 'publish', args: { title: 'Tides' }, id: 'a1' }),
+    }),
+    tools: [publish],
+  });
+  const root = new ReActAgent({
+    name: 'root',
+    model: new ScriptedModel({
+      id: 'root-script',
+      respond: (request): ScriptedReply =>
+        afterTool(request)
+          ? 'The researcher published it.'
+          : callTools({ name: 'research', args: { input: 'Write about tides' }, id: 'o1' }),
+    }),
+    tools: [agentTool(researcher, { name: 'research' })],
+  });
+  return { runner: new Runner({ agent: root, appName, sessionStore: store }), published };
 }

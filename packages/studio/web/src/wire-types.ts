@@ -94,6 +94,11 @@ export interface PlanRevision {
 
 export interface InterruptView {
   readonly id: string;
+  /**
+   * Where it is answered, when not in this session: a child session's interrupt (an agent run as a
+   * tool) is answered in its root session, under the id that carries the nesting (`<outer toolCallId>/<id>`).
+   */
+  readonly answerIn?: { readonly sessionId: string; readonly interruptId: string };
   readonly reason: string;
   /** The payload as pretty JSON text. */
   readonly payload: string;
@@ -141,6 +146,11 @@ export interface SessionDigest {
   readonly agents: readonly string[];
   readonly revisions: readonly PlanRevision[];
   readonly interrupts: readonly InterruptView[];
+  /**
+   * For a child session (an agent run as a tool): the session and tool call that run it, and the
+   * root session of the chain — where its interrupts are answered and its run is resumed.
+   */
+  readonly parent?: { readonly sessionId: string; readonly toolCallId: string; readonly rootSessionId: string };
   readonly error?: { readonly name: string; readonly message: string };
   readonly output?: string;
   /**
