@@ -136,7 +136,9 @@ describe('public surface of @replan/core', () => {
       'encodeCursor',
       'eventsForStorage',
       'foldSessionState',
+      'holderState',
       'isCurrentLease',
+      'isHolderGone',
       'isLeaseLive',
       'jsonStateAppend',
       'jsonStateDelta',
@@ -146,6 +148,7 @@ describe('public surface of @replan/core', () => {
       'renewFrom',
       'splitStateDelta',
       'stateScopeOf',
+      'thisProcess',
       'toUserMessage',
       'withoutTempKeys',
     ]);
