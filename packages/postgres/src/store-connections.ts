@@ -37,11 +37,9 @@ export class StoreConnections {
 
   constructor(source: ConnectionSource, bounds: LockBounds) {
     this.settings = new ConnectionSettings(bounds);
-    if (source.pool) this.main = source.pool;
-    else this.owned.push((this.main = ownPool(source.connectionString, source.maxConnections ?? 10)));
-    if (source.leasePool) this.leases = source.leasePool;
-    else if (source.pool) this.leases = source.pool;
-    else this.owned.push((this.leases = ownPool(source.connectionString, source.leaseConnections ?? 2)));
+    this.main = source.pool ?? ownPool(source.connectionString, source.maxConnections ?? 10);
+    this.leases = source.leasePool ?? source.pool ?? ownPool(source.connectionString, source.leaseConnections ?? 2);
+    for (const pool of new Set([this.main, this.leases])) if (pool !== source.pool && pool !== source.leasePool) this.owned.push(pool);
   }
 
   /** Runs `body` on a client of the main pool (see `withClient`). */

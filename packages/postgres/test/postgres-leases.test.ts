@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { LeaseLostError, SessionBusyError } from '@replan/core';
+import { thisProcess } from '@replan/core/store-kit';
 import { contractEvent } from '@replan/core/testing';
 import { MIGRATIONS, PostgresSessionStore } from '@replan/postgres';
 import { Tables } from '../src/sql-names.js';
@@ -10,6 +12,13 @@ const db = useTestPostgres();
 const it = db.it;
 const key = (id: string) => ({ appName: 'app', userId: 'u1', id });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The pid of a process that has exited. */
+async function exitedPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => child.on('exit', resolve));
+  return child.pid!;
+}
 
 /** A store on a fresh schema, with a pool of our own for looking at (and tampering with) its rows. */
 async function withStore(body: (store: PostgresSessionStore, sql: pg.Pool, schema: string) => Promise<void>): Promise<void> {
@@ -60,6 +69,66 @@ describe('PostgresSessionStore leases', () => {
         `SELECT floor(extract(epoch FROM expires_at) * 1000)::float8 AS ms FROM "${schema}".replan_leases WHERE session_id = 's'`,
       );
       expect(rows[0].ms).toBe(taken.expiresAt);
+    }));
+
+  it('records the holder process with the lease; a holder whose process is gone on this machine is taken over at once, before expiry', () =>
+    withStore(async (store, sql, schema) => {
+      await store.create(key('s'), [contractEvent('x')]);
+      const held = await store.acquireLease(key('s'), { owner: 'a', ttlMs: 60_000 });
+      const me = thisProcess();
+      const { rows } = await sql.query(
+        `SELECT holder_host, holder_boot, holder_pid_namespace, holder_pid, holder_start FROM "${schema}".replan_leases WHERE session_id = 's'`,
+      );
+      expect(rows[0]).toEqual({
+        holder_host: me.host,
+        holder_boot: me.boot ?? null,
+        holder_pid_namespace: me.pidNamespace ?? null,
+        holder_pid: me.pid,
+        holder_start: me.start ?? null,
+      });
+      // This process is alive: its lease holds.
+      expect(await store.acquireLease(key('s'), { owner: 'b', ttlMs: 60_000 }).catch((e: unknown) => e)).toBeInstanceOf(SessionBusyError);
+      // The same lease, as if a process of this machine that has since exited had taken it.
+      await sql.query(`UPDATE "${schema}".replan_leases SET holder_pid = $1 WHERE session_id = 's'`, [await exitedPid()]);
+      expect(await store.leaseHolder(key('s'))).toBeUndefined();
+      const taken = await store.acquireLease(key('s'), { owner: 'b', ttlMs: 60_000 });
+      expect(taken.token).toBe(held.token + 1);
+      // The dead holder's appends are fenced.
+      const late = await store
+        .appendEvents(key('s'), [contractEvent('late')], { expectedVersion: 1, lease: held })
+        .catch((e: unknown) => e);
+      expect(late).toMatchObject({ name: 'LeaseLostError', appendRefused: true });
+    }));
+
+  it('takes over at once a holder whose pid now runs another process (its start time differs)', () =>
+    withStore(async (store, sql, schema) => {
+      await store.create(key('s'), [contractEvent('x')]);
+      const held = await store.acquireLease(key('s'), { owner: 'a', ttlMs: 60_000 });
+      const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)']);
+      try {
+        await sql.query(`UPDATE "${schema}".replan_leases SET holder_pid = $1, holder_start = '1' WHERE session_id = 's'`, [sleeper.pid]);
+        expect((await store.acquireLease(key('s'), { owner: 'b', ttlMs: 60_000 })).token).toBe(held.token + 1);
+      } finally {
+        sleeper.kill('SIGKILL');
+      }
+    }));
+
+  it('waits for the expiry of a holder it cannot judge: another host, another boot, another pid namespace', () =>
+    withStore(async (store, sql, schema) => {
+      await store.create(key('s'), [contractEvent('x')]);
+      await store.acquireLease(key('s'), { owner: 'elsewhere', ttlMs: 60_000 });
+      const gone = await exitedPid();
+      for (const [column, value] of [
+        ['holder_host', 'another-host'],
+        ['holder_boot', 'another-boot'],
+        ['holder_pid_namespace', 'pid:[1]'],
+      ]) {
+        await store.acquireLease(key('s'), { owner: 'elsewhere', ttlMs: 60_000 }); // same owner: re-records this process
+        await sql.query(`UPDATE "${schema}".replan_leases SET holder_pid = $1, ${column} = $2 WHERE session_id = 's'`, [gone, value]);
+        const busy = await store.acquireLease(key('s'), { owner: 'b', ttlMs: 60_000 }).catch((e: unknown) => e);
+        expect(busy).toMatchObject({ name: 'SessionBusyError', owner: 'elsewhere' });
+        expect((await store.leaseHolder(key('s')))?.owner).toBe('elsewhere');
+      }
     }));
 
   it('migrates a schema made before leases (migration 1 only), keeping its sessions', () =>
