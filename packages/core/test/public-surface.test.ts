@@ -160,6 +160,7 @@ describe('public surface of @replan/core', () => {
       'ScriptedModel',
       'callTools',
       'contractEvent',
+      'holdAppend',
       'recordedToolCalls',
       'replayTools',
       'reply',

@@ -20,6 +20,11 @@ export interface InvocationServices {
   readonly invocationId: string;
   readonly session: LiveSession;
   readonly signal: AbortSignal;
+  /**
+   * Marks the run's lease lost when it ran out by this process's clock unrenewed (`signal` then
+   * fires). Asked right before a tool starts; absent when the run holds no lease.
+   */
+  readonly checkLease?: () => void;
   /** True when the caller asked for streaming: agents stream model output as partial events. */
   readonly streaming: boolean;
   readonly budget: RunBudget;

@@ -65,6 +65,7 @@ function driveBase(options: ChildRunOptions, store: SessionStore) {
     emit: options.emit,
     streaming: services.streaming,
     signal: services.signal,
+    ...(services.checkLease ? { checkLease: services.checkLease } : {}),
     budget: nestedBudget(services.budget, `${options.link.path}/${options.link.toolName}`, options.parent.stepId),
     ...(services.observation ? { hub: services.observation.hub } : {}),
   };

@@ -22,6 +22,11 @@ export interface RunFence {
   readonly lost: LeaseLostError | undefined;
   /** Marks the lease lost (the store refused an append): aborts the run, stops the heartbeat. */
   lose(error: LeaseLostError): void;
+  /**
+   * Marks the lease lost when it has run out by this process's clock (renewals stalled or failed
+   * that long), without waiting for the next heartbeat. Asked right before a tool starts.
+   */
+  check(): void;
   /** The append options with the lease; throws the loss (writing nothing) once lost. */
   appendOptions(options: AppendOptions): AppendOptions;
 }
@@ -84,6 +89,13 @@ export class RunLease implements RunFence {
     this.controller.abort(error);
   }
 
+  /** Marks the lease lost once it has run out by this process's clock (see `RunFence.check`). */
+  check(): void {
+    const lease = this.current;
+    // Paused (SIGSTOP, a long GC) or unable to renew past the expiry: someone may own it now.
+    if (lease && !this.lost && Date.now() >= this.deadline) this.lose(new LeaseLostError(this.key.id, lease.token));
+  }
+
   /** Stops the heartbeat and releases the lease (unless lost). A failed release is left to expiry. */
   async end(): Promise<void> {
     this.stopHeartbeat();
@@ -99,12 +111,8 @@ export class RunLease implements RunFence {
   private async beat(): Promise<void> {
     const lease = this.current;
     if (!lease || this.lost) return;
-    if (Date.now() >= this.deadline) {
-      // Paused (SIGSTOP, a long GC) or unable to renew past the expiry: someone may own it now.
-      this.lose(new LeaseLostError(this.key.id, lease.token));
-      return;
-    }
-    if (this.renewing || !this.store.renewLease) return;
+    this.check();
+    if (this.lost || this.renewing || !this.store.renewLease) return;
     this.renewing = true;
     const asked = Date.now();
     try {

@@ -1,6 +1,8 @@
 export { ScriptedModel, callTools, reply } from './scripted-model.js';
 export type { ScriptedModelOptions, ScriptedReply, ScriptedToolCall } from './scripted-model.js';
 export { runSessionStoreContract, contractEvent } from './session-store-contract.js';
+export { holdAppend } from './hold-append.js';
+export type { HeldAppend, HoldAppendOptions } from './hold-append.js';
 export type { ContractTestApi, SessionStoreContractOptions } from './session-store-contract.js';
 export { ReplayModel } from '../replay/replay-model.js';
 export type { ReplayModelOptions, ReplayDivergence } from '../replay/replay-model.js';
