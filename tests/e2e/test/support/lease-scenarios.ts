@@ -55,7 +55,14 @@ export async function resumeRefusedDuringLongToolCall(newTarget: TargetFactory):
 export async function resumeAtOnceAfterKill(newTarget: TargetFactory): Promise<void> {
   await withTarget(newTarget, async (t) => {
     const longLease = 60_000;
-    const a = startLeaseChild({ store: t.config, sessionId: 's', mode: 'run', label: 'A', leaseMs: longLease, goFile: join(t.workDir, 'never') });
+    const a = startLeaseChild({
+      store: t.config,
+      sessionId: 's',
+      mode: 'run',
+      label: 'A',
+      leaseMs: longLease,
+      goFile: join(t.workDir, 'never'),
+    });
     await a.marker('TOOL A');
     a.process.kill('SIGKILL');
     await a.done.catch(() => undefined);
