@@ -13,6 +13,15 @@ const it = db.it;
 const key = (id: string) => ({ appName: 'app', userId: 'u1', id });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits until at least `n` statements of the database wait for a lock. */
+async function lockWaiters(sql: pg.Pool, n: number): Promise<void> {
+  for (;;) {
+    const { rows } = await sql.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`);
+    if (rows[0].n >= n) return;
+    await sleep(10);
+  }
+}
+
 /** The pid of a process that has exited. */
 async function exitedPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '']);
@@ -69,6 +78,42 @@ describe('PostgresSessionStore leases', () => {
         `SELECT floor(extract(epoch FROM expires_at) * 1000)::float8 AS ms FROM "${schema}".replan_leases WHERE session_id = 's'`,
       );
       expect(rows[0].ms).toBe(taken.expiresAt);
+    }));
+
+  it('a takeover waits for an append in flight that passed the token check: that append commits first, later ones are refused', () =>
+    withStore(async (store, sql, schema) => {
+      await store.create(key('s'), [contractEvent('x')]);
+      const held = await store.acquireLease(key('s'), { owner: 'a', ttlMs: 60_000 });
+      // Another client holds the session row, so the append stays in flight after its token check.
+      const raw = new pg.Client({ connectionString: db.connectionString });
+      await raw.connect();
+      const order: string[] = [];
+      try {
+        await raw.query('BEGIN');
+        await raw.query(`UPDATE "${schema}".replan_sessions SET version = version WHERE id = 's'`);
+        const append = store.appendEvents(key('s'), [contractEvent('in-flight')], { expectedVersion: 1, lease: held }).then((r) => {
+          order.push('append');
+          return r;
+        });
+        await lockWaiters(sql, 1);
+        // The holder's lease runs out by the database's clock (a write of the expiry only: it does not wait for the append).
+        await sql.query(`UPDATE "${schema}".replan_leases SET expires_at = clock_timestamp() - interval '1 second' WHERE session_id = 's'`);
+        const takeover = store.acquireLease(key('s'), { owner: 'b', ttlMs: 60_000 }).then((l) => {
+          order.push('takeover');
+          return l;
+        });
+        await lockWaiters(sql, 2);
+        await raw.query('ROLLBACK');
+        expect(await append).toEqual({ version: 2 });
+        expect((await takeover).token).toBe(held.token + 1);
+        expect(order).toEqual(['append', 'takeover']);
+        const late = await store
+          .appendEvents(key('s'), [contractEvent('late')], { expectedVersion: 2, lease: held })
+          .catch((e: unknown) => e);
+        expect(late).toMatchObject({ name: 'LeaseLostError', appendRefused: true });
+      } finally {
+        await raw.end();
+      }
     }));
 
   it('records the holder process with the lease; a holder whose process is gone on this machine is taken over at once, before expiry', () =>
