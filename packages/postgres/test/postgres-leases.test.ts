@@ -6,21 +6,13 @@ import { thisProcess } from '@replan/core/store-kit';
 import { contractEvent } from '@replan/core/testing';
 import { MIGRATIONS, PostgresSessionStore } from '@replan/postgres';
 import { Tables } from '../src/sql-names.js';
+import { lockWaiters } from './support/lock-waiters.js';
 import { useTestPostgres } from './support/use-test-postgres.js';
 
 const db = useTestPostgres();
 const it = db.it;
 const key = (id: string) => ({ appName: 'app', userId: 'u1', id });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until at least `n` statements of the database wait for a lock. */
-async function lockWaiters(sql: pg.Pool, n: number): Promise<void> {
-  for (;;) {
-    const { rows } = await sql.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`);
-    if (rows[0].n >= n) return;
-    await sleep(10);
-  }
-}
 
 /** The pid of a process that has exited. */
 async function exitedPid(): Promise<number> {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { LeaseLostError, ReActAgent, Runner, SessionStoreError, tool } from '@replan/core';
 import { ScriptedModel, callTools, contractEvent } from '@replan/core/testing';
 import { PostgresSessionStore } from '@replan/postgres';
+import { lockWaiters } from './support/lock-waiters.js';
 import { useTestPostgres } from './support/use-test-postgres.js';
 
 const db = useTestPostgres();
@@ -53,15 +54,6 @@ async function stalledWorker(schema: string, session: string): Promise<pg.Client
      ON CONFLICT (app_name, user_id, key) DO UPDATE SET value = EXCLUDED.value`,
   );
   return raw;
-}
-
-/** Waits until some statement of the database waits for a row lock. */
-async function someoneWaitsForALock(sql: pg.Pool): Promise<void> {
-  for (;;) {
-    const { rows } = await sql.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`);
-    if (rows[0].n > 0) return;
-    await sleep(10);
-  }
 }
 
 /** A run on `store` that calls its tool `calls` times, each call writing an `app:` and a `user:` key, under a short lease (renewed several times). */
@@ -128,7 +120,7 @@ describe('PostgresSessionStore with a stalled client holding row locks', () => {
       // The rescuer's own append waits for the stalled worker's row lock: it fails after lockTimeoutMs, rolled back.
       const rescuerLease = (takeover as { value: Awaited<ReturnType<PostgresSessionStore['acquireLease']>> }).value;
       const blocked = store.appendEvents(key('stalled'), [contractEvent('rescued')], { expectedVersion: 1, lease: rescuerLease });
-      await someoneWaitsForALock(sql);
+      await lockWaiters(sql);
       // While that append is in flight (holding its lease row FOR KEY SHARE), the rescuer still renews at once.
       const renewed = await within(store.renewLease(key('stalled'), rescuerLease, 60_000), 15_000);
       expect(renewed).toMatchObject({ value: { token: rescuerLease.token } });
