@@ -100,7 +100,11 @@ export class PostgresSessionStore implements SessionStore {
     const state = jsonStateDelta(input.state);
     const clean = eventsForStorage(events);
     const key: SessionKey = { appName: input.appName, userId: input.userId, id: input.id };
-    await this.transaction('create', key, (client) => insertSession(client, this.tables, key, state, clean));
+    // One statement, no transaction: its row locks last only while it runs.
+    await this.wrap('create', key, async () => {
+      await this.ready();
+      await this.db.attempt(false, (client) => insertSession(client, this.tables, key, state, clean));
+    });
     const session = await this.get(key);
     if (!session) throw new SessionStoreError(`Session ${shortId(key.id)} vanished right after it was created.`);
     return session;
