@@ -142,7 +142,9 @@ describe('public surface of @replan/core', () => {
       'encodeCursor',
       'eventsForStorage',
       'foldSessionState',
+      'holderState',
       'isCurrentLease',
+      'isHolderGone',
       'isLeaseLive',
       'jsonStateAppend',
       'jsonStateDelta',
@@ -152,6 +154,7 @@ describe('public surface of @replan/core', () => {
       'renewFrom',
       'splitStateDelta',
       'stateScopeOf',
+      'thisProcess',
       'toUserMessage',
       'withoutTempKeys',
     ]);
