@@ -57,6 +57,8 @@ export const fastProjects = [
   project('studio', './packages/studio', { exclude: ['test/**/*.browser.test.ts'] }),
   // Tests that examples show (e.g. examples/replay-test/replay.test.ts), so they cannot rot.
   project('examples', './examples', { include: ['*/**/*.test.ts'] }),
+  // The docs agree with the repository: one package list (packages/*), every example listed, no design or issue citations.
+  project('docs', './tests/docs'),
 ];
 
 /** Child processes, PostgreSQL, installs from outside the repo: only `pnpm test` runs these. */

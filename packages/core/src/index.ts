@@ -61,14 +61,21 @@ export type { ApprovalAnswer } from './tools/approval-answer.js';
 export { mcpTools } from './mcp/mcp-tools.js';
 export type { McpToolset, McpToolsOptions, McpToolInfo } from './mcp/mcp-tools.js';
 export type { McpServer, McpStdioServer, McpHttpServer } from './mcp/mcp-server-config.js';
-export { McpConnectionError, McpToolError } from './mcp/mcp-errors.js';
+export { McpAbortedError, McpConnectionError, McpResultTooLargeError, McpTimeoutError, McpToolError } from './mcp/mcp-errors.js';
 
 // Composition: agents as tools (child sessions)
 export { agentTool } from './composition/agent-tool.js';
 export type { AgentToolOptions, AgentToolResult } from './composition/agent-tool.js';
 export { childSessionId, readChildSessionLink } from './composition/child-session-link.js';
 export type { ChildSessionLink } from './composition/child-session-link.js';
-export { AgentToolError, ChildSessionConflictError, ChildSessionMissingError } from './errors/composition-errors.js';
+export { childSessionRoot } from './composition/child-session-root.js';
+export type { ChildSessionRoot } from './composition/child-session-root.js';
+export {
+  AgentToolError,
+  ChildSessionConflictError,
+  ChildSessionMissingError,
+  ChildSessionResumeError,
+} from './errors/composition-errors.js';
 
 // Events
 export type {
@@ -165,7 +172,13 @@ export {
 } from './errors/run-errors.js';
 export type { BudgetKind } from './errors/run-errors.js';
 export { StateValueError } from './errors/state-value-error.js';
-export { ReplayError, ReplayMismatchError, ReplayExhaustedError, ReplayCallerUnknownError } from './errors/replay-errors.js';
+export {
+  ReplayError,
+  ReplayMismatchError,
+  ReplayExhaustedError,
+  ReplayCallerUnknownError,
+  ReplayRecordingError,
+} from './errors/replay-errors.js';
 export {
   ConcurrentUpdateError,
   SessionBusyError,

@@ -15,6 +15,7 @@ import {
   type ToolContext,
   toolResultsOf,
 } from '@replan/core';
+import { alive, until } from './support/processes.js';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 
@@ -42,18 +43,6 @@ const open = async (...args: Parameters<typeof mcpTools>) => {
   const set = await mcpTools(...args);
   opened.push(set);
   return set;
-};
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
 };
 const effectLines = () => (existsSync(effects) ? readFileSync(effects, 'utf8').trim().split('\n').filter(Boolean) : []);
 const named = (set: McpToolset, name: string): Tool => set.tools.find((t) => t.name === name) as Tool;

@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +8,7 @@ import {
   ConfigurationError,
   InMemorySessionStore,
   McpConnectionError,
+  McpTimeoutError,
   type McpToolset,
   mcpTools,
   ReActAgent,
@@ -194,6 +197,22 @@ describe('mcpTools over Streamable HTTP', () => {
     const echo = named(mcp, 'echo');
     await mcp.close();
     await expect(echo.execute({ text: 'x' }, ctx())).rejects.toThrow(/were closed; open them again/);
+  });
+
+  it('timeoutMs bounds connecting to a URL that never answers', async () => {
+    let requests = 0;
+    const silent = createServer(() => void requests++); // accepts each request and never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
+      const attempt = mcpTools({ url }, { timeoutMs: 300 });
+      await expect(attempt).rejects.toThrow(McpTimeoutError);
+      await expect(attempt).rejects.toThrow(/did not finish connecting .* within 300 ms\. .*raise timeoutMs/);
+      expect(requests).toBe(1);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('says to install @modelcontextprotocol/sdk when it is missing', async () => {

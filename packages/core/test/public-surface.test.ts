@@ -13,6 +13,7 @@ describe('public surface of @replan/core', () => {
       'BuiltInPlanner',
       'ChildSessionConflictError',
       'ChildSessionMissingError',
+      'ChildSessionResumeError',
       'ConcurrentUpdateError',
       'ConfigurationError',
       'EmptyModelResponseError',
@@ -24,7 +25,10 @@ describe('public surface of @replan/core', () => {
       'LoopAgent',
       'MAX_ID_LENGTH',
       'MaxIterationsError',
+      'McpAbortedError',
       'McpConnectionError',
+      'McpResultTooLargeError',
+      'McpTimeoutError',
       'McpToolError',
       'ModelCallError',
       'NothingToResumeError',
@@ -37,6 +41,7 @@ describe('public surface of @replan/core', () => {
       'ReplayError',
       'ReplayExhaustedError',
       'ReplayMismatchError',
+      'ReplayRecordingError',
       'RunAbortedError',
       'Runner',
       'SequentialAgent',
@@ -51,6 +56,7 @@ describe('public surface of @replan/core', () => {
       'agentTool',
       'assistantMessage',
       'childSessionId',
+      'childSessionRoot',
       'costOfEvent',
       'emptyUsage',
       'eventKind',
@@ -136,7 +142,9 @@ describe('public surface of @replan/core', () => {
       'encodeCursor',
       'eventsForStorage',
       'foldSessionState',
+      'holderState',
       'isCurrentLease',
+      'isHolderGone',
       'isLeaseLive',
       'jsonStateAppend',
       'jsonStateDelta',
@@ -146,6 +154,7 @@ describe('public surface of @replan/core', () => {
       'renewFrom',
       'splitStateDelta',
       'stateScopeOf',
+      'thisProcess',
       'toUserMessage',
       'withoutTempKeys',
     ]);
@@ -156,6 +165,7 @@ describe('public surface of @replan/core', () => {
       'ReplayModel',
       'ScriptedModel',
       'callTools',
+      'checkRecording',
       'contractEvent',
       'holdAppend',
       'recordedToolCalls',
@@ -187,10 +197,10 @@ describe('public surface of @replan/core', () => {
   it('package.json maps every entry point to its built types and module', async () => {
     const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, unknown> };
     expect(pkg.exports).toEqual({
-      '.': { types: './dist/index.d.ts', import: './dist/index.js' },
-      './agent-kit': { types: './dist/agent-kit/index.d.ts', import: './dist/agent-kit/index.js' },
-      './store-kit': { types: './dist/store-kit/index.d.ts', import: './dist/store-kit/index.js' },
-      './testing': { types: './dist/testing/index.d.ts', import: './dist/testing/index.js' },
+      '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+      './agent-kit': { types: './dist/agent-kit/index.d.ts', default: './dist/agent-kit/index.js' },
+      './store-kit': { types: './dist/store-kit/index.d.ts', default: './dist/store-kit/index.js' },
+      './testing': { types: './dist/testing/index.d.ts', default: './dist/testing/index.js' },
     });
   });
 });

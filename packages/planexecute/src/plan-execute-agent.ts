@@ -86,11 +86,15 @@ export interface PlanExecuteQuickOptions<S extends z.ZodType | undefined = undef
   readonly tools?: readonly Tool[];
   /** The plan's zod schema (see `createPlanner`); the agent's plan type is inferred from it. */
   readonly planSchema?: S;
-  /** The planner's model, instead of `model` (e.g. a stronger model for planning). */
+  /**
+   * The planner's model (it writes the first plan), instead of `model`: e.g. a stronger reasoning
+   * model for planning and a cheaper one for the steps. `model` stays required: it serves every role
+   * not given its own model.
+   */
   readonly plannerModel?: ChatModel;
-  /** The executor's model (every step), instead of `model`. */
+  /** The executor's model (the ReAct loop that runs each step with `tools`), instead of `model`. */
   readonly executorModel?: ChatModel;
-  /** The replanner's model, instead of `model`. */
+  /** The replanner's model (it revises the plan or gives the answer after each step), instead of `model`. */
   readonly replannerModel?: ChatModel;
   /** Most model calls of one step (the executor's `maxIterations`, default 10). */
   readonly stepMaxIterations?: number;

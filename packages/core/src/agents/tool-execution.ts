@@ -9,6 +9,7 @@ import type { ToolContext } from '../tools/tool-context.js';
 import { toolOutputJson } from '../tools/tool-output-json.js';
 import { TOOL_RUNTIME, type ToolRuntime } from '../tools/tool-runtime.js';
 import { BudgetExceededError } from '../errors/run-errors.js';
+import { ConcurrentUpdateError } from '../errors/session-errors.js';
 import { abortErrorOf, raceAbort, stoppedError, throwIfStopped } from './abort.js';
 import { AsyncQueue } from './async-queue.js';
 import type { InvocationContext } from './invocation-context.js';
@@ -209,6 +210,9 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
       if (services.signal.aborted) throw abortErrorOf(services.signal);
       // The run's shared budget ran out inside the tool (a nested agent): the run stops resumable, no result stored.
       if (error instanceof BudgetExceededError) throw error;
+      // Another run writes the session tree (a child session of agentTool leased or written elsewhere): this run
+      // stops, resumable, and stores no result for the call; the run that holds the tree finishes it.
+      if (error instanceof ConcurrentUpdateError) throw error;
       // A call that throws stores none of its state writes, even when onError recovers: the hook
       // sees the state as it was before the call, and what the hook itself sets is kept.
       rollback();

@@ -2,6 +2,7 @@ import { ConfigurationError } from '../errors/replan-error.js';
 import { jsonSchema } from '../tools/schemas/schema-input.js';
 import { type Tool, tool } from '../tools/tool.js';
 import type { McpSdk } from './load-mcp-sdk.js';
+import { aborted, withinBound } from './mcp-connect-bound.js';
 import { McpConnection } from './mcp-connection.js';
 import { McpToolError } from './mcp-errors.js';
 import { toolOutputOf } from './mcp-result.js';
@@ -12,6 +13,8 @@ import type { McpToolset, McpToolsOptions } from './mcp-tools.js';
 /** `mcpTools` with a replaceable SDK loader (tests stand for an app without the SDK installed). */
 export async function openMcpToolset(server: McpServer, options: McpToolsOptions, load: () => Promise<McpSdk>): Promise<McpToolset> {
   checkServer(server);
+  // An aborted signal starts no server.
+  if (options.signal?.aborted) throw aborted(server, options.signal.reason);
   if (options.prefix !== undefined && !/^[a-zA-Z0-9_-]{1,40}$/.test(options.prefix))
     throw new ConfigurationError(`mcpTools: prefix "${options.prefix}" is invalid: use 1-40 letters, digits, "_" or "-".`);
   const set = new LiveToolset(await load(), server, options);
@@ -26,6 +29,9 @@ function checkServer(server: McpServer): void {
         ? typeof server.stdio?.command === 'string' && server.stdio.command.length > 0
         : 'url' in server && (server.url instanceof URL || URL.canParse(String(server.url)))
       : false;
+  const limit = ok && 'stdio' in server ? server.stdio.maxMessageBytes : undefined;
+  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0))
+    throw new ConfigurationError(`mcpTools: stdio.maxMessageBytes must be a positive whole number of bytes; got ${String(limit)}.`);
   if (!ok)
     throw new ConfigurationError(
       `mcpTools: the server must be { stdio: { command, args?, env?, cwd? } } or { url, headers? } with a valid URL; got ${shapeOf(server)}.`,
@@ -46,7 +52,7 @@ class LiveToolset implements McpToolset {
 
   constructor(
     private readonly sdk: McpSdk,
-    server: McpServer,
+    private readonly server: McpServer,
     private readonly options: McpToolsOptions,
   ) {
     this.connection = new McpConnection(sdk, server, {
@@ -63,18 +69,29 @@ class LiveToolset implements McpToolset {
     return [...this.defs.values()].map((def) => this.toolOf(def));
   }
 
+  /** Connects and reads the tool list, within `timeoutMs` and until `signal` aborts, all together. */
   async start(): Promise<void> {
+    const { signal, timeoutMs } = this.options;
     try {
-      this.serverName = sanitiseToolName(this.options.name ?? (await this.connection.serverName()) ?? 'mcp');
-      const taken = new Set((this.options.alongside ?? []).map((t) => (typeof t === 'string' ? t : t.name)));
-      this.namer = new ToolNamer(this.serverName, this.options.prefix, () => taken);
-      await this.refresh();
+      await withinBound(this.connectAndList(), { signal, timeoutMs }, this.server);
     } catch (error) {
-      await this.connection.close();
+      // Abandoned or failed: end the session (and a stdio server process) without waiting on it.
+      void this.connection.close();
       throw error;
     }
-    if (this.options.signal?.aborted) await this.close();
-    this.options.signal?.addEventListener('abort', this.stopOnAbort, { once: true });
+    // Aborted just as connecting finished: nobody will close this toolset.
+    if (signal?.aborted) {
+      void this.connection.close();
+      throw aborted(this.server, signal.reason);
+    }
+    signal?.addEventListener('abort', this.stopOnAbort, { once: true });
+  }
+
+  private async connectAndList(): Promise<void> {
+    this.serverName = sanitiseToolName(this.options.name ?? (await this.connection.serverName()) ?? 'mcp');
+    const taken = new Set((this.options.alongside ?? []).map((t) => (typeof t === 'string' ? t : t.name)));
+    this.namer = new ToolNamer(this.serverName, this.options.prefix, () => taken);
+    await this.refresh();
   }
 
   refresh(): Promise<readonly Tool[]> {

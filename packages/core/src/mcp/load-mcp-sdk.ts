@@ -9,6 +9,8 @@ export interface McpSdk {
   readonly ToolListChangedNotificationSchema: typeof import('@modelcontextprotocol/sdk/types.js').ToolListChangedNotificationSchema;
   readonly McpError: typeof import('@modelcontextprotocol/sdk/types.js').McpError;
   readonly AjvJsonSchemaValidator: typeof import('@modelcontextprotocol/sdk/validation/ajv').AjvJsonSchemaValidator;
+  /** Parses one line of a stdio server's output into a JSON-RPC message (as the SDK's own transport does). */
+  readonly deserializeMessage: typeof import('@modelcontextprotocol/sdk/shared/stdio.js').deserializeMessage;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface McpSdk {
 /** `importSdk` is replaceable so a test can stand for an app without the SDK installed. */
 export async function loadMcpSdk(importSdk: () => Promise<SdkModules> = importSdkModules): Promise<McpSdk> {
   try {
-    const [client, stdio, http, types, ajv] = await importSdk();
+    const [client, stdio, http, types, ajv, stdioShared] = await importSdk();
     return {
       Client: client.Client,
       StdioClientTransport: stdio.StdioClientTransport,
@@ -27,6 +29,7 @@ export async function loadMcpSdk(importSdk: () => Promise<SdkModules> = importSd
       ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
       McpError: types.McpError,
       AjvJsonSchemaValidator: ajv.AjvJsonSchemaValidator,
+      deserializeMessage: stdioShared.deserializeMessage,
     };
   } catch (error) {
     throw missingSdkError(error);
@@ -39,6 +42,7 @@ type SdkModules = [
   typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
   typeof import('@modelcontextprotocol/sdk/types.js'),
   typeof import('@modelcontextprotocol/sdk/validation/ajv'),
+  typeof import('@modelcontextprotocol/sdk/shared/stdio.js'),
 ];
 
 const importSdkModules = (): Promise<SdkModules> =>
@@ -48,6 +52,7 @@ const importSdkModules = (): Promise<SdkModules> =>
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
     import('@modelcontextprotocol/sdk/validation/ajv'),
+    import('@modelcontextprotocol/sdk/shared/stdio.js'),
   ]);
 
 const missingSdkError = (cause: unknown) =>

@@ -1,9 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpConnectionError } from './mcp-errors.js';
+import type { McpSdk } from './load-mcp-sdk.js';
+import { withinBound } from './mcp-connect-bound.js';
+import { McpConnectionError, McpResultTooLargeError } from './mcp-errors.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, TOO_LARGE_CODE, type TooLargeData } from './mcp-message-reader.js';
 import type { McpCallResult } from './mcp-result.js';
 import { describeServer, type McpServer, type McpToolInfo } from './mcp-server-config.js';
-import type { McpSdk } from './load-mcp-sdk.js';
-import { forgetChild, rememberChild } from './child-processes.js';
+import { boundedStdioTransport } from './mcp-stdio-transport.js';
 
 interface Live {
   readonly client: Client;
@@ -20,6 +22,8 @@ const CLIENT_INFO = { name: 'replan', version: '0.1.0' };
 export class McpConnection {
   private current: Live | undefined;
   private opening: Promise<Live> | undefined;
+  /** The client of the session being opened, so close() can end it (and its process) before it answers. */
+  private connecting: Client | undefined;
   private opened = false;
   private closed = false;
   private lastPid: number | undefined;
@@ -45,7 +49,9 @@ export class McpConnection {
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : undefined);
+      const page = await client.listTools(cursor ? { cursor } : undefined).catch((error: unknown) => {
+        throw this.tooLarge(error, 'tools/list') ?? error;
+      });
       tools.push(...(page.tools as McpToolInfo[]));
       cursor = page.nextCursor;
     } while (cursor);
@@ -53,7 +59,9 @@ export class McpConnection {
   }
 
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs?: number): Promise<McpCallResult> {
-    const live = await this.connect();
+    // Reconnecting (after the server dropped the last session) is bounded by the call's own signal and timeout.
+    const open = !this.closed && this.current && !this.current.dropped ? this.current : undefined;
+    const live = open ?? (await withinBound(this.connect(), { signal, timeoutMs, call: name }, this.server));
     try {
       return (await live.client.callTool({ name, arguments: args }, undefined, {
         signal,
@@ -61,6 +69,8 @@ export class McpConnection {
       })) as McpCallResult;
     } catch (error) {
       if (signal.aborted) throw error;
+      const tooLarge = this.tooLarge(error, `"${name}"`);
+      if (tooLarge) throw tooLarge;
       if (live.dropped || this.isSessionLoss(error)) {
         this.drop(live);
         throw new McpConnectionError(
@@ -74,9 +84,10 @@ export class McpConnection {
 
   async close(): Promise<void> {
     this.closed = true;
-    const live = this.current ?? (await this.opening?.catch(() => undefined));
+    const live = this.current;
     this.current = undefined;
-    if (live) await this.end(live);
+    // A session still opening is ended now, not when the server answers (it may never).
+    await Promise.all([this.connecting?.close().catch(() => undefined), live && this.end(live)]);
   }
 
   private async connect(): Promise<Live> {
@@ -104,17 +115,21 @@ export class McpConnection {
   }
 
   private async open(): Promise<Live> {
-    const { Client, StdioClientTransport, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } = this.sdk;
+    const { Client, StreamableHTTPClientTransport, ToolListChangedNotificationSchema } = this.sdk;
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     const transport =
       'stdio' in this.server
-        ? new StdioClientTransport({
-            command: this.server.stdio.command,
-            args: [...(this.server.stdio.args ?? [])],
-            ...(this.server.stdio.env ? { env: { ...this.server.stdio.env } } : {}),
-            ...(this.server.stdio.cwd ? { cwd: this.server.stdio.cwd } : {}),
-            stderr: this.server.stdio.stderr ?? 'inherit',
-          })
+        ? boundedStdioTransport(
+            this.sdk,
+            {
+              command: this.server.stdio.command,
+              args: [...(this.server.stdio.args ?? [])],
+              ...(this.server.stdio.env ? { env: { ...this.server.stdio.env } } : {}),
+              ...(this.server.stdio.cwd ? { cwd: this.server.stdio.cwd } : {}),
+              stderr: this.server.stdio.stderr ?? 'inherit',
+            },
+            this.server.stdio.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+          )
         : new StreamableHTTPClientTransport(new URL(String(this.server.url)), {
             requestInit: { headers: { ...(this.server.headers ?? {}) } },
           });
@@ -126,6 +141,7 @@ export class McpConnection {
       if (this.isSessionLoss(error)) this.drop(live);
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.events.onToolsChanged());
+    this.connecting = client;
     try {
       await client.connect(transport);
     } catch (error) {
@@ -133,12 +149,24 @@ export class McpConnection {
       throw new McpConnectionError(`Could not connect to the MCP server ${describeServer(this.server)}: ${(error as Error).message}`, {
         cause: error,
       });
+    } finally {
+      if (this.connecting === client) this.connecting = undefined;
     }
     this.opened = true;
     const pid = 'pid' in transport ? (transport.pid ?? undefined) : undefined;
-    if (pid !== undefined) rememberChild(pid);
     this.lastPid = pid;
     return Object.assign(live, { pid });
+  }
+
+  /** The stand-in answer for one over the stdio size limit (see BoundedMessageReader), as a typed error. */
+  private tooLarge(error: unknown, request: string): McpResultTooLargeError | undefined {
+    if (!(error instanceof this.sdk.McpError) || error.code !== TOO_LARGE_CODE) return undefined;
+    const { bytes, limit } = error.data as TooLargeData;
+    return new McpResultTooLargeError(
+      `the answer of the MCP server ${describeServer(this.server)} to ${request} is ${bytes} bytes, over the limit of ${limit} bytes for one stdio message, so it was dropped; the server is still connected and the next call works. Ask for less (a narrower query, a smaller page), or raise the limit with mcpTools({ stdio: { …, maxMessageBytes } }).`,
+      bytes,
+      limit,
+    );
   }
 
   /** A 404 answers a request on a session the server no longer knows; a closed connection ends the session too. */
@@ -159,7 +187,6 @@ export class McpConnection {
   private async end(live: Live): Promise<void> {
     live.dropped = true;
     await live.client.close().catch(() => undefined);
-    if (live.pid !== undefined) forgetChild(live.pid);
     if (this.lastPid === live.pid) this.lastPid = undefined;
   }
 }

@@ -11,6 +11,12 @@ export interface McpStdioServer {
     readonly cwd?: string;
     /** Where the server's stderr goes; default `'inherit'` (the app's stderr). */
     readonly stderr?: 'inherit' | 'ignore' | 'pipe';
+    /**
+     * The largest message the server may send (one JSON-RPC line on its stdout), in bytes; default
+     * 10 MiB, the SDK's. A larger answer fails its one request with `McpResultTooLargeError` and the
+     * server carries on; raise this for servers that return large results.
+     */
+    readonly maxMessageBytes?: number;
   };
 }
 

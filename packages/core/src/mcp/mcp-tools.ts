@@ -18,9 +18,18 @@ export interface McpToolsOptions {
    * colliding MCP tool is offered as `<serverName>_<name>` instead.
    */
   readonly alongside?: readonly (Tool | string)[];
-  /** Closes the tools (and ends a stdio server) when aborted, e.g. with the app's shutdown signal. */
+  /**
+   * Bounds connecting: aborted while `mcpTools` connects, it rejects with `McpAbortedError` and ends
+   * the server it started (an aborted signal starts none). Aborted later, it closes the tools (and
+   * ends a stdio server), e.g. with the app's shutdown signal.
+   */
   readonly signal?: AbortSignal;
-  /** A call that gets no answer in this time fails (default the SDK's, 60 s). */
+  /**
+   * Bounds connecting and each call, in milliseconds. Starting the server, `initialize` and reading the
+   * tool list must finish within it together, else `mcpTools` rejects with `McpTimeoutError` and ends
+   * the server it started; a call that gets no answer in this time fails. Default: the SDK's 60 s for
+   * each request.
+   */
   readonly timeoutMs?: number;
   /** Called after the tool list changed on the server (`notifications/tools/list_changed`) and was read again. */
   readonly onToolsChanged?: (tools: readonly Tool[]) => void;

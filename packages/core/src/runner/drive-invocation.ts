@@ -115,6 +115,7 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
       newId: options.newId,
       store,
       forward: emit,
+      ...(options.fence ? { fence: options.fence } : {}),
     },
     agent,
     agent.name,
@@ -123,8 +124,8 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
   );
 
   // Events reach the caller only once durable, in order.
-  // The run's own appends carry its lease; `store` itself (in the services) stays unfenced, so child
-  // sessions (agentTool) are written without the parent session's lease.
+  // The run's own appends carry its lease; `store` itself (in the services) stays unfenced: child
+  // sessions (agentTool) are written under leases of their own (`ChildLease`, bound to this one).
   const appendStore = options.fence ? fenceAppends(store, options.fence) : store;
   const writer = new GroupCommitWriter(appendStore, live, live.version, (stored, version) => {
     live.version = version;

@@ -16,6 +16,10 @@ export function defaultLeaseOwner(): string {
 
 /** What a run's driver needs to know about its lease: a signal that fires when it is lost. */
 export interface RunFence {
+  /** Who holds the lease; the run's child sessions (agentTool) take theirs as the same owner. */
+  readonly owner: string;
+  /** How long the lease lasts unless renewed, in ms (a child session's lease lasts as long). */
+  readonly ttlMs: number;
   /** Aborted with the `LeaseLostError` once the lease is lost. */
   readonly signal: AbortSignal;
   /** The loss, once lost. */
@@ -50,8 +54,8 @@ export class RunLease implements RunFence {
   constructor(
     private readonly store: SessionStore,
     private readonly key: SessionKey,
-    private readonly owner: string,
-    private readonly ttlMs: number,
+    readonly owner: string,
+    readonly ttlMs: number,
   ) {}
 
   get signal(): AbortSignal {

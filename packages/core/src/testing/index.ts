@@ -8,6 +8,7 @@ export { ReplayModel } from '../replay/replay-model.js';
 export type { ReplayModelOptions, ReplayDivergence } from '../replay/replay-model.js';
 export { replayTools, recordedToolCalls } from '../replay/replay-tools.js';
 export type { ReplayToolsOptions, RecordedToolCall } from '../replay/replay-tools.js';
+export { checkRecording } from '../replay/recorded-session.js';
 export type { RecordedSession } from '../replay/recorded-session.js';
 export { requestParts } from '../replay/request-fingerprint.js';
 export type { RequestRecord, RequestParts } from '../replay/request-fingerprint.js';

@@ -41,6 +41,11 @@ export function buildTestServer({ name = 'test-server', effectsFile, onCrash }) 
       content: [{ type: 'text', text: process.env[variable] === undefined ? 'unset' : `set:${process.env[variable]}` }],
     }),
   );
+  server.registerTool(
+    'big',
+    { description: 'Answers with a text of the given size.', inputSchema: { bytes: z.number() } },
+    async ({ bytes }) => ({ content: [{ type: 'text', text: 'x'.repeat(bytes) }] }),
+  );
   server.registerTool('record', { description: 'Records an effect.', inputSchema: { label: z.string() } }, async ({ label }) => {
     effect(label);
     return { content: [{ type: 'text', text: `recorded ${label}` }] };
