@@ -14,6 +14,7 @@ export const entryPoints: Readonly<Record<string, string>> = {
   '@replan/core/store-kit': './packages/core/src/store-kit/index.ts',
   '@replan/planexecute': './packages/planexecute/src/index.ts',
   '@replan/planexecute/terminal': './packages/planexecute/src/terminal/index.ts',
+  '@replan/planexecute/testing': './packages/planexecute/src/testing/index.ts',
   '@replan/providers': './packages/providers/src/index.ts',
   '@replan/postgres': './packages/postgres/src/index.ts',
   '@replan/otel': './packages/otel/src/index.ts',

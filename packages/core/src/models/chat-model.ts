@@ -62,6 +62,8 @@ export type ModelStreamPart =
 export interface ModelCallAgent {
   readonly name: string;
   readonly path: string;
+  /** The plan step the agent works on, when it works on one: a graph step's id, a linear plan's step number (`'1'`, `'2'`, …). */
+  readonly step?: string;
 }
 
 export interface ModelCallOptions {

@@ -235,7 +235,7 @@ export class Runner {
     await refuseChildSession(this.sessionStore, session, 'resume', asked);
     const log = readInvocation(session.events);
     if (!log) throw new NothingToResumeError(`Session "${key.id}" has no invocation to resume; start one with runner.run().`);
-    const values = checkedResumeValues(options, log.openInterrupts);
+    const values = checkedResumeValues(options, log.openInterrupts, this.agent, session);
     const hub = this.hub;
     let start: RunStartInfo | undefined;
     if (hub) {
