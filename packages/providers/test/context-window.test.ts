@@ -1,4 +1,10 @@
-import { ConfigurationError, ContextLengthError as CoreContextLengthError, isContextLengthError, ModelCallError, userMessage } from '@replan/core';
+import {
+  ConfigurationError,
+  ContextLengthError as CoreContextLengthError,
+  isContextLengthError,
+  ModelCallError,
+  userMessage,
+} from '@replan/core';
 import { describe, expect, it } from 'vitest';
 import { ContextLengthError, OpenAIChatModel, OpenAIResponsesModel, ProviderError } from '../src/index.js';
 import { useFakeServer } from './support/fake-server.js';
@@ -8,7 +14,13 @@ const server = useFakeServer();
 describe('context overflow is the core concept', () => {
   it("a provider's ContextLengthError is a ProviderError and an instance of core's ContextLengthError", async () => {
     server.reply({
-      json: { error: { message: "This model's maximum context length is 8192 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' } },
+      json: {
+        error: {
+          message: "This model's maximum context length is 8192 tokens.",
+          type: 'invalid_request_error',
+          code: 'context_length_exceeded',
+        },
+      },
       status: 400,
     });
     const model = new OpenAIChatModel({ model: 'gpt-4o', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 });

@@ -19,6 +19,9 @@ import { callModel } from './model-call.js';
 import type { HookContext, ReActHooks } from './react-hooks.js';
 import { RunInterruptedSignal } from './run-interrupted.js';
 import { executeToolCalls } from './tool-execution.js';
+import { type CompactionOptions, type ResolvedCompaction, resolveCompaction } from '../compaction/compaction-options.js';
+import { TurnCompactor } from '../compaction/turn-compactor.js';
+import { isContextLengthError } from '../errors/context-length-error.js';
 
 export type Instruction = string | ((state: Readonly<Record<string, unknown>>, ctx: InvocationContext) => string | Promise<string>);
 
@@ -49,6 +52,12 @@ export interface ReActAgentOptions extends ContextOptions {
    * For agents whose input is computed, e.g. a plan-execute executor built from the plan.
    */
   readonly inputMessages?: (ctx: InvocationContext) => readonly Message[] | Promise<readonly Message[]>;
+  /**
+   * Keep a long turn inside the model's window: past `triggerRatio × maxInputTokens` (estimated
+   * before each call) the older part of this run's turn is replaced by a quoted summary, stored as
+   * an `actions.compaction` event; a `ContextLengthError` compacts and retries once. Off by default.
+   */
+  readonly compaction?: CompactionOptions;
 }
 
 const EMPTY_NUDGE = 'Your last reply was empty. Continue: call a tool if you still need one, or give your final answer as text.';
@@ -68,6 +77,7 @@ export class ReActAgent implements Agent {
   private lastSystem: Message | undefined;
   /** The tools as the model sees them: built once (a request per iteration reuses them). */
   private readonly toolSpecs: readonly ToolSpec[];
+  private readonly compaction: ResolvedCompaction | undefined;
 
   constructor(readonly options: ReActAgentOptions) {
     assertAgentName(options.name);
@@ -94,6 +104,7 @@ export class ReActAgent implements Agent {
       options.outputSchema === undefined
         ? undefined
         : resolveSchema(options.outputSchema, `ReActAgent "${options.name}": outputSchema`, 'output');
+    this.compaction = options.compaction ? resolveCompaction(options.name, options.compaction, options.model) : undefined;
   }
 
   /** This agent as a tool that runs it in a child session per call: `agentTool(this, options)`. */
@@ -118,6 +129,7 @@ export class ReActAgent implements Agent {
     const messages = this.options.inputMessages
       ? [...(await this.options.inputMessages(ctx)), ...own.flatMap((e) => (e.message && !e.partial ? [e.message] : []))]
       : buildContextMessages(ctx, this.options);
+    const compactor = this.compaction && new TurnCompactor(this.name, this.compaction, messages, own);
     const emit = (draft: EventDraft): AgentEvent => {
       const hookDelta = hookState.take();
       if (!hookDelta) return ctx.event(draft);
@@ -152,8 +164,9 @@ export class ReActAgent implements Agent {
       }
       if (iteration >= this.maxIterations) throw new MaxIterationsError(this.name, this.maxIterations);
 
-      const request = await this.request(ctx, messages);
-      const response = yield* this.respond(ctx, request, hookContext(hookState));
+      let response: ModelResponse;
+      if (compactor) response = yield* this.respondCompacted(ctx, compactor, hookContext(hookState));
+      else response = yield* this.respond(ctx, await this.request(ctx, messages), hookContext(hookState));
       iteration++;
       const message = this.options.planner?.processResponse?.(response.message) ?? response.message;
       const usage = response.usage ? { usage: response.usage } : {};
@@ -250,6 +263,28 @@ export class ReActAgent implements Agent {
       }
     }
     return (await hooks?.afterModel?.(hookCtx, response)) ?? response;
+  }
+
+  /** One model turn with compaction: compacted when the request passes the trigger, and once more on a context overflow. */
+  private async *respondCompacted(
+    ctx: InvocationContext,
+    compactor: TurnCompactor,
+    hookCtx: HookContext,
+  ): AsyncGenerator<AgentEvent, ModelResponse, undefined> {
+    const build = (context: readonly Message[]) => this.request(ctx, context);
+    let request = (yield* compactor.prepare(ctx, build)) as ModelRequest;
+    let response: ModelResponse;
+    try {
+      response = yield* this.respond(ctx, request, hookCtx);
+    } catch (error) {
+      if (!isContextLengthError(error)) throw error;
+      const smaller = yield* compactor.prepare(ctx, build, true);
+      if (!smaller) throw error; // nothing left to summarise: the overflow stands
+      request = smaller;
+      response = yield* this.respond(ctx, request, hookCtx);
+    }
+    compactor.calibrate(request, response.usage);
+    return response;
   }
 
   private finalAnswer(text: string): FinalAnswer | { invalid: string } {

@@ -44,7 +44,9 @@ export class ContextLengthError extends ReplanError {
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (typeof value !== 'object' || value === null) return false;
     // Only the base class accepts marked errors: a subclass stays an ordinary `instanceof` test.
+    // biome-ignore lint/complexity/noThisInStatic: `instanceof` must test the class it is called on (a subclass too)
     if (this === ContextLengthError && (value as Record<symbol, unknown>)[CONTEXT_LENGTH] === true) return true;
+    // biome-ignore lint/complexity/noThisInStatic: the ordinary prototype test for the class called on
     return Function.prototype[Symbol.hasInstance].call(this, value);
   }
 }

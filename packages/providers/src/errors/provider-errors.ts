@@ -111,7 +111,11 @@ export class RequestTooLargeError extends ProviderError {
  */
 export class ContextLengthError extends ProviderError {
   constructor(details: ProviderErrorDetails) {
-    super(details, "the conversation is longer than the model's context window; shorten it, turn on compaction or use a larger model", false);
+    super(
+      details,
+      "the conversation is longer than the model's context window; shorten it, turn on compaction or use a larger model",
+      false,
+    );
     markContextLengthError(this);
   }
 }
