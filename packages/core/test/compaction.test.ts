@@ -101,6 +101,7 @@ describe('compaction in the ReAct loop', () => {
       name: 'researcher',
       model: overflowing,
       tools: [step.fetchSource],
+      instruction: 'Fetch the sources.', // so each recorded request is its own list (a copy), not the agent's growing one
       maxIterations: 100,
       // The trigger is never reached by estimate: only the overflow compacts.
       compaction: { model: step.summarizer, maxInputTokens: 1_000_000, triggerRatio: 1 },

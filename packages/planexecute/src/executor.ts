@@ -4,6 +4,7 @@ import {
   type Agent,
   type AgentEvent,
   type ChatModel,
+  type CompactionOptions,
   type InvocationContext,
   type Message,
   type ModelSettings,
@@ -46,6 +47,11 @@ export interface ExecutorOptions {
    * `'referenced'` in graph mode). Recorded in `meta.contextPolicy` of the step's events.
    */
   readonly contextPolicy?: ContextPolicy;
+  /**
+   * Keep a long step inside the model's window (see `ReActAgent`'s `compaction`): older turns of
+   * the step are summarised; the objective, the plan and the step's task stay verbatim.
+   */
+  readonly compaction?: CompactionOptions;
 }
 
 /**
@@ -143,6 +149,7 @@ export function stepReActAgent(
     ...(options.toolConcurrency !== undefined ? { toolConcurrency: options.toolConcurrency } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.settings ? { settings: options.settings } : {}),
+    ...(options.compaction ? { compaction: options.compaction } : {}),
     inputMessages,
   });
 }
