@@ -165,6 +165,7 @@ export type { ContextLengthDetails } from './errors/context-length-error.js';
 export { CompactionError } from './errors/compaction-error.js';
 export type { CompactionOptions } from './compaction/compaction-options.js';
 export { DEFAULT_COMPACTION_INSTRUCTION } from './compaction/summary-prompt.js';
+export type { ToolResultsOptions } from './tools/offload/tool-result-preview.js';
 export {
   MaxIterationsError,
   RunAbortedError,

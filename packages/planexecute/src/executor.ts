@@ -5,6 +5,7 @@ import {
   type AgentEvent,
   type ChatModel,
   type CompactionOptions,
+  type ToolResultsOptions,
   type InvocationContext,
   type Message,
   type ModelSettings,
@@ -52,6 +53,8 @@ export interface ExecutorOptions {
    * the step are summarised; the objective, the plan and the step's task stay verbatim.
    */
   readonly compaction?: CompactionOptions;
+  /** Offload large tool results of a step (see `ReActAgent`'s `toolResults`). */
+  readonly toolResults?: ToolResultsOptions;
 }
 
 /**
@@ -150,6 +153,7 @@ export function stepReActAgent(
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.settings ? { settings: options.settings } : {}),
     ...(options.compaction ? { compaction: options.compaction } : {}),
+    ...(options.toolResults ? { toolResults: options.toolResults } : {}),
     inputMessages,
   });
 }

@@ -37,6 +37,8 @@ export class TurnCompactor {
     private readonly options: ResolvedCompaction,
     private readonly messages: readonly Message[],
     own: readonly AgentEvent[],
+    /** What the model is shown of a message (offloaded tool results as previews); the summarizer sees the same. */
+    private readonly view: { of(message: Message): Message } = { of: (m) => m },
   ) {
     const ownMessages = new Set<Message>();
     for (const e of own) if (e.message && !e.partial) ownMessages.add(e.message);
@@ -98,7 +100,11 @@ export class TurnCompactor {
     build: RequestBuilder,
   ): AsyncGenerator<AgentEvent, CompactionRecord> {
     const { model, instruction } = this.options;
-    const request = summarizerRequest(instruction ?? DEFAULT_COMPACTION_INSTRUCTION, this.summary, this.messages.slice(this.cut, cut));
+    const request = summarizerRequest(
+      instruction ?? DEFAULT_COMPACTION_INSTRUCTION,
+      this.summary,
+      this.messages.slice(this.cut, cut).map((m) => this.view.of(m)),
+    );
     let response: ModelResponse;
     try {
       const call = streamModelCall(ctx, model, request);
@@ -148,7 +154,7 @@ export class TurnCompactor {
     let best = messages.length;
     let kept = 0;
     for (let i = messages.length - 1; i > this.cut; i--) {
-      kept += this.estimator.message(messages[i] as Message);
+      kept += this.estimator.message(this.view.of(messages[i] as Message));
       if (this.estimator.calibrated(kept) > keep) break;
       if ((messages[i] as Message).role !== 'tool') best = i;
     }
@@ -157,7 +163,11 @@ export class TurnCompactor {
 
   /** Fails when what always stays verbatim (instruction, tools, head) cannot fit, so compaction never loops. */
   private assertVerbatimFits(request: ModelRequest): void {
-    const turn = this.estimator.messages(this.context().slice(this.head));
+    const turn = this.estimator.messages(
+      this.context()
+        .slice(this.head)
+        .map((m) => this.view.of(m)),
+    );
     const verbatim = this.estimator.calibrated(this.estimator.raw(request) - turn);
     if (verbatim >= this.options.maxInputTokens)
       throw new CompactionError(
