@@ -7,21 +7,23 @@ import {
   ConfigurationError,
   ContextLengthError,
   FileSessionStore,
+  InMemorySessionStore,
   type Message,
   type ModelRequest,
   ReActAgent,
   Runner,
+  type SessionStore,
   messageText,
   toolCallsOf,
 } from '@replan/core';
 import { QUOTE_END } from '@replan/core/agent-kit';
-import { ScriptedModel } from '@replan/core/testing';
+import { ReplayModel, ScriptedModel, replayTools } from '@replan/core/testing';
 import { collect } from './support.js';
 import { factOf, longStep, serverTokens } from './support/long-step.js';
 
 const WINDOW = 24_000;
 
-function runner(step: ReturnType<typeof longStep>, compaction: object = {}, sessionStore?: FileSessionStore) {
+function runner(step: ReturnType<typeof longStep>, compaction: object = {}, sessionStore?: SessionStore) {
   const agent = new ReActAgent({
     name: 'researcher',
     model: step.actor,
@@ -277,5 +279,31 @@ describe('compaction bad input', () => {
     );
     // The model's contextWindow is the default window.
     expect(() => new ReActAgent({ name: 'a', model: new ScriptedModel({ contextWindow: 8000 }), compaction: {} })).not.toThrow();
+  });
+});
+
+describe('compaction and replay', () => {
+  it('a recorded run with compactions replays offline: the summaries are served from the log', async () => {
+    const step = longStep(30);
+    const store = new InMemorySessionStore();
+    const recorded = await collect(runner(step, {}, store).run({ userId: 'u', input: 'go' }));
+    expect(recorded.result.status).toBe('completed');
+    const session = await store.get({ appName: 'long', userId: 'u', id: recorded.result.sessionId });
+    if (!session) throw new Error('no session');
+    const model = ReplayModel.fromSession(session);
+    const agent = new ReActAgent({
+      name: 'researcher',
+      model,
+      tools: replayTools(session, [step.fetchSource]),
+      instruction: 'Fetch every source, then report.',
+      maxIterations: 100,
+      compaction: { model, maxInputTokens: WINDOW },
+    });
+    const runsBefore = step.runs.length;
+    const replayed = await collect(new Runner({ agent, appName: 'long' }).run({ userId: 'u', input: 'go' }));
+    expect(replayed.result.error?.message).toBeUndefined();
+    expect(replayed.result.output).toBe('facts kept: 30');
+    expect(step.runs.length).toBe(runsBefore); // no tool ran live
+    expect(replayed.events.filter((e) => e.actions?.compaction).length).toBe(recorded.events.filter((e) => e.actions?.compaction).length);
   });
 });
