@@ -118,3 +118,40 @@ describe('toolResults: large results offloaded', () => {
     expect(() => new ReActAgent({ name: 'a', model, toolResults: { maxTokens: 0 } })).toThrow(ConfigurationError);
   });
 });
+
+describe('toolResults with compaction', () => {
+  it('the summarizer sees the previews the model saw, not the whole results', async () => {
+    let n = 0;
+    const report = tool({
+      name: 'report',
+      description: 'a large report',
+      parameters: z.object({}),
+      execute: () => `${'x'.repeat(50_000)}\nFACT-${++n}`,
+    });
+    const summarizer = new ScriptedModel({ respond: () => 'summary of the reports' });
+    const model = new ScriptedModel({
+      // Usage as a server would report it (the scripted default is a token count of 10, which calibration would trust).
+      respond: (r, call) => ({
+        message: call < 12 ? callTools({ name: 'report', args: {} }) : { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+        finishReason: call < 12 ? 'tool_calls' : 'stop',
+        usage: { inputTokens: Math.ceil(JSON.stringify(r.messages).length / 4), outputTokens: 1 },
+      }),
+    });
+    const agent = new ReActAgent({
+      name: 'reader',
+      model,
+      tools: [report],
+      maxIterations: 20,
+      toolResults: { maxTokens: 500 },
+      compaction: { model: summarizer, maxInputTokens: 6000 },
+    });
+    const { result, events } = await collect(new Runner({ agent, appName: 'offload' }).run({ userId: 'u', input: 'x' }));
+    expect(result.status).toBe('completed');
+    expect(summarizer.calls).toBeGreaterThan(0);
+    for (const request of summarizer.requests) expect(JSON.stringify(request).length).toBeLessThan(40_000); // previews, not 50 KB results
+    // The log still holds every result whole.
+    const stored = events.flatMap((e) => toolResultsOf(e.message)).filter((r) => r.name === 'report');
+    expect(stored).toHaveLength(12);
+    for (const r of stored) expect(String(r.output).length).toBeGreaterThan(50_000);
+  });
+});
