@@ -34,6 +34,8 @@ function describeEvent(event: AgentEvent): string {
       return 'message';
     case 'state':
       return 'state';
+    case 'compaction':
+      return `compaction through ${k.compaction.through}`;
     case 'other':
       return 'other';
   }
