@@ -82,6 +82,7 @@ export type {
   AgentEvent,
   EventDraft,
   EventActions,
+  CompactionRecord,
   EventError,
   Interrupt,
   FinalAnswer,
@@ -159,6 +160,12 @@ export type { ObserverErrorHandler } from './observe/observer-hub.js';
 
 // Errors
 export { ReplanError, ConfigurationError, InvalidArgumentError } from './errors/replan-error.js';
+export { ContextLengthError, isContextLengthError } from './errors/context-length-error.js';
+export type { ContextLengthDetails } from './errors/context-length-error.js';
+export { CompactionError } from './errors/compaction-error.js';
+export type { CompactionOptions } from './compaction/compaction-options.js';
+export { DEFAULT_COMPACTION_INSTRUCTION } from './compaction/summary-prompt.js';
+export type { ToolResultsOptions } from './tools/offload/tool-result-preview.js';
 export {
   MaxIterationsError,
   RunAbortedError,

@@ -1,4 +1,4 @@
-import { LoopAgent, type Agent, type ChatModel, type Tool } from '@replan/core';
+import { LoopAgent, type Agent, type ChatModel, type CompactionOptions, type Tool } from '@replan/core';
 import type { z } from 'zod';
 import { createExecutor, Executor } from './executor.js';
 import { createPlanner, Planner, type StructuredOutput } from './planner.js';
@@ -101,6 +101,8 @@ export interface PlanExecuteQuickOptions<S extends z.ZodType | undefined = undef
   readonly structuredOutput?: StructuredOutput;
   /** Which completed-step results the executor and the replanner see (defaults: see `ContextPolicy`). */
   readonly contextPolicy?: ContextPolicy;
+  /** Keep long steps inside the executor model's window (the executor's `compaction`; see `ReActAgent`). */
+  readonly compaction?: CompactionOptions;
 }
 
 /** The plan type of a `planSchema` (or of the mode's default plan when there is none). */
@@ -185,6 +187,7 @@ function defaultAgents(
       model: o.executorModel ?? o.model,
       ...(o.tools ? { tools: o.tools } : {}),
       ...(o.stepMaxIterations !== undefined ? { maxIterations: o.stepMaxIterations } : {}),
+      ...(o.compaction ? { compaction: o.compaction } : {}),
       ...contextPolicy,
     }),
     replanner: createReplanner({ model: o.replannerModel ?? o.model, ...planSchema, ...contextPolicy }),

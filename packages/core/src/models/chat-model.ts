@@ -80,6 +80,11 @@ export interface ChatModel {
   readonly id: string;
   /** Who serves the model (e.g. `openai`, `anthropic`), for observers (`gen_ai.provider.name`). */
   readonly provider?: string;
+  /**
+   * The model's context window in tokens, when known (given as an option, or reported by the
+   * server): compaction uses it as its default `maxInputTokens`. Never guessed.
+   */
+  readonly contextWindow?: number;
   generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse>;
   stream(req: ModelRequest, opts?: ModelCallOptions): AsyncIterable<ModelStreamPart>;
 }
