@@ -4,14 +4,13 @@
 import { z } from 'zod';
 import {
   ConfigurationError,
-  McpConnectionError,
   Runner,
-  mcpTools,
   tool,
   type ChatModel,
   type RunResult,
   type SessionStore,
 } from '@replan/core';
+import { McpConnectionError, mcpTools } from '@replan/mcp';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { OpenAIChatModel } from '@replan/providers';

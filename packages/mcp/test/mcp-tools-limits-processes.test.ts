@@ -6,15 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  McpAbortedError,
-  McpConnectionError,
-  McpResultTooLargeError,
-  McpTimeoutError,
-  type McpToolset,
-  mcpTools,
   type Tool,
   type ToolContext,
 } from '@replan/core';
+import { McpAbortedError, McpConnectionError, McpResultTooLargeError, McpTimeoutError, type McpToolset, mcpTools } from '@replan/mcp';
 import { alive, until } from './support/processes.js';
 
 // The bounds of mcpTools against real child processes: a server that never answers, one whose answer

@@ -7,14 +7,12 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   InMemorySessionStore,
-  McpConnectionError,
-  type McpToolset,
-  mcpTools,
   Runner,
   type Tool,
   type ToolContext,
   toolResultsOf,
 } from '@replan/core';
+import { McpConnectionError, type McpToolset, mcpTools } from '@replan/mcp';
 import { alive, until } from './support/processes.js';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
