@@ -9,6 +9,7 @@ describe('public surface of @replan/mcp', () => {
       'McpResultTooLargeError',
       'McpTimeoutError',
       'McpToolError',
+      'mcpServer',
       'mcpTools',
     ]);
   });
