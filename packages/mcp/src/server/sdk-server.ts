@@ -28,7 +28,8 @@ export function sdkServer(sdk: McpServerSdk, info: ServerInfo, agents: ReadonlyM
     const agent = agents.get(request.params.name);
     if (!agent) return errorResult(`There is no agent "${request.params.name}" here: call tools/list for the ones there are.`);
     const progressToken = request.params._meta?.progressToken;
-    const canElicit = server.getClientCapabilities()?.elicitation !== undefined;
+    // The SDK reads an empty `elicitation: {}` (older clients) as form elicitation.
+    const canElicit = server.getClientCapabilities()?.elicitation?.form !== undefined;
     const channel: CallChannel = {
       signal: extra.signal,
       progress: async (progress, message) => {
