@@ -38,7 +38,7 @@ describe('mcpServer over Streamable HTTP', () => {
   it('runs a plan–execute agent to completion, one progress notification per plan step', async () => {
     const store = new InMemorySessionStore();
     const client = await connect(await listen(mcpServer({ runners: [plannerRunner(store)] })));
-    const progress: { progress: number; message?: string }[] = [];
+    const progress: { progress: number }[] = [];
     const result = await client.callTool({ name: 'planner_agent', arguments: { input: 'Add 2 and 3' } }, undefined, {
       onprogress: (p) => progress.push(p),
     });
