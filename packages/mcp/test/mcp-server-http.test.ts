@@ -4,7 +4,15 @@ import { InMemorySessionStore } from '@replan/core';
 import { mcpServer, type McpHttpEndpoint } from '@replan/mcp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpClient, textOf } from './support/mcp-client.js';
-import { approvalRunner, type Blocking, blockingRunner, type Deployments, plannerRunner, structuredRunner, sumSchema } from './support/served-runners.js';
+import {
+  approvalRunner,
+  type Blocking,
+  blockingRunner,
+  type Deployments,
+  plannerRunner,
+  structuredRunner,
+  sumSchema,
+} from './support/served-runners.js';
 
 const token = 'test-token-0123456789abcdef';
 const open: { close(): Promise<void> }[] = [];
@@ -135,10 +143,14 @@ describe('mcpServer over Streamable HTTP', () => {
 describe('mcpServer HTTP security', () => {
   const post = (url: string, headers: Record<string, string>) =>
     new Promise<number>((resolve, reject) => {
-      const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        url,
+        { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
     });

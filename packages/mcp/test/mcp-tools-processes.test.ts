@@ -5,13 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  InMemorySessionStore,
-  Runner,
-  type Tool,
-  type ToolContext,
-  toolResultsOf,
-} from '@replan/core';
+import { InMemorySessionStore, Runner, type Tool, type ToolContext, toolResultsOf } from '@replan/core';
 import { McpConnectionError, type McpToolset, mcpTools } from '@replan/mcp';
 import { alive, until } from './support/processes.js';
 import { callTools, ScriptedModel } from '@replan/core/testing';

@@ -77,9 +77,16 @@ function startRun(agent: ServedAgent, args: Args, channel: CallChannel, services
   return Promise.resolve(agent.runner.run({ userId: services.userId, input, signal: channel.signal }));
 }
 
-async function resumeRun(agent: ServedAgent, token: string, args: Args, channel: CallChannel, services: CallServices): Promise<Run | string> {
+async function resumeRun(
+  agent: ServedAgent,
+  token: string,
+  args: Args,
+  channel: CallChannel,
+  services: CallServices,
+): Promise<Run | string> {
   const ticket = readResumeToken(services.tokenSecret, token);
-  if (!ticket) return `This resumeToken was not issued by this server for ${agent.name}: pass the token of an input-required result, unchanged.`;
+  if (!ticket)
+    return `This resumeToken was not issued by this server for ${agent.name}: pass the token of an input-required result, unchanged.`;
   const values = answersOf(ticket.interruptIds, args);
   if (typeof values === 'string') return values;
   if (services.redeemed.has(token)) return 'This resumeToken was already used: each one continues its run once.';
@@ -95,7 +102,8 @@ async function resumeRun(agent: ServedAgent, token: string, args: Args, channel:
 function answersOf(ids: readonly string[], args: Args): Record<string, unknown> | string {
   if (args.answers !== undefined) {
     const answers = args.answers;
-    if (typeof answers !== 'object' || answers === null || Array.isArray(answers)) return '"answers" must be an object: { <interrupt id>: <answer> }.';
+    if (typeof answers !== 'object' || answers === null || Array.isArray(answers))
+      return '"answers" must be an object: { <interrupt id>: <answer> }.';
     const missing = ids.filter((id) => !(id in answers));
     if (missing.length > 0) return `"answers" lacks an answer for ${missing.map((id) => `"${id}"`).join(', ')}.`;
     return Object.fromEntries(ids.map((id) => [id, (answers as Record<string, unknown>)[id]]));

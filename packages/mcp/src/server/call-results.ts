@@ -17,7 +17,10 @@ export function finishedResult(result: RunResult, structured: boolean): AgentCal
     return errorResult(`The agent stopped (${result.status})${result.error ? `: ${result.error.message}` : ''}.`);
   const text = result.output ?? '';
   if (structured && typeof result.structured === 'object' && result.structured !== null)
-    return { content: [{ type: 'text', text: text || JSON.stringify(result.structured) }], structuredContent: result.structured as Record<string, unknown> };
+    return {
+      content: [{ type: 'text', text: text || JSON.stringify(result.structured) }],
+      structuredContent: result.structured as Record<string, unknown>,
+    };
   return { content: [{ type: 'text', text }] };
 }
 

@@ -36,7 +36,9 @@ export function interruptQuestion(interrupt: Interrupt): InterruptQuestion {
       },
       answer: (action, content) => {
         const message = typeof content?.message === 'string' && content.message !== '' ? { message: content.message } : {};
-        return action === 'accept' ? { approved: content?.approved === true, ...message } : { approved: false, message: 'The user declined.' };
+        return action === 'accept'
+          ? { approved: content?.approved === true, ...message }
+          : { approved: false, message: 'The user declined.' };
       },
     };
   return {

@@ -43,4 +43,3 @@ export interface McpHttpEndpoint {
   /** Stops listening and closes every MCP session (runs in progress are aborted; they stay resumable). */
   close(): Promise<void>;
 }
-

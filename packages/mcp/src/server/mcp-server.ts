@@ -42,7 +42,9 @@ export function mcpServer(options: McpServerOptions): ReplanMcpServer {
     },
     listen: async (http) => {
       if (typeof http.token !== 'string' || http.token.length < 16)
-        throw new ConfigurationError('mcpServer.listen: pass `token`, a secret of at least 16 characters that clients send as a bearer token.');
+        throw new ConfigurationError(
+          'mcpServer.listen: pass `token`, a secret of at least 16 characters that clients send as a bearer token.',
+        );
       const sdk = await loadServerSdk();
       return listenHttp(sdk, () => sdkServer(sdk, info, agents, services), http);
     },

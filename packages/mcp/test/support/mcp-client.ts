@@ -18,4 +18,5 @@ export async function httpClient(url: string, token: string, onElicit?: Paramete
 }
 
 /** The text of a tool result's first content block. */
-export const textOf = (result: object): string => (('content' in result ? (result.content as { text?: string }[]) : undefined)?.[0]?.text ?? '');
+export const textOf = (result: object): string =>
+  ('content' in result ? (result.content as { text?: string }[]) : undefined)?.[0]?.text ?? '';

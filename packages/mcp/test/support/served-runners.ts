@@ -6,10 +6,17 @@ import { z } from 'zod';
 
 /** A plan–execute agent with a two-step plan: one progress notification per step. */
 export function plannerRunner(store: SessionStore = new InMemorySessionStore()): Runner {
-  const add = tool({ name: 'add', description: 'Adds', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
+  const add = tool({
+    name: 'add',
+    description: 'Adds',
+    parameters: z.object({ a: z.number(), b: z.number() }),
+    execute: ({ a, b }) => a + b,
+  });
   const agent = createPlanExecuteAgent({
     name: 'planner_agent',
-    planner: createPlanner({ model: new ScriptedModel({ responses: [callTools({ name: 'plan', args: { steps: ['add 2 and 3', 'report'] } })] }) }),
+    planner: createPlanner({
+      model: new ScriptedModel({ responses: [callTools({ name: 'plan', args: { steps: ['add 2 and 3', 'report'] } })] }),
+    }),
     executor: createExecutor({
       model: new ScriptedModel({ responses: [callTools({ name: 'add', args: { a: 2, b: 3 } }), 'the sum is 5', 'reported'] }),
       tools: [add],
@@ -77,7 +84,11 @@ export function blockingRunner(blocking: Blocking, store: SessionStore = new InM
       }),
   });
   const model = new ScriptedModel({ responses: [callTools({ name: 'wait', args: {} }), 'waited'] });
-  return new Runner({ agent: new ReActAgent({ name: 'waiter', description: 'Waits', model, tools: [wait] }), appName: 'mcp-test', sessionStore: store });
+  return new Runner({
+    agent: new ReActAgent({ name: 'waiter', description: 'Waits', model, tools: [wait] }),
+    appName: 'mcp-test',
+    sessionStore: store,
+  });
 }
 
 /** The schema of the structured agent's answer. */
@@ -85,6 +96,11 @@ export const sumSchema = z.object({ sum: z.number() });
 
 /** A ReAct agent with an output schema. */
 export function structuredRunner(): Runner {
-  const agent = new ReActAgent({ name: 'summer', description: 'Adds', model: new ScriptedModel({ responses: ['{"sum":5}'] }), outputSchema: sumSchema });
+  const agent = new ReActAgent({
+    name: 'summer',
+    description: 'Adds',
+    model: new ScriptedModel({ responses: ['{"sum":5}'] }),
+    outputSchema: sumSchema,
+  });
   return new Runner({ agent, appName: 'mcp-test' });
 }
