@@ -122,13 +122,14 @@ describe('mcpServer over Streamable HTTP', () => {
   });
 
   it('cancelling the call aborts the run, which stays in the store to resume', async () => {
+    const store = new InMemorySessionStore();
     let started!: () => void;
     const running = new Promise<void>((resolve) => {
       started = resolve;
     });
-    const blocking: Blocking = { started, aborted: false };
-    const store = new InMemorySessionStore();
-    const client = await connect(await listen(mcpServer({ runners: [blockingRunner(blocking, store)] })));
+    const blocking: Blocking = { started, aborted: false, calls: 0 };
+    const runner = blockingRunner(blocking, store);
+    const client = await connect(await listen(mcpServer({ runners: [runner] })));
     const controller = new AbortController();
     const call = client.callTool({ name: 'waiter', arguments: { input: 'wait' } }, undefined, { signal: controller.signal });
     await running;
@@ -137,6 +138,9 @@ describe('mcpServer over Streamable HTTP', () => {
     await expect.poll(() => blocking.aborted).toBe(true);
     const { sessions } = await store.list({ appName: 'mcp-test', userId: 'mcp' });
     expect(sessions).toHaveLength(1);
+    const resumed = await runner.resume({ userId: 'mcp', sessionId: sessions[0]?.id as string }).result();
+    expect(resumed.status).toBe('completed');
+    expect(resumed.output).toBe('waited');
   });
 });
 

@@ -62,10 +62,11 @@ export function approvalRunner(deployments: Deployments, store: SessionStore = n
   return new Runner({ agent, appName: 'mcp-test', sessionStore: store });
 }
 
-/** What the blocking tool saw: started, then aborted. */
+/** What the blocking tool saw: started, then aborted. Only its first call blocks (a resumed run gets past it). */
 export interface Blocking {
   started: () => void;
   aborted: boolean;
+  calls: number;
 }
 
 /** A ReAct agent whose tool waits until the run is aborted (cancellation). */
@@ -75,7 +76,9 @@ export function blockingRunner(blocking: Blocking, store: SessionStore = new InM
     description: 'Waits',
     parameters: z.object({}),
     execute: (_args, ctx) =>
-      new Promise<string>((_resolve, reject) => {
+      new Promise<string>((resolve, reject) => {
+        blocking.calls += 1;
+        if (blocking.calls > 1) return resolve('done');
         blocking.started();
         ctx.signal.addEventListener('abort', () => {
           blocking.aborted = true;
