@@ -43,6 +43,14 @@ const PLAN_EXECUTE_META = 'planExecute';
 
 type Args = Readonly<Record<string, unknown>>;
 
+/** The plan's name for a finished step: its id (graph plans), its number in the plan (linear), else the count in this call. */
+const stepLabel = (meta: Readonly<Record<string, unknown>> | undefined, counted: number): string =>
+  typeof meta?.stepId === 'string'
+    ? meta.stepId
+    : typeof meta?.stepNumber === 'number' && meta.stepNumber > 0
+      ? String(meta.stepNumber)
+      : String(counted);
+
 /** Runs (or resumes) the agent for one tool call, until it finishes or waits on input nobody can give now. */
 export async function callAgent(agent: ServedAgent, args: Args, channel: CallChannel, services: CallServices): Promise<AgentCallResult> {
   const started = startRun(agent, args, channel, services);
@@ -54,7 +62,7 @@ export async function callAgent(agent: ServedAgent, args: Args, channel: CallCha
     for await (const event of run) {
       if (event.partial || event.meta?.[PLAN_EXECUTE_META] !== 'step-result') continue;
       steps += 1;
-      await channel.progress(steps, `${agent.name}: step ${steps} done`);
+      await channel.progress(steps, `${agent.name}: step ${stepLabel(event.meta, steps)} done`);
     }
     const result = await run.result();
     if (result.status !== 'interrupted') return finishedResult(result, agent.outputSchema !== undefined);
