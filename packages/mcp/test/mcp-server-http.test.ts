@@ -95,6 +95,11 @@ describe('mcpServer over Streamable HTTP', () => {
     expect(textOf(first)).toContain('resumeToken');
     expect(deployments.count).toBe(0);
 
+    // An answer that is not an approval is refused, and the token stays good.
+    const wrong = await client.callTool({ name: 'deployer', arguments: { resumeToken: inputRequired.resumeToken, answer: 'yes' } });
+    expect(wrong.isError).toBe(true);
+    expect(textOf(wrong)).toMatch(/asks for an approval: answer true, false/);
+
     const second = await client.callTool({ name: 'deployer', arguments: { resumeToken: inputRequired.resumeToken, answer: true } });
     expect(textOf(second)).toBe('Deployed v2.');
     expect(deployments.count).toBe(1);
@@ -103,6 +108,17 @@ describe('mcpServer over Streamable HTTP', () => {
     const again = await client.callTool({ name: 'deployer', arguments: { resumeToken: inputRequired.resumeToken, answer: true } });
     expect(again.isError).toBe(true);
     expect(textOf(again)).toMatch(/already used/);
+    expect(deployments.count).toBe(1);
+  });
+
+  it('two calls racing with one resume token: one resumes the run, the other is refused', async () => {
+    const deployments: Deployments = { count: 0 };
+    const client = await connect(await listen(mcpServer({ runners: [approvalRunner(deployments)] })));
+    const first = await client.callTool({ name: 'deployer', arguments: { input: 'Deploy v2' } });
+    const { resumeToken } = (first.structuredContent as InputRequired).inputRequired;
+    const both = await Promise.all([1, 2].map(() => client.callTool({ name: 'deployer', arguments: { resumeToken, answer: true } })));
+    expect(both.map((r) => Boolean(r.isError)).sort()).toEqual([false, true]);
+    expect(both.map(textOf)).toContain('Deployed v2.');
     expect(deployments.count).toBe(1);
   });
 

@@ -1,4 +1,4 @@
-import type { Interrupt, Run, RunResult, Session } from '@replan/core';
+import { type Interrupt, isApprovalAnswer, type Run, type RunResult, type Session } from '@replan/core';
 import { type AgentCallResult, errorResult, finishedResult, inputRequiredResult } from './call-results.js';
 import { interruptQuestion } from './interrupt-elicitation.js';
 import { readResumeToken, resumeToken } from './resume-token.js';
@@ -97,13 +97,37 @@ async function resumeRun(
     return `This resumeToken was not issued by this server for ${agent.name}: pass the token of an input-required result, unchanged.`;
   const values = answersOf(ticket.interruptIds, args);
   if (typeof values === 'string') return values;
-  if (services.redeemed.has(token)) return 'This resumeToken was already used: each one continues its run once.';
-  const session = await agent.runner.sessionStore.get({ appName: agent.runner.appName, userId: services.userId, id: ticket.sessionId });
+  if (services.redeemed.has(token)) return ALREADY_USED;
+  // Taken before the store is read, so that two calls racing with one token cannot both pass; given back
+  // when the answer is refused and the questions stay open.
+  services.redeemed.add(token);
+  const problem = await ticketProblem(agent, ticket.sessionId, values, services.userId);
+  if (problem !== undefined) {
+    if (problem !== ALREADY_USED) services.redeemed.delete(token);
+    return problem;
+  }
+  return agent.runner.resume({ userId: services.userId, sessionId: ticket.sessionId, values, signal: channel.signal });
+}
+
+const ALREADY_USED = 'This resumeToken was already used: each one continues its run once.';
+
+/** Why the answers cannot resume the session now, or `undefined` when they can. */
+async function ticketProblem(
+  agent: ServedAgent,
+  sessionId: string,
+  values: Record<string, unknown>,
+  userId: string,
+): Promise<string | undefined> {
+  const session = await agent.runner.sessionStore.get({ appName: agent.runner.appName, userId, id: sessionId });
   if (!session) return 'The run this resumeToken continues no longer exists.';
   const open = openInterrupts(session);
-  if (!ticket.interruptIds.every((id) => open.has(id))) return 'This resumeToken was already used: each one continues its run once.';
-  services.redeemed.add(token);
-  return agent.runner.resume({ userId: services.userId, sessionId: ticket.sessionId, values, signal: channel.signal });
+  for (const [id, value] of Object.entries(values)) {
+    const reason = open.get(id);
+    if (reason === undefined) return ALREADY_USED;
+    if (reason === 'approval' && !isApprovalAnswer(value))
+      return `"${id}" asks for an approval: answer true, false or { "approved": boolean, "message"?: string }.`;
+  }
+  return undefined;
 }
 
 /** The resume values a call carries: `answer` for one open interrupt, `answers` by id for several. */
@@ -121,11 +145,11 @@ function answersOf(ids: readonly string[], args: Args): Record<string, unknown> 
   return { [ids[0] as string]: args.answer };
 }
 
-/** The ids of interrupts the session's log asked and never answered. */
-function openInterrupts(session: Session): Set<string> {
-  const open = new Set<string>();
+/** The interrupts the session's log asked and never answered: id → reason. */
+function openInterrupts(session: Session): Map<string, string> {
+  const open = new Map<string, string>();
   for (const event of session.events) {
-    if (event.actions?.interrupt) open.add(event.actions.interrupt.id);
+    if (event.actions?.interrupt) open.set(event.actions.interrupt.id, event.actions.interrupt.reason);
     for (const id of Object.keys(event.actions?.resumeValues ?? {})) open.delete(id);
   }
   return open;
