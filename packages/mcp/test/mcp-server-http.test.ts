@@ -161,7 +161,7 @@ describe('mcpServer over Streamable HTTP', () => {
 });
 
 describe('mcpServer HTTP security', () => {
-  const post = (url: string, headers: Record<string, string>) =>
+  const post = (url: string, headers: Record<string, string>, body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })) =>
     new Promise<number>((resolve, reject) => {
       const req = request(
         url,
@@ -172,7 +172,7 @@ describe('mcpServer HTTP security', () => {
         },
       );
       req.on('error', reject);
-      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+      req.end(body);
     });
 
   it('binds 127.0.0.1 and needs a token of at least 16 characters', async () => {
@@ -188,6 +188,13 @@ describe('mcpServer HTTP security', () => {
     expect(await post(url, { authorization: `Bearer ${token}`, host: 'evil.example:80' })).toBe(403);
     expect(await post(url, { authorization: `Bearer ${token}`, origin: 'http://evil.example' })).toBe(403);
     expect(await post(url, { authorization: `Bearer ${token}`, 'mcp-session-id': '../../etc' })).toBe(404);
+  });
+
+  it('answers 413 to a request body over maxBodyBytes', async () => {
+    const endpoint = await mcpServer({ runners: [plannerRunner()] }).listen({ token, maxBodyBytes: 1024 });
+    open.push(endpoint);
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { padding: 'x'.repeat(4096) } });
+    expect(await post(endpoint.url, { authorization: `Bearer ${token}` }, big)).toBe(413);
   });
 
   it('a client with the token gets in (the SDK client lists tools)', async () => {
