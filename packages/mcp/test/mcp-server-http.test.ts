@@ -127,10 +127,14 @@ describe('mcpServer over Streamable HTTP', () => {
     const client = await connect(await listen(mcpServer({ runners: [approvalRunner(deployments)] })));
     const first = await client.callTool({ name: 'deployer', arguments: { input: 'Deploy v2' } });
     const { resumeToken } = (first.structuredContent as InputRequired).inputRequired;
-    const [payload] = resumeToken.split('.');
+    const [payload, signature] = resumeToken.split('.');
     const foreign = await client.callTool({ name: 'deployer', arguments: { resumeToken: `${payload}.forged`, answer: true } });
     expect(foreign.isError).toBe(true);
     expect(textOf(foreign)).toMatch(/not issued by this server/);
+    // Another session's id under this token's signature.
+    const otherSession = Buffer.from(JSON.stringify({ s: 'another-session', i: ['x:approval'] })).toString('base64url');
+    const altered = await client.callTool({ name: 'deployer', arguments: { resumeToken: `${otherSession}.${signature}`, answer: true } });
+    expect(textOf(altered)).toMatch(/not issued by this server/);
     const noInput = await client.callTool({ name: 'deployer', arguments: { input: 42 } });
     expect(noInput.isError).toBe(true);
     expect(textOf(noInput)).toMatch(/Pass "input"/);
