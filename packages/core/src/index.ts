@@ -57,11 +57,6 @@ export type { ToolContext, StateAccess } from './tools/tool-context.js';
 export { isInterruptSignal } from './tools/interrupt-signal.js';
 export { isApprovalAnswer } from './tools/approval-answer.js';
 export type { ApprovalAnswer } from './tools/approval-answer.js';
-// MCP servers' tools (needs the optional peer @modelcontextprotocol/sdk, loaded on first use)
-export { mcpTools } from './mcp/mcp-tools.js';
-export type { McpToolset, McpToolsOptions, McpToolInfo } from './mcp/mcp-tools.js';
-export type { McpServer, McpStdioServer, McpHttpServer } from './mcp/mcp-server-config.js';
-export { McpAbortedError, McpConnectionError, McpResultTooLargeError, McpTimeoutError, McpToolError } from './mcp/mcp-errors.js';
 
 // Composition: agents as tools (child sessions)
 export { agentTool } from './composition/agent-tool.js';

@@ -2,16 +2,8 @@
 // scripted models (no network), plus the other packages' entry points so their types and runtime
 // dependencies (openai, pg, @opentelemetry/api) are checked too; every package is imported. Prints the run's result as one JSON line.
 import { z } from 'zod';
-import {
-  ConfigurationError,
-  McpConnectionError,
-  Runner,
-  mcpTools,
-  tool,
-  type ChatModel,
-  type RunResult,
-  type SessionStore,
-} from '@replan/core';
+import { ConfigurationError, Runner, tool, type ChatModel, type RunResult, type SessionStore } from '@replan/core';
+import { McpConnectionError, mcpTools } from '@replan/mcp';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { OpenAIChatModel } from '@replan/providers';

@@ -7,10 +7,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ConfigurationError,
   InMemorySessionStore,
-  McpConnectionError,
-  McpTimeoutError,
-  type McpToolset,
-  mcpTools,
   ReActAgent,
   Runner,
   type Tool,
@@ -18,10 +14,11 @@ import {
   tool,
   toolResultsOf,
 } from '@replan/core';
+import { McpConnectionError, McpTimeoutError, type McpToolset, mcpTools } from '@replan/mcp';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { z } from 'zod';
-import { loadMcpSdk } from '../src/mcp/load-mcp-sdk.js';
-import { openMcpToolset } from '../src/mcp/live-toolset.js';
+import { loadMcpSdk } from '../src/client/load-mcp-sdk.js';
+import { openMcpToolset } from '../src/client/live-toolset.js';
 import { startTestHttpServer, type TestHttpServer } from './support/mcp-http-server.js';
 
 let server: TestHttpServer;

@@ -1,4 +1,4 @@
-import { ReplanError } from '../errors/replan-error.js';
+import { ReplanError } from '@replan/core';
 
 /**
  * An MCP server could not be reached, or dropped the connection. `mcpTools()` throws it when the

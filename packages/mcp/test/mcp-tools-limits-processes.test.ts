@@ -5,16 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  McpAbortedError,
-  McpConnectionError,
-  McpResultTooLargeError,
-  McpTimeoutError,
-  type McpToolset,
-  mcpTools,
-  type Tool,
-  type ToolContext,
-} from '@replan/core';
+import type { Tool, ToolContext } from '@replan/core';
+import { McpAbortedError, McpConnectionError, McpResultTooLargeError, McpTimeoutError, type McpToolset, mcpTools } from '@replan/mcp';
 import { alive, until } from './support/processes.js';
 
 // The bounds of mcpTools against real child processes: a server that never answers, one whose answer

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors/replan-error.js';
+import { ConfigurationError } from '@replan/core';
 
 /** The parts of `@modelcontextprotocol/sdk` that `mcpTools` uses, loaded together on first use. */
 export interface McpSdk {
@@ -57,6 +57,6 @@ const importSdkModules = (): Promise<SdkModules> =>
 
 const missingSdkError = (cause: unknown) =>
   new ConfigurationError(
-    `mcpTools needs the @modelcontextprotocol/sdk package (version 1.x), an optional peer dependency of @replan/core: install it (npm install @modelcontextprotocol/sdk). (${String((cause as Error)?.message ?? cause).split('\n')[0]})`,
+    `mcpTools needs the @modelcontextprotocol/sdk package (version 1.x), an optional peer dependency of @replan/mcp: install it (npm install @modelcontextprotocol/sdk). (${String((cause as Error)?.message ?? cause).split('\n')[0]})`,
     { cause },
   );

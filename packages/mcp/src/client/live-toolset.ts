@@ -1,6 +1,6 @@
-import { ConfigurationError } from '../errors/replan-error.js';
-import { jsonSchema } from '../tools/schemas/schema-input.js';
-import { type Tool, tool } from '../tools/tool.js';
+import { ConfigurationError } from '@replan/core';
+import { jsonSchema } from '@replan/core';
+import { type Tool, tool } from '@replan/core';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { aborted, withinBound } from './mcp-connect-bound.js';
 import { McpConnection } from './mcp-connection.js';

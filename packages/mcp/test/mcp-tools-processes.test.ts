@@ -5,16 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  InMemorySessionStore,
-  McpConnectionError,
-  type McpToolset,
-  mcpTools,
-  Runner,
-  type Tool,
-  type ToolContext,
-  toolResultsOf,
-} from '@replan/core';
+import { InMemorySessionStore, Runner, type Tool, type ToolContext, toolResultsOf } from '@replan/core';
+import { McpConnectionError, type McpToolset, mcpTools } from '@replan/mcp';
 import { alive, until } from './support/processes.js';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitiseToolName, ToolNamer } from '../src/mcp/mcp-tool-names.js';
+import { sanitiseToolName, ToolNamer } from '../src/client/mcp-tool-names.js';
 
 const VALID = /^[a-zA-Z0-9_-]{1,64}$/;
 

@@ -1,6 +1,6 @@
 import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { BoundedMessageReader, idOf, TOO_LARGE_CODE } from '../src/mcp/mcp-message-reader.js';
+import { BoundedMessageReader, idOf, TOO_LARGE_CODE } from '../src/client/mcp-message-reader.js';
 
 const reader = (limit: number) => new BoundedMessageReader(limit, deserializeMessage);
 const line = (message: unknown) => Buffer.from(`${JSON.stringify(message)}\n`);

@@ -1,4 +1,4 @@
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from '@replan/core';
 import { loadMcpSdk } from './load-mcp-sdk.js';
 import { openMcpToolset } from './live-toolset.js';
 import type { McpServer, McpToolInfo } from './mcp-server-config.js';
