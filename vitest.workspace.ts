@@ -14,9 +14,11 @@ export const entryPoints: Readonly<Record<string, string>> = {
   '@replan/core/store-kit': './packages/core/src/store-kit/index.ts',
   '@replan/planexecute': './packages/planexecute/src/index.ts',
   '@replan/planexecute/terminal': './packages/planexecute/src/terminal/index.ts',
+  '@replan/planexecute/testing': './packages/planexecute/src/testing/index.ts',
   '@replan/providers': './packages/providers/src/index.ts',
   '@replan/postgres': './packages/postgres/src/index.ts',
   '@replan/otel': './packages/otel/src/index.ts',
+  '@replan/mcp': './packages/mcp/src/index.ts',
   '@replan/studio': './packages/studio/src/index.ts',
   '@replan/eval/cli': './packages/eval/src/cli/index.ts',
   '@replan/eval': './packages/eval/src/index.ts',
@@ -51,16 +53,21 @@ export const fastProjects = [
   project('providers', './packages/providers'),
   project('planexecute', './packages/planexecute'),
   project('otel', './packages/otel'),
+  project('mcp', './packages/mcp', { exclude: ['test/**/*-processes.test.ts'] }),
   project('eval', './packages/eval', { exclude: ['test/**/*-processes.test.ts'] }),
   // The studio's server, views and CLI in process; its browser tests are in `studio-browser`.
   project('studio', './packages/studio', { exclude: ['test/**/*.browser.test.ts'] }),
   // Tests that examples show (e.g. examples/replay-test/replay.test.ts), so they cannot rot.
   project('examples', './examples', { include: ['*/**/*.test.ts'] }),
+  // The docs agree with the repository: one package list (packages/*), every example listed, no design or issue citations.
+  project('docs', './tests/docs'),
 ];
 
 /** Child processes, PostgreSQL, installs from outside the repo: only `pnpm test` runs these. */
 export const slowProjects = [
   project('core-processes', './packages/core', { include: processTests }),
+  // MCP servers and clients as child processes (stdio), with no orphans left behind.
+  project('mcp-processes', './packages/mcp', { include: ['test/**/*-processes.test.ts'] }),
   // `replan eval` spawned as a user runs it (the built packages: `pnpm test` builds first), on files and a throwaway PostgreSQL.
   project('eval-processes', './packages/eval', { include: ['test/**/*-processes.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
   project('postgres', './packages/postgres', { testTimeout: 60_000, hookTimeout: 120_000 }),

@@ -8,6 +8,7 @@ import { createPlanExecuteAgent } from '@replan/planexecute';
 import { modelFromEnv } from '@replan/providers';
 import { renderRun } from '@replan/planexecute/terminal';
 import { DEMO_SESSIONS_DIR, demoStore } from './demo-store.js';
+import { modelLine } from './model-line.js';
 import { scriptedBrain } from './scripted-brain.js';
 import { calculator, searchDocs } from './tools.js';
 
@@ -17,8 +18,9 @@ const QUESTION =
 
 async function main(): Promise<number> {
   // A real model when OPENAI_API_KEY / OPENAI_BASE_URL are set (REPLAN_MODEL names it), else offline.
-  const model = modelFromEnv() ?? scriptedBrain();
-  console.log(`model: ${model.id}\n`);
+  const live = modelFromEnv();
+  const model = live ?? scriptedBrain();
+  console.log(`${modelLine(model, live !== undefined)}\n`);
   const agent = createPlanExecuteAgent({ model, tools: [calculator, searchDocs], maxIterations: 8 });
   // Sessions go to a FileSessionStore directory, so `pnpm studio` can show this run afterwards.
   const runner = new Runner({ agent, appName: 'replan-demo', sessionStore: demoStore() });

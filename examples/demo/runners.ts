@@ -1,10 +1,10 @@
 /**
- * The demo's runners for the studio: `replan studio --store .replan/demo-sessions --app
+ * The demo's runners for the studio: `replan studio --store .replan/demo-sessions --runners
  * examples/demo/runners.ts` (what `pnpm studio` runs) loads this module and calls
  * `createRunners(store)` with the store it serves, so runs started or resumed in the page are
  * stored where the page reads.
  */
-import { Runner, type SessionStore } from '@replan/core';
+import { type ChatModel, Runner, type SessionStore } from '@replan/core';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { modelFromEnv } from '@replan/providers';
 import { approvalRunner } from './approval-app.js';
@@ -13,8 +13,8 @@ import { calculator, searchDocs } from './tools.js';
 
 export const DEMO_APP = 'replan-demo';
 
-export function demoRunner(store: SessionStore): Runner {
-  const model = modelFromEnv() ?? scriptedBrain();
+/** The demo question's runner: `model`, by default the environment's real model (`modelFromEnv()`), else the scripted one. */
+export function demoRunner(store: SessionStore, model: ChatModel = modelFromEnv() ?? scriptedBrain()): Runner {
   const agent = createPlanExecuteAgent({ model, tools: [calculator, searchDocs], maxIterations: 8 });
   return new Runner({ agent, appName: DEMO_APP, sessionStore: store });
 }

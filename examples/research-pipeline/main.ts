@@ -17,9 +17,7 @@ import { z } from 'zod';
 import {
   agentTool,
   FileSessionStore,
-  type McpToolset,
   type ModelRequest,
-  mcpTools,
   messageText,
   type Run,
   type RunResult,
@@ -27,6 +25,7 @@ import {
   tool,
   toolResultsOf,
 } from '@replan/core';
+import { type McpToolset, mcpTools } from '@replan/mcp';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 

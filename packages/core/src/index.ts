@@ -57,24 +57,27 @@ export type { ToolContext, StateAccess } from './tools/tool-context.js';
 export { isInterruptSignal } from './tools/interrupt-signal.js';
 export { isApprovalAnswer } from './tools/approval-answer.js';
 export type { ApprovalAnswer } from './tools/approval-answer.js';
-// MCP servers' tools (needs the optional peer @modelcontextprotocol/sdk, loaded on first use)
-export { mcpTools } from './mcp/mcp-tools.js';
-export type { McpToolset, McpToolsOptions, McpToolInfo } from './mcp/mcp-tools.js';
-export type { McpServer, McpStdioServer, McpHttpServer } from './mcp/mcp-server-config.js';
-export { McpConnectionError, McpToolError } from './mcp/mcp-errors.js';
 
 // Composition: agents as tools (child sessions)
 export { agentTool } from './composition/agent-tool.js';
 export type { AgentToolOptions, AgentToolResult } from './composition/agent-tool.js';
 export { childSessionId, readChildSessionLink } from './composition/child-session-link.js';
 export type { ChildSessionLink } from './composition/child-session-link.js';
-export { AgentToolError, ChildSessionConflictError, ChildSessionMissingError } from './errors/composition-errors.js';
+export { childSessionRoot } from './composition/child-session-root.js';
+export type { ChildSessionRoot } from './composition/child-session-root.js';
+export {
+  AgentToolError,
+  ChildSessionConflictError,
+  ChildSessionMissingError,
+  ChildSessionResumeError,
+} from './errors/composition-errors.js';
 
 // Events
 export type {
   AgentEvent,
   EventDraft,
   EventActions,
+  CompactionRecord,
   EventError,
   Interrupt,
   FinalAnswer,
@@ -152,6 +155,12 @@ export type { ObserverErrorHandler } from './observe/observer-hub.js';
 
 // Errors
 export { ReplanError, ConfigurationError, InvalidArgumentError } from './errors/replan-error.js';
+export { ContextLengthError, isContextLengthError } from './errors/context-length-error.js';
+export type { ContextLengthDetails } from './errors/context-length-error.js';
+export { CompactionError } from './errors/compaction-error.js';
+export type { CompactionOptions } from './compaction/compaction-options.js';
+export { DEFAULT_COMPACTION_INSTRUCTION } from './compaction/summary-prompt.js';
+export type { ToolResultsOptions } from './tools/offload/tool-result-preview.js';
 export {
   MaxIterationsError,
   RunAbortedError,
@@ -165,7 +174,13 @@ export {
 } from './errors/run-errors.js';
 export type { BudgetKind } from './errors/run-errors.js';
 export { StateValueError } from './errors/state-value-error.js';
-export { ReplayError, ReplayMismatchError, ReplayExhaustedError, ReplayCallerUnknownError } from './errors/replay-errors.js';
+export {
+  ReplayError,
+  ReplayMismatchError,
+  ReplayExhaustedError,
+  ReplayCallerUnknownError,
+  ReplayRecordingError,
+} from './errors/replay-errors.js';
 export {
   ConcurrentUpdateError,
   SessionBusyError,

@@ -3,6 +3,7 @@ import {
   eventKind,
   type AgentEvent,
   type AgentEventKind,
+  type CompactionRecord,
   type EventError,
   type FinalAnswer,
   type Interrupt,
@@ -31,6 +32,7 @@ describe('eventKind narrows by `kind`', () => {
       | 'message'
       | 'cursor'
       | 'state'
+      | 'compaction'
       | 'other'
     >();
   });
@@ -76,6 +78,9 @@ describe('eventKind narrows by `kind`', () => {
       case 'state':
         expectTypeOf(k.delta).toEqualTypeOf<Readonly<Record<string, unknown>>>();
         expectTypeOf(k.append).toEqualTypeOf<Readonly<Record<string, readonly unknown[]>>>();
+        break;
+      case 'compaction':
+        expectTypeOf(k.compaction).toEqualTypeOf<CompactionRecord>();
         break;
       default:
         // Every other kind was handled above: only `other` is left.

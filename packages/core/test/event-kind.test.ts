@@ -34,6 +34,8 @@ function describeEvent(event: AgentEvent): string {
       return 'message';
     case 'state':
       return 'state';
+    case 'compaction':
+      return `compaction through ${k.compaction.through}`;
     case 'other':
       return 'other';
   }
@@ -81,6 +83,8 @@ describe('eventKind', () => {
       error: { name: 'MaxIterationsError', message: 'm' },
     });
     expect(eventKind({ ...base, actions: { stateAppend: { log: [1] } } })).toEqual({ kind: 'state', delta: {}, append: { log: [1] } });
+    const compaction = { through: 'e1', summary: 'notes', tokensBefore: 900, tokensAfter: 200 };
+    expect(eventKind({ ...base, actions: { compaction } })).toEqual({ kind: 'compaction', compaction });
     expect(eventKind(base)).toEqual({ kind: 'other' });
   });
 });

@@ -1,11 +1,15 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConcurrentUpdateError, FileSessionStore, SessionCorruptError } from '@replan/core';
+import { thisProcess } from '@replan/core/store-kit';
 import { contractEvent } from '@replan/core/testing';
+
+/** A lock as another process on this machine, in this pid namespace, writes it (with its own pid and start). */
+const { pid: _pid, start: _start, ...sameMachine } = thisProcess();
 
 const dirs: string[] = [];
 async function freshStore(options: { lockTimeoutMs?: number; staleLockMs?: number } = {}): Promise<FileSessionStore> {
@@ -160,7 +164,7 @@ describe('FileSessionStore locks: liveness, not age, on this host', () => {
     const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)']);
     try {
       await new Promise((r) => setTimeout(r, 100));
-      const lock = { pid: sleeper.pid, host: hostname(), token: 't', since: Date.now(), start: '1' };
+      const lock = { pid: sleeper.pid, ...sameMachine, token: 't', since: Date.now(), start: '1' };
       await writeFile(`${fileOf(store, 's')}.lock`, JSON.stringify(lock));
       expect((await store.appendEvents(key('s'), [contractEvent('x')], { expectedVersion: 0 })).version).toBe(1);
     } finally {
@@ -171,7 +175,7 @@ describe('FileSessionStore locks: liveness, not age, on this host', () => {
   it('a lock held by a live process: the error says to wait or stop it, never to delete lock files', async () => {
     const store = await freshStore({ lockTimeoutMs: 200 });
     await store.create(key('s'));
-    const lock = { pid: process.ppid, host: hostname(), token: 't', since: Date.now() };
+    const lock = { pid: process.ppid, ...sameMachine, token: 't', since: Date.now() };
     await writeFile(`${fileOf(store, 's')}.lock`, JSON.stringify(lock));
     const error = await failure(store.delete(key('s')));
     expect(error.message).toMatch(/still alive/);

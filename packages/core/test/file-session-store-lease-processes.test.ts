@@ -4,6 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSessionStore, SessionBusyError, SessionCorruptError } from '@replan/core';
+import { thisProcess } from '@replan/core/store-kit';
 import { contractEvent } from '@replan/core/testing';
 
 const key = { appName: 'app', userId: 'u1', id: 'leased' };
@@ -18,9 +19,11 @@ async function freshStore() {
   return { store, leaseFile: join(dir, 'sessions', 'app', 'u1', 'leased.lease') };
 }
 
-/** A lease file as another process on this host would have written it. */
-const leaseBy = (pid: number, owner = 'other-process') =>
-  JSON.stringify({ schemaVersion: 1, token: 7, holder: { owner, expiresAt: Date.now() + 60_000, host: hostname(), pid } });
+/** A lease file as another process on this machine and in this pid namespace would have written it (`holder` overrides). */
+const leaseBy = (pid: number, owner = 'other-process', holder: Record<string, unknown> = {}) => {
+  const { start: _start, ...here } = thisProcess();
+  return JSON.stringify({ schemaVersion: 1, token: 7, holder: { owner, expiresAt: Date.now() + 60_000, ...here, pid, ...holder } });
+};
 
 async function exitedPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '']);
@@ -41,7 +44,7 @@ describe('FileSessionStore leases on one machine', () => {
     expect(saved).toMatchObject({
       schemaVersion: 1,
       token: lease.token,
-      holder: { owner: 'me', expiresAt: lease.expiresAt, host: hostname(), pid: process.pid },
+      holder: { owner: 'me', expiresAt: lease.expiresAt, ...thisProcess() },
     });
     await store.releaseLease(key, lease);
     expect(JSON.parse(await readFile(leaseFile, 'utf8'))).toEqual({ schemaVersion: 1, token: lease.token, holder: null });
@@ -54,6 +57,25 @@ describe('FileSessionStore leases on one machine', () => {
     await writeFile(leaseFile, leaseBy(await exitedPid()));
     const lease = await store.acquireLease(key, { owner: 'me', ttlMs: 10_000 });
     expect(lease.token).toBe(8);
+  });
+
+  it('takes over at once a lease whose pid now runs another process (its start time differs)', async () => {
+    const { store, leaseFile } = await freshStore();
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    children.push(child);
+    await writeFile(leaseFile, leaseBy(child.pid!, 'other-process', { start: '1' }));
+    expect((await store.acquireLease(key, { owner: 'me', ttlMs: 10_000 })).token).toBe(8);
+  });
+
+  it('waits for the expiry of a holder it cannot judge: another host, another boot or another pid namespace', async () => {
+    const { store, leaseFile } = await freshStore();
+    const gone = await exitedPid();
+    for (const elsewhere of [{ host: `not-${hostname()}` }, { boot: 'another-boot' }, { pidNamespace: 'pid:[1]' }]) {
+      await writeFile(leaseFile, leaseBy(gone, 'elsewhere', elsewhere));
+      const busy = await store.acquireLease(key, { owner: 'me', ttlMs: 10_000 }).catch((e: unknown) => e);
+      expect(busy).toBeInstanceOf(SessionBusyError);
+      expect((busy as SessionBusyError).owner).toBe('elsewhere');
+    }
   });
 
   it('honours a live lease of a running process on this host until that process exits', async () => {

@@ -1,11 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConcurrentUpdateError, FileSessionStore } from '@replan/core';
+import { thisProcess } from '@replan/core/store-kit';
 import { contractEvent } from '@replan/core/testing';
+
+/** A lock as another process on this machine, in this pid namespace, writes it (with its own pid and start). */
+const { pid: _pid, start: _start, ...sameMachine } = thisProcess();
 
 const writer = fileURLToPath(new URL('./support/file-store-writer.ts', import.meta.url));
 const key = { appName: 'app', userId: 'u1', id: 'shared' };
@@ -91,7 +95,7 @@ describe('FileSessionStore across processes', () => {
 
   it('breaks a lock left by a dead process at once', async () => {
     const { store, lockFile } = await freshStore({ lockTimeoutMs: 1_000 });
-    await writeFile(lockFile, JSON.stringify({ pid: await deadPid(), host: hostname(), token: 't', since: Date.now() }));
+    await writeFile(lockFile, JSON.stringify({ pid: await deadPid(), ...sameMachine, token: 't', since: Date.now() }));
     const started = Date.now();
     expect((await store.appendEvents(key, [contractEvent('x')], { expectedVersion: 0 })).version).toBe(1);
     expect(Date.now() - started).toBeLessThan(900);
@@ -99,7 +103,7 @@ describe('FileSessionStore across processes', () => {
 
   it('waits for a live holder, then fails with ConcurrentUpdateError and writes nothing', async () => {
     const { store, lockFile } = await freshStore({ lockTimeoutMs: 200 });
-    const live = { pid: process.ppid, host: hostname(), token: 't', since: Date.now() };
+    const live = { pid: process.ppid, ...sameMachine, token: 't', since: Date.now() };
     await writeFile(lockFile, JSON.stringify(live));
     const started = Date.now();
     const error = await store.appendEvents(key, [contractEvent('x')], { expectedVersion: 0 }).catch((e: unknown) => e);

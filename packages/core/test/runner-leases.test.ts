@@ -14,35 +14,9 @@ import {
 } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { sleep } from './support.js';
+import { handleOn } from './support/store-handle.js';
 
 const key = (id: string) => ({ appName: 'x', userId: 'u', id });
-
-/**
- * Another handle on the same stored sessions: a different store object, so the runner's
- * in-process claim (per store object) does not see the other runner and the lease decides, as
- * between two processes. `renew` replaces renewLease (to stall or fake a heartbeat).
- */
-function handleOn(
-  store: InMemorySessionStore,
-  options: { renew?: SessionStore['renewLease']; appends?: { options: AppendOptions; count: number } } = {},
-): SessionStore {
-  return {
-    create: (s, e) => store.create(s, e),
-    get: (k) => store.get(k),
-    list: (i) => store.list(i),
-    delete: (k) => store.delete(k),
-    appendEvents: (k, events, o) => {
-      if (options.appends) {
-        options.appends.options = o;
-        options.appends.count++;
-      }
-      return store.appendEvents(k, events, o);
-    },
-    acquireLease: (k, o) => store.acquireLease(k, o),
-    renewLease: options.renew ?? ((k, l, t) => store.renewLease(k, l, t)),
-    releaseLease: (k, l) => store.releaseLease(k, l),
-  };
-}
 
 /** A tool that waits until released (or its signal fires), counting its runs and aborts. */
 function gate() {

@@ -33,6 +33,27 @@ describe('Runner', () => {
     await expect(runner.resume({ userId: 'u', sessionId: 'missing' }).result()).rejects.toBeInstanceOf(SessionNotFoundError);
   });
 
+  it('a session not found in the default in-memory store says so (a second process that forgot sessionStore)', async () => {
+    const agent = new ReActAgent({ name: 'a', model: new ScriptedModel() });
+    // What a second process sees: its own Runner, its own (empty) memory.
+    const forgot = new Runner({ agent, appName: 'x' });
+    const error = await forgot
+      .resume({ userId: 'u', sessionId: 'from-elsewhere' })
+      .result()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SessionNotFoundError);
+    expect((error as Error).message).toMatch(/given no sessionStore, so it keeps sessions in memory, in this process only/);
+    expect((error as Error).message).toContain('new FileSessionStore({ dir })');
+    // A store the application chose (even an in-memory one) is not second-guessed.
+    const chosen = new Runner({ agent, appName: 'x', sessionStore: new InMemorySessionStore() });
+    const plain = await chosen
+      .resume({ userId: 'u', sessionId: 'missing' })
+      .result()
+      .catch((e: unknown) => e);
+    expect((plain as Error).message).not.toContain('in memory');
+    expect((plain as Error).message).toContain('Check the ids');
+  });
+
   it('creates a session under a given new id and continues it on the next run', async () => {
     const model = new ScriptedModel({ responses: ['first', 'second'] });
     const runner = new Runner({ agent: new ReActAgent({ name: 'a', model }), appName: 'x' });

@@ -27,4 +27,15 @@ describe('tool()', () => {
     // Issue 15: a JSON Schema object is accepted now; an object that is no schema at all is refused.
     expect(() => tool({ name: 'y', description: '', parameters: { kind: 'object' } as never, execute: () => 1 })).toThrow(/zod v4/);
   });
+
+  it('tells a tool written the AI SDK way (inputSchema) to use parameters', () => {
+    const aiSdkStyle = { name: 'weather', description: 'Weather of a city', inputSchema: z.object({ city: z.string() }), execute: () => 1 };
+    expect(() => tool(aiSdkStyle as never)).toThrow(ConfigurationError);
+    expect(() => tool(aiSdkStyle as never)).toThrow(
+      /Tool "weather": replan's tool\(\) takes the arguments' schema as `parameters`, not `inputSchema`/,
+    );
+    // The AI SDK's tool has no name either: the message is about the schema still.
+    const { name: _name, ...nameless } = aiSdkStyle;
+    expect(() => tool(nameless as never)).toThrow(/^Tool: replan's tool\(\) takes .* `parameters`, not `inputSchema`/);
+  });
 });

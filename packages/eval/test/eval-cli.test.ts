@@ -71,10 +71,12 @@ describe('replan eval <file>', () => {
     }
   });
 
-  it('--help prints the usage', async () => {
-    const { code, out } = await cli('--help');
-    expect(code).toBe(0);
-    expect(out).toContain('replan eval --from-session <id>');
+  it('--help and -h print the usage', async () => {
+    for (const flag of ['--help', '-h']) {
+      const { code, out } = await cli(flag);
+      expect(code).toBe(0);
+      expect(out).toContain('replan eval --from-session <id>');
+    }
   });
 });
 

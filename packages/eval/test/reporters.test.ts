@@ -101,4 +101,24 @@ describe('reporters', () => {
     expect(md).toContain('### Failures');
     expect(md).toContain('  - run 1: ModelCallError: Model call of agent "planner" failed: planner exploded on BOOM');
   });
+
+  it('an unpriced run says "unpriced", never $0, in every reporter; a partly priced set says how many calls lack a price', async () => {
+    const set = defineEvalSet({
+      name: 'unpriced',
+      cases: [{ name: 'lyon', input: 'Tell me about Lyon', expect: { status: 'completed' } }],
+    });
+    const report = await runEval({ set, runner: researchRunner({ unpriced: true }) });
+    expect(report.unpricedModelCalls).toBe(4);
+    expect(report.cases[0]?.runs[0]?.unpricedModelCalls).toBe(4);
+    const terminal = renderTerminal(report, { color: false });
+    expect(terminal).toMatch(/^✓ lyon · unpriced \(4 calls unpriced\) · 60 tokens/m);
+    expect(terminal).toMatch(/^PASS 1\/1 cases passed · unpriced \(4 calls unpriced\) · /m);
+    expect(terminal).not.toContain('$0');
+    expect(renderMarkdown(report)).toContain('| unpriced (4 calls unpriced) |');
+    expect(renderJUnit(report)).toContain('cost unpriced (4 calls unpriced), 60 tokens');
+
+    const priced = await runEval({ set, runner: researchRunner() });
+    const mixed: EvalReport = { ...report, cost: priced.cost, cases: [...priced.cases, ...report.cases] };
+    expect(renderTerminal(mixed, { color: false })).toMatch(/cases passed · \$0\.08 \+ 4 calls unpriced · /);
+  });
 });

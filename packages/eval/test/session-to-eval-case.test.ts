@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemorySessionStore, Runner, tool } from '@replan/core';
+import { InMemorySessionStore, ReplayRecordingError, Runner, tool } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -132,5 +132,24 @@ describe('case and recording files', () => {
     await expect(readEvalCaseFile(path('future.json'))).rejects.toThrow(/schemaVersion/);
     await expect(readRecordingFile(path('future.json'))).rejects.toThrow(/kind/);
     await expect(readRecordingFile(path('events.json'))).rejects.toThrow(/events\.0\.id/);
+  });
+
+  it('refuses a recording with a damaged event, naming the file and the event, before anything replays it', async () => {
+    const session = await storedSession(researchRunner(), 'Lyon?');
+    const { recordingPath } = await writeEvalCaseFiles(dir, sessionToEvalCase(session, { name: 'lyon' }), session.id);
+    const file = JSON.parse(await readFile(recordingPath, 'utf8')) as { events: { message?: { role: string; content: unknown } }[] };
+    const index = file.events.findIndex((e) => e.message?.role === 'assistant');
+    (file.events[index]?.message as { content: unknown }).content = null;
+    await writeFile(recordingPath, JSON.stringify(file));
+    const error = await readRecordingFile(recordingPath).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EvalFileError);
+    expect((error as Error).message).toContain(`${recordingPath}: The recording's event ${index} (id "${session.events[index]?.id}")`);
+    expect((error as Error).message).toMatch(/message\.content: .*expected array, received null/);
+    expect((error as Error).cause).toBeInstanceOf(ReplayRecordingError);
+
+    // Cut short (a copy interrupted mid-write): not JSON, said so.
+    const text = await readFile(recordingPath, 'utf8');
+    await writeFile(recordingPath, text.slice(0, Math.floor(text.length / 2)));
+    await expect(readRecordingFile(recordingPath)).rejects.toThrow(/is not JSON .*replan eval --from-session/);
   });
 });

@@ -6,7 +6,19 @@ import type { GraphStep } from './graph/graph-plan.js';
 export const PLAN_EXECUTE_META = 'planExecute';
 
 /** The tags stored in `event.meta.planExecute`. */
-export type PlanExecuteTag = 'planning' | 'repair' | 'plan-step' | 'plan' | 'revised-plan' | 'step' | 'step-result' | 'answer';
+export type PlanExecuteTag =
+  | 'planning'
+  | 'repair'
+  | 'plan-step'
+  | 'plan'
+  | 'revised-plan'
+  | 'step'
+  | 'step-result'
+  | 'answer'
+  // Plan review: the review asked (its interrupt), the plan approved or edited, the plan rejected.
+  | 'plan-review'
+  | 'plan-reviewed'
+  | 'plan-rejected';
 
 /** The type of one step of a plan type (`unknown` when it has no `steps` array). */
 export type StepOf<Plan> = Plan extends { readonly steps: readonly (infer Step)[] } ? Step : unknown;

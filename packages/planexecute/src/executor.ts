@@ -4,6 +4,8 @@ import {
   type Agent,
   type AgentEvent,
   type ChatModel,
+  type CompactionOptions,
+  type ToolResultsOptions,
   type InvocationContext,
   type Message,
   type ModelSettings,
@@ -46,6 +48,13 @@ export interface ExecutorOptions {
    * `'referenced'` in graph mode). Recorded in `meta.contextPolicy` of the step's events.
    */
   readonly contextPolicy?: ContextPolicy;
+  /**
+   * Keep a long step inside the model's window (see `ReActAgent`'s `compaction`): older turns of
+   * the step are summarised; the objective, the plan and the step's task stay verbatim.
+   */
+  readonly compaction?: CompactionOptions;
+  /** Offload large tool results of a step (see `ReActAgent`'s `toolResults`). */
+  readonly toolResults?: ToolResultsOptions;
 }
 
 /**
@@ -143,6 +152,8 @@ export function stepReActAgent(
     ...(options.toolConcurrency !== undefined ? { toolConcurrency: options.toolConcurrency } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.settings ? { settings: options.settings } : {}),
+    ...(options.compaction ? { compaction: options.compaction } : {}),
+    ...(options.toolResults ? { toolResults: options.toolResults } : {}),
     inputMessages,
   });
 }

@@ -45,4 +45,13 @@ export type { GraphStepInput, GraphReplannerInput } from './graph/graph-prompts.
 export { planExecuteEventKind, PLAN_EXECUTE_META } from './event-kind.js';
 export type { PlanExecuteEventKind, PlanExecuteTag, PlanExecuteAgentRef, StepOf, ExecutedStepOf } from './event-kind.js';
 export { PlanningError } from './planning-error.js';
+
+// Steering the plan: review (an interrupt of reason `plan_review`) and stalls
+export { PLAN_REVIEW, planReviewAnswerProblem } from './review/plan-review-answer.js';
+export type { PlanReviewOptions, PlanReviewAnswer, PlanReviewPayload } from './review/plan-review-answer.js';
+export type { PlanDiff, PlanStepChange } from './review/plan-diff.js';
+export { InvalidPlanReviewAnswerError, PlanStalledError } from './review/plan-review-errors.js';
+export { planReviewKeys } from './review/review-keys.js';
+export type { PlanReviewKeys } from './review/review-keys.js';
+export type { PlanFeedback } from './review/review-feedback.js';
 export { InvalidPlanGraphError } from './graph/graph-validation.js';

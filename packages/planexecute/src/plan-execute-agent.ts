@@ -1,4 +1,4 @@
-import { LoopAgent, type Agent, type ChatModel, type Tool } from '@replan/core';
+import { LoopAgent, type Agent, type ChatModel, type CompactionOptions, type Tool } from '@replan/core';
 import type { z } from 'zod';
 import { createExecutor, Executor } from './executor.js';
 import { createPlanner, Planner, type StructuredOutput } from './planner.js';
@@ -11,6 +11,8 @@ import type { DefaultPlan } from './plan-schema.js';
 import type { PartScope } from './part-scope.js';
 import { PlanExecuteAgent, partNamesFor } from './plan-execute-root.js';
 import { DEFAULT_PLAN_EXECUTE_NAME, planExecuteKeys } from './session-keys.js';
+import type { PlanReviewOptions } from './review/plan-review-answer.js';
+import { resolveMaxStalls, resolveReview, withPlanReview } from './review/with-plan-review.js';
 
 interface CommonOptions {
   /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */
@@ -41,6 +43,20 @@ interface CommonOptions {
    * out invalid after steps started.
    */
   readonly streamingPlan?: boolean;
+  /**
+   * Plans a person reviews before they run (see `PlanReviewOptions`): the plan (and, as chosen,
+   * revisions) stops the run with an interrupt of reason `plan_review`, answered with a
+   * `PlanReviewAnswer` (approve, edit or reject with feedback). Needs the planner and replanner of
+   * `createPlanner` / `createReplanner` (the one-call form has them). With `streamingPlan`, steps
+   * start once the plan is approved.
+   */
+  readonly review?: PlanReviewOptions;
+  /**
+   * Replanner revisions in a row that repeat the plan before them with no newly finished step
+   * before the run counts as stalled (default 3): with `review`, the plan then goes to review with
+   * the reason; without, the run ends `failed` with a `PlanStalledError` naming the plan.
+   */
+  readonly maxStalls?: number;
 }
 
 /**
@@ -70,15 +86,23 @@ export interface PlanExecuteQuickOptions<S extends z.ZodType | undefined = undef
   readonly tools?: readonly Tool[];
   /** The plan's zod schema (see `createPlanner`); the agent's plan type is inferred from it. */
   readonly planSchema?: S;
-  /** Models per role, overriding `model`. */
+  /**
+   * The planner's model (it writes the first plan), instead of `model`: e.g. a stronger reasoning
+   * model for planning and a cheaper one for the steps. `model` stays required: it serves every role
+   * not given its own model.
+   */
   readonly plannerModel?: ChatModel;
+  /** The executor's model (the ReAct loop that runs each step with `tools`), instead of `model`. */
   readonly executorModel?: ChatModel;
+  /** The replanner's model (it revises the plan or gives the answer after each step), instead of `model`. */
   readonly replannerModel?: ChatModel;
   /** Most model calls of one step (the executor's `maxIterations`, default 10). */
   readonly stepMaxIterations?: number;
   readonly structuredOutput?: StructuredOutput;
   /** Which completed-step results the executor and the replanner see (defaults: see `ContextPolicy`). */
   readonly contextPolicy?: ContextPolicy;
+  /** Keep long steps inside the executor model's window (the executor's `compaction`; see `ReActAgent`). */
+  readonly compaction?: CompactionOptions;
 }
 
 /** The plan type of a `planSchema` (or of the mode's default plan when there is none). */
@@ -113,18 +137,23 @@ export function createPlanExecuteAgent(options: AnyOptions): PlanExecuteAgent<un
     executor: inScope(given.executor, scope),
     replanner: inScope(given.replanner, scope),
   };
-  const { planner, executor, replanner } = partsForMode(mode, scoped, options.stepConcurrency, options.streamingPlan);
+  const review = resolveReview(options.review);
+  const maxStalls = resolveMaxStalls(options.maxStalls);
+  // A reviewed plan starts no step before approval: the plain planner writes it (nothing to overlap).
+  const streamingPlan = review?.plan && mode === 'graph' ? false : options.streamingPlan;
+  const { planner, executor, replanner } = partsForMode(mode, scoped, options.stepConcurrency, streamingPlan);
+  const gated = withPlanReview({ planner, replanner }, { review, maxStalls, keys: scope.keys });
   const loop = new LoopAgent({
     name: scope.names.loop,
     description: 'Runs a step, then revises the plan or answers.',
-    subAgents: [executor, replanner],
+    subAgents: [executor, gated.replanner],
     maxIterations: options.maxIterations ?? 10,
     requireExit: true,
   });
   return new PlanExecuteAgent({
     name,
     description: options.description ?? 'Plans, executes the plan step by step, and replans until it can answer.',
-    planner,
+    planner: gated.planner,
     loop,
     keys: scope.keys,
     outputKey: options.outputKey,
@@ -158,6 +187,7 @@ function defaultAgents(
       model: o.executorModel ?? o.model,
       ...(o.tools ? { tools: o.tools } : {}),
       ...(o.stepMaxIterations !== undefined ? { maxIterations: o.stepMaxIterations } : {}),
+      ...(o.compaction ? { compaction: o.compaction } : {}),
       ...contextPolicy,
     }),
     replanner: createReplanner({ model: o.replannerModel ?? o.model, ...planSchema, ...contextPolicy }),

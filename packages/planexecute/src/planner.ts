@@ -23,6 +23,7 @@ import { conversationOf } from './user-input.js';
 import { graphPlanSchema, type PlanMode } from './graph/graph-plan.js';
 import { GraphPlannerPrompt } from './graph/graph-prompts.js';
 import { checkGraphPlan } from './graph/graph-validation.js';
+import { reviewFeedbackMessages } from './review/review-feedback.js';
 
 /** How the planner gets a structured plan from its model. */
 export type StructuredOutput = 'tool-call' | 'response-format';
@@ -132,7 +133,8 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
     const messages = this.options.buildInput
       ? await this.options.buildInput(input)
       : formatPlannerPrompt(input, this.options.instruction ?? (this.mode === 'graph' ? GraphPlannerPrompt.system : undefined));
-    return { userInput, request: { ...this.request, messages } };
+    // After a rejected plan (plan review), the reviewer's feedback comes last.
+    return { userInput, request: { ...this.request, messages: [...messages, ...reviewFeedbackMessages(ctx, this.keys)] } };
   }
 
   /** Reads (and in graph mode, checks) the plan in a model answer. @internal */

@@ -27,6 +27,7 @@ import { graphPlanSchema, type PlanMode } from './graph/graph-plan.js';
 import { graphReplannerInput, type GraphReplannerInput } from './graph/graph-replanner-input.js';
 import { formatGraphReplannerPrompt } from './graph/graph-prompts.js';
 import { checkGraphPlan, type FinishedSteps } from './graph/graph-validation.js';
+import { reviewFeedbackMessages } from './review/review-feedback.js';
 
 export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
   readonly model: ChatModel;
@@ -154,7 +155,8 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
     const { value, response } = yield* decisionCall(ctx, {
       model: this.options.model,
       request: {
-        messages: input.messages,
+        // After a rejected revision (plan review), the reviewer's feedback comes last.
+        messages: [...input.messages, ...reviewFeedbackMessages(ctx, this.keys)],
         tools: this.tools,
         toolChoice: 'required',
         ...(this.options.settings ? { settings: this.options.settings } : {}),

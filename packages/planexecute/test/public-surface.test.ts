@@ -11,7 +11,10 @@ describe('public surface of @replan/planexecute', () => {
       'GraphReplannerPrompt',
       'INSERTED_RESULTS_PREAMBLE',
       'InvalidPlanGraphError',
+      'InvalidPlanReviewAnswerError',
       'PLAN_EXECUTE_META',
+      'PLAN_REVIEW',
+      'PlanStalledError',
       'PlanTool',
       'PlannerPrompt',
       'PlanningError',
@@ -31,9 +34,15 @@ describe('public surface of @replan/planexecute', () => {
       'planExecuteEventKind',
       'planExecuteKeys',
       'planExecuteState',
+      'planReviewAnswerProblem',
+      'planReviewKeys',
       'stepText',
       'stepsOf',
     ]);
+  });
+
+  it('@replan/planexecute/testing exports scriptPlanExecute only', async () => {
+    expect(Object.keys(await import('@replan/planexecute/testing')).sort()).toEqual(['scriptPlanExecute']);
   });
 
   it('@replan/planexecute/terminal exports renderRun only', async () => {

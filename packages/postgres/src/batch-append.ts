@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { ConcurrentUpdateError, SessionNotFoundError, type AgentEvent, type SessionKey, type SessionLease } from '@replan/core';
 import { SESSION_SCHEMA_VERSION, splitStateDelta } from '@replan/core/store-kit';
-import { upsertScope } from './event-writer.js';
-import { leaseGuard, lostLease } from './lease-queries.js';
+import { LEASE_COLUMNS, leaseGuard, lostLease } from './lease-queries.js';
 import type { Tables } from './sql-names.js';
 
 /** A prepared statement's name, unique per schema (a name's text must not differ between schemas). */
@@ -23,26 +22,45 @@ export interface PendingAppend {
 /** How one append of a batch ended: its new version, or why it was refused (nothing of it written). */
 export type AppendOutcome = { readonly version: number } | { readonly error: Error };
 
-/** True when an append of the batch carries `app:` or `user:` state, which needs upserts after the events. */
-export const writesSharedState = (appends: readonly PendingAppend[]): boolean =>
-  appends.some((a) =>
-    a.events.some((e) => {
+/** One `app:` or `user:` key an append sets: the last value its events give it. */
+interface SharedWrite {
+  readonly ord: number;
+  readonly key: string;
+  readonly value: string;
+}
+
+/** The `app:` and `user:` keys each append sets (later events of an append winning), tagged with the append's place. */
+function sharedWrites(appends: readonly PendingAppend[]): { app: SharedWrite[]; user: SharedWrite[] } {
+  const app: SharedWrite[] = [];
+  const user: SharedWrite[] = [];
+  appends.forEach((a, ord) => {
+    const appValues: Record<string, unknown> = {};
+    const userValues: Record<string, unknown> = {};
+    for (const e of a.events) {
       const scoped = splitStateDelta(e.actions?.stateDelta);
-      return Object.keys(scoped.app).length > 0 || Object.keys(scoped.user).length > 0;
-    }),
-  );
+      Object.assign(appValues, scoped.app);
+      Object.assign(userValues, scoped.user);
+    }
+    for (const [key, value] of Object.entries(appValues)) app.push({ ord, key, value: JSON.stringify(value) ?? 'null' });
+    for (const [key, value] of Object.entries(userValues)) user.push({ ord, key, value: JSON.stringify(value) ?? 'null' });
+  });
+  return { app, user };
+}
 
 /**
- * Appends a batch of appends (at most one per session) in one statement: each session's version
- * is bumped only if it still equals that append's `expectedVersion` (the row lock makes a
- * concurrent writer wait, then fail the check), and only the events of the appends that passed
- * are inserted. Returns each append's outcome in order: one session's conflict fails only its own
- * append. Shared (`app:`/`user:`) state is upserted for the appends that passed, in batch order,
- * so the caller must run this in a transaction when `writesSharedState(appends)`.
+ * Appends a batch of appends (at most one per session) in ONE statement, so it holds row locks only
+ * while that statement runs — never across a round trip to this process, which may stall. Each
+ * session's version is bumped only if it still equals that append's `expectedVersion` and its
+ * lease is current (the row lock makes a concurrent writer wait, then fail the check); only the
+ * events and `app:`/`user:` keys of the appends that passed are written, a key set by several of
+ * them taking the value of the latest in the batch. Shared rows are written in key order, so two
+ * statements lock them in the same order. Returns each append's outcome in order: one session's
+ * conflict fails only its own append.
  */
 export async function appendBatch(client: pg.PoolClient, tables: Tables, appends: readonly PendingAppend[]): Promise<AppendOutcome[]> {
   const ords = appends.map((_, i) => i);
   const events = appends.flatMap((a, ord) => a.events.map((e, i) => ({ ord, seq: a.expectedVersion + i + 1, e })));
+  const shared = sharedWrites(appends);
   const { rows } = await client.query<{ ord: number }>({
     // Named: parsed and planned once per connection, not for every batch.
     name: statementName(tables, 'append-batch'),
@@ -52,13 +70,31 @@ export async function appendBatch(client: pg.PoolClient, tables: Tables, appends
        UPDATE ${tables.sessions} AS s SET version = s.version + i.n, updated_at = $7
        FROM input i
        WHERE s.app_name = i.app_name AND s.user_id = i.user_id AND s.id = i.id AND s.version = i.expected
-         AND ${leaseGuard('s', 'i.lease_token')}
+         AND ${leaseGuard(tables, 'i')}
        RETURNING i.ord
      ), inserted AS (
        INSERT INTO ${tables.events} (app_name, user_id, session_id, seq, event_id, schema_version, event)
        SELECT i.app_name, i.user_id, i.id, e.seq, e.event_id, $8, e.event::json
        FROM unnest($9::int[], $10::int[], $11::text[], $12::text[]) AS e(ord, seq, event_id, event)
        JOIN bumped b ON b.ord = e.ord JOIN input i ON i.ord = e.ord
+       RETURNING 1
+     ), app_written AS (
+       INSERT INTO ${tables.appState} AS st (app_name, key, schema_version, value, updated_at)
+       SELECT DISTINCT ON (i.app_name, w.key) i.app_name, w.key, $8, w.value::json, $7
+       FROM unnest($14::int[], $15::text[], $16::text[]) AS w(ord, key, value)
+       JOIN bumped b ON b.ord = w.ord JOIN input i ON i.ord = w.ord
+       ORDER BY i.app_name, w.key, w.ord DESC
+       ON CONFLICT (app_name, key) DO UPDATE
+       SET value = EXCLUDED.value, schema_version = EXCLUDED.schema_version, updated_at = EXCLUDED.updated_at
+       RETURNING 1
+     ), user_written AS (
+       INSERT INTO ${tables.userState} AS st (app_name, user_id, key, schema_version, value, updated_at)
+       SELECT DISTINCT ON (i.app_name, i.user_id, w.key) i.app_name, i.user_id, w.key, $8, w.value::json, $7
+       FROM unnest($17::int[], $18::text[], $19::text[]) AS w(ord, key, value)
+       JOIN bumped b ON b.ord = w.ord JOIN input i ON i.ord = w.ord
+       ORDER BY i.app_name, i.user_id, w.key, w.ord DESC
+       ON CONFLICT (app_name, user_id, key) DO UPDATE
+       SET value = EXCLUDED.value, schema_version = EXCLUDED.schema_version, updated_at = EXCLUDED.updated_at
        RETURNING 1
      )
      SELECT ord FROM bumped`,
@@ -76,14 +112,15 @@ export async function appendBatch(client: pg.PoolClient, tables: Tables, appends
       events.map((x) => x.e.id),
       events.map((x) => JSON.stringify(x.e)),
       appends.map((a) => a.lease?.token ?? null),
+      shared.app.map((w) => w.ord),
+      shared.app.map((w) => w.key),
+      shared.app.map((w) => w.value),
+      shared.user.map((w) => w.ord),
+      shared.user.map((w) => w.key),
+      shared.user.map((w) => w.value),
     ],
   });
   const passed = new Set(rows.map((r) => r.ord));
-  await upsertSharedState(
-    client,
-    tables,
-    appends.filter((_, ord) => passed.has(ord)),
-  );
   const refused = ords.filter((ord) => !passed.has(ord));
   const found = refused.length
     ? await currentVersions(
@@ -118,35 +155,11 @@ async function currentVersions(
   appends: readonly PendingAppend[],
 ): Promise<(CurrentRow | undefined)[]> {
   const { rows } = await client.query<CurrentRow>(
-    `SELECT i.ord, s.version, s.lease_owner, s.lease_token FROM unnest($1::int[], $2::text[], $3::text[], $4::text[]) AS i(ord, app_name, user_id, id)
-     JOIN ${tables.sessions} s ON s.app_name = i.app_name AND s.user_id = i.user_id AND s.id = i.id`,
+    `SELECT i.ord, s.version, ${LEASE_COLUMNS} FROM unnest($1::int[], $2::text[], $3::text[], $4::text[]) AS i(ord, app_name, user_id, id)
+     JOIN ${tables.sessions} s ON s.app_name = i.app_name AND s.user_id = i.user_id AND s.id = i.id
+     LEFT JOIN ${tables.leases} l ON l.app_name = s.app_name AND l.user_id = s.user_id AND l.session_id = s.id`,
     [appends.map((_, i) => i), appends.map((a) => a.key.appName), appends.map((a) => a.key.userId), appends.map((a) => a.key.id)],
   );
   const byOrd = new Map(rows.map((r) => [r.ord, r]));
   return appends.map((_, i) => byOrd.get(i));
-}
-
-/**
- * Upserts the `app:`/`user:` keys the appends set, later appends winning, one owner at a time in
- * sorted order (with sorted keys inside): every transaction locks shared rows in the same order.
- */
-async function upsertSharedState(client: pg.PoolClient, tables: Tables, appends: readonly PendingAppend[]): Promise<void> {
-  const app = new Map<string, Record<string, unknown>>();
-  const user = new Map<string, { appName: string; userId: string; values: Record<string, unknown> }>();
-  for (const a of appends)
-    for (const e of a.events) {
-      const scoped = splitStateDelta(e.actions?.stateDelta);
-      if (Object.keys(scoped.app).length) app.set(a.key.appName, Object.assign(app.get(a.key.appName) ?? {}, scoped.app));
-      if (Object.keys(scoped.user).length) {
-        const owner = JSON.stringify([a.key.appName, a.key.userId]);
-        const entry = user.get(owner) ?? { appName: a.key.appName, userId: a.key.userId, values: {} };
-        Object.assign(entry.values, scoped.user);
-        user.set(owner, entry);
-      }
-    }
-  for (const appName of [...app.keys()].sort()) await upsertScope(client, tables.appState, ['app_name'], [appName], app.get(appName)!);
-  for (const owner of [...user.keys()].sort()) {
-    const { appName, userId, values } = user.get(owner)!;
-    await upsertScope(client, tables.userState, ['app_name', 'user_id'], [appName, userId], values);
-  }
 }

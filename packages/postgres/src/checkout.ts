@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { ConnectionSettings } from './connection-settings.js';
 import { classifyFault } from './pg-faults.js';
 
 /**
@@ -8,10 +9,12 @@ import { classifyFault } from './pg-faults.js';
  * unhandled and kills the process. A client that failed (an `'error'` event, or a query that
  * failed for the connection) goes back with `release(error)`, so the pool discards it instead of
  * handing it out again (`body` can ask for that too, through `discard`). Works the same on a pool the caller owns: nothing is installed on the pool.
+ * With `settings`, a connection gets them before its first use by the caller.
  */
 export async function withClient<T>(
   pool: pg.Pool,
   body: (client: pg.PoolClient, discard: (error: Error) => void) => Promise<T>,
+  settings?: ConnectionSettings,
 ): Promise<T> {
   const client = await pool.connect();
   let fault: Error | undefined;
@@ -20,6 +23,7 @@ export async function withClient<T>(
   };
   client.on('error', onError);
   try {
+    await settings?.apply(client);
     return await body(client, onError);
   } catch (error) {
     if (classifyFault(error) === 'connection') fault ??= error as Error;

@@ -113,6 +113,35 @@ export const MIGRATIONS: readonly Migration[] = [
         FROM ${t.jobs}
         WHERE status <> 'completed';`,
   },
+  {
+    version: 4,
+    name: 'session leases in their own table, with the holder process',
+    // Out of the session row, so a takeover or a renewal never waits for a row lock an append (or a
+    // stalled client) holds on the session. The second unique key makes `token` a key column: an
+    // append locks its lease row FOR KEY SHARE, which a takeover (a new token: FOR UPDATE) waits for
+    // and a renewal (expires_at only: FOR NO KEY UPDATE) does not. The holder_* columns say which
+    // process holds it (see HolderProcess in @replan/core/store-kit), so a dead one is taken over at once.
+    sql: (t) => `
+      CREATE TABLE ${t.leases} (
+        app_name text COLLATE "C" NOT NULL,
+        user_id text COLLATE "C" NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
+        token integer NOT NULL,
+        owner text,
+        expires_at timestamptz,
+        holder_host text,
+        holder_boot text,
+        holder_pid_namespace text,
+        holder_pid integer,
+        holder_start text,
+        PRIMARY KEY (app_name, user_id, session_id),
+        UNIQUE (app_name, user_id, session_id, token),
+        FOREIGN KEY (app_name, user_id, session_id) REFERENCES ${t.sessions} (app_name, user_id, id) ON DELETE CASCADE
+      );
+      INSERT INTO ${t.leases} (app_name, user_id, session_id, token, owner, expires_at)
+        SELECT app_name, user_id, id, lease_token, lease_owner, lease_expires_at FROM ${t.sessions} WHERE lease_token > 0;
+      ALTER TABLE ${t.sessions} DROP COLUMN lease_owner, DROP COLUMN lease_token, DROP COLUMN lease_expires_at;`,
+  },
 ];
 
 /** Advisory lock class for migrations ("repl"); the object id is the schema's hash. */

@@ -22,6 +22,10 @@ const CONNECTION_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 /** Messages node-postgres gives a connection it lost or never got (they carry no code). */
 const CONNECTION_MESSAGES = /^(Connection terminated|Client has encountered a connection error|timeout expired|Query read timeout)/;
 
+/** lock_not_available (a `lock_timeout` ran out) and query_canceled (a `statement_timeout`): the statement was rolled back. */
+const LOCK_TIMEOUT = '55P03';
+const STATEMENT_TIMEOUT = '57014';
+
 const codeOf = (error: unknown): string => String((error as { code?: unknown } | null)?.code ?? '');
 
 /**
@@ -74,6 +78,14 @@ export function storeFault(error: unknown, what: string, sessionId: string | und
       `${where} lost or could not open its connection to the database while trying to ${what}${target}: ${cause}. ` +
         'Check the connection settings and that the database is up, then retry (runner.resume continues a run): ' +
         'everything acknowledged before is stored; an append that failed this way may or may not be stored, and a resume reloads the session.',
+      { cause: error, kind },
+    );
+  if (code === LOCK_TIMEOUT || code === STATEMENT_TIMEOUT)
+    return new SessionStoreError(
+      `${where} could not ${what}${target}: ${cause}. The statement waited too long for a row another connection holds ` +
+        'locked and was rolled back: nothing was written. Retry (runner.resume continues a run). If it keeps happening, ' +
+        "a client holds a transaction open on those rows: find it in pg_stat_activity (state 'idle in transaction') and end it, " +
+        'or lower its idle_in_transaction_session_timeout; lockTimeoutMs sets how long this store waits.',
       { cause: error, kind },
     );
   if (kind === 'data')

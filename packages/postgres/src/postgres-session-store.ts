@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import {
   ConcurrentUpdateError,
   ConfigurationError,
@@ -30,31 +30,18 @@ import {
   eventsForStorage,
 } from '@replan/core/store-kit';
 import { AppendBatcher, type QueuedAppend } from './append-batcher.js';
-import { appendBatch, writesSharedState, type AppendOutcome, type PendingAppend } from './batch-append.js';
-import { withClient } from './checkout.js';
+import { appendBatch, type AppendOutcome, type PendingAppend } from './batch-append.js';
+import { lockBounds } from './connection-settings.js';
 import * as leases from './lease-queries.js';
 import { migrateSchema } from './migrations.js';
 import { classifyFault, shortId, storeFault } from './pg-faults.js';
 import { insertSession } from './session-writer.js';
 import { sessionFromRows, type EventRow, type ScopeRow, type SessionRow } from './session-rows.js';
 import { Tables } from './sql-names.js';
+import { StoreConnections } from './store-connections.js';
+import type { PostgresSessionStoreOptions } from './store-options.js';
 
-export interface PostgresSessionStoreOptions {
-  /** A pool you own; `close()` leaves it open. Give this or `connectionString`. */
-  readonly pool?: pg.Pool;
-  /** Connection string for a pool the store creates (and ends on `close()`). */
-  readonly connectionString?: string;
-  /**
-   * Size of the pool the store creates (default 10). The pool also gets a 10 s connection timeout
-   * and TCP keep-alive, so an unreachable server fails a call instead of hanging it.
-   */
-  readonly maxConnections?: number;
-  /** The PostgreSQL schema holding the tables (default `public`); created by `migrate()`. */
-  readonly schema?: string;
-}
-
-/** PostgreSQL error codes worth one more try: the transaction was rolled back, nothing written. */
-const RETRYABLE = new Set(['40001', '40P01']);
+export type { PostgresSessionStoreOptions } from './store-options.js';
 
 /**
  * Sessions in PostgreSQL: for many processes on many machines.
@@ -64,10 +51,13 @@ const RETRYABLE = new Set(['40001', '40P01']);
  * `replan_app_state` and `replan_user_state` (one row per key), and `replan_migrations`.
  * `migrate()` creates them; it also runs on first use, and is safe from many workers at once.
  *
- * An append is one transaction: it bumps the session's version only if it still equals
- * `expectedVersion` (the row lock makes a concurrent appender wait, then fail with
- * `ConcurrentUpdateError`), inserts the events and upserts `app:`/`user:` keys. Every query is
- * scoped by (appName, userId, id), so one user can never reach another user's session.
+ * An append is one statement: it bumps the session's version only if it still equals
+ * `expectedVersion` and its lease is current (the row lock makes a concurrent appender wait, then
+ * fail with `ConcurrentUpdateError` or `LeaseLostError`), inserts the events and upserts
+ * `app:`/`user:` keys. Row locks are held only while that statement runs, never across a round
+ * trip to the process, and each wait for a lock is bounded by `lockTimeoutMs`. Leases live in
+ * `replan_leases`, apart from the session row, on a pool of their own. Every query is scoped by
+ * (appName, userId, id), so one user can never reach another user's session.
  *
  * Group commit: appends that arrive while a commit is running (from any session and caller of
  * this store) are committed together by the next one, each with its own version check — one
@@ -79,12 +69,10 @@ const RETRYABLE = new Set(['40001', '40P01']);
  * the same store works again once the server is back. Data PostgreSQL refuses is `kind: 'data'`.
  */
 export class PostgresSessionStore implements SessionStore {
-  private readonly pool: pg.Pool;
-  private readonly ownsPool: boolean;
+  private readonly db: StoreConnections;
   private readonly tables: Tables;
   private readonly schemaName: string;
   private migrated: Promise<void> | undefined;
-  private closed: Promise<void> | undefined;
   private readonly batcher = new AppendBatcher((batch) => this.commitAppends(batch));
 
   constructor(options: PostgresSessionStoreOptions) {
@@ -93,24 +81,17 @@ export class PostgresSessionStore implements SessionStore {
         'PostgresSessionStore needs exactly one of { pool } or { connectionString }, e.g. ' +
           'new PostgresSessionStore({ connectionString: process.env.DATABASE_URL }).',
       );
+    if (options.leasePool !== undefined && options.pool === undefined)
+      throw new ConfigurationError('PostgresSessionStore leasePool goes with pool; with connectionString, set leaseConnections instead.');
+    const bounds = lockBounds(options);
     this.schemaName = options.schema ?? 'public';
     this.tables = new Tables(this.schemaName);
-    this.ownsPool = options.pool === undefined;
-    this.pool =
-      options.pool ??
-      new pg.Pool({
-        connectionString: options.connectionString,
-        max: options.maxConnections ?? 10,
-        connectionTimeoutMillis: 10_000,
-        keepAlive: true,
-      });
-    // An idle connection dropped by the server must not crash the process; the next query reports it.
-    if (this.ownsPool) this.pool.on('error', () => undefined);
+    this.db = new StoreConnections(options, bounds);
   }
 
   /** Creates or updates the tables. Idempotent; concurrent calls from many processes are safe. */
   async migrate(): Promise<void> {
-    await this.wrap('migrate', undefined, () => withClient(this.pool, (client) => migrateSchema(client, this.tables, this.schemaName)));
+    await this.wrap('migrate', undefined, () => this.db.withClient((client) => migrateSchema(client, this.tables, this.schemaName)));
     this.migrated = Promise.resolve();
   }
 
@@ -119,7 +100,11 @@ export class PostgresSessionStore implements SessionStore {
     const state = jsonStateDelta(input.state);
     const clean = eventsForStorage(events);
     const key: SessionKey = { appName: input.appName, userId: input.userId, id: input.id };
-    await this.transaction('create', key, (client) => insertSession(client, this.tables, key, state, clean));
+    // One statement, no transaction: its row locks last only while it runs.
+    await this.wrap('create', key, async () => {
+      await this.ready();
+      await this.db.attempt(false, (client) => insertSession(client, this.tables, key, state, clean));
+    });
     const session = await this.get(key);
     if (!session) throw new SessionStoreError(`Session ${shortId(key.id)} vanished right after it was created.`);
     return session;
@@ -169,7 +154,7 @@ export class PostgresSessionStore implements SessionStore {
         args.push(after.createdAt, after.id);
         where += ' AND (created_at, id) > ($4, $5)';
       }
-      const { rows } = await withClient(this.pool, (client) =>
+      const { rows } = await this.db.withClient((client) =>
         client.query<{ id: string; version: number; created_at: string; updated_at: string }>(
           `SELECT id, version, created_at, updated_at FROM ${this.tables.sessions} WHERE ${where} ORDER BY created_at, id LIMIT $3`,
           args,
@@ -194,7 +179,7 @@ export class PostgresSessionStore implements SessionStore {
       await this.ready();
       // Events and its run-queue job go with it (ON DELETE CASCADE); app:/user: state is shared, so
       // it stays. A `waitFor` on the job is woken (NOTIFY with the job id, at commit) to find it gone.
-      await withClient(this.pool, (client) =>
+      await this.db.withClient((client) =>
         client.query(
           `WITH job AS (
              SELECT id FROM ${this.tables.jobs} WHERE app_name = $1 AND user_id = $2 AND session_id = $3
@@ -225,11 +210,16 @@ export class PostgresSessionStore implements SessionStore {
         expectedVersion,
         ...(lease ? { lease } : {}),
       });
-    // Nothing to write: only check the version.
-    return this.transaction('append to', key, async (client) => {
-      const { rows } = await client.query<{ version: number; lease_owner: string | null; lease_token: number }>(
-        `SELECT version, lease_owner, lease_token FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`,
-        [key.appName, key.userId, key.id],
+    // Nothing to write: only check the version (one statement, no transaction).
+    return this.wrap('append to', key, async () => {
+      await this.ready();
+      const { rows } = await this.db.withClient((client) =>
+        client.query<{ version: number; lease_owner: string | null; lease_token: number }>(
+          `SELECT s.version, ${leases.LEASE_COLUMNS} FROM ${this.tables.sessions} s
+           LEFT JOIN ${this.tables.leases} l ON l.app_name = s.app_name AND l.user_id = s.user_id AND l.session_id = s.id
+           WHERE s.app_name = $1 AND s.user_id = $2 AND s.id = $3`,
+          [key.appName, key.userId, key.id],
+        ),
       );
       const found = rows[0];
       if (!found) throw new SessionNotFoundError(key.appName, key.userId, key.id);
@@ -243,33 +233,33 @@ export class PostgresSessionStore implements SessionStore {
   /** Takes the session's lease; expiry is judged by the database's clock (see lease-queries.ts). */
   async acquireLease(key: SessionKey, options: LeaseOptions): Promise<SessionLease> {
     leases.checkAcquire(key, options);
-    return this.leaseQuery('lease', key, () => leases.acquireLease(this.pool, this.tables, key, options));
+    return this.leaseQuery('lease', key, (client) => leases.acquireLease(client, this.tables, key, options));
   }
 
   async renewLease(key: SessionKey, lease: SessionLease, ttlMs: number): Promise<SessionLease> {
     leases.checkRenew(key, lease, ttlMs);
-    return this.leaseQuery('renew the lease of', key, () => leases.renewLease(this.pool, this.tables, key, lease, ttlMs));
+    return this.leaseQuery('renew the lease of', key, (client) => leases.renewLease(client, this.tables, key, lease, ttlMs));
   }
 
   async releaseLease(key: SessionKey, lease: SessionLease): Promise<void> {
     leases.checkRelease(key, lease);
-    return this.leaseQuery('release the lease of', key, () => leases.releaseLease(this.pool, this.tables, key, lease));
+    return this.leaseQuery('release the lease of', key, (client) => leases.releaseLease(client, this.tables, key, lease));
   }
 
   async leaseHolder(key: SessionKey): Promise<LeaseHolder | undefined> {
     assertSessionKey(key);
-    return this.leaseQuery('read the lease of', key, () => leases.leaseHolder(this.pool, this.tables, key));
+    return this.leaseQuery('read the lease of', key, (client) => leases.leaseHolder(client, this.tables, key));
   }
 
-  private leaseQuery<T>(what: string, key: SessionKey, query: () => Promise<T>): Promise<T> {
-    return this.wrap(what, key, () => this.ready().then(query));
+  /** One lease statement, on the lease pool. */
+  private leaseQuery<T>(what: string, key: SessionKey, query: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.wrap(what, key, () => this.ready().then(() => this.db.withLeaseClient(query)));
   }
 
-  /** Ends the pool if the store created it; a pool you passed in stays open. */
+  /** Ends the pools the store created; pools you passed in stay open. */
   async close(): Promise<void> {
     await this.batcher.idle();
-    if (this.ownsPool) this.closed ??= this.pool.end();
-    await this.closed;
+    await this.db.end();
   }
 
   private ready(): Promise<void> {
@@ -281,15 +271,15 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   /**
-   * Commits a batch of appends (see `AppendBatcher`): one statement, in a transaction when shared
-   * state is written. If PostgreSQL refuses the batch for its data, each append is retried alone,
-   * so only the faulty one fails; a connection fault fails them all (none was acknowledged).
+   * Commits a batch of appends (see `AppendBatcher`) in one statement. If PostgreSQL refuses the
+   * batch — for its data, or because a lock wait timed out (then nothing of it was written) — each
+   * append is retried alone, all at once, so only the faulty or blocked one fails and the others
+   * wait at most one more lock wait. A connection fault fails them all (none was acknowledged).
    */
   private async commitAppends(batch: QueuedAppend[]): Promise<void> {
     const settle = (queued: QueuedAppend, outcome: AppendOutcome) =>
       'error' in outcome ? queued.reject(outcome.error) : queued.resolve(outcome);
-    const run = (appends: PendingAppend[]) =>
-      this.attempt(writesSharedState(appends), (client) => appendBatch(client, this.tables, appends));
+    const run = (appends: PendingAppend[]) => this.db.attempt(false, (client) => appendBatch(client, this.tables, appends));
     try {
       await this.ready();
     } catch (error) {
@@ -301,11 +291,14 @@ export class PostgresSessionStore implements SessionStore {
       for (const [i, queued] of batch.entries()) settle(queued, outcomes[i]!);
     } catch (error) {
       if (batch.length > 1 && classifyFault(error) !== 'connection') {
-        for (const queued of batch)
-          await run([queued.append]).then(
-            ([outcome]) => settle(queued, outcome!),
-            (alone: unknown) => queued.reject(this.fault(alone, 'append to', queued.append.key)),
-          );
+        await Promise.all(
+          batch.map((queued) =>
+            run([queued.append]).then(
+              ([outcome]) => settle(queued, outcome!),
+              (alone: unknown) => queued.reject(this.fault(alone, 'append to', queued.append.key)),
+            ),
+          ),
+        );
         return;
       }
       for (const queued of batch) queued.reject(this.fault(error, 'append to', queued.append.key));
@@ -316,34 +309,8 @@ export class PostgresSessionStore implements SessionStore {
   private async transaction<T>(what: string, key: SessionKey, body: (client: pg.PoolClient) => Promise<T>, mode = ''): Promise<T> {
     return this.wrap(what, key, async () => {
       await this.ready();
-      return this.attempt(true, body, mode);
+      return this.db.attempt(true, body, mode);
     });
-  }
-
-  /**
-   * Runs `body` on a checked-out client — in a transaction when `inTransaction` — up to three
-   * times while PostgreSQL rolls it back for a serialization failure or deadlock (nothing was written).
-   */
-  private async attempt<T>(inTransaction: boolean, body: (client: pg.PoolClient) => Promise<T>, mode = ''): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await withClient(this.pool, async (client, discard) => {
-          if (!inTransaction) return body(client);
-          await client.query(mode ? `BEGIN ISOLATION LEVEL ${mode}` : 'BEGIN');
-          try {
-            const result = await body(client);
-            await client.query('COMMIT');
-            return result;
-          } catch (error) {
-            if (classifyFault(error) !== 'connection') await client.query('ROLLBACK').catch(discard);
-            throw error;
-          }
-        });
-      } catch (error) {
-        if (attempt < 3 && RETRYABLE.has((error as { code?: string }).code ?? '')) continue;
-        throw error;
-      }
-    }
   }
 
   /** Replan errors pass through; database and connection failures become `SessionStoreError`. */

@@ -1,13 +1,20 @@
 import type pg from 'pg';
 import { SessionExistsError, type AgentEvent, type SessionKey } from '@replan/core';
 import { SESSION_SCHEMA_VERSION, splitStateDelta } from '@replan/core/store-kit';
-import { writeEvents } from './event-writer.js';
 import type { Tables } from './sql-names.js';
 
+/** Keys and JSON texts of `values`, in key order (so every writer locks shared rows in the same order). */
+function keyValues(values: Record<string, unknown>): [string[], string[]] {
+  const keys = Object.keys(values).sort();
+  return [keys, keys.map((k) => JSON.stringify(values[k]) ?? 'null')];
+}
+
 /**
- * Inserts a new session row with its first events, inside the caller's transaction: the store's
- * `create` and the run queue's `submit` (session and job in one transaction) share it.
+ * Inserts a new session row with its first events and the `app:`/`user:` keys its initial state
+ * and events set, in ONE statement (so its row locks last only while it runs): the store's
+ * `create`, and the run queue's `submit` (session and job in one transaction), share it.
  * `state` is already JSON-checked; `events` are already stripped for storage.
+ * `SessionExistsError` when the session exists (then nothing is written).
  */
 export async function insertSession(
   client: pg.PoolClient,
@@ -17,11 +24,57 @@ export async function insertSession(
   events: readonly AgentEvent[],
 ): Promise<void> {
   const initial = splitStateDelta(state);
-  const inserted = await client.query(
-    `INSERT INTO ${tables.sessions} (app_name, user_id, id, schema_version, state, version, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5::json, $6, $7, $7) ON CONFLICT DO NOTHING`,
-    [key.appName, key.userId, key.id, SESSION_SCHEMA_VERSION, JSON.stringify(initial.session), events.length, Date.now()],
+  const app: Record<string, unknown> = {};
+  const user: Record<string, unknown> = {};
+  for (const delta of [state, ...events.map((e) => e.actions?.stateDelta)]) {
+    const scoped = splitStateDelta(delta);
+    Object.assign(app, scoped.app);
+    Object.assign(user, scoped.user);
+  }
+  const [appKeys, appValues] = keyValues(app);
+  const [userKeys, userValues] = keyValues(user);
+  const { rows } = await client.query<{ created: number }>(
+    `WITH created AS (
+       INSERT INTO ${tables.sessions} (app_name, user_id, id, schema_version, state, version, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5::json, $6, $7, $7) ON CONFLICT DO NOTHING
+       RETURNING 1
+     ), inserted AS (
+       INSERT INTO ${tables.events} (app_name, user_id, session_id, seq, event_id, schema_version, event)
+       SELECT $1, $2, $3, t.seq, t.event_id, $4, t.event::json
+       FROM unnest($8::int[], $9::text[], $10::text[]) AS t(seq, event_id, event) WHERE EXISTS (SELECT 1 FROM created)
+       RETURNING 1
+     ), app_written AS (
+       INSERT INTO ${tables.appState} (app_name, key, schema_version, value, updated_at)
+       SELECT $1, w.key, $4, w.value::json, $7
+       FROM unnest($11::text[], $12::text[]) WITH ORDINALITY AS w(key, value, n) WHERE EXISTS (SELECT 1 FROM created) ORDER BY w.n
+       ON CONFLICT (app_name, key) DO UPDATE
+       SET value = EXCLUDED.value, schema_version = EXCLUDED.schema_version, updated_at = EXCLUDED.updated_at
+       RETURNING 1
+     ), user_written AS (
+       INSERT INTO ${tables.userState} (app_name, user_id, key, schema_version, value, updated_at)
+       SELECT $1, $2, w.key, $4, w.value::json, $7
+       FROM unnest($13::text[], $14::text[]) WITH ORDINALITY AS w(key, value, n) WHERE EXISTS (SELECT 1 FROM created) ORDER BY w.n
+       ON CONFLICT (app_name, user_id, key) DO UPDATE
+       SET value = EXCLUDED.value, schema_version = EXCLUDED.schema_version, updated_at = EXCLUDED.updated_at
+       RETURNING 1
+     )
+     SELECT count(*)::int AS created FROM created`,
+    [
+      key.appName,
+      key.userId,
+      key.id,
+      SESSION_SCHEMA_VERSION,
+      JSON.stringify(initial.session),
+      events.length,
+      Date.now(),
+      events.map((_, i) => i + 1),
+      events.map((e) => e.id),
+      events.map((e) => JSON.stringify(e)),
+      appKeys,
+      appValues,
+      userKeys,
+      userValues,
+    ],
   );
-  if (inserted.rowCount === 0) throw new SessionExistsError(key.id);
-  await writeEvents(client, tables, key, events, 0, [state]);
+  if (rows[0]?.created !== 1) throw new SessionExistsError(key.id);
 }

@@ -13,6 +13,8 @@ export class Tables {
   readonly events: string;
   readonly appState: string;
   readonly userState: string;
+  /** One row per session that ever had a lease: its last token, holder, expiry and holder process. */
+  readonly leases: string;
   readonly migrations: string;
   /** The run queue's jobs (one row per session that went through the queue) and its operations view. */
   readonly jobs: string;
@@ -30,6 +32,7 @@ export class Tables {
     this.events = t('replan_events');
     this.appState = t('replan_app_state');
     this.userState = t('replan_user_state');
+    this.leases = t('replan_leases');
     this.migrations = t('replan_migrations');
     this.jobs = t('replan_jobs');
     this.runsView = t('replan_runs');

@@ -52,4 +52,18 @@ describe('PostgreSQL fault classification', () => {
     expect(lost.message).toMatch(/Check the connection settings and that the database is up/);
     expect(lost.message.length).toBeLessThan(1_000);
   });
+
+  it('a lock or statement timeout says the statement was rolled back (nothing written), what holds the lock and which option bounds the wait', () => {
+    for (const [code, text] of [
+      ['55P03', 'canceling statement due to lock timeout'],
+      ['57014', 'canceling statement due to statement timeout'],
+    ] as const) {
+      const fault = storeFault(pgError(code, text), 'append to', 's', 'public');
+      expect(fault.kind).toBe('other');
+      expect(fault.message).toMatch(/rolled back: nothing was written/);
+      expect(fault.message).toMatch(/idle in transaction/);
+      expect(fault.message).toMatch(/lockTimeoutMs/);
+      expect(fault.message).not.toMatch(/migrate\(\)/);
+    }
+  });
 });

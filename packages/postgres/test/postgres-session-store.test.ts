@@ -170,6 +170,11 @@ describe('PostgresSessionStore', () => {
       expect(() => new PostgresSessionStore({})).toThrow(/exactly one of/);
       expect(() => new PostgresSessionStore({ connectionString: 'x', pool: new pg.Pool() })).toThrow(/exactly one of/);
       expect(() => new PostgresSessionStore({ connectionString: 'x', schema: '' })).toThrow(/schema/);
+      expect(() => new PostgresSessionStore({ connectionString: 'x', lockTimeoutMs: -1 })).toThrow(/lockTimeoutMs/);
+      expect(() => new PostgresSessionStore({ connectionString: 'x', idleInTransactionTimeoutMs: 1.5 })).toThrow(
+        /idleInTransactionTimeoutMs/,
+      );
+      expect(() => new PostgresSessionStore({ connectionString: 'x', leasePool: new pg.Pool() })).toThrow(/leasePool goes with pool/);
       await store.create(key('v'));
       await expect(store.appendEvents(key('v'), [], { expectedVersion: 1.5 })).rejects.toMatchObject({ name: 'InvalidArgumentError' });
       expect((await store.appendEvents(key('v'), [], { expectedVersion: 0 })).version).toBe(0);

@@ -141,7 +141,11 @@ describe('PostgresRunQueue: waitFor and submitResume', () => {
     try {
       const { sessionId } = await t.queue.submit({ appName: APP, userId: user, input: 'never run' });
       const other = await t.queue.submit({ appName: APP, userId: user, input: 'kept' });
-      const waiting = t.queue.waitFor({ appName: APP, userId: user, sessionId });
+      // Handled at once: the delete's NOTIFY may reject it before `await delete` returns.
+      const waiting = t.queue.waitFor({ appName: APP, userId: user, sessionId }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       const otherWaiting = t.queue.waitFor({ appName: APP, userId: user, sessionId: other.sessionId });
       let otherSettled = false;
       void otherWaiting.then(
@@ -150,10 +154,7 @@ describe('PostgresRunQueue: waitFor and submitResume', () => {
       );
       await new Promise((r) => setTimeout(r, 50));
       await t.app.store.delete({ appName: APP, userId: user, id: sessionId });
-      const error = await waiting.then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const error = await waiting;
       expect(error).toBeInstanceOf(RunSessionDeletedError);
       expect((error as Error).message).toMatch(/was deleted while waiting/);
       expect(await t.jobs()).toEqual([expect.objectContaining({ session_id: other.sessionId, status: 'queued' })]);

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '@replan/core';
 import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
 import type OpenAI from 'openai';
 import { ChatAccumulator } from './chat/chat-accumulator.js';
@@ -33,6 +34,11 @@ export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
    */
   readonly thinkTags?: ThinkTagsMode;
   /** The model's id for budgets and logs (default: `model`). */
+  /**
+   * The model's context window in tokens, as its provider documents it. Compaction uses it as its
+   * default `maxInputTokens`; nothing is guessed when it is absent.
+   */
+  readonly contextWindow?: number;
   readonly id?: string;
 }
 
@@ -47,6 +53,8 @@ const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 export class OpenAIChatModel implements ChatModel {
   readonly id: string;
   readonly model: string;
+  /** The context window given in the options (tokens), if any. */
+  readonly contextWindow?: number;
   readonly profile: ProviderProfileName;
   readonly client: OpenAI;
   /** How `<think>…</think>` in the content is read (see `OpenAIChatModelOptions.thinkTags`). */
@@ -57,6 +65,11 @@ export class OpenAIChatModel implements ChatModel {
   constructor(private readonly options: OpenAIChatModelOptions) {
     this.model = options.model;
     this.id = options.id ?? options.model;
+    if (options.contextWindow !== undefined) {
+      if (!Number.isInteger(options.contextWindow) || options.contextWindow < 1)
+        throw new ConfigurationError(`OpenAIChatModel "${options.model}": contextWindow must be a positive integer (tokens).`);
+      this.contextWindow = options.contextWindow;
+    }
     const baseURL = options.client ? options.client.baseURL : baseURLOf(options);
     this.profile = options.profile ?? detectProfile(baseURL, options.model);
     this.googleEndpoint = isGoogleEndpoint(baseURL);

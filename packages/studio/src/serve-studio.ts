@@ -9,6 +9,7 @@ import { RequestGuard } from './http/request-guard.js';
 import { securityHeaders, sendError } from './http/responses.js';
 import { serveStatic } from './http/static-files.js';
 import { SessionChanges } from './live/session-changes.js';
+import { runnerView } from './runner-models.js';
 import { SessionReader } from './session-reader.js';
 
 export interface StudioOptions {
@@ -82,6 +83,7 @@ export async function serveStudio(options: StudioOptions): Promise<StudioHandle>
     changes,
     hints: { ...(options.apps ? { apps: options.apps } : {}), ...(options.users ? { users: options.users } : {}) },
     storeKind: storeKindOf(options.store),
+    runners: (Array.isArray(options.runners) ? options.runners : Object.values(options.runners ?? {})).map(runnerView),
     ...(options.prices ? { prices: options.prices } : {}),
   };
   let guard: RequestGuard | undefined;

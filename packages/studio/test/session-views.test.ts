@@ -1,14 +1,14 @@
 import { InMemorySessionStore, Runner, type AgentEvent, type ModelRequest } from '@replan/core';
 import { AGENT_TOOL_INPUT_KIND } from '@replan/core/agent-kit';
 import { callTools, ScriptedModel } from '@replan/core/testing';
-import { createPlanExecuteAgent } from '@replan/planexecute';
+import { createPlanExecuteAgent, planExecuteEventKind } from '@replan/planexecute';
 import { describe, expect, it } from 'vitest';
 import { planRevisions, stepEvents } from '../src/view/plan-revisions.js';
 import { sessionDigest } from '../src/view/session-digest.js';
 import { statusOf } from '../src/view/session-status.js';
 import { stateAt } from '../src/view/state-at.js';
 import { runHolderOf } from '../src/view/run-holder.js';
-import { approvalScenario, graphScenario } from './support/scenarios.js';
+import { approvalScenario, graphScenario, revisingScenario } from './support/scenarios.js';
 
 const isPlanner = (r: ModelRequest) => typeof r.toolChoice === 'object' && r.toolChoice.name === 'plan';
 const isReplanner = (r: ModelRequest) => r.tools?.some((t) => t.name === 'respond') === true;
@@ -41,7 +41,8 @@ describe('plan revisions', () => {
     expect(revisions.map((r) => r.mode)).toEqual(['linear', 'linear']);
     expect(revisions[0]!.steps.map((s) => [s.key, s.label, s.status])).toEqual([
       ['n1', 'A', 'done'],
-      ['p1', 'B', 'pending'],
+      // B never ran (the revision dropped it): the key of where it first appeared, version 1, step 2
+      ['v1.2', 'B', 'pending'],
     ]);
     expect(revisions[1]!.steps.map((s) => [s.key, s.label, s.status])).toEqual([
       ['n1', 'A', 'done'],
@@ -49,6 +50,28 @@ describe('plan revisions', () => {
     ]);
     // A was done, not dropped: the revision replaced B (still to run) with C
     expect(revisions[1]).toMatchObject({ added: ['C'], removed: ['B'], author: 'replanner' });
+  });
+
+  it('linear: a step keeps its key in every version, before and after it runs', async () => {
+    const store = new InMemorySessionStore();
+    await revisingScenario(store, 'views').run({ userId: 'u', sessionId: 'k', input: 'go' }).result();
+    const events = await eventsOf(store, 'k');
+    const keys = (revisions: ReturnType<typeof planRevisions>) =>
+      revisions.map((r) => r.steps.map((s) => `${s.key} ${s.label.replace('Step ', '')}`));
+    expect(keys(planRevisions(events))).toEqual([
+      ['n1 A', 'n2 B', 'v1.3 C'],
+      ['n1 A', 'n2 B', 'v1.3 C'],
+      ['n1 A', 'n2 B', 'n3 D', 'n4 E'],
+      ['n1 A', 'n2 B', 'n3 D', 'n4 E'],
+    ]);
+    // While the log grows, a waiting step already has the key it keeps once it runs.
+    const revised = events.flatMap((e, i) => (planExecuteEventKind(e)?.kind === 'revised-plan' ? [i] : []));
+    const early = planRevisions(events.slice(0, revised[2]! + 1));
+    expect(keys(early).at(-1)).toEqual(['n1 A', 'n2 B', 'n3 D', 'n4 E']);
+    expect(early.at(-1)!.steps.map((s) => s.status)).toEqual(['done', 'done', 'done', 'pending']);
+    // The step's detail finds its events by that key
+    expect(stepEvents(events, 'n4').length).toBeGreaterThan(0);
+    expect(stepEvents(events, 'v1.3')).toEqual([]);
   });
 
   it('graph: nodes with dependencies; statuses follow the run; step events by id', async () => {
@@ -131,7 +154,7 @@ describe('session status from the stored events', () => {
     expect(await runHolderOf(store, root)).toBeNull(); // nobody holds it: queued, or crashed
     const lease = await store.acquireLease(key, { owner: 'worker-7', ttlMs: 60_000 });
     expect(await runHolderOf(store, root)).toEqual({ owner: 'worker-7', expiresAt: lease.expiresAt });
-    // A child session (agentTool) takes no lease: its parent's holder runs it.
+    // A child session (agentTool) is run by the run that holds its root session: that holder is named.
     const link = {
       schemaVersion: 1,
       parentSessionId: 'r',

@@ -1,18 +1,18 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  checkAndRunApp,
-  checkCommonJs,
-  filesUnder,
-  freshDir,
-  packageDirs,
-  repoRoot,
-  succeed,
-  toolVersions,
-  writeApp,
-} from './support/commands.js';
+  checkEntryPointProject,
+  nodeFromRegistry,
+  thisNode,
+  writeEntryPointProject,
+} from '../../../scripts/release/entry-point-project.js';
+import { entryPointProblems } from '../../../scripts/release/entry-point-problems.js';
+import { freshDir } from '../../../scripts/release/scratch-dir.js';
+import { installTarballs, packTarballs } from '../../../scripts/release/tarballs.js';
+import { workspacePackages } from '../../../scripts/release/workspace-packages.js';
+import { checkAndRunApp, filesUnder, packageDirs, writeApp } from './support/consumer-app.js';
 
 // Path (b) of docs/installing.md: `pnpm pack` tarballs installed with npm into a fresh project.
 describe('a fresh npm project installing the packed tarballs', () => {
@@ -24,26 +24,9 @@ describe('a fresh npm project installing the packed tarballs', () => {
     root = await freshDir('npm');
     tarballs = join(root, 'tarballs');
     app = join(root, 'app');
-    await succeed('pnpm', ['-r', '--filter', './packages/*', 'pack', '--pack-destination', tarballs], repoRoot);
-    const packed = (await readdir(tarballs)).filter((f) => f.endsWith('.tgz')).map((f) => join(tarballs, f));
-    const versions = await toolVersions();
+    const packed = await packTarballs(tarballs);
     await writeApp(app, {});
-    await succeed(
-      'npm',
-      [
-        'install',
-        '--prefer-offline',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        ...packed,
-        `zod@${versions.zod}`,
-        `@opentelemetry/api@${versions['@opentelemetry/api']}`,
-        `typescript@${versions.typescript}`,
-        `@types/node@${versions['@types/node']}`,
-      ],
-      app,
-    );
+    await installTarballs(app, packed);
   });
 
   afterAll(async () => {
@@ -105,9 +88,15 @@ describe('a fresh npm project installing the packed tarballs', () => {
     expect(dangling).toEqual([]);
   });
 
-  it('refuses a CommonJS importer with TS1479 (ESM only, as the READMEs say)', async () => {
-    const { code, output } = await checkCommonJs(app);
-    expect(code).not.toBe(0);
-    expect(output).toContain('TS1479');
+  it('loads every package and subpath with require() from a CommonJS project (nodenext), on Node 20, 22 and 24', async () => {
+    // `npm init` writes "type": "commonjs"; require(esm) loads our ES modules on Node >= 20.19 (no top-level await).
+    const entryPoints = workspacePackages().flatMap((p) => p.entryPoints);
+    const project = join(app, 'commonjs');
+    await writeEntryPointProject(project, entryPoints);
+    const nodes = [thisNode, nodeFromRegistry(22), nodeFromRegistry(24)];
+    const outcomes = await checkEntryPointProject(project, join(app, 'node_modules/typescript/bin/tsc'), nodes);
+    expect(outcomes.map((o) => o.node.split('.')[0])).toEqual([process.version.split('.')[0], 'v22', 'v24']);
+    expect(Object.keys(outcomes[0]!.required)).toEqual(entryPoints);
+    expect(entryPointProblems(outcomes, entryPoints)).toEqual([]);
   });
 });

@@ -2,7 +2,11 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAndRunApp, freshDir, packageDirs, repoRoot, succeed, toolVersions, writeApp } from './support/commands.js';
+import { succeed } from '../../../scripts/release/commands.js';
+import { freshDir } from '../../../scripts/release/scratch-dir.js';
+import { toolVersions } from '../../../scripts/release/tarballs.js';
+import { repoRoot } from '../../../scripts/release/workspace-packages.js';
+import { checkAndRunApp, packageDirs, writeApp } from './support/consumer-app.js';
 
 // Path (a) of docs/installing.md: another pnpm workspace holding a copy of this repository (a git
 // submodule or a plain clone under vendor/replan) and listing its packages in pnpm-workspace.yaml.

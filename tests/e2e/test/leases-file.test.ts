@@ -1,6 +1,6 @@
 import { afterEach, describe, it } from 'vitest';
 import { killLeaseChildren } from './support/lease-child.js';
-import { resumeRefusedDuringLongToolCall, zombieFencedAfterTakeover } from './support/lease-scenarios.js';
+import { resumeAtOnceAfterKill, resumeRefusedDuringLongToolCall, zombieFencedAfterTakeover } from './support/lease-scenarios.js';
 import { fileTarget } from './support/store-target.js';
 
 afterEach(killLeaseChildren);
@@ -19,6 +19,11 @@ describe('FileSessionStore leases across processes', () => {
   it(
     "refuses the zombie's appends in the store itself when its own expiry check never fires",
     () => zombieFencedAfterTakeover(fileTarget, { fakeHeartbeat: true }),
+    60_000,
+  );
+  it(
+    'resumes at once in a new process after the holder was killed (SIGKILL), without waiting for its minute-long lease',
+    () => resumeAtOnceAfterKill(fileTarget),
     60_000,
   );
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe } from 'vitest';
 import { useTestPostgres } from '../../../packages/postgres/test/support/use-test-postgres.js';
 import { killLeaseChildren } from './support/lease-child.js';
-import { resumeRefusedDuringLongToolCall, zombieFencedAfterTakeover } from './support/lease-scenarios.js';
+import { resumeAtOnceAfterKill, resumeRefusedDuringLongToolCall, zombieFencedAfterTakeover } from './support/lease-scenarios.js';
 import { postgresTarget } from './support/store-target.js';
 
 const db = useTestPostgres();
@@ -26,6 +26,11 @@ describe('PostgresSessionStore leases across processes', () => {
   db.it(
     "refuses the zombie's appends in the store itself when its own expiry check never fires",
     () => zombieFencedAfterTakeover(postgres, { fakeHeartbeat: true }),
+    60_000,
+  );
+  db.it(
+    'resumes at once in a new process after the holder was killed (SIGKILL), without waiting for its minute-long lease',
+    () => resumeAtOnceAfterKill(postgres),
     60_000,
   );
 });

@@ -40,6 +40,12 @@ describe('the replan bin (built package)', () => {
     const bad = spawnSync(process.execPath, [bin, 'show', 's1'], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('needs --store');
+    // The package's bin file (what node_modules/.bin/replan runs): the usage, exit 0.
+    const help = spawnSync(process.execPath, [join(root, 'packages/studio/bin/replan.js'), '--help'], { encoding: 'utf8' });
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain('replan sessions --store');
+    const across = spawnSync(process.execPath, [bin, 'sessions', '--store', dir], { encoding: 'utf8' });
+    expect(across.stdout).toMatch(/shop\s+ana\s+s1\s+running/);
   });
 
   it('studio serves the page from the package and stops on SIGINT', async () => {

@@ -14,6 +14,8 @@
  * - Context: `buildContextMessages` turns the session's events into the messages a model sees;
  *   `quoteValue`, `quotedBlock` and `quotePreamble` fence data (tool output, other agents' words)
  *   in a prompt so it cannot pose as the prompt's own text (`QUOTE_BEGIN`, `QUOTE_END`, …).
+ * - Models: `markContextLengthError` makes a model's own overflow error an instance of core's
+ *   `ContextLengthError` (so compaction recognises it) while it keeps its own class.
  * - Stopping: `abortErrorOf`, `raceAbort`, `RunInterruptedSignal`; `AsyncQueue` merges the
  *   events of sub-agents that run at once.
  *
@@ -27,6 +29,7 @@ export { RunBudget } from '../runner/run-limits.js';
 export { RunInterruptedSignal } from '../agents/run-interrupted.js';
 export { assertAgentName } from '../agents/agent-name.js';
 export { runAgent } from '../agents/run-agent.js';
+export { markContextLengthError } from '../errors/context-length-error.js';
 
 // Model and tool calls
 export { streamModelCall, callModel } from '../agents/model-call.js';

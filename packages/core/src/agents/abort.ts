@@ -29,3 +29,21 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
     );
   });
 }
+
+/**
+ * The error the run ends with once it must stop: its signal fired (an abort, a timeout, a lost
+ * lease), or — asked through `checkLease` — its lease ran out by this process's clock before the
+ * heartbeat noticed (`checkLease` then marks it lost, which fires the signal). `undefined` while
+ * the run goes on. A tool call asks right before it starts: a call stored by an append that was
+ * still in flight when the run stopped must not start (a resume or the session's new owner runs it).
+ */
+export function stoppedError(signal: AbortSignal, checkLease: (() => void) | undefined): Error | undefined {
+  checkLease?.();
+  return signal.aborted ? abortErrorOf(signal) : undefined;
+}
+
+/** Throws `stoppedError(signal, checkLease)`, if any. */
+export function throwIfStopped(signal: AbortSignal, checkLease: (() => void) | undefined): void {
+  const error = stoppedError(signal, checkLease);
+  if (error) throw error;
+}

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../events/agent-event.js';
+import type { AgentEvent, Interrupt } from '../events/agent-event.js';
 import type { InvocationContext } from './invocation-context.js';
 
 /**
@@ -13,4 +13,11 @@ export interface Agent {
   /** How observers label this agent's runs: `plan` for planner and replanner turns (default `invoke_agent`). */
   readonly operation?: 'invoke_agent' | 'plan';
   run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined>;
+  /**
+   * Checks an answer to an interrupt this agent stored (`interrupt.path` is this agent's path)
+   * when `runner.resume` is given it, before anything is stored or run: throw a typed error (e.g.
+   * an `InvalidResumeValueError`) to refuse it, and the interrupt stays open. `state` is the
+   * session's state as stored.
+   */
+  checkResumeValue?(interrupt: Interrupt, value: unknown, state: Readonly<Record<string, unknown>>): void;
 }

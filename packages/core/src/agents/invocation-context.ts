@@ -3,6 +3,7 @@ import type { SessionKey } from '../sessions/session.js';
 import type { RunBudget } from '../runner/run-limits.js';
 import type { RunObservation } from '../observe/run-observation.js';
 import type { SessionStore } from '../sessions/session-store.js';
+import type { RunFence } from '../runner/run-lease.js';
 import type { Agent } from './agent.js';
 import { type ModelCallMemo, stampModelResponse } from './response-record.js';
 import { newRequestChain } from '../replay/request-fingerprint.js';
@@ -20,6 +21,11 @@ export interface InvocationServices {
   readonly invocationId: string;
   readonly session: LiveSession;
   readonly signal: AbortSignal;
+  /**
+   * Marks the run's lease lost when it ran out by this process's clock unrenewed (`signal` then
+   * fires). Asked right before a tool starts; absent when the run holds no lease.
+   */
+  readonly checkLease?: () => void;
   /** True when the caller asked for streaming: agents stream model output as partial events. */
   readonly streaming: boolean;
   readonly budget: RunBudget;
@@ -37,6 +43,11 @@ export interface InvocationServices {
    * session (`agentTool`), already stored there, tagged with their nested path.
    */
   readonly forward?: (event: AgentEvent) => void;
+  /**
+   * The run's lease on its session, when the store has leases: child sessions (`agentTool`) take
+   * a lease of their own as the same owner, bound to this one. @internal
+   */
+  readonly fence?: RunFence;
 }
 
 export interface ChildOptions {

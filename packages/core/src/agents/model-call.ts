@@ -97,7 +97,7 @@ export async function* callModel(
 
 /** The calling agent's identity, as `ModelCallOptions.agent` carries it to the model. */
 function callingAgent(ctx: InvocationContext): ModelCallAgent {
-  return { name: ctx.agent.name, path: ctx.path };
+  return ctx.stepId === undefined ? { name: ctx.agent.name, path: ctx.path } : { name: ctx.agent.name, path: ctx.path, step: ctx.stepId };
 }
 
 /** One model call's bookkeeping: budget first, then exactly one ending reported (success, failure or stop). */

@@ -1,7 +1,6 @@
 import type { AgentEvent, EventDraft, FinalAnswer } from '../events/agent-event.js';
 import { ConfigurationError } from '../errors/replan-error.js';
 import { EmptyModelResponseError, MaxIterationsError, ModelCallError, OutputValidationError } from '../errors/run-errors.js';
-import type { ToolCallBlock } from '../messages/content-block.js';
 import { type Message, messageText, systemMessage, toolCallsOf, userMessage } from '../messages/message.js';
 import type { ChatModel, ModelRequest, ModelResponse, ModelSettings, ToolChoice, ToolSpec } from '../models/chat-model.js';
 import type { ReActPlanner } from '../reasoning/react-planner.js';
@@ -19,6 +18,12 @@ import { callModel } from './model-call.js';
 import type { HookContext, ReActHooks } from './react-hooks.js';
 import { RunInterruptedSignal } from './run-interrupted.js';
 import { executeToolCalls } from './tool-execution.js';
+import { type CompactionOptions, type ResolvedCompaction, resolveCompaction } from '../compaction/compaction-options.js';
+import { TurnCompactor } from '../compaction/turn-compactor.js';
+import { isContextLengthError } from '../errors/context-length-error.js';
+import type { ToolResultsOptions } from '../tools/offload/tool-result-preview.js';
+import { ToolResultOffload } from '../tools/offload/tool-result-offload.js';
+import { pendingToolCalls } from './pending-tool-calls.js';
 
 export type Instruction = string | ((state: Readonly<Record<string, unknown>>, ctx: InvocationContext) => string | Promise<string>);
 
@@ -49,6 +54,18 @@ export interface ReActAgentOptions extends ContextOptions {
    * For agents whose input is computed, e.g. a plan-execute executor built from the plan.
    */
   readonly inputMessages?: (ctx: InvocationContext) => readonly Message[] | Promise<readonly Message[]>;
+  /**
+   * Keep a long turn inside the model's window: past `triggerRatio × maxInputTokens` (estimated
+   * before each call) the older part of this run's turn is replaced by a quoted summary, stored as
+   * an `actions.compaction` event; a `ContextLengthError` compacts and retries once. Off by default.
+   */
+  readonly compaction?: CompactionOptions;
+  /**
+   * Offload large tool results: one longer than `maxTokens` is stored whole but shown as its head
+   * and tail with a note, and the agent gains `read_tool_result` and `search_tool_result` to read
+   * the rest (this session's results only). Off by default.
+   */
+  readonly toolResults?: ToolResultsOptions;
 }
 
 const EMPTY_NUDGE = 'Your last reply was empty. Continue: call a tool if you still need one, or give your final answer as text.';
@@ -68,6 +85,8 @@ export class ReActAgent implements Agent {
   private lastSystem: Message | undefined;
   /** The tools as the model sees them: built once (a request per iteration reuses them). */
   private readonly toolSpecs: readonly ToolSpec[];
+  private readonly compaction: ResolvedCompaction | undefined;
+  private readonly offload: ToolResultOffload | undefined;
 
   constructor(readonly options: ReActAgentOptions) {
     assertAgentName(options.name);
@@ -89,11 +108,13 @@ export class ReActAgent implements Agent {
       tools.set(t.name, t);
     }
     this.tools = tools;
-    this.toolSpecs = [...tools.values()].map(toolSpecOf);
+    this.offload = options.toolResults ? new ToolResultOffload(options.name, options.toolResults, tools) : undefined;
+    this.toolSpecs = [...[...tools.values()].map(toolSpecOf), ...(this.offload?.specs ?? [])];
     this.output =
       options.outputSchema === undefined
         ? undefined
         : resolveSchema(options.outputSchema, `ReActAgent "${options.name}": outputSchema`, 'output');
+    this.compaction = options.compaction ? resolveCompaction(options.name, options.compaction, options.model) : undefined;
   }
 
   /** This agent as a tool that runs it in a child session per call: `agentTool(this, options)`. */
@@ -118,6 +139,9 @@ export class ReActAgent implements Agent {
     const messages = this.options.inputMessages
       ? [...(await this.options.inputMessages(ctx)), ...own.flatMap((e) => (e.message && !e.partial ? [e.message] : []))]
       : buildContextMessages(ctx, this.options);
+    const offload = this.offload;
+    const compactor = this.compaction && new TurnCompactor(this.name, this.compaction, messages, own, offload?.previews);
+    const runTools = offload ? offload.toolsFor(ctx, this.tools) : this.tools;
     const emit = (draft: EventDraft): AgentEvent => {
       const hookDelta = hookState.take();
       if (!hookDelta) return ctx.event(draft);
@@ -137,7 +161,7 @@ export class ReActAgent implements Agent {
     for (;;) {
       if (pending.length) {
         const execution = executeToolCalls(ctx, pending, {
-          tools: this.tools,
+          tools: runTools,
           concurrency: this.options.toolConcurrency ?? 8,
           ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
           hookContext,
@@ -152,8 +176,9 @@ export class ReActAgent implements Agent {
       }
       if (iteration >= this.maxIterations) throw new MaxIterationsError(this.name, this.maxIterations);
 
-      const request = await this.request(ctx, messages);
-      const response = yield* this.respond(ctx, request, hookContext(hookState));
+      let response: ModelResponse;
+      if (compactor) response = yield* this.respondCompacted(ctx, compactor, hookContext(hookState));
+      else response = yield* this.respond(ctx, await this.request(ctx, messages), hookContext(hookState));
       iteration++;
       const message = this.options.planner?.processResponse?.(response.message) ?? response.message;
       const usage = response.usage ? { usage: response.usage } : {};
@@ -213,8 +238,9 @@ export class ReActAgent implements Agent {
     const plannerText = planner?.instruction?.(tools);
     if (plannerText) parts.push(plannerText);
     const settings = planner?.settings ? planner.settings(this.options.settings) : this.options.settings;
+    const shown = this.offload ? this.offload.previews.all(context) : context;
     return {
-      messages: parts.length ? [this.systemMessage(parts.join('\n\n')), ...context] : context,
+      messages: parts.length ? [this.systemMessage(parts.join('\n\n')), ...shown] : shown,
       ...(tools.length ? { tools } : {}),
       ...(this.options.toolChoice && tools.length ? { toolChoice: this.options.toolChoice } : {}),
       ...(output ? { responseFormat: { name: `${this.name}_output`, schema: output.jsonSchema, strict: true } } : {}),
@@ -252,6 +278,28 @@ export class ReActAgent implements Agent {
     return (await hooks?.afterModel?.(hookCtx, response)) ?? response;
   }
 
+  /** One model turn with compaction: compacted when the request passes the trigger, and once more on a context overflow. */
+  private async *respondCompacted(
+    ctx: InvocationContext,
+    compactor: TurnCompactor,
+    hookCtx: HookContext,
+  ): AsyncGenerator<AgentEvent, ModelResponse, undefined> {
+    const build = (context: readonly Message[]) => this.request(ctx, context);
+    let request = (yield* compactor.prepare(ctx, build)) as ModelRequest;
+    let response: ModelResponse;
+    try {
+      response = yield* this.respond(ctx, request, hookCtx);
+    } catch (error) {
+      if (!isContextLengthError(error)) throw error;
+      const smaller = yield* compactor.prepare(ctx, build, true);
+      if (!smaller) throw error; // nothing left to summarise: the overflow stands
+      request = smaller;
+      response = yield* this.respond(ctx, request, hookCtx);
+    }
+    compactor.calibrate(request, response.usage);
+    return response;
+  }
+
   private finalAnswer(text: string): FinalAnswer | { invalid: string } {
     const schema = this.output;
     if (!schema) return { text };
@@ -265,21 +313,6 @@ export class ReActAgent implements Agent {
     if (!parsed.ok) return { invalid: `${parsed.issues} (the outputSchema is a ${schema.kind})` };
     return { text, structured: parsed.value };
   }
-}
-
-/** Tool calls of the agent's last model turn that have no stored result yet. */
-function pendingToolCalls(own: readonly AgentEvent[]): ToolCallBlock[] {
-  for (let i = own.length - 1; i >= 0; i--) {
-    const message = own[i]?.message;
-    if (message?.role !== 'assistant') continue;
-    const calls = toolCallsOf(message);
-    if (!calls.length) return [];
-    const answered = new Set<string>();
-    for (let j = i + 1; j < own.length; j++)
-      for (const block of own[j]?.message?.content ?? []) if (block.type === 'tool_result') answered.add(block.toolCallId);
-    return calls.filter((c) => !answered.has(c.id));
-  }
-  return [];
 }
 
 const stripJsonFence = (text: string) => text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');

@@ -9,7 +9,8 @@ import type { ToolContext } from '../tools/tool-context.js';
 import { toolOutputJson } from '../tools/tool-output-json.js';
 import { TOOL_RUNTIME, type ToolRuntime } from '../tools/tool-runtime.js';
 import { BudgetExceededError } from '../errors/run-errors.js';
-import { abortErrorOf, raceAbort } from './abort.js';
+import { ConcurrentUpdateError } from '../errors/session-errors.js';
+import { abortErrorOf, raceAbort, stoppedError, throwIfStopped } from './abort.js';
 import { AsyncQueue } from './async-queue.js';
 import type { InvocationContext } from './invocation-context.js';
 import type { RunObservation } from '../observe/run-observation.js';
@@ -80,6 +81,9 @@ export async function* executeToolCalls(
  * rather than wrapped in another `async` function: it runs on every tool call.
  */
 function observedRunOne(ctx: InvocationContext, call: ToolCallBlock, options: ToolExecutionOptions): Promise<AgentEvent | AgentEvent[]> {
+  // A call that never starts (its run stopped first) is not reported as one.
+  const stopped = stoppedError(ctx.services.signal, ctx.services.checkLease);
+  if (stopped) return Promise.reject(stopped);
   const end = (ctx.services.observation as RunObservation).toolCall(ctx, call);
   return runOne(ctx, call, options).then(
     (event) => {
@@ -98,6 +102,8 @@ function observedRunOne(ctx: InvocationContext, call: ToolCallBlock, options: To
 /** One call's result event, or its interrupt events (one per question asked). */
 async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: ToolExecutionOptions): Promise<AgentEvent | AgentEvent[]> {
   const { services } = ctx;
+  // A call taken up after its run stopped (its append was in flight, or it waited for a slot) does nothing at all.
+  throwIfStopped(services.signal, services.checkLease);
   const state = new DeltaState(services.session.state);
   const runtime: ToolRuntime = { invocation: ctx };
   const withMeta = (event: AgentEvent): AgentEvent =>
@@ -185,8 +191,14 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
   if (output === undefined) {
     const rollback = state.savepoint();
     try {
+      // Checked again after the hooks and the approval, and once more as the tool starts: a
+      // stopped run never starts a tool; only calls already running may run again after it.
+      throwIfStopped(services.signal, services.checkLease);
       output = await raceAbort(
-        Promise.resolve().then(() => tool.execute(args, toolCtx)),
+        Promise.resolve().then(() => {
+          throwIfStopped(services.signal, services.checkLease);
+          return tool.execute(args, toolCtx);
+        }),
         services.signal,
       );
       if (runtime.errorResult) isError = true;
@@ -198,6 +210,9 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
       if (services.signal.aborted) throw abortErrorOf(services.signal);
       // The run's shared budget ran out inside the tool (a nested agent): the run stops resumable, no result stored.
       if (error instanceof BudgetExceededError) throw error;
+      // Another run writes the session tree (a child session of agentTool leased or written elsewhere): this run
+      // stops, resumable, and stores no result for the call; the run that holds the tree finishes it.
+      if (error instanceof ConcurrentUpdateError) throw error;
       // A call that throws stores none of its state writes, even when onError recovers: the hook
       // sees the state as it was before the call, and what the hook itself sets is kept.
       rollback();

@@ -3,6 +3,7 @@ import type { Agent } from '../agents/agent.js';
 import { assertUniqueAgentNames } from '../agents/agent-name.js';
 import { AgentToolError } from '../errors/composition-errors.js';
 import { ConfigurationError } from '../errors/replan-error.js';
+import { ConcurrentUpdateError } from '../errors/session-errors.js';
 import type { AgentEvent, Interrupt } from '../events/agent-event.js';
 import type { ContentBlock } from '../messages/content-block.js';
 import { type Message, toUserMessage } from '../messages/message.js';
@@ -116,6 +117,8 @@ export function agentTool<Schema extends SchemaInput = typeof agentToolParameter
         case 'budget_exceeded':
           throw result.error; // the outer run stops the same way, resumable
         default:
+          // The child's lease was lost or its log written by another run: that run holds the tree; this one stops, resumable.
+          if (result.error instanceof ConcurrentUpdateError) throw result.error;
           throw new AgentToolError(name, agent.name, result.status, id, result.error?.message);
       }
     },

@@ -49,6 +49,14 @@ export function childSessionId(parentSessionId: string, parentInvocationId: stri
   return `${prefix}#${hash}`;
 }
 
+/**
+ * Whether `id` has the shape `childSessionId` gives (`…#` and 16 hex digits): only such sessions
+ * can be child sessions, so only they are read before a run takes its lease, to refuse them early.
+ */
+export function mayBeChildSessionId(id: string): boolean {
+  return id.length > HASH_LENGTH && id.charCodeAt(id.length - HASH_LENGTH - 1) === 35 /* # */ && /^[0-9a-f]+$/.test(id.slice(-HASH_LENGTH));
+}
+
 /** The link stored in a child session's first event, or `undefined` when it has none (or a foreign one). */
 export function readChildSessionLink(meta: Readonly<Record<string, unknown>> | undefined): ChildSessionLink | undefined {
   if (meta?.kind !== AGENT_TOOL_INPUT_KIND) return undefined;

@@ -52,3 +52,37 @@ export class ChildSessionMissingError extends ReplanError {
     );
   }
 }
+
+/**
+ * `runner.run` or `runner.resume` was addressed to a child session of an `agentTool` call. A child
+ * session is run only by its tool call, inside its parent's run (running the runner's agent in it
+ * would run the wrong agent); its interrupts are answered in the root session under the ids that
+ * carry the nesting (`<outer toolCallId>/<inner id>`). Refused before anything is stored or run.
+ */
+export class ChildSessionResumeError extends ReplanError {
+  constructor(
+    /** The session that was addressed: a child session. */
+    readonly childSessionId: string,
+    /** The session whose tool call runs the child. */
+    readonly parentSessionId: string,
+    /** The tool call (in the parent session) that runs the child. */
+    readonly toolCallId: string,
+    /** The session at the top of the chain of child sessions: the one to resume. */
+    readonly rootSessionId: string,
+    /** The root session's interrupt id for each of the child's interrupt ids named (or open). */
+    readonly interruptIds: Readonly<Record<string, string>>,
+    action: 'run' | 'resume' = 'resume',
+  ) {
+    const outer = Object.values(interruptIds);
+    const via = rootSessionId === parentSessionId ? '' : ` (itself part of session "${rootSessionId}")`;
+    const what =
+      outer.length > 0
+        ? `Answer in session "${rootSessionId}" instead, with the interrupt id${outer.length > 1 ? 's' : ''} ${outer.map((id) => `"${id}"`).join(', ')}: ` +
+          `runner.resume({ sessionId: "${rootSessionId}", values: { "${outer[0]}": <answer> } }).`
+        : `${action === 'run' ? 'Run or resume' : 'Resume'} session "${rootSessionId}" instead.`;
+    super(
+      `Session "${childSessionId}" is the child session of the agentTool call "${toolCallId}" in session "${parentSessionId}"${via}: ` +
+        `only that call runs it, inside its parent's run, so it cannot be ${action === 'run' ? 'run' : 'resumed'} on its own. ${what} Nothing was stored.`,
+    );
+  }
+}

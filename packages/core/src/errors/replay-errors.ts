@@ -1,4 +1,4 @@
-import { ReplanError } from './replan-error.js';
+import { InvalidArgumentError, ReplanError } from './replan-error.js';
 
 /**
  * Base class of the errors a replay raises (`ReplayModel` from `@replan/core/testing`). They stop
@@ -53,5 +53,23 @@ export class ReplayCallerUnknownError extends ReplayError {
       `Model "${modelId}" replays answers per agent path and was called without ModelCallOptions.agent. ` +
         "Call it through an agent (core's callModel / streamModelCall pass the caller), or pass { agent: { name, path } } yourself.",
     );
+  }
+}
+
+/**
+ * A recording given to a replay (`ReplayModel.fromSession`, `replayTools`, `checkRecording`) that
+ * is not a valid session log: an event without its fields, a message whose content is not a list
+ * of content blocks, a tool call without a name, a malformed `meta.request`. The message names the
+ * event (its place in the recording and its id) and what is wrong. Nothing was replayed.
+ */
+export class ReplayRecordingError extends InvalidArgumentError {
+  constructor(
+    message: string,
+    /** The event's 0-based place among the recording's events, when one event is at fault. */
+    readonly eventIndex?: number,
+    /** The event's id, when it has one. */
+    readonly eventId?: string,
+  ) {
+    super(message);
   }
 }

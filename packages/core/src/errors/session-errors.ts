@@ -33,7 +33,8 @@ export class SessionBusyError extends ConcurrentUpdateError {
       this.expiresAt = holder.expiresAt;
       this.message =
         `Session "${sessionId}" is being run by "${holder.owner}" (lease until ${new Date(holder.expiresAt).toISOString()}); ` +
-        'nothing was written. Wait for that run to finish, or resume after its lease expires (a crashed holder is taken over then).';
+        'nothing was written. Wait for that run to finish, or resume after its lease expires. A holder whose process died on ' +
+        'the same machine (and pid namespace) is taken over at once; one on another machine only once its lease expired.';
     } else
       this.message =
         `Session "${sessionId}" is already running in this process; nothing was written. ` +
@@ -43,10 +44,15 @@ export class SessionBusyError extends ConcurrentUpdateError {
 
 /**
  * A run's lease on its session is no longer current: another run took the session over (a higher
- * fencing token), or the lease was released. The store refused the write; nothing was written.
- * The run must stop: another process now drives the session.
+ * fencing token), or the lease was released, or the run could not renew it before it expired.
+ * The run must stop: another process may now drive the session. `appendRefused` says whether the
+ * store refused an append for it (then nothing of that append was written); otherwise the run's
+ * earlier appends are stored, and one still in flight when the lease was lost may be stored too.
  */
 export class LeaseLostError extends ConcurrentUpdateError {
+  /** True when the store refused an append carrying this lease: nothing of that append was written. */
+  readonly appendRefused: boolean;
+
   constructor(
     sessionId: string,
     /** The fencing token of the lease this run held. */
@@ -55,29 +61,42 @@ export class LeaseLostError extends ConcurrentUpdateError {
     readonly currentToken?: number,
     /** The current holder, when there is one. */
     readonly owner?: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; appendRefused?: boolean },
   ) {
     super(sessionId, -1, -1);
     if (options?.cause !== undefined) Object.defineProperty(this, 'cause', { value: options.cause, configurable: true, writable: true });
+    this.appendRefused = options?.appendRefused === true;
     const now =
       owner !== undefined
         ? ` now held by "${owner}" (token ${currentToken})`
         : currentToken !== undefined
           ? ` (current token ${currentToken})`
           : '';
+    const written = this.appendRefused
+      ? 'the store refused this append: nothing of it was written.'
+      : 'what this run stored before is kept; an append still in flight when the lease was lost may or may not be stored (a resume reads the session as stored).';
     this.message =
-      `Session "${sessionId}": this run's lease (token ${token}) is no longer current${now}; nothing was written. ` +
+      `Session "${sessionId}": this run's lease (token ${token}) is no longer current${now}; ${written} ` +
       'Another run may have taken the session over after the lease expired unrenewed: stop this one, and let the new holder finish.';
   }
 }
 
+/** No session under this key. `inMemory`: it was looked up in a `Runner`'s default in-memory store, which the message then names. */
 export class SessionNotFoundError extends ReplanError {
   constructor(
     readonly appName: string,
     readonly userId: string,
     readonly sessionId: string,
+    options?: { readonly inMemory?: boolean },
   ) {
-    super(`No session "${sessionId}" for user "${userId}" in app "${appName}". ` + 'Check the ids, or start a new run with runner.run().');
+    super(
+      `No session "${sessionId}" for user "${userId}" in app "${appName}". ` +
+        (options?.inMemory
+          ? 'This Runner was given no sessionStore, so it keeps sessions in memory, in this process only: a session run by ' +
+            'another process (or another Runner) is not there. Give every Runner that shares sessions the same durable store, ' +
+            'e.g. sessionStore: new FileSessionStore({ dir }) or a PostgresSessionStore.'
+          : 'Check the ids, or start a new run with runner.run().'),
+    );
   }
 }
 

@@ -28,6 +28,17 @@ export interface FinalAnswer {
 
 export type RunStatus = 'completed' | 'interrupted' | 'max_iterations' | 'aborted' | 'failed' | 'budget_exceeded';
 
+/** One compaction of an agent's turn, as stored (`actions.compaction`). */
+export interface CompactionRecord {
+  /** The id of the last event of the agent's turn that the summary covers (with the summaries before it). */
+  readonly through: string;
+  /** The summarizer's text; shown to the model as quoted data. */
+  readonly summary: string;
+  /** The estimated request size before and after, in tokens. */
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+}
+
 /** What an event does besides carrying a message. */
 export interface EventActions {
   /** Session state changes; keys are scoped by prefix (`app:`, `user:`, `temp:`, none). */
@@ -48,6 +59,12 @@ export interface EventActions {
   readonly agentState?: Readonly<Record<string, unknown>>;
   /** The agent's answer. */
   readonly final?: FinalAnswer;
+  /**
+   * A `ReActAgent` replaced the older part of its turn by a summary (`compaction`): its messages up
+   * to and including the event `through` are shown as `summary` from then on. Context building
+   * reads it, so a resumed or replayed run rebuilds the same context without summarising again.
+   */
+  readonly compaction?: CompactionRecord;
   /** Written by the runner when an invocation has finished for good (completed or max_iterations). */
   readonly invocationEnd?: { readonly status: RunStatus; readonly output?: string };
 }

@@ -1,6 +1,6 @@
 import type { ReasoningBlock, ToolCallBlock, ToolResultBlock } from '../messages/content-block.js';
 import type { Message } from '../messages/message.js';
-import type { AgentEvent, EventError, FinalAnswer, Interrupt, RunStatus } from './agent-event.js';
+import type { AgentEvent, CompactionRecord, EventError, FinalAnswer, Interrupt, RunStatus } from './agent-event.js';
 
 /**
  * What an event is, as a union discriminated by `kind`, so a UI or log can `switch` on it and
@@ -34,6 +34,8 @@ export type AgentEventKind =
       readonly delta: Readonly<Record<string, unknown>>;
       readonly append: Readonly<Record<string, readonly unknown[]>>;
     }
+  /** A `ReActAgent` summarised the older part of its turn (`actions.compaction`). */
+  | { readonly kind: 'compaction'; readonly compaction: CompactionRecord }
   | { readonly kind: 'other' };
 
 const joinedText = (message: Message, type: 'text' | 'reasoning') => {
@@ -72,6 +74,7 @@ export function eventKind(event: AgentEvent): AgentEventKind {
   if (actions?.resumeValues) return { kind: 'resume', values: actions.resumeValues };
   if (message) return event.author === 'user' ? { kind: 'user-message', message } : { kind: 'message', message };
   if (actions?.agentState) return { kind: 'cursor', state: actions.agentState };
+  if (actions?.compaction) return { kind: 'compaction', compaction: actions.compaction };
   if (actions?.stateDelta || actions?.stateAppend)
     return { kind: 'state', delta: actions.stateDelta ?? {}, append: actions.stateAppend ?? {} };
   return { kind: 'other' };

@@ -83,6 +83,10 @@ export const agentEventSchema = z
         agentState: z.record(z.string(), z.unknown()).optional(),
         final: z.object({ text: z.string(), structured: z.unknown().optional() }).loose().optional(),
         invocationEnd: z.object({ status: z.string(), output: z.string().optional() }).loose().optional(),
+        compaction: z
+          .object({ through: z.string(), summary: z.string(), tokensBefore: z.number(), tokensAfter: z.number() })
+          .loose()
+          .optional(),
       })
       .loose()
       .optional(),

@@ -18,12 +18,24 @@ export const assistantMessage = (content: string | readonly ContentBlock[]): Mes
 });
 export const toolMessage = (results: readonly ToolResultBlock[]): Message => ({ role: 'tool', content: results });
 
-/** The message's visible text: its text blocks joined, reasoning and tool traffic left out. */
+/**
+ * The message's visible text: its text blocks joined, reasoning and tool calls left out. A tool
+ * message's text is its results' outputs (as the model reads them), one line each.
+ */
 export function messageText(message: Message | undefined): string {
   if (!message) return '';
+  if (message.role === 'tool') return toolMessageText(message);
   let text = '';
   for (const block of message.content) if (block.type === 'text') text += block.text;
   return text;
+}
+
+function toolMessageText(message: Message): string {
+  const parts: string[] = [];
+  for (const block of message.content)
+    if (block.type === 'tool_result') parts.push(stringifyToolOutput(block.output));
+    else if (block.type === 'text') parts.push(block.text);
+  return parts.join('\n');
 }
 
 export function toolCallsOf(message: Message | undefined): ToolCallBlock[] {

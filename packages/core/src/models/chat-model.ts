@@ -62,6 +62,8 @@ export type ModelStreamPart =
 export interface ModelCallAgent {
   readonly name: string;
   readonly path: string;
+  /** The plan step the agent works on, when it works on one: a graph step's id, a linear plan's step number (`'1'`, `'2'`, …). */
+  readonly step?: string;
 }
 
 export interface ModelCallOptions {
@@ -78,6 +80,11 @@ export interface ChatModel {
   readonly id: string;
   /** Who serves the model (e.g. `openai`, `anthropic`), for observers (`gen_ai.provider.name`). */
   readonly provider?: string;
+  /**
+   * The model's context window in tokens, when known (given as an option, or reported by the
+   * server): compaction uses it as its default `maxInputTokens`. Never guessed.
+   */
+  readonly contextWindow?: number;
   generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse>;
   stream(req: ModelRequest, opts?: ModelCallOptions): AsyncIterable<ModelStreamPart>;
 }

@@ -9,6 +9,8 @@
  */
 export class RecordedOrder {
   private readonly waiting = new Set<{ readonly order: number; readonly release: () => void }>();
+  /** Calls that had to wait for another path's earlier answer. */
+  waits = 0;
 
   constructor(
     /** The recorded position of each replaying path's next unserved answer. */
@@ -21,6 +23,7 @@ export class RecordedOrder {
   /** Resolves once no active path has an earlier unserved recorded answer (or after `maxWaitMs`). */
   async turn(order: number, signal: AbortSignal | undefined): Promise<void> {
     if (!this.mustWait(order)) return;
+    this.waits++;
     await new Promise<void>((resolve, reject) => {
       const entry = {
         order,

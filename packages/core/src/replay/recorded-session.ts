@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { AgentEvent } from '../events/agent-event.js';
-import { messageSchema } from '../events/event-schema.js';
+import { agentEventSchema, messageSchema } from '../events/event-schema.js';
 import type { Message } from '../messages/message.js';
 import type { FinishReason, ModelResponse } from '../models/chat-model.js';
 import type { Session } from '../sessions/session.js';
-import { InvalidArgumentError } from '../errors/replan-error.js';
+import { ReplayRecordingError } from '../errors/replay-errors.js';
 import type { RequestRecord } from './request-fingerprint.js';
 
 /** A recording to replay: a stored session (e.g. `await store.get(key)`), an object with its events, or the events. */
@@ -18,7 +18,8 @@ export interface RecordedResponse {
   readonly eventId: string;
   /**
    * Its place among all recorded calls of the session, in the order they started: its run's place
-   * in the log, then `meta.request.call` (log order for a recording without it).
+   * in the log (a resume is a run of its own), then `meta.request.call` (log order for a recording
+   * without it).
    */
   readonly order: number;
 }
@@ -37,14 +38,56 @@ const storedRequestSchema = z
   })
   .loose();
 
-/** The events of a recording, stored ones only (partial events are never stored). */
+/** Events already found valid (objects; a recording is read by several replay helpers). */
+const validEvents = new WeakSet<object>();
+
+const idOf = (event: unknown): string | undefined => {
+  const id = event && typeof event === 'object' ? (event as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : undefined;
+};
+
+/** `event 3 (id "e4")`: an event by its place in the recording (0-based) and its id. */
+const eventName = (index: number, id: string | undefined) => `event ${index}${id === undefined ? '' : ` (id ${JSON.stringify(id)})`}`;
+
+/**
+ * The events of a recording, stored ones only (partial events are never stored), each checked
+ * against the event schema stores read with: a recording edited by hand, cut short or written by
+ * another program fails here with `ReplayRecordingError` naming the event and what is wrong,
+ * instead of a `TypeError` deep inside a replayed run.
+ */
 export function recordedEvents(session: RecordedSession): readonly AgentEvent[] {
-  const events = Array.isArray(session) ? session : (session as { readonly events?: unknown }).events;
+  const events = Array.isArray(session) ? session : session && (session as { readonly events?: unknown }).events;
   if (!Array.isArray(events))
-    throw new InvalidArgumentError(
+    throw new ReplayRecordingError(
       'A recording must be a session, an object with `events`, or an array of events (e.g. `await store.get({ appName, userId, id })`).',
     );
-  return (events as readonly AgentEvent[]).filter((e) => !e.partial);
+  const stored: AgentEvent[] = [];
+  (events as readonly unknown[]).forEach((event, index) => {
+    if (event && typeof event === 'object') {
+      if ((event as { partial?: unknown }).partial === true) return;
+      if (validEvents.has(event)) {
+        stored.push(event as AgentEvent);
+        return;
+      }
+    }
+    const parsed = agentEventSchema.safeParse(event);
+    if (!parsed.success) {
+      const id = idOf(event);
+      const issues = parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.length ? i.path.join('.') : '(the event)'}: ${i.message}`)
+        .join('; ');
+      throw new ReplayRecordingError(
+        `The recording's ${eventName(index, id)} is not a valid event: ${issues}. ` +
+          'Was it edited, cut short or written by another program? Record the session again (or fix that event).',
+        index,
+        id,
+      );
+    }
+    validEvents.add(event as object);
+    stored.push(event as AgentEvent);
+  });
+  return stored;
 }
 
 /**
@@ -54,25 +97,38 @@ export function recordedEvents(session: RecordedSession): readonly AgentEvent[] 
  */
 export function recordedResponses(session: RecordedSession): Map<string, RecordedResponse[]> {
   const byPath = new Map<string, RecordedResponse[]>();
-  const runs = new Map<string, number>(); // invocation id → its place in the log
+  // Invocation id → the place in the log of its latest run. A resume is a run of its own: its calls
+  // are numbered from 1 again, after every call of the run it continues.
+  const runs = new Map<string, number>();
+  let started = 0;
   let logged = 0;
   for (const event of recordedEvents(session)) {
+    if (event.actions?.resumeValues !== undefined || event.meta?.kind === 'resume') {
+      runs.set(event.invocationId, started++);
+      continue;
+    }
     const stored = event.meta?.request;
     if (stored === undefined) continue;
     const parsed = storedRequestSchema.safeParse(stored);
     if (!parsed.success)
-      throw new InvalidArgumentError(
+      throw new ReplayRecordingError(
         `Event ${event.id} (agent "${event.path}") has a malformed meta.request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}. Was the session written by another program?`,
+        undefined,
+        event.id,
       );
     const message = (parsed.data.response as Message | undefined) ?? event.message;
     if (!message)
-      throw new InvalidArgumentError(`Event ${event.id} (agent "${event.path}") records a model request but holds no response message.`);
+      throw new ReplayRecordingError(
+        `Event ${event.id} (agent "${event.path}") records a model request but holds no response message.`,
+        undefined,
+        event.id,
+      );
     const finishReason: FinishReason =
       parsed.data.finishReason ?? (message.content.some((b) => b.type === 'tool_call') ? 'tool_calls' : 'stop');
     const response: ModelResponse = event.usage ? { message, finishReason, usage: event.usage } : { message, finishReason };
     let run = runs.get(event.invocationId);
     if (run === undefined) {
-      run = runs.size;
+      run = started++;
       runs.set(event.invocationId, run);
     }
     // Calls of one run by start order (a streamed plan is stored after the steps it started); runs in log order.
@@ -82,4 +138,15 @@ export function recordedResponses(session: RecordedSession): Map<string, Recorde
     list.push({ request: { fingerprint: parsed.data.fingerprint, parts: parsed.data.parts }, response, eventId: event.id, order });
   }
   return byPath;
+}
+
+/**
+ * Checks a recording as `ReplayModel.fromSession` and `replayTools` read it: every stored event
+ * against the event schema, and the recorded model requests. Returns its stored events (partial
+ * ones left out); throws `ReplayRecordingError` naming the first event at fault and what is wrong.
+ * For a recording read from a file before anything replays it (as `readRecordingFile` does).
+ */
+export function checkRecording(session: RecordedSession): readonly AgentEvent[] {
+  recordedResponses(session);
+  return recordedEvents(session);
 }

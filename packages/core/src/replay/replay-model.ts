@@ -121,6 +121,15 @@ export class ReplayModel implements ChatModel {
     return this.firstDivergence;
   }
 
+  /**
+   * How many calls waited for another agent path's earlier recorded answer (to keep the recorded
+   * order). A replay whose agents call in the recorded order never waits; each wait lasts until
+   * that answer is served, or at most `orderWaitMs`.
+   */
+  get orderWaits(): number {
+    return this.order?.waits ?? 0;
+  }
+
   /** True when every recorded response was served (a complete replay). */
   get finished(): boolean {
     return [...this.paths.values()].every((p) => p.served === p.recorded.length);

@@ -3,7 +3,7 @@ import type { InvocationContext } from '../agents/invocation-context.js';
 import { AGENT_TOOL_INPUT_KIND, type ChildSessionLink, readChildSessionLink } from '../composition/child-session-link.js';
 import { ChildSessionConflictError, ChildSessionMissingError } from '../errors/composition-errors.js';
 import { ConfigurationError } from '../errors/replan-error.js';
-import { SessionExistsError } from '../errors/session-errors.js';
+import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
 import type { Message } from '../messages/message.js';
 import { emptyUsage } from '../models/usage.js';
@@ -18,6 +18,8 @@ import { readInvocation } from './invocation-log.js';
 import { sessionTotalsWithChildren } from './session-totals.js';
 import type { RunResult } from './run.js';
 import { RunBudget } from './run-limits.js';
+import { ChildLease } from './child-lease.js';
+import { fenceAppends, RunLease } from './run-lease.js';
 
 export interface ChildRunOptions {
   /** The calling agent's context in the parent run: its store, budget, signal and ids are shared. */
@@ -45,26 +47,55 @@ export async function runChildSession(options: ChildRunOptions): Promise<RunResu
   if (!store) throw new ConfigurationError('agentTool runs only inside a Runner (the run has no session store).');
   assertSessionKey(key);
   const release = claimSession(store, key);
+  // The child's own lease, bound to the parent run's (see ChildLease); none when the parent run has none.
+  const parentFence = parent.services.fence;
+  const lease = parentFence && RunLease.supported(store) ? new ChildLease(store, key, parentFence) : undefined;
   try {
-    const existing = await store.get(key);
-    if (existing) return await continueChild(store, existing, options);
+    const existing = lease ? await leasedRead(store, key, lease, parent.services.signal) : await store.get(key);
+    if (existing) return await continueChild(store, existing, options, lease);
     const answered = Object.keys(options.values);
     if (answered.length) throw new ChildSessionMissingError(key.id, answered);
-    return await startChild(store, options);
+    return await startChild(store, options, lease);
   } finally {
+    await lease?.end();
     release();
   }
 }
 
-function driveBase(options: ChildRunOptions, store: SessionStore) {
+/**
+ * The child as it stands once this run holds its lease (the lease first: from then on a previous
+ * holder, such as a parent run that was taken over, can append nothing more), or `undefined` when
+ * it does not exist yet (then it is created, and leased right after).
+ */
+async function leasedRead(store: SessionStore, key: SessionKey, lease: ChildLease, signal: AbortSignal): Promise<Session | undefined> {
+  try {
+    await lease.acquire(signal);
+  } catch (error) {
+    if (error instanceof SessionNotFoundError) return undefined;
+    throw error;
+  }
+  return store.get(key);
+}
+
+/** A child created by another process meanwhile, read again under this run's lease. */
+async function leased(store: SessionStore, session: Session, lease: ChildLease | undefined, signal: AbortSignal): Promise<Session> {
+  if (!lease) return session;
+  await lease.acquire(signal);
+  return (await store.get({ appName: session.appName, userId: session.userId, id: session.id })) ?? session;
+}
+
+function driveBase(options: ChildRunOptions, store: SessionStore, lease: ChildLease | undefined) {
   const { services } = options.parent;
   return {
     agent: options.agent,
     store,
+    // With a lease of its own the child's check covers the parent's too; else the parent's check is passed on.
+    ...(lease ? { fence: lease } : {}),
     newId: () => services.newId(),
     emit: options.emit,
     streaming: services.streaming,
     signal: services.signal,
+    ...(services.checkLease ? { checkLease: services.checkLease } : {}),
     budget: nestedBudget(services.budget, `${options.link.path}/${options.link.toolName}`, options.parent.stepId),
     ...(services.observation ? { hub: services.observation.hub } : {}),
   };
@@ -132,7 +163,7 @@ function nestedBudget(budget: RunBudget, prefix: string, stepId: string | undefi
   return view;
 }
 
-async function startChild(store: SessionStore, options: ChildRunOptions): Promise<RunResult> {
+async function startChild(store: SessionStore, options: ChildRunOptions, lease: ChildLease | undefined): Promise<RunResult> {
   const invocationId = options.parent.services.newId();
   const input: AgentEvent = {
     id: options.parent.services.newId(),
@@ -150,15 +181,22 @@ async function startChild(store: SessionStore, options: ChildRunOptions): Promis
     if (!(error instanceof SessionExistsError)) throw error;
     const raced = await store.get(options.key); // created meanwhile by another process
     if (!raced) throw error;
-    return continueChild(store, raced, options);
+    return continueChild(store, await leased(store, raced, lease, options.parent.services.signal), options, lease);
   }
+  // Nobody else can hold a lease on a session that did not exist: the creator takes it at once.
+  await lease?.acquire(options.parent.services.signal);
   options.emit(input);
   return observedChild(options, options.key, { invocationId, resumed: false, input: options.input }, () =>
-    driveInvocation({ ...driveBase(options, store), session, invocationId, start: 0 }),
+    driveInvocation({ ...driveBase(options, store, lease), session, invocationId, start: 0 }),
   );
 }
 
-async function continueChild(store: SessionStore, session: Session, options: ChildRunOptions): Promise<RunResult> {
+async function continueChild(
+  store: SessionStore,
+  session: Session,
+  options: ChildRunOptions,
+  lease: ChildLease | undefined,
+): Promise<RunResult> {
   const link = readChildSessionLink(session.events[0]?.meta);
   if (!link || link.parentSessionId !== options.link.parentSessionId || link.toolCallId !== options.link.toolCallId)
     throw new ChildSessionConflictError(session.id, options.link);
@@ -194,11 +232,12 @@ async function continueChild(store: SessionStore, session: Session, options: Chi
     actions: { resumeValues: values },
     meta: { kind: 'resume' },
   };
-  const { version } = await store.appendEvents(options.key, [marker], { expectedVersion: session.version });
+  const appendStore = lease ? fenceAppends(store, lease) : store;
+  const { version } = await appendStore.appendEvents(options.key, [marker], { expectedVersion: session.version });
   for (const [id, value] of Object.entries(values)) log.resumeValues.set(id, value);
   return observedChild(options, options.key, { invocationId: log.invocationId, resumed: true }, () =>
     driveInvocation({
-      ...driveBase(options, store),
+      ...driveBase(options, store, lease),
       session: { ...session, events: [...session.events, marker], version },
       invocationId: log.invocationId,
       start: log.start,

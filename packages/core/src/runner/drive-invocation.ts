@@ -43,6 +43,8 @@ export interface DriveOptions {
   readonly budget?: RunBudget;
   /** The run's lease: its loss aborts the run, which then ends `failed` with the `LeaseLostError`. */
   readonly fence?: RunFence;
+  /** The enclosing run's lease check (a child session of `agentTool` runs under its parent's lease). */
+  readonly checkLease?: () => void;
 }
 
 /** Aborts on the caller's signal, when `timeoutMs` runs out, or when the run's lease is lost. */
@@ -89,11 +91,14 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
     version: options.session.version,
   };
   const interruptIds = options.interruptIds ?? new Set<string>();
+  const fence = options.fence;
+  const checkLease = fence ? () => fence.check() : options.checkLease;
   const ctx = new InvocationContext(
     {
       invocationId: options.invocationId,
       session: live,
       signal,
+      ...(checkLease ? { checkLease } : {}),
       streaming: options.streaming,
       budget,
       ...(options.hub
@@ -110,6 +115,7 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
       newId: options.newId,
       store,
       forward: emit,
+      ...(options.fence ? { fence: options.fence } : {}),
     },
     agent,
     agent.name,
@@ -118,8 +124,8 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
   );
 
   // Events reach the caller only once durable, in order.
-  // The run's own appends carry its lease; `store` itself (in the services) stays unfenced, so child
-  // sessions (agentTool) are written without the parent session's lease.
+  // The run's own appends carry its lease; `store` itself (in the services) stays unfenced: child
+  // sessions (agentTool) are written under leases of their own (`ChildLease`, bound to this one).
   const appendStore = options.fence ? fenceAppends(store, options.fence) : store;
   const writer = new GroupCommitWriter(appendStore, live, live.version, (stored, version) => {
     live.version = version;

@@ -16,12 +16,21 @@ export function defaultLeaseOwner(): string {
 
 /** What a run's driver needs to know about its lease: a signal that fires when it is lost. */
 export interface RunFence {
+  /** Who holds the lease; the run's child sessions (agentTool) take theirs as the same owner. */
+  readonly owner: string;
+  /** How long the lease lasts unless renewed, in ms (a child session's lease lasts as long). */
+  readonly ttlMs: number;
   /** Aborted with the `LeaseLostError` once the lease is lost. */
   readonly signal: AbortSignal;
   /** The loss, once lost. */
   readonly lost: LeaseLostError | undefined;
   /** Marks the lease lost (the store refused an append): aborts the run, stops the heartbeat. */
   lose(error: LeaseLostError): void;
+  /**
+   * Marks the lease lost when it has run out by this process's clock (renewals stalled or failed
+   * that long), without waiting for the next heartbeat. Asked right before a tool starts.
+   */
+  check(): void;
   /** The append options with the lease; throws the loss (writing nothing) once lost. */
   appendOptions(options: AppendOptions): AppendOptions;
 }
@@ -45,8 +54,8 @@ export class RunLease implements RunFence {
   constructor(
     private readonly store: SessionStore,
     private readonly key: SessionKey,
-    private readonly owner: string,
-    private readonly ttlMs: number,
+    readonly owner: string,
+    readonly ttlMs: number,
   ) {}
 
   get signal(): AbortSignal {
@@ -84,6 +93,13 @@ export class RunLease implements RunFence {
     this.controller.abort(error);
   }
 
+  /** Marks the lease lost once it has run out by this process's clock (see `RunFence.check`). */
+  check(): void {
+    const lease = this.current;
+    // Paused (SIGSTOP, a long GC) or unable to renew past the expiry: someone may own it now.
+    if (lease && !this.lost && Date.now() >= this.deadline) this.lose(new LeaseLostError(this.key.id, lease.token));
+  }
+
   /** Stops the heartbeat and releases the lease (unless lost). A failed release is left to expiry. */
   async end(): Promise<void> {
     this.stopHeartbeat();
@@ -99,12 +115,8 @@ export class RunLease implements RunFence {
   private async beat(): Promise<void> {
     const lease = this.current;
     if (!lease || this.lost) return;
-    if (Date.now() >= this.deadline) {
-      // Paused (SIGSTOP, a long GC) or unable to renew past the expiry: someone may own it now.
-      this.lose(new LeaseLostError(this.key.id, lease.token));
-      return;
-    }
-    if (this.renewing || !this.store.renewLease) return;
+    this.check();
+    if (this.lost || this.renewing || !this.store.renewLease) return;
     this.renewing = true;
     const asked = Date.now();
     try {

@@ -3,14 +3,13 @@ import type { Agent } from '../agents/agent.js';
 import { assertUniqueAgentNames } from '../agents/agent-name.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
 import { ConfigurationError } from '../errors/replan-error.js';
-import { InvalidResumeValueError, NothingToResumeError, UnknownInterruptError } from '../errors/run-errors.js';
-import type { Interrupt } from '../events/agent-event.js';
-import { type ApprovalAnswer, approvalAnswerProblem } from '../tools/approval-answer.js';
-import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
+import { NothingToResumeError } from '../errors/run-errors.js';
+import type { ApprovalAnswer } from '../tools/approval-answer.js';
+import { checkedResumeValues } from './resume-values.js';
+import { SessionExistsError } from '../errors/session-errors.js';
 import type { ContentBlock } from '../messages/content-block.js';
 import { type Message, toUserMessage } from '../messages/message.js';
 import { emptyUsage } from '../models/usage.js';
-import { InMemorySessionStore } from '../sessions/in-memory-session-store.js';
 import type { Session, SessionKey } from '../sessions/session.js';
 import { jsonStateDelta } from '../sessions/json-state.js';
 import { assertIdentifier, assertSessionKey } from '../sessions/session-key-rules.js';
@@ -18,6 +17,9 @@ import type { SessionStore } from '../sessions/session-store.js';
 import { driveInvocation } from './drive-invocation.js';
 import { claimSession } from './active-sessions.js';
 import { readInvocation } from './invocation-log.js';
+import { refuseChildSession } from './child-session-guard.js';
+import { mayBeChildSessionId } from '../composition/child-session-link.js';
+import { defaultSessionStore, sessionToResume } from './session-to-resume.js';
 import { Run, type RunResult } from './run.js';
 import { assertLeaseOwner, assertLeaseTtl } from '../sessions/session-lease.js';
 import { defaultLeaseOwner, fenceAppends, RunLease } from './run-lease.js';
@@ -77,29 +79,6 @@ export interface ResumeOptions extends CommonRunOptions {
   readonly approvals?: Readonly<Record<string, ApprovalAnswer>>;
 }
 
-/** The resume values, checked against the open interrupts before anything is stored or run. */
-function checkedResumeValues(options: ResumeOptions, open: readonly Interrupt[]): Record<string, unknown> {
-  const values: Record<string, unknown> = { ...options.values };
-  for (const [id, answer] of Object.entries(options.approvals ?? {})) {
-    if (id in values) throw new InvalidResumeValueError(id, 'it is given both in values and in approvals; give it once');
-    values[id] = answer;
-  }
-  for (const [id, value] of Object.entries(values)) {
-    const interrupt = open.find((i) => i.id === id);
-    if (!interrupt)
-      throw new UnknownInterruptError(
-        id,
-        open.map((i) => i.id),
-      );
-    if (interrupt.reason === 'approval') {
-      const problem = approvalAnswerProblem(value);
-      if (problem) throw new InvalidResumeValueError(id, `it is an approval interrupt (tool "${interrupt.toolName ?? '?'}"), ${problem}`);
-    } else if (options.approvals && id in options.approvals)
-      throw new InvalidResumeValueError(id, `it is not an approval interrupt (its reason is "${interrupt.reason}"); answer it in values`);
-  }
-  return values;
-}
-
 /**
  * Runs an agent tree over sessions: `run` starts an invocation with user input, `resume` continues
  * the last one (after an interrupt, a crash, an abort or a budget stop) from the stored events.
@@ -123,7 +102,7 @@ export class Runner {
     assertUniqueAgentNames(options.agent);
     this.agent = options.agent;
     this.appName = options.appName;
-    this.sessionStore = options.sessionStore ?? new InMemorySessionStore();
+    this.sessionStore = options.sessionStore ?? defaultSessionStore();
     this.newId = options.generateId ?? randomUUID;
     this.hub = options.observers?.length ? new ObserverHub(options.observers, options.onObserverError) : undefined;
     this.prices = options.prices;
@@ -221,6 +200,8 @@ export class Runner {
    * Continues the session's last invocation. With `values`, answers its open interrupts (the
    * tools that asked run again and receive them). Without, continues after a crash, an abort or
    * a budget stop; a finished invocation returns its stored result without calling any model.
+   * A child session of an `agentTool` call is refused (`ChildSessionResumeError`, naming the root
+   * session and interrupt ids to answer instead): it is resumed only through its root session.
    */
   resume(options: ResumeOptions): Run {
     return new Run(async (emit, signal) => {
@@ -244,13 +225,17 @@ export class Runner {
     signal: AbortSignal,
     lease: RunLease | undefined,
   ): Promise<RunResult> {
-    // The lease first: a run alive elsewhere refuses this resume before it reads or writes anything.
-    await lease?.acquire();
-    const session = await this.sessionStore.get(key);
-    if (!session) throw new SessionNotFoundError(key.appName, key.userId, key.id);
+    const asked = [...Object.keys(options.values ?? {}), ...Object.keys(options.approvals ?? {})];
+    // A child session (agentTool) is refused before its lease is touched: nothing at all is written there.
+    if (mayBeChildSessionId(key.id)) {
+      const child = await this.sessionStore.get(key);
+      if (child) await refuseChildSession(this.sessionStore, child, 'resume', asked);
+    }
+    const session = await sessionToResume(this.sessionStore, key, lease);
+    await refuseChildSession(this.sessionStore, session, 'resume', asked);
     const log = readInvocation(session.events);
     if (!log) throw new NothingToResumeError(`Session "${key.id}" has no invocation to resume; start one with runner.run().`);
-    const values = checkedResumeValues(options, log.openInterrupts);
+    const values = checkedResumeValues(options, log.openInterrupts, this.agent, session);
     const hub = this.hub;
     let start: RunStartInfo | undefined;
     if (hub) {
@@ -350,6 +335,7 @@ export class Runner {
     lease: RunLease | undefined,
   ): Promise<Session> {
     const existing = await this.sessionStore.get(key);
+    if (existing) await refuseChildSession(this.sessionStore, existing, 'run');
     if (!existing) {
       let created: Session;
       try {

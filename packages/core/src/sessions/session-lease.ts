@@ -102,14 +102,18 @@ export function acquireFrom(sessionId: string, record: LeaseRecord, options: Lea
  * expired, as long as nobody took over); else `LeaseLostError`.
  */
 export function renewFrom(sessionId: string, record: LeaseRecord, lease: SessionLease, ttlMs: number, now: number): SessionLease {
-  assertAppendLease(sessionId, record, lease);
+  // Not an append's refusal: the run's earlier appends are stored, so the error must not say otherwise.
+  if (!isCurrentLease(record, lease)) throw new LeaseLostError(sessionId, lease.token, record.token, record.holder?.owner);
   return { owner: lease.owner, token: lease.token, expiresAt: now + ttlMs };
 }
 
-/** Throws `LeaseLostError` unless `lease` is the session's current, unreleased lease. */
+/**
+ * Throws `LeaseLostError` (with `appendRefused`: the append it guards writes nothing) unless
+ * `lease` is the session's current, unreleased lease.
+ */
 export function assertAppendLease(sessionId: string, record: LeaseRecord | undefined, lease: SessionLease): void {
-  if (!record?.holder || record.token !== lease.token)
-    throw new LeaseLostError(sessionId, lease.token, record?.token, record?.holder?.owner);
+  if (!isCurrentLease(record, lease))
+    throw new LeaseLostError(sessionId, lease.token, record?.token, record?.holder?.owner, { appendRefused: true });
 }
 
 /** Whether releasing `lease` ends the current holding (it is the current, unreleased token). */

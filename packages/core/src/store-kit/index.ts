@@ -20,7 +20,10 @@
  *   queue that creates a session with its input before any runner sees it);
  * - leases (optional `acquireLease` / `renewLease` / `releaseLease`, and `AppendOptions.lease`):
  *   `acquireFrom`, `renewFrom`, `assertAppendLease`, `isCurrentLease` decide from a `LeaseRecord`
- *   (last token, holder); `assertLeaseOwner`, `assertLeaseTtl`, `assertSessionLease` check arguments.
+ *   (last token, holder); `assertLeaseOwner`, `assertLeaseTtl`, `assertSessionLease` check arguments;
+ * - a lease's holder process: `thisProcess()` (host, boot, pid namespace, pid, start time) to store
+ *   with a lease, and `holderState` / `isHolderGone` to tell, from another process, that the holder
+ *   died on this machine (take it over at once) or cannot be judged (wait for expiry).
  *
  * See docs/extending.md ("Writing a session store").
  * @module
@@ -55,4 +58,6 @@ export {
   liveHolderOf,
   renewFrom,
 } from '../sessions/session-lease.js';
+export { holderState, isHolderGone, thisProcess } from '../sessions/holder-process.js';
+export type { HolderProcess, HolderState } from '../sessions/holder-process.js';
 export { toUserMessage } from '../messages/message.js';

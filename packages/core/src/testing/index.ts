@@ -1,11 +1,14 @@
 export { ScriptedModel, callTools, reply } from './scripted-model.js';
 export type { ScriptedModelOptions, ScriptedReply, ScriptedToolCall } from './scripted-model.js';
 export { runSessionStoreContract, contractEvent } from './session-store-contract.js';
+export { holdAppend } from './hold-append.js';
+export type { HeldAppend, HoldAppendOptions } from './hold-append.js';
 export type { ContractTestApi, SessionStoreContractOptions } from './session-store-contract.js';
 export { ReplayModel } from '../replay/replay-model.js';
 export type { ReplayModelOptions, ReplayDivergence } from '../replay/replay-model.js';
 export { replayTools, recordedToolCalls } from '../replay/replay-tools.js';
 export type { ReplayToolsOptions, RecordedToolCall } from '../replay/replay-tools.js';
+export { checkRecording } from '../replay/recorded-session.js';
 export type { RecordedSession } from '../replay/recorded-session.js';
 export { requestParts } from '../replay/request-fingerprint.js';
 export type { RequestRecord, RequestParts } from '../replay/request-fingerprint.js';

@@ -22,6 +22,8 @@ export type ScriptedReply =
 
 export interface ScriptedModelOptions {
   readonly id?: string;
+  /** A context window to claim (tokens), e.g. to test compaction's default `maxInputTokens`. */
+  readonly contextWindow?: number;
   /** Answers in order, one per call. */
   readonly responses?: readonly ScriptedReply[];
   /** Answers every call after the scripted `responses` run out (or all calls, if none). */
@@ -87,12 +89,15 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
  */
 export class ScriptedModel implements ChatModel {
   readonly id: string;
+  /** The context window it claims (`ScriptedModelOptions.contextWindow`); it never enforces one. */
+  readonly contextWindow?: number;
   readonly requests: ModelRequest[] = [];
   private readonly responses: readonly ScriptedReply[];
   private cursor = 0;
 
   constructor(private readonly options: ScriptedModelOptions = {}) {
     this.id = options.id ?? 'scripted';
+    if (options.contextWindow !== undefined) this.contextWindow = options.contextWindow;
     this.responses = options.responses ?? [];
   }
 

@@ -3,6 +3,7 @@ import type { SessionStore } from '../sessions/session-store.js';
 import { identifierCases } from './contract/identifier-cases.js';
 import { stateValueCases } from './contract/state-value-cases.js';
 import { leaseCases } from './contract/lease-cases.js';
+import { runFencingCases } from './contract/run-fencing-cases.js';
 
 /** The slice of a Jest-compatible test API the contract needs (Vitest's and Jest's both fit). */
 export interface ContractTestApi {
@@ -48,8 +49,10 @@ export function contractEvent(text: string, extra: Partial<AgentEvent> = {}): Ag
 
 /**
  * The behaviour every `SessionStore` must have, including the identifier rules (bad ids refused
- * with `InvalidArgumentError`, distinct ids never sharing storage) and the JSON-state rules
- * (values read back exactly; anything else refused with `StateValueError`, nothing stored). Run it from a test file of your store:
+ * with `InvalidArgumentError`, distinct ids never sharing storage), the JSON-state rules
+ * (values read back exactly; anything else refused with `StateValueError`, nothing stored), and
+ * runs over the store (a `Runner` never starts a tool once its run was aborted or lost its lease,
+ * also while the append storing the call is in flight). Run it from a test file of your store:
  * `runSessionStoreContract({ name: 'mine', createStore: () => new MyStore(), test: { describe, it, expect } })`.
  */
 export function runSessionStoreContract(options: SessionStoreContractOptions): void {
@@ -291,5 +294,6 @@ export function runSessionStoreContract(options: SessionStoreContractOptions): v
     identifierCases({ it, expect, withStore, app });
     stateValueCases({ it, expect, withStore, app });
     if (options.leases !== false) leaseCases({ it, expect, withStore, app }, options.leases);
+    runFencingCases({ it, expect, withStore, app });
   });
 }

@@ -56,6 +56,12 @@ export function toolParametersSchema(name: string, schema: SchemaInput): Record<
  * a thrown error or an unknown tool name becomes an error result the model sees.
  */
 export function tool<Schema extends SchemaInput, Output>(def: ToolDefinition<Schema, Output>): Tool<SchemaOutput<Schema>, Output> {
+  // The AI SDK's tool() names the schema `inputSchema` (and has no name): say what replan's takes.
+  if (def && typeof def === 'object' && 'inputSchema' in def)
+    throw new ConfigurationError(
+      `Tool${typeof def.name === 'string' ? ` "${def.name}"` : ''}: replan's tool() takes the arguments' schema as \`parameters\`, not \`inputSchema\` (the AI SDK's name): ` +
+        'write tool({ name, description, parameters: z.object({ … }), execute }).',
+    );
   if (!TOOL_NAME.test(def.name))
     throw new ConfigurationError(`Tool name "${def.name}" is invalid: use 1-64 letters, digits, "_" or "-" (what every provider accepts).`);
   if (typeof def.execute !== 'function') throw new ConfigurationError(`Tool "${def.name}" needs an execute function.`);

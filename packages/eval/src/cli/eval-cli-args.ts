@@ -26,6 +26,10 @@ export function parseEvalArgs(argv: readonly string[]): EvalCliArgs {
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
+    if (arg === '-h') {
+      flags.set('help', '');
+      continue;
+    }
     if (!arg.startsWith('--')) {
       positional.push(arg);
       continue;

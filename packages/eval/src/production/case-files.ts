@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentEvent } from '@replan/core';
+import { type AgentEvent, ReplayRecordingError } from '@replan/core';
+import { checkRecording } from '@replan/core/testing';
 import { z } from 'zod';
 import { EvalFileError } from '../errors.js';
 import type { EvalCase } from '../set/eval-case.js';
@@ -79,5 +80,13 @@ export async function readEvalCaseFile(path: string): Promise<EvalCase> {
 
 /** Reads a `.recording.json`: the session's events, for `ReplayModel.fromSession(events)`; `EvalFileError` when it is not one. */
 export async function readRecordingFile(path: string): Promise<AgentEvent[]> {
-  return checked(recordingFile, await readJson(path, 'recording'), path, 'replan recording').events as unknown as AgentEvent[];
+  const { events } = checked(recordingFile, await readJson(path, 'recording'), path, 'replan recording');
+  // Each event as a replay will read it, so a damaged one is named here, not met deep inside a run.
+  try {
+    checkRecording(events as unknown as AgentEvent[]);
+  } catch (error) {
+    if (!(error instanceof ReplayRecordingError)) throw error;
+    throw new EvalFileError(`${path}: ${error.message}`, { cause: error });
+  }
+  return events as unknown as AgentEvent[];
 }

@@ -11,7 +11,10 @@ export interface CaseRunReport {
   readonly status?: RunStatus;
   readonly answer?: string;
   readonly criteria: readonly CriterionResult[];
+  /** What its model calls cost (`RunResult.cost`); unpriced calls add nothing to it. */
   readonly cost: number;
+  /** Its model calls without a price (the runner has no `prices` for their model): shown as "unpriced", never as $0. */
+  readonly unpricedModelCalls: number;
   readonly usage: Usage;
   readonly latencyMs: number;
   /** Why the run could not be judged (its runner threw, the session was not stored, …). */
@@ -43,6 +46,7 @@ export interface CaseReport {
   readonly runs: readonly CaseRunReport[];
   /** All its runs together. */
   readonly cost: number;
+  readonly unpricedModelCalls: number;
   readonly usage: Usage;
   /** Mean wall-clock time of a run. */
   readonly latencyMs: number;
@@ -59,6 +63,8 @@ export interface EvalReport {
   readonly failed: number;
   readonly repeat: number;
   readonly cost: number;
+  /** Model calls of all runs that had no price. */
+  readonly unpricedModelCalls: number;
   readonly usage: Usage;
   /** Wall-clock time of the whole eval. */
   readonly durationMs: number;

@@ -1,5 +1,5 @@
 import type { CaseReport, EvalReport } from './eval-report.js';
-import { dollars, rate, tokens } from './report-text.js';
+import { costText, rate, tokens } from './report-text.js';
 import { xmlText } from './xml-text.js';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -10,7 +10,7 @@ const isError = (c: CaseReport) => !c.pass && c.runs.length > 0 && c.runs.every(
 function caseDetails(c: CaseReport): string {
   const lines = [
     `pass rate ${rate(c.passRate, c.runs.length)}, needs ${Math.round(c.threshold * 100)}%`,
-    `cost ${dollars(c.cost)}, ${tokens(c.usage)}, mean latency ${Math.round(c.latencyMs)} ms`,
+    `cost ${costText(c.cost, c.unpricedModelCalls)}, ${tokens(c.usage)}, mean latency ${Math.round(c.latencyMs)} ms`,
     `sessions: ${c.sessionIds.join(', ') || 'none'}`,
   ];
   for (const k of c.criteria) lines.push(`${k.pass ? 'pass' : 'FAIL'} ${k.criterion} (score ${k.score.toFixed(2)}): ${k.reason}`);

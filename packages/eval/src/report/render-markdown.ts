@@ -1,5 +1,5 @@
 import type { EvalReport } from './eval-report.js';
-import { dollars, duration, oneLine, rate, tokens } from './report-text.js';
+import { costText, duration, oneLine, rate, tokens } from './report-text.js';
 
 /** Text inside a Markdown table cell: one line, `|` and HTML-significant characters escaped, backticks kept literal. */
 function cell(text: string): string {
@@ -14,7 +14,7 @@ export function renderMarkdown(report: EvalReport): string {
   const lines = [
     `## Eval ${cell(report.name)}: ${report.pass ? '✅ pass' : '❌ fail'}`,
     '',
-    `${report.passed}/${report.cases.length} cases passed${report.repeat > 1 ? ` (${report.repeat} runs each)` : ''} · ${dollars(report.cost)} · ${tokens(report.usage)} · ${duration(report.durationMs)}`,
+    `${report.passed}/${report.cases.length} cases passed${report.repeat > 1 ? ` (${report.repeat} runs each)` : ''} · ${costText(report.cost, report.unpricedModelCalls)} · ${tokens(report.usage)} · ${duration(report.durationMs)}`,
     '',
     '| case | result | criteria | cost | tokens | latency | sessions |',
     '| --- | --- | --- | --- | --- | --- | --- |',
@@ -23,7 +23,7 @@ export function renderMarkdown(report: EvalReport): string {
     const result = `${c.pass ? '✅' : '❌'}${report.repeat > 1 ? ` ${rate(c.passRate, c.runs.length)}` : ''}`;
     const criteria = c.criteria.map((k) => `${k.pass ? '✓' : '✗'} ${k.criterion} ${k.score.toFixed(2)}`).join(', ');
     lines.push(
-      `| ${cell(c.name)} | ${result} | ${criteria} | ${dollars(c.cost)} | ${tokens(c.usage)} | ${duration(c.latencyMs)} | ${c.sessionIds.map(cell).join(', ')} |`,
+      `| ${cell(c.name)} | ${result} | ${criteria} | ${costText(c.cost, c.unpricedModelCalls)} | ${tokens(c.usage)} | ${duration(c.latencyMs)} | ${c.sessionIds.map(cell).join(', ')} |`,
     );
   }
   const failures = report.cases.filter((c) => !c.pass);

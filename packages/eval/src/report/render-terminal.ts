@@ -1,5 +1,5 @@
 import type { CaseReport, EvalReport } from './eval-report.js';
-import { dollars, duration, oneLine, rate, tokens } from './report-text.js';
+import { costText, duration, oneLine, rate, tokens } from './report-text.js';
 
 export interface RenderTerminalOptions {
   /** ANSI colours (default: when stdout is a TTY and `NO_COLOR` is not set). */
@@ -25,7 +25,7 @@ export function renderTerminal(report: EvalReport, options: RenderTerminalOption
   const verdict = report.pass ? s.green(`PASS`) : s.red(`FAIL`);
   lines.push(
     '',
-    `${verdict} ${report.passed}/${report.cases.length} cases passed · ${dollars(report.cost)} · ${tokens(report.usage)} · ${duration(report.durationMs)}`,
+    `${verdict} ${report.passed}/${report.cases.length} cases passed · ${costText(report.cost, report.unpricedModelCalls)} · ${tokens(report.usage)} · ${duration(report.durationMs)}`,
   );
   return lines.join('\n');
 }
@@ -38,7 +38,7 @@ function caseLines(c: CaseReport, repeat: number, s: ReturnType<typeof paint>): 
   const more = c.sessionIds.length > 3 ? ` (+${c.sessionIds.length - 3} more)` : '';
   const sessions = shown.length ? s.dim(` session ${shown.join(', ')}${more}`) : '';
   const lines = [
-    `${mark} ${oneLine(c.name)}${passRate} ${s.dim(`· ${dollars(c.cost)} · ${tokens(c.usage)} · ${duration(c.latencyMs)}`)}${sessions}`,
+    `${mark} ${oneLine(c.name)}${passRate} ${s.dim(`· ${costText(c.cost, c.unpricedModelCalls)} · ${tokens(c.usage)} · ${duration(c.latencyMs)}`)}${sessions}`,
   ];
   if (c.pass) return lines;
   for (const criterion of c.criteria) {

@@ -19,6 +19,16 @@ export const duration = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} 
 /** `$0.0123` (six decimals at most, trailing zeros dropped). */
 export const dollars = (amount: number): string => `$${Number(amount.toFixed(6))}`;
 
+/**
+ * What model calls cost, in words that do not pass an unpriced run off as free: `$0.0123`;
+ * `unpriced` when no call had a price; `$0.0123 + 2 calls unpriced` when some had none.
+ */
+export const costText = (amount: number, unpricedModelCalls: number): string => {
+  if (!unpricedModelCalls) return dollars(amount);
+  const calls = `${unpricedModelCalls} call${unpricedModelCalls === 1 ? '' : 's'} unpriced`;
+  return amount === 0 ? `unpriced (${calls})` : `${dollars(amount)} + ${calls}`;
+};
+
 /** `1,234 tokens (1,000 in / 234 out)`. */
 export const tokens = (usage: Usage): string => {
   const total = usage.inputTokens + usage.outputTokens;

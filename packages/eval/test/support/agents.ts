@@ -33,6 +33,8 @@ export interface ResearchOptions {
   readonly wrapTools?: (tools: Tool[]) => Tool[];
   /** The `lookup` tool's description (a change a strict replay notices). */
   readonly lookupDescription?: string;
+  /** No price table: every model call is unpriced. */
+  readonly unpriced?: boolean;
 }
 
 /** The research agent's tool: `lookup({ city, units })`; `onTool` is told when it really runs. */
@@ -91,6 +93,6 @@ export function researchRunner(options: ResearchOptions = {}): Runner {
     agent,
     appName: 'eval-test',
     ...(options.store ? { sessionStore: options.store } : {}),
-    prices: { 'research-script': PRICE },
+    ...(options.unpriced ? {} : { prices: { 'research-script': PRICE } }),
   });
 }

@@ -1,4 +1,5 @@
 import { ReplanError } from '@replan/core';
+import { markContextLengthError } from '@replan/core/agent-kit';
 import type { Message } from '@replan/core';
 
 /** What a provider error knows about the failed call. */
@@ -103,10 +104,19 @@ export class RequestTooLargeError extends ProviderError {
   }
 }
 
-/** The prompt does not fit the model's context window. */
+/**
+ * The prompt does not fit the model's context window. Also an instance of `@replan/core`'s
+ * `ContextLengthError` (the core concept any model may throw), so a `ReActAgent` with `compaction`
+ * compacts and retries on it.
+ */
 export class ContextLengthError extends ProviderError {
   constructor(details: ProviderErrorDetails) {
-    super(details, "the conversation is longer than the model's context window; shorten it or use a larger model", false);
+    super(
+      details,
+      "the conversation is longer than the model's context window; shorten it, turn on compaction or use a larger model",
+      false,
+    );
+    markContextLengthError(this);
   }
 }
 

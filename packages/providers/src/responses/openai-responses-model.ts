@@ -1,3 +1,4 @@
+import { ConfigurationError } from '@replan/core';
 import type { ChatModel, ContentBlock, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
 import type OpenAI from 'openai';
 import { createOpenAIClient, type ClientOptions } from '../client.js';
@@ -20,6 +21,11 @@ export interface OpenAIResponsesModelOptions extends ClientOptions, RetryOptions
   readonly reasoningSummary?: 'auto' | 'concise' | 'detailed';
   /** Longest wait between two stream events, ms (default 300 000; 0 = none). */
   readonly idleTimeoutMs?: number;
+  /**
+   * The model's context window in tokens, as its provider documents it. Compaction uses it as its
+   * default `maxInputTokens`; nothing is guessed when it is absent.
+   */
+  readonly contextWindow?: number;
   readonly id?: string;
 }
 
@@ -32,12 +38,19 @@ export interface OpenAIResponsesModelOptions extends ClientOptions, RetryOptions
 export class OpenAIResponsesModel implements ChatModel {
   readonly id: string;
   readonly model: string;
+  /** The context window given in the options (tokens), if any. */
+  readonly contextWindow?: number;
   readonly client: OpenAI;
   private readonly idleTimeoutMs: number;
 
   constructor(private readonly options: OpenAIResponsesModelOptions) {
     this.model = options.model;
     this.id = options.id ?? options.model;
+    if (options.contextWindow !== undefined) {
+      if (!Number.isInteger(options.contextWindow) || options.contextWindow < 1)
+        throw new ConfigurationError(`OpenAIResponsesModel "${options.model}": contextWindow must be a positive integer (tokens).`);
+      this.contextWindow = options.contextWindow;
+    }
     // The SDK's own retries are off: `withRetries` makes them, visibly (`onRetry`).
     this.client = options.client ?? createOpenAIClient({ ...options, maxRetries: 0 });
     this.idleTimeoutMs = options.idleTimeoutMs ?? 300_000;

@@ -57,7 +57,7 @@ export class StudioActions {
     if (!runner)
       throw new StudioRequestError(
         403,
-        `The studio has no runner for app "${appName}": it is read-only there (pass runners to serveStudio, or --app to the CLI).`,
+        `The studio has no runner for app "${appName}": it is read-only there (pass runners to serveStudio, or --runners <module> to replan studio).`,
       );
     return runner;
   }

@@ -2,10 +2,10 @@ import { CliUsageError } from '../errors.js';
 
 export const USAGE = `replan — look at and act on replan sessions
 
-  replan studio   --store <dir | postgres://…> [--app <module>] [--port <n>] [--host <ip>] [--app-name <name>]… [--user <id>]…
+  replan studio   --store <dir | postgres://…> [--runners <module>] [--port <n>] [--host <ip>] [--app <name>]… [--user <id>]…
                   serve the studio page (the printed URL carries its access token)
-  replan sessions --store <dir | postgres://…> --app <name> --user <id> [--limit <n>] [--cursor <c>]
-                  list one user's sessions with their status
+  replan sessions --store <dir | postgres://…> [--app <name>] [--user <id>] [--limit <n>] [--cursor <c>]
+                  list sessions with their status: one user's, or every app's and user's a file store holds
   replan show <sessionId> --store <dir | postgres://…> [--app <name>] [--user <id>] [--plain]
                   print a session as the live-run tree (renderRun), or --plain: plan then every event
                   (app and user are found in a file store when omitted)
@@ -13,10 +13,12 @@ export const USAGE = `replan — look at and act on replan sessions
   replan eval --from-session <id> --store <dir | postgres://…> --out <dir>
                   run an eval set for CI, or turn a stored session into an eval case
                   (needs @replan/eval; replan eval --help tells more)
+  replan help     this text (also replan --help, replan -h, replan <command> --help)
 
-  --app <module> (studio) is a JavaScript or TypeScript module exporting createRunners(store)
+  --runners <module> (studio) is a JavaScript or TypeScript module exporting createRunners(store)
   (or a default function) that returns the app's Runners built on that store; TypeScript loads
-  through tsx when it is installed.`;
+  through tsx when it is installed. --app is always an app name; --app-name is its older spelling
+  (studio).`;
 
 export interface CliArgs {
   readonly command: string;
@@ -24,17 +26,26 @@ export interface CliArgs {
   readonly flags: ReadonlyMap<string, readonly string[]>;
 }
 
-const KNOWN = new Set(['store', 'app', 'app-name', 'user', 'port', 'host', 'limit', 'cursor', 'help', 'plain']);
+const KNOWN = new Set(['store', 'runners', 'app', 'app-name', 'user', 'port', 'host', 'limit', 'cursor', 'help', 'plain']);
 /** Flags without a value. */
 const SWITCHES = new Set(['help', 'plain']);
 
+/** What asks for the usage, as a command or as an option. */
+export const HELP_WORDS: ReadonlySet<string> = new Set(['help', '--help', '-h']);
+
 /** `replan <command> [positional…] --flag value …` (a flag may repeat). */
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const [command = 'help', ...rest] = argv;
+  const [first = 'help', ...rest] = argv;
+  // `replan --help` and `replan -h` ask for the usage as `replan help` does.
+  const command = HELP_WORDS.has(first) ? 'help' : first;
   const positional: string[] = [];
   const flags = new Map<string, string[]>();
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
+    if (arg === '-h') {
+      flags.set('help', ['']);
+      continue;
+    }
     if (!arg.startsWith('--')) {
       positional.push(arg);
       continue;

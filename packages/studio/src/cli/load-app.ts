@@ -7,7 +7,7 @@ import { CliUsageError } from '../errors.js';
 type RunnersFactory = (store: SessionStore) => StudioRunners | Promise<StudioRunners>;
 
 /**
- * Loads `--app <module>`: it exports `createRunners(store)` (or a default function) returning the
+ * Loads `--runners <module>`: it exports `createRunners(store)` (or a default function) returning the
  * app's runners built on the studio's store. A TypeScript module is loaded through tsx's register
  * API (`tsx/esm/api`), so no build step is needed when tsx is installed.
  */
@@ -19,7 +19,7 @@ export async function loadRunners(modulePath: string, store: SessionStore): Prom
       api = (await import('tsx/esm/api' as string)) as { register: () => unknown };
     } catch {
       throw new CliUsageError(
-        `--app ${modulePath} is TypeScript: install tsx (pnpm add -D tsx) to load it without a build, or pass the built .js file.`,
+        `--runners ${modulePath} is TypeScript: install tsx (pnpm add -D tsx) to load it without a build, or pass the built .js file.`,
       );
     }
     api.register();
@@ -28,12 +28,12 @@ export async function loadRunners(modulePath: string, store: SessionStore): Prom
   try {
     mod = (await import(pathToFileURL(file).href)) as typeof mod;
   } catch (error) {
-    throw new CliUsageError(`Could not load --app ${modulePath}: ${(error as Error).message}`);
+    throw new CliUsageError(`Could not load --runners ${modulePath}: ${(error as Error).message}`);
   }
   const factory = (typeof mod.createRunners === 'function' ? mod.createRunners : mod.default) as RunnersFactory | undefined;
   if (typeof factory !== 'function')
     throw new CliUsageError(
-      `--app ${modulePath} must export createRunners(store) (or a default function) returning the app's Runners built on that store.`,
+      `--runners ${modulePath} must export createRunners(store) (or a default function) returning the app's Runners built on that store.`,
     );
   return factory(store);
 }

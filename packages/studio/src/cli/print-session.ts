@@ -44,7 +44,7 @@ export async function renderSession(session: Session, write: (text: string) => v
     result: () => Promise.resolve(result),
   } as unknown as Run;
   const input = events.find((e) => e.author === 'user' && e.message);
-  write(`session ${session.id} · app ${session.appName} · user ${session.userId} · ${events.length} events\n`);
+  write(`session ${session.id} · app ${session.appName} · user ${session.userId} · ${eventCount(events.length)}\n`);
   await renderRun(replay, { out: { write, isTTY: color }, color, ...(input ? { objective: eventRow(input, 0).summary } : {}) });
   if (reading.error) write(`error ${reading.error.name}: ${reading.error.message}\n`);
 }
@@ -56,7 +56,7 @@ export function formatSession(session: Session): string {
   const tokens = sumTokens(events);
   const lines = [
     `session ${session.id} · app ${session.appName} · user ${session.userId}`,
-    `status ${reading.status} · ${events.length} events · tokens ${tokens.input} in / ${tokens.output} out`,
+    `status ${reading.status} · ${eventCount(events.length)} · tokens ${tokens.input} in / ${tokens.output} out`,
   ];
   if (reading.error) lines.push(`error ${reading.error.name}: ${reading.error.message}`);
   const plan = planRevisions(events).at(-1);
@@ -76,12 +76,24 @@ export function formatSession(session: Session): string {
   return lines.join('\n');
 }
 
-/** `replan sessions` rows as aligned columns. */
-export function formatSessionRows(rows: readonly SessionRow[]): string {
+/** `replan sessions` rows as aligned columns; `owners` adds each row's app and user (a list across them). */
+export function formatSessionRows(rows: readonly SessionRow[], options: { owners?: boolean } = {}): string {
+  const owner = (r: SessionRow) => (options.owners ? [r.appName, r.userId] : []);
   const table = [
-    ['SESSION', 'STATUS', 'EVENTS', 'TOKENS', 'UPDATED', 'INPUT'],
-    ...rows.map((r) => [r.id, r.status, String(r.version), `${r.tokens.input}/${r.tokens.output}`, time(r.updatedAt), r.preview]),
+    [...(options.owners ? ['APP', 'USER'] : []), 'SESSION', 'STATUS', 'EVENTS', 'TOKENS', 'UPDATED', 'INPUT'],
+    ...rows.map((r) => [
+      ...owner(r),
+      r.id,
+      r.status,
+      String(r.version),
+      `${r.tokens.input}/${r.tokens.output}`,
+      time(r.updatedAt),
+      r.preview,
+    ]),
   ];
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => (row[c] ?? '').length)));
   return table.map((row) => row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ')).join('\n');
 }
+
+/** `1 event`, `2 events`. */
+const eventCount = (n: number): string => `${n} ${n === 1 ? 'event' : 'events'}`;

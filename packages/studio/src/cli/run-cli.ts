@@ -1,12 +1,14 @@
 import type { SessionStore } from '@replan/core';
 import { CliUsageError } from '../errors.js';
 import { serveStudio } from '../serve-studio.js';
+import type { SessionRow } from '../../web/src/wire-types.js';
 import { SessionReader } from '../session-reader.js';
 import { flag, numberFlag, parseArgs, requiredFlag, USAGE, type CliArgs } from './cli-args.js';
 import { evalCommand } from './eval-command.js';
 import { findSession, ownerCandidates } from './find-session.js';
 import { loadRunners } from './load-app.js';
 import { openStore } from './open-store.js';
+import { studioFlags } from './studio-flags.js';
 import { formatSession, formatSessionRows, renderSession } from './print-session.js';
 
 export interface CliIo {
@@ -38,14 +40,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 }
 
 async function studio(args: CliArgs, store: SessionStore, io: CliIo): Promise<number> {
-  const app = flag(args, 'app');
-  const runners = app ? await loadRunners(app, store) : undefined;
+  const chosen = studioFlags(args, io.err ?? io.out);
+  const runners = chosen.runners ? await loadRunners(chosen.runners, store) : undefined;
   const handle = await serveStudio({
     store,
     ...(runners ? { runners } : {}),
     ...(flag(args, 'host') ? { host: flag(args, 'host') as string } : {}),
     port: numberFlag(args, 'port', 0),
-    apps: args.flags.get('app-name') ?? [],
+    apps: chosen.apps,
     users: args.flags.get('user') ?? [],
   });
   io.out(`replan studio${runners ? '' : ' (read-only)'} — open:\n\n  ${handle.url}\n\n(Ctrl-C stops it)`);
@@ -55,11 +57,35 @@ async function studio(args: CliArgs, store: SessionStore, io: CliIo): Promise<nu
 }
 
 async function sessions(args: CliArgs, store: SessionStore, io: CliIo): Promise<number> {
-  const appName = requiredFlag(args, 'app', 'app name');
-  const userId = requiredFlag(args, 'user', 'user id');
-  const page = await new SessionReader(store).page(appName, userId, numberFlag(args, 'limit', 50) || 50, flag(args, 'cursor'));
-  io.out(page.sessions.length ? formatSessionRows(page.sessions) : `No sessions for user "${userId}" in app "${appName}".`);
-  if (page.nextCursor) io.out(`\nmore: --cursor ${page.nextCursor}`);
+  const app = flag(args, 'app');
+  const user = flag(args, 'user');
+  const limit = numberFlag(args, 'limit', 50) || 50;
+  const reader = new SessionReader(store);
+  if (app && user) {
+    const page = await reader.page(app, user, limit, flag(args, 'cursor'));
+    io.out(page.sessions.length ? formatSessionRows(page.sessions) : `No sessions for user "${user}" in app "${app}".`);
+    if (page.nextCursor) io.out(`\nmore: --cursor ${page.nextCursor}`);
+    return 0;
+  }
+  // A cursor continues one user's list: across owners it would not say whose.
+  if (flag(args, 'cursor') !== undefined)
+    throw new CliUsageError('--cursor continues one list: give --app <name> and --user <id> with it.');
+  const owners = await ownerCandidates(store, app, user);
+  if (!owners.length)
+    throw new CliUsageError(
+      app || user
+        ? `No sessions${app ? ` in app "${app}"` : ''}${user ? ` for user "${user}"` : ''}.`
+        : 'Give --app <name> and --user <id>: this store cannot list its apps and users.',
+    );
+  const rows: SessionRow[] = [];
+  const more: string[] = [];
+  for (const owner of owners) {
+    const page = await reader.page(owner.appName, owner.userId, limit, undefined);
+    rows.push(...page.sessions);
+    if (page.nextCursor) more.push(`  --app ${owner.appName} --user ${owner.userId} --cursor ${page.nextCursor}`);
+  }
+  io.out(rows.length ? formatSessionRows(rows, { owners: true }) : 'No sessions in this store.');
+  if (more.length) io.out(`\nmore (${limit} per user shown):\n${more.join('\n')}`);
   return 0;
 }
 

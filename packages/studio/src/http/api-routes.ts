@@ -1,14 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PriceTable, SessionStore } from '@replan/core';
+import { childSessionRoot, type PriceTable, type SessionKey, type SessionStore } from '@replan/core';
 import { planExecuteEventKind } from '@replan/planexecute';
-import type { EventDetail, EventPage, StepDetail, StudioInfo } from '../../web/src/wire-types.js';
+import { eventKind } from '@replan/core';
+import type { EventDetail, EventPage, RunnerView, StepDetail, StudioInfo } from '../../web/src/wire-types.js';
 import type { StudioActions } from '../actions/studio-actions.js';
 import { StudioRequestError } from '../errors.js';
 import type { SessionChanges } from '../live/session-changes.js';
+import { listOpenInterrupts } from '../open-interrupts.js';
 import { discoverOwners, type OwnerHints } from '../owners.js';
 import type { SessionReader } from '../session-reader.js';
 import { byAgent, eventRow, eventView, asText } from '../view/event-views.js';
 import { planRevisions, stepEvents } from '../view/plan-revisions.js';
+import { childSessionDigest } from '../view/child-session-view.js';
 import { runHolderOf } from '../view/run-holder.js';
 import { sessionDigest } from '../view/session-digest.js';
 import { initialStateOf, stateAt } from '../view/state-at.js';
@@ -23,6 +26,8 @@ export interface ApiContext {
   readonly changes: SessionChanges;
   readonly hints: OwnerHints;
   readonly storeKind: string;
+  /** The runners' models, for the page to say which are offline (scripted). */
+  readonly runners: readonly RunnerView[];
   /** Prices for the session view's costs (`serveStudio({ prices })`). */
   readonly prices?: PriceTable;
 }
@@ -42,6 +47,7 @@ export async function handleRead(
       const info: StudioInfo = {
         readOnly: ctx.actions.apps.length === 0,
         runnerApps: ctx.actions.apps,
+        runners: ctx.runners,
         storeKind: ctx.storeKind,
         live: ctx.changes.mode,
       };
@@ -49,6 +55,8 @@ export async function handleRead(
     }
     case 'owners':
       return sendJson(response, 200, await discoverOwners(ctx.store, ctx.hints, ctx.actions.apps));
+    case 'interrupts':
+      return sendJson(response, 200, await listOpenInterrupts(ctx.reader, await discoverOwners(ctx.store, ctx.hints, ctx.actions.apps)));
     case 'sessions': {
       const { appName, userId } = userKeyOf(query.get('app'), query.get('user'));
       const limit = intOf(query.get('limit'), 'limit', 50, 1, MAX_PAGE);
@@ -56,9 +64,11 @@ export async function handleRead(
     }
     case 'session': {
       const session = await ctx.reader.require(sessionKeyOf(query));
-      const digest = sessionDigest(session, ctx.prices);
+      const get = (key: SessionKey) => ctx.reader.get(key);
+      const root = await childSessionRoot(session, get);
+      const digest = root ? childSessionDigest(sessionDigest(session, ctx.prices), root) : sessionDigest(session, ctx.prices);
       // The log cannot tell a run still running from one whose process died; its lease can.
-      const runner = digest.status === 'running' ? await runHolderOf(ctx.store, session, (key) => ctx.reader.get(key)) : undefined;
+      const runner = digest.status === 'running' ? await runHolderOf(ctx.store, session, get) : undefined;
       return sendJson(response, 200, runner === undefined ? digest : { ...digest, runner });
     }
     case 'events': {
@@ -66,13 +76,17 @@ export async function handleRead(
       const agent = query.get('agent');
       const limit = intOf(query.get('limit'), 'limit', 100, 1, MAX_PAGE);
       const indexed = session.events.map((event, index) => ({ event, index }));
-      const chosen = agent ? indexed.filter((e) => byAgent(e.event, agent)) : indexed;
+      const byPath = agent ? indexed.filter((e) => byAgent(e.event, agent)) : indexed;
+      // The runner's cursor events (where each agent stands, for resume) only on demand.
+      const withoutCursors = byPath.filter((e) => eventKind(e.event).kind !== 'cursor');
+      const chosen = query.get('cursors') === 'show' ? byPath : withoutCursors;
       // offset -1: the last page (the live tail).
       const last = Math.max(0, chosen.length - limit);
       const asked = intOf(query.get('offset'), 'offset', 0, -1, Number.MAX_SAFE_INTEGER);
       const offset = asked === -1 ? last : Math.min(asked, last);
       const page: EventPage = {
         total: chosen.length,
+        cursorEvents: byPath.length - withoutCursors.length,
         offset,
         rows: chosen.slice(offset, offset + limit).map((e) => eventRow(e.event, e.index)),
       };

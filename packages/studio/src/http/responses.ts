@@ -38,7 +38,11 @@ export function sendError(response: ServerResponse, error: unknown): void {
     const status =
       e.name === 'InvalidArgumentError' || e.name === 'UnknownInterruptError' || e.name === 'NothingToResumeError'
         ? 400
-        : e.name === 'SessionBusyError' || e.name === 'SessionExistsError' || e.name === 'ConcurrentUpdateError'
+        : e.name === 'SessionBusyError' ||
+            e.name === 'SessionExistsError' ||
+            e.name === 'ConcurrentUpdateError' ||
+            // A child session: its message names the root session and interrupt ids to answer instead.
+            e.name === 'ChildSessionResumeError'
           ? 409
           : 500;
     sendJson(response, status, { error: e.name, message: e.message });

@@ -15,7 +15,8 @@ export function asText(value: unknown): string {
   }
 }
 
-const shorten = (text: string, max = SUMMARY_LENGTH) => {
+/** One line of `text`, cut at `max` characters. */
+export const shorten = (text: string, max = SUMMARY_LENGTH): string => {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '@replan/core';
 import { planExecuteEventKind, stepText, stepsOf } from '@replan/planexecute';
 import type { PlanRevision, PlanStepView, StepStatus } from '../../web/src/wire-types.js';
+import { type LinearEntry, linearStepKeys } from './linear-step-keys.js';
 
 interface GraphNode {
   readonly id: string;
@@ -18,6 +19,8 @@ interface OpenRevision {
   readonly executedBefore: number;
   /** Built from a streaming planner's `plan-step` events; its `plan` event completes it. */
   readonly streaming?: boolean;
+  /** The replanner's (a revision), not the planner's (a new plan). */
+  readonly revised?: boolean;
 }
 
 const isGraphStep = (step: unknown): step is { id: string; task?: unknown; dependsOn?: unknown } =>
@@ -57,7 +60,15 @@ export function planRevisions(events: readonly AgentEvent[]): PlanRevision[] {
   const close = () => {
     if (!open) return;
     const labels = labelsOf(open);
-    const steps = open.mode === 'graph' ? graphSteps(open) : linearSteps(open);
+    let steps: PlanStepView[] = [];
+    if (open.mode === 'graph') steps = graphSteps(open);
+    else {
+      // A planner's plan starts a new chain of versions; a replanner's continues the one before.
+      const chain = open.revised ? linearChains.at(-1) : undefined;
+      const link = { revision: revisions.length, ...linearEntries(open) };
+      if (chain && chain.at(-1)?.revision === revisions.length - 1) chain.push(link);
+      else linearChains.push([link]);
+    }
     revisions.push({
       eventIndex: open.eventIndex,
       author: open.author,
@@ -91,22 +102,25 @@ export function planRevisions(events: readonly AgentEvent[]): PlanRevision[] {
     return out;
   };
 
-  const linearSteps = (revision: OpenRevision): PlanStepView[] => {
-    const steps: PlanStepView[] = executed.map((s) => ({ ...s, dependsOn: [] }));
-    const plan = stepsOf(revision.plan);
+  // Linear versions get their steps' keys once the whole log is read (see `linearStepKeys`).
+  const linearChains: { revision: number; before: PlanStepView[]; entries: LinearEntry[] }[][] = [];
+  const linearEntries = (revision: OpenRevision): { before: PlanStepView[]; entries: LinearEntry[] } => {
+    const before = executed.slice(0, revision.executedBefore).map((s) => ({ ...s, dependsOn: [] }));
     // Steps of this version that finished are already in `executed`.
-    const doneHere = executed.length - revision.executedBefore;
-    plan.slice(doneHere).forEach((step, i) => {
-      const number = executed.length + 1 + i;
-      const running = i === 0 && linearRunning.has(number);
-      steps.push({
-        key: running ? `n${number}` : `p${doneHere + i}`,
-        label: stepText(step),
-        dependsOn: [],
-        status: running ? 'running' : 'pending',
+    const entries: LinearEntry[] = executed
+      .slice(revision.executedBefore)
+      .map((s) => ({ label: s.label, status: s.status, number: Number(s.key.slice(1)) }));
+    const doneHere = entries.length;
+    stepsOf(revision.plan)
+      .slice(doneHere)
+      .forEach((step, i) => {
+        const number = executed.length + 1 + i;
+        const running = i === 0 && linearRunning.has(number);
+        entries.push(
+          running ? { label: stepText(step), status: 'running', number } : { label: stepText(step), status: 'pending', predicted: number },
+        );
       });
-    });
-    return steps;
+    return { before, entries };
   };
 
   const addGraphNodes = (plan: unknown) => {
@@ -147,6 +161,7 @@ export function planRevisions(events: readonly AgentEvent[]): PlanRevision[] {
           mode,
           plan: kind.plan,
           executedBefore: executed.length,
+          ...(kind.kind === 'revised-plan' ? { revised: true } : {}),
         };
         streamed.length = 0;
         break;
@@ -170,6 +185,17 @@ export function planRevisions(events: readonly AgentEvent[]): PlanRevision[] {
     }
   });
   close();
+  for (const chain of linearChains) {
+    const keys = linearStepKeys(
+      chain.map((link) => link.entries),
+      (chain[0]?.revision ?? 0) + 1,
+    );
+    chain.forEach((link, r) => {
+      const revision = revisions[link.revision] as PlanRevision;
+      const own = link.entries.map((e, i): PlanStepView => ({ key: keys[r]?.[i] ?? '', label: e.label, dependsOn: [], status: e.status }));
+      revisions[link.revision] = { ...revision, steps: [...link.before, ...own] };
+    });
+  }
   return revisions;
 }
 

@@ -6,7 +6,8 @@ import { statusOf } from './session-status.js';
 import { storedBreakdown, studioStepKey } from './step-usage.js';
 import { sumTokens, tokensOf } from './tokens.js';
 
-function openInterrupts(events: readonly AgentEvent[]): InterruptView[] {
+/** The last invocation's interrupts no resume answered, in the order they were asked. */
+export function openInterrupts(events: readonly AgentEvent[]): InterruptView[] {
   const answered = new Set<string>();
   for (const event of events) for (const id in event.actions?.resumeValues ?? {}) answered.add(id);
   const open: InterruptView[] = [];

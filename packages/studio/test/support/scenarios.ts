@@ -1,4 +1,4 @@
-import { messageText, Runner, tool, type ModelRequest, type SessionStore } from '@replan/core';
+import { agentTool, messageText, ReActAgent, Runner, tool, type ModelRequest, type SessionStore } from '@replan/core';
 import { callTools, ScriptedModel, type ScriptedReply } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { z } from 'zod';
@@ -109,4 +109,91 @@ export function questionScenario(store: SessionStore, appName = 'question-app'):
     },
   });
   return new Runner({ agent: createPlanExecuteAgent({ model, tools: [askBudget] }), appName, sessionStore: store });
+}
+
+/**
+ * Linear mode, revised as the demo is: plan [A, B, C]; after A: [B, C]; after B: [D, E] (C
+ * dropped); after D: [E]; after E the answer. Four plan versions; E waits in version 3 and runs in 4.
+ */
+export function revisingScenario(store: SessionStore, appName = 'revising-app'): Runner {
+  const model = new ScriptedModel({
+    id: 'revising-script',
+    respond: (request): ScriptedReply => {
+      if (isPlanner(request)) return callTools({ name: 'plan', args: { steps: ['Step A', 'Step B', 'Step C'] } });
+      if (isReplanner(request)) {
+        const done = (messageText(request.messages.at(-1)).match(/Result: /g) ?? []).length;
+        const next = [['Step B', 'Step C'], ['Step D', 'Step E'], ['Step E']][done - 1];
+        return next ? callTools({ name: 'plan', args: { steps: next } }) : callTools({ name: 'respond', args: { response: 'All done.' } });
+      }
+      return `finished ${taskOf(request)}`;
+    },
+  });
+  return new Runner({ agent: createPlanExecuteAgent({ model }), appName, sessionStore: store });
+}
+
+/** Text that hides itself: a right-to-left override (`invoice‮fdp.exe` reads `invoiceexe.pdf`) and a zero-width space. */
+export const HIDDEN_TEXT = 'invoice\u202Efdp.exe';
+
+const renameFile = tool({
+  name: 'rename_file',
+  description: 'Renames a file.',
+  parameters: z.object({ name: z.string() }),
+  execute: ({ name }) => `renamed to ${name} for pay\u200Bpal`,
+});
+
+/** Linear mode: one step whose label, tool arguments, tool result and answer carry `HIDDEN_TEXT`. */
+export function hiddenTextScenario(store: SessionStore, appName = 'hidden-app'): Runner {
+  const model = new ScriptedModel({
+    id: 'hidden-script',
+    respond: (request): ScriptedReply => {
+      if (isPlanner(request)) return callTools({ name: 'plan', args: { steps: [`Rename the file to ${HIDDEN_TEXT}`] } });
+      if (isReplanner(request)) return callTools({ name: 'respond', args: { response: `Renamed to ${HIDDEN_TEXT}.` } });
+      if (afterTool(request)) return `Done: ${HIDDEN_TEXT}`;
+      return callTools({ name: 'rename_file', args: { name: HIDDEN_TEXT } });
+    },
+  });
+  return new Runner({ agent: createPlanExecuteAgent({ model, tools: [renameFile] }), appName, sessionStore: store });
+}
+
+export interface NestedApprovalScenario {
+  readonly runner: Runner;
+  /** The titles `publish` ran with, in order (once per approved call). */
+  readonly published: string[];
+}
+
+/**
+ * An agent run as a tool: the root agent calls `research` (call `o1`), which runs the researcher
+ * in a child session; its `publish` call (`a1`) needs approval. The child's interrupt `a1:approval`
+ * is the root's `o1/a1:approval`.
+ */
+export function nestedApprovalScenario(store: SessionStore, appName = 'nested-app'): NestedApprovalScenario {
+  const published: string[] = [];
+  const publish = tool({
+    name: 'publish',
+    description: 'Publishes a post.',
+    parameters: z.object({ title: z.string() }),
+    needsApproval: true,
+    execute: ({ title }) => (published.push(title), `published ${title}`),
+  });
+  const researcher = new ReActAgent({
+    name: 'researcher',
+    model: new ScriptedModel({
+      id: 'researcher-script',
+      respond: (request): ScriptedReply =>
+        afterTool(request) ? 'Published the post on tides.' : callTools({ name: 'publish', args: { title: 'Tides' }, id: 'a1' }),
+    }),
+    tools: [publish],
+  });
+  const root = new ReActAgent({
+    name: 'root',
+    model: new ScriptedModel({
+      id: 'root-script',
+      respond: (request): ScriptedReply =>
+        afterTool(request)
+          ? 'The researcher published it.'
+          : callTools({ name: 'research', args: { input: 'Write about tides' }, id: 'o1' }),
+    }),
+    tools: [agentTool(researcher, { name: 'research' })],
+  });
+  return { runner: new Runner({ agent: root, appName, sessionStore: store }), published };
 }

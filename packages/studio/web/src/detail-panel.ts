@@ -1,6 +1,6 @@
 import { eventBody } from './blocks-view.js';
 import { append, button, clear, h } from './dom.js';
-import { duration, tokens } from './format.js';
+import { count, duration, tokens } from './format.js';
 import { go } from './routes.js';
 import type { SessionContext } from './session-context.js';
 import type { EventDetail, StateAt, StepDetail } from './wire-types.js';
@@ -52,7 +52,7 @@ export class DetailPanel {
       this.element,
       h('h2', { attrs: { id: 'detail-title' } }, `Step ${step.key}`),
       h('p', { class: 'step-title' }, h('span', { class: `badge status-${step.status}` }, step.status), ' ', step.label),
-      h('p', { class: 'muted' }, `${step.events.length} events · ${tokens(step.tokens)} · ${duration(step.latencyMs)}`),
+      h('p', { class: 'muted' }, `${count(step.events.length, 'event')} · ${tokens(step.tokens)} · ${duration(step.latencyMs)}`),
       step.result !== undefined
         ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Result'), h('pre', null, step.result))
         : null,

@@ -1,5 +1,6 @@
 import { button, h, labelled } from './dom.js';
 import type { SessionContext } from './session-context.js';
+import { hrefOf } from './routes.js';
 import type { InterruptView } from './wire-types.js';
 
 /** An answer typed in the page: JSON when it parses, else the text itself. */
@@ -14,10 +15,21 @@ const answerValue = (text: string): unknown => {
 /** Open interrupts with their payload and Approve / Reject / Answer controls that resume the run. */
 export function interruptsPanel(ctx: SessionContext, interrupts: readonly InterruptView[]): HTMLElement | null {
   if (!interrupts.length) return null;
-  const resume = async (values: Record<string, unknown>, what: string) => {
+  /**
+   * Answers `interrupt` with `value`: in this session, or — for a child session's interrupt — in
+   * the root session under the nested id (the run there resumes the child exactly once).
+   */
+  const answer = async (interrupt: InterruptView, value: unknown, what: string) => {
+    const target = interrupt.answerIn;
     try {
-      await ctx.api.post('resume', { ...ctx.params, values });
-      ctx.say(`${what}: the run goes on.`);
+      await ctx.api.post('resume', {
+        ...ctx.params,
+        ...(target ? { id: target.sessionId } : {}),
+        values: { [target?.interruptId ?? interrupt.id]: value },
+      });
+      ctx.say(
+        target ? `${what} in session ${target.sessionId}: its run goes on, and this child session with it.` : `${what}: the run goes on.`,
+      );
       ctx.refresh();
     } catch (error) {
       ctx.say((error as Error).message);
@@ -29,7 +41,8 @@ export function interruptsPanel(ctx: SessionContext, interrupts: readonly Interr
     h('h2', { attrs: { id: 'interrupts-title' } }, 'Waiting for you'),
     ...interrupts.map((interrupt, i) => {
       const approval = interrupt.reason === 'approval';
-      const answer = h('input', {
+      const target = interrupt.answerIn;
+      const text = h('input', {
         attrs: { type: 'text', autocomplete: 'off', placeholder: approval ? 'why (sent to the model)' : 'text or JSON' },
       });
       const controls = ctx.canAct
@@ -38,19 +51,18 @@ export function interruptsPanel(ctx: SessionContext, interrupts: readonly Interr
             { class: 'interrupt-controls' },
             ...(interrupt.reason === 'approval'
               ? [
-                  button('Approve', () => void resume({ [interrupt.id]: true }, 'Approved'), { class: 'primary' }),
+                  button('Approve', () => void answer(interrupt, true, 'Approved'), { class: 'primary' }),
                   button(
                     'Reject',
-                    () =>
-                      void resume({ [interrupt.id]: { approved: false, message: answer.value || 'Rejected in the studio.' } }, 'Rejected'),
+                    () => void answer(interrupt, { approved: false, message: text.value || 'Rejected in the studio' }, 'Rejected'),
                     { class: 'danger' },
                   ),
                 ]
               : []),
-            labelled(interrupt.reason === 'approval' ? 'Reason (optional)' : 'Answer', answer, `interrupt-answer-${i}`),
+            labelled(interrupt.reason === 'approval' ? 'Reason (optional)' : 'Answer', text, `interrupt-answer-${i}`),
             interrupt.reason === 'approval'
               ? null
-              : button('Send answer', () => void resume({ [interrupt.id]: answerValue(answer.value) }, 'Answered'), { class: 'primary' }),
+              : button('Send answer', () => void answer(interrupt, answerValue(text.value), 'Answered'), { class: 'primary' }),
           )
         : h('p', { class: 'muted' }, 'Read-only: start the studio with this app’s runner to answer.');
       return h(
@@ -59,6 +71,19 @@ export function interruptsPanel(ctx: SessionContext, interrupts: readonly Interr
         h('h3', null, interrupt.toolName ? `${interrupt.reason} · ${interrupt.toolName}` : interrupt.reason),
         h('p', { class: 'muted' }, `${interrupt.path} · ${interrupt.id}`),
         h('pre', { class: 'payload' }, interrupt.payload),
+        target
+          ? h(
+              'p',
+              { class: 'block', attrs: { 'data-answer-in': target.sessionId } },
+              'This is a child session (an agent run as a tool): the answer goes to ',
+              h(
+                'a',
+                { attrs: { href: hrefOf({ page: 'session', app: ctx.params.app, user: ctx.params.user, id: target.sessionId }) } },
+                `session ${target.sessionId}`,
+              ),
+              `, as its interrupt ${target.interruptId}; its run then resumes this one.`,
+            )
+          : null,
         controls,
       );
     }),

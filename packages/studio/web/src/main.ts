@@ -1,5 +1,6 @@
 import { Api, ApiError, takeToken } from './api.js';
-import { clear, h } from './dom.js';
+import { clear, h, setText } from './dom.js';
+import { runnerLabel } from './format.js';
 import { readRoute } from './routes.js';
 import { renderSessionPage } from './session-page.js';
 import { renderSessionsPage } from './sessions-page.js';
@@ -31,9 +32,12 @@ async function start(): Promise<void> {
     return;
   }
   const badge = document.getElementById('mode') as HTMLElement;
-  badge.textContent = info.readOnly
-    ? `read-only · ${info.storeKind} store`
-    : `runners: ${info.runnerApps.join(', ')} · ${info.storeKind} store`;
+  setText(
+    badge,
+    info.readOnly
+      ? `read-only · ${info.storeKind} store`
+      : `runners: ${info.runners.map(runnerLabel).join(', ')} · ${info.storeKind} store`,
+  );
   let stop: (() => void) | undefined;
   const draw = async () => {
     stop?.();

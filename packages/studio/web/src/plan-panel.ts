@@ -1,5 +1,5 @@
 import { button, clear, h } from './dom.js';
-import { clock, cost, tokens } from './format.js';
+import { clock, cost, count, tokens } from './format.js';
 import { planGraph } from './plan-graph.js';
 import type { SessionContext } from './session-context.js';
 import type { PlanRevision } from './wire-types.js';
@@ -95,7 +95,7 @@ export class PlanPanel {
                     [
                       step.dependsOn.length ? `after ${step.dependsOn.join(', ')}` : '',
                       step.tokens
-                        ? `${step.modelCalls ?? 0} model calls · ${tokens(step.tokens)}${step.cost !== undefined ? ` · ${cost(step.cost)}` : ''}`
+                        ? `${count(step.modelCalls ?? 0, 'model call')} · ${tokens(step.tokens)}${step.cost !== undefined ? ` · ${cost(step.cost)}` : ''}`
                         : '',
                     ]
                       .filter(Boolean)

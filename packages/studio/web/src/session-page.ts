@@ -1,6 +1,6 @@
 import type { Api } from './api.js';
-import { append, button, clear, h } from './dom.js';
-import { cost, time, tokens } from './format.js';
+import { append, button, clear, h, setText } from './dom.js';
+import { cost, count, time, tokens } from './format.js';
 import { DetailPanel } from './detail-panel.js';
 import { interruptsPanel } from './interrupts-panel.js';
 import { PlanPanel } from './plan-panel.js';
@@ -12,11 +12,25 @@ import type { SessionDigest, StudioInfo } from './wire-types.js';
 /** ` · cost …` when the studio was given prices (with how many calls it could not price). */
 const sessionCost = (d: SessionDigest): string => {
   if (!d.cost) return '';
-  const unpriced = d.cost.unpricedModelCalls ? ` (${d.cost.unpricedModelCalls} calls unpriced)` : '';
+  const unpriced = d.cost.unpricedModelCalls ? ` (${count(d.cost.unpricedModelCalls, 'call')} unpriced)` : '';
   return ` · ${cost(d.cost.total)}${unpriced}`;
 };
 
 const RESUMABLE = new Set(['failed', 'running', 'budget_exceeded', 'aborted']);
+
+/** A child session's link to the session whose tool call runs it, and where it is answered and resumed. */
+function childNote(params: { app: string; user: string }, parent: NonNullable<SessionDigest['parent']>): HTMLElement {
+  const link = (id: string) => h('a', { attrs: { href: hrefOf({ page: 'session', app: params.app, user: params.user, id }) } }, id);
+  return h(
+    'p',
+    { class: 'block', attrs: { 'data-child-of': parent.sessionId } },
+    `A child session: an agent run as a tool by call ${parent.toolCallId} of session `,
+    link(parent.sessionId),
+    '. It runs only inside the run of session ',
+    link(parent.rootSessionId),
+    ': its questions are answered there, and resuming resumes that session.',
+  );
+}
 
 /**
  * One session: header with status and actions, open interrupts, the plan, the detail of a step
@@ -48,7 +62,7 @@ export async function renderSessionPage(
     },
     refresh: () => void refresh(),
     say: (message) => {
-      status.textContent = message;
+      setText(status, message);
     },
   };
   const plan = new PlanPanel(ctx);
@@ -66,7 +80,7 @@ export async function renderSessionPage(
         'p',
         { class: 'session-facts' },
         h('span', { class: `badge status-${d.status}`, attrs: { 'data-status': d.status } }, d.status.replace('_', ' ')),
-        ` ${d.key.appName} · ${d.key.userId} · ${d.eventCount} event${d.eventCount === 1 ? '' : 's'} · ${tokens(d.tokens)}${sessionCost(d)} · updated ${time(d.updatedAt)}`,
+        ` ${d.key.appName} · ${d.key.userId} · ${count(d.eventCount, 'event')} · ${tokens(d.tokens)}${sessionCost(d)} · updated ${time(d.updatedAt)}`,
       ),
       d.runner === null
         ? h(
@@ -82,17 +96,19 @@ export async function renderSessionPage(
               `Running in ${d.runner.owner} (lease until ${time(d.runner.expiresAt)})`,
             )
           : null,
+      d.parent ? childNote(params, d.parent) : null,
       d.error ? h('p', { class: 'block block-error' }, h('strong', null, d.error.name), `: ${d.error.message}`) : null,
       d.output !== undefined
         ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Answer'), h('pre', null, d.output))
         : null,
       ctx.canAct && RESUMABLE.has(d.status)
         ? button(
-            'Resume run',
+            d.parent ? `Resume session ${d.parent.rootSessionId}` : 'Resume run',
             () =>
               void api
-                .post('resume', params)
-                .then(() => ctx.say('Resumed.'))
+                // A child session runs only inside its root session's run: resuming that resumes it.
+                .post('resume', d.parent ? { ...params, id: d.parent.rootSessionId } : params)
+                .then(() => ctx.say(d.parent ? `Resumed session ${d.parent.rootSessionId}.` : 'Resumed.'))
                 .catch((e: Error) => ctx.say(e.message)),
             { class: 'primary' },
           )

@@ -1,6 +1,7 @@
 import type { Api } from './api.js';
-import { button, clear, h, labelled } from './dom.js';
-import { time, tokens } from './format.js';
+import { button, clear, h, labelled, setText } from './dom.js';
+import { offlineNote, time, tokens } from './format.js';
+import { openInterruptsSection } from './open-interrupts-list.js';
 import { go, hrefOf } from './routes.js';
 import type { Owners, SessionListPage, StudioInfo } from './wire-types.js';
 
@@ -27,7 +28,7 @@ export async function renderSessionsPage(
   const knownUsers = h(
     'datalist',
     { attrs: { id: 'known-users' } },
-    ...(owners.users[app] ?? []).map((u) => h('option', { attrs: { value: u } })),
+    ...(owners.users[app] ?? []).map((u) => h('option', { attrs: { value: u, label: u } })),
   );
   const appControl = owners.apps.length ? labelled('App', appSelect, 'filter-app') : labelled('App', appInput, 'filter-app');
   const readApp = () => (owners.apps.length ? appSelect.value : appInput.value.trim());
@@ -61,11 +62,20 @@ export async function renderSessionsPage(
     { class: 'hint' },
     owners.discovery === 'directory'
       ? 'Apps and users found in the store directory.'
-      : 'This store cannot list its apps and users: type them (or pass --app-name/--user).',
+      : 'This store cannot list its apps and users: type them (or pass --app/--user to replan studio).',
   );
   const table = h('div', { class: 'table-wrap' });
   const pager = h('nav', { class: 'pager', attrs: { 'aria-label': 'Session pages' } });
-  const main = h('main', { class: 'sessions' }, h('h1', null, 'Sessions'), filters, hint);
+  const main = h(
+    'main',
+    { class: 'sessions' },
+    h('h1', { class: 'visually-hidden' }, 'replan studio'),
+    h('div', { class: 'overview' }, openInterruptsSection(api), runnersNote(info)),
+    h('h2', { class: 'page-title' }, 'Sessions'),
+    filters,
+    hint,
+    app && user ? h('p', { class: 'showing' }, 'Sessions of user ', h('strong', null, user), ' in app ', h('strong', null, app)) : null,
+  );
   if (info.runnerApps.includes(app) && user) main.appendChild(newRunForm(api, app, user));
   main.append(table, pager);
   clear(root);
@@ -124,21 +134,48 @@ export async function renderSessionsPage(
   await show(0);
 }
 
+/** Which runners answer with canned, offline models (a newcomer should not take the demo's answers for a model's). */
+function runnersNote(info: StudioInfo): HTMLElement | null {
+  const offline = info.runners.filter((r) => offlineNote(r));
+  if (!offline.length) return null;
+  return h(
+    'aside',
+    { class: 'panel runners-note', attrs: { 'aria-label': 'Runners' } },
+    h('h2', null, 'Runners'),
+    h(
+      'ul',
+      null,
+      ...info.runners.map((r) =>
+        h(
+          'li',
+          { attrs: { 'data-runner-app': r.app } },
+          h('strong', null, r.app),
+          offlineNote(r) ? h('span', { class: 'badge offline' }, offlineNote(r)) : null,
+          r.models.length
+            ? h('span', { class: 'muted' }, ` · ${r.models.length === 1 ? 'model' : 'models'} ${r.models.map((m) => m.id).join(', ')}`)
+            : null,
+        ),
+      ),
+    ),
+    h('p', { class: 'hint' }, 'A scripted model answers from a script and a replay model from a recording: no model provider is called.'),
+  );
+}
+
 function newRunForm(api: Api, app: string, user: string): HTMLElement {
   const input = h('textarea', { attrs: { rows: '2', placeholder: 'What should the agent do?' } });
   const sessionId = h('input', { attrs: { type: 'text', placeholder: 'optional: a new random id', autocomplete: 'off' } });
   const status = h('p', { class: 'form-status', attrs: { role: 'status' } });
   const start = async () => {
     if (!input.value.trim()) {
-      status.textContent = 'Type an input first.';
+      setText(status, 'Type an input first.');
       return;
     }
-    status.textContent = 'Starting…';
+    setText(status, 'Starting…');
     try {
       const started = await api.post<{ sessionId: string }>('run', { app, user, input: input.value, sessionId: sessionId.value.trim() });
       go({ page: 'session', app, user, id: started.sessionId });
     } catch (error) {
-      status.textContent = (error as Error).message;
+      setText(status, (error as Error).message);
     }
   };
   return h(

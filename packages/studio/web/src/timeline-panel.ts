@@ -1,4 +1,4 @@
-import { button, clear, h, labelled } from './dom.js';
+import { button, clear, h, labelled, setText } from './dom.js';
 import { clock } from './format.js';
 import type { SessionContext } from './session-context.js';
 import type { EventPage } from './wire-types.js';
@@ -19,6 +19,8 @@ const shortPath = (path: string) => {
 export class TimelinePanel {
   readonly element = h('section', { class: 'panel timeline', attrs: { 'aria-labelledby': 'timeline-title' } });
   private readonly agentSelect = h('select', null);
+  private readonly cursorToggle = h('input', { attrs: { type: 'checkbox' } });
+  private readonly cursorLabel = h('label', { attrs: { for: 'timeline-cursors' } }, 'Cursor events');
   private readonly list = h('ol', { class: 'events', attrs: { 'aria-label': 'Events' } });
   private readonly pager = h('nav', { class: 'pager', attrs: { 'aria-label': 'Event pages' } });
   private offset = -1; // -1: the last page, following
@@ -30,12 +32,27 @@ export class TimelinePanel {
       this.offset = -1;
       void this.load();
     });
+    this.cursorToggle.id = 'timeline-cursors';
+    this.cursorToggle.addEventListener('change', () => {
+      this.offset = -1;
+      void this.load();
+    });
     this.element.append(
       h(
         'div',
         { class: 'panel-head' },
         h('h2', { attrs: { id: 'timeline-title' } }, 'Timeline'),
-        labelled('Agent', this.agentSelect, 'timeline-agent'),
+        h(
+          'div',
+          { class: 'timeline-controls' },
+          labelled('Agent', this.agentSelect, 'timeline-agent'),
+          h(
+            'div',
+            { class: 'field toggle', attrs: { title: 'Where each agent stands, written by the runner so a run can resume' } },
+            this.cursorToggle,
+            this.cursorLabel,
+          ),
+        ),
       ),
       this.list,
       this.pager,
@@ -66,6 +83,7 @@ export class TimelinePanel {
     const page = await this.ctx.api.get<EventPage>('events', {
       ...this.ctx.params,
       agent: this.agentSelect.value,
+      cursors: this.cursorToggle.checked ? 'show' : undefined,
       offset: this.offset,
       limit: PAGE,
     });
@@ -73,6 +91,7 @@ export class TimelinePanel {
   }
 
   private draw(page: EventPage): void {
+    setText(this.cursorLabel, `Show the runner’s cursor events (${page.cursorEvents})`);
     clear(this.list);
     for (const row of page.rows)
       this.list.appendChild(

@@ -23,9 +23,18 @@ export interface SessionKeyView {
 export interface StudioInfo {
   readonly readOnly: boolean;
   readonly runnerApps: readonly string[];
+  /** Each runner's models, so the page can say which answer offline from a script. */
+  readonly runners: readonly RunnerView[];
   readonly storeKind: string;
   /** How live updates reach the page for this store. */
   readonly live: string;
+}
+
+/** A runner the studio acts with, and the models its agents hold. */
+export interface RunnerView {
+  readonly app: string;
+  /** `offline`: a `ScriptedModel` (canned answers from a script) or a `ReplayModel` (a recording): no provider is called. */
+  readonly models: readonly { readonly id: string; readonly offline?: 'scripted' | 'replay' }[];
 }
 
 /** Apps and users to pick from (the store's `list` needs both). */
@@ -54,7 +63,11 @@ export interface SessionListPage {
 export type StepStatus = 'pending' | 'running' | 'done' | 'failed';
 
 export interface PlanStepView {
-  /** `id` in graph mode, `n<stepNumber>` for a linear step that ran, `p<index>` for one still to run. */
+  /**
+   * The same in every plan version: `id` in graph mode; for a linear step `n<stepNumber>` once it
+   * ran or runs (a step still to run in the latest version: the number it will run as), and
+   * `v<version>.<position>` for a step dropped before it ran (where it first appeared).
+   */
   readonly key: string;
   readonly label: string;
   readonly dependsOn: readonly string[];
@@ -81,12 +94,40 @@ export interface PlanRevision {
 
 export interface InterruptView {
   readonly id: string;
+  /**
+   * Where it is answered, when not in this session: a child session's interrupt (an agent run as a
+   * tool) is answered in its root session, under the id that carries the nesting (`<outer toolCallId>/<id>`).
+   */
+  readonly answerIn?: { readonly sessionId: string; readonly interruptId: string };
   readonly reason: string;
   /** The payload as pretty JSON text. */
   readonly payload: string;
   readonly toolName?: string;
   readonly eventIndex: number;
   readonly path: string;
+}
+
+/** An interrupt that waits for a person, in any session the studio can list. */
+export interface OpenInterruptRow {
+  readonly appName: string;
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly updatedAt: number;
+  readonly interrupt: InterruptView;
+  /** The payload on one line, shortened. */
+  readonly summary: string;
+}
+
+/** The open interrupts across the apps and users the studio knows. */
+export interface OpenInterruptsList {
+  /** Newest first. */
+  readonly interrupts: readonly OpenInterruptRow[];
+  /** How many sessions were looked at. */
+  readonly scanned: number;
+  /** False when the look stopped at its limit (see `scanned`): older interrupts may be missing. */
+  readonly complete: boolean;
+  /** Apps the studio knows no user of (the store cannot list them): their interrupts cannot be looked for. */
+  readonly appsWithoutUsers: readonly string[];
 }
 
 export interface SessionDigest {
@@ -105,6 +146,11 @@ export interface SessionDigest {
   readonly agents: readonly string[];
   readonly revisions: readonly PlanRevision[];
   readonly interrupts: readonly InterruptView[];
+  /**
+   * For a child session (an agent run as a tool): the session and tool call that run it, and the
+   * root session of the chain — where its interrupts are answered and its run is resumed.
+   */
+  readonly parent?: { readonly sessionId: string; readonly toolCallId: string; readonly rootSessionId: string };
   readonly error?: { readonly name: string; readonly message: string };
   readonly output?: string;
   /**
@@ -131,6 +177,11 @@ export interface EventRow {
 
 export interface EventPage {
   readonly total: number;
+  /**
+   * How many of these events (of the agent asked for) are the runner's `cursor` events — where each
+   * agent stands, kept for resume. They are in `total` and `rows` only when asked for (`cursors=show`).
+   */
+  readonly cursorEvents: number;
   readonly offset: number;
   readonly rows: readonly EventRow[];
 }

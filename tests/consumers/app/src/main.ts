@@ -1,17 +1,9 @@
 // A small application as a user writes it against the installed packages: a plan–execute agent on
 // scripted models (no network), plus the other packages' entry points so their types and runtime
-// dependencies (openai, pg, @opentelemetry/api) are checked too. Prints the run's result as one JSON line.
+// dependencies (openai, pg, @opentelemetry/api) are checked too; every package is imported. Prints the run's result as one JSON line.
 import { z } from 'zod';
-import {
-  ConfigurationError,
-  McpConnectionError,
-  Runner,
-  mcpTools,
-  tool,
-  type ChatModel,
-  type RunResult,
-  type SessionStore,
-} from '@replan/core';
+import { ConfigurationError, Runner, tool, type ChatModel, type RunResult, type SessionStore } from '@replan/core';
+import { McpConnectionError, mcpTools } from '@replan/mcp';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { OpenAIChatModel } from '@replan/providers';
@@ -19,6 +11,7 @@ import { PostgresSessionStore } from '@replan/postgres';
 import { openTelemetry } from '@replan/otel';
 import { renderRun } from '@replan/planexecute/terminal';
 import { defineEvalSet, renderJUnit, runEval } from '@replan/eval';
+import { serveStudio } from '@replan/studio';
 
 const add = tool({
   name: 'add',
@@ -45,7 +38,8 @@ const makeAgent = () =>
 const remote: ChatModel = new OpenAIChatModel({ model: 'gpt-4o-mini', apiKey: 'unused', baseURL: 'http://127.0.0.1:9/v1' });
 const durable: (options: { connectionString: string }) => SessionStore = (options) => new PostgresSessionStore(options);
 
-if (remote.id !== 'gpt-4o-mini' || typeof durable !== 'function') throw new Error('the other packages did not load');
+if (remote.id !== 'gpt-4o-mini' || typeof durable !== 'function' || typeof serveStudio !== 'function')
+  throw new Error('the other packages did not load');
 
 // MCP is an optional peer: without @modelcontextprotocol/sdk, mcpTools says what to install and nothing
 // else is affected; with it, a server that cannot start is named. (The command does not exist.)

@@ -48,6 +48,36 @@ export async function resumeRefusedDuringLongToolCall(newTarget: TargetFactory):
 }
 
 /**
+ * Process A runs a session under a long lease (a minute) and is killed (SIGKILL) inside its tool
+ * call; process B, on the same machine, resumes at once and completes: A's process is gone, so its
+ * lease is taken over without waiting for it to expire. B runs the unfinished tool call again.
+ */
+export async function resumeAtOnceAfterKill(newTarget: TargetFactory): Promise<void> {
+  await withTarget(newTarget, async (t) => {
+    const longLease = 60_000;
+    const a = startLeaseChild({
+      store: t.config,
+      sessionId: 's',
+      mode: 'run',
+      label: 'A',
+      leaseMs: longLease,
+      goFile: join(t.workDir, 'never'),
+    });
+    await a.marker('TOOL A');
+    a.process.kill('SIGKILL');
+    await a.done.catch(() => undefined);
+    const leasedA = Number(/token=(\d+)/.exec(a.markers.find((m) => m.startsWith('LEASED')) ?? '')?.[1]);
+
+    const b = await startLeaseChild({ store: t.config, sessionId: 's', mode: 'resume', label: 'B', leaseMs: longLease }).done;
+    expect(b.result).toMatchObject({ status: 'completed', output: 'finished (B)' });
+    const leasedB = Number(/token=(\d+)/.exec(b.markers.find((m) => m.startsWith('LEASED')) ?? '')?.[1]);
+    expect(leasedB).toBe(leasedA + 1);
+    const log = (await t.session('s'))!;
+    expect(log.events.map(texts).join('\n')).toContain('done by B');
+  });
+}
+
+/**
  * Process A is paused (SIGSTOP) during its tool call, past its lease; process B resumes the
  * session (a takeover: a higher token) and completes it, running the unfinished tool call again;
  * then A is continued (SIGCONT). A's run must end `failed` with `LeaseLostError` without a single

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import { readFileSync } from 'node:fs';
 import { open, readFile, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { holderState, thisProcess, type HolderProcess } from '../holder-process.js';
 import { errorCode } from './durable-fs.js';
 
 export interface LockOptions {
@@ -13,13 +12,9 @@ export interface LockOptions {
 }
 
 /** Who holds a lock: written into the lock file so others can tell a live writer from a dead one. */
-interface LockOwner {
-  readonly pid: number;
-  readonly host: string;
+interface LockOwner extends HolderProcess {
   readonly token: string;
   readonly since: number;
-  /** The process's start time (Linux `/proc/<pid>/stat` field 22), so a reused pid is not taken as alive. */
-  readonly start?: string;
 }
 
 /** A held lock; `release` removes the lock file only if it is still ours. */
@@ -33,28 +28,6 @@ export class LockTimeout {
     readonly lockPath: string,
     readonly holder: string,
   ) {}
-}
-
-const HOST = hostname();
-
-/** When `pid` started, in clock ticks since boot (Linux only; `undefined` elsewhere or when gone). */
-function startTimeFromStat(text: string): string | undefined {
-  // The command name (field 2) may hold spaces and parentheses: count fields after the last ')'.
-  return text.slice(text.lastIndexOf(')') + 2).split(' ')[19];
-}
-const OWN_START = (() => {
-  try {
-    return startTimeFromStat(readFileSync('/proc/self/stat', 'utf8'));
-  } catch {
-    return undefined;
-  }
-})();
-async function startTimeOf(pid: number): Promise<string | undefined> {
-  try {
-    return startTimeFromStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 /** What a lock-timeout error says: who holds the lock and what to do (never: delete it by hand). */
@@ -73,13 +46,7 @@ export function lockHeldMessage(timeout: LockTimeout): string {
  * each caller can raise the error that fits (a version conflict, or a store error).
  */
 export async function acquireLock(lockPath: string, options: LockOptions): Promise<HeldLock | LockTimeout> {
-  const owner: LockOwner = {
-    pid: process.pid,
-    host: HOST,
-    token: randomBytes(8).toString('hex'),
-    since: Date.now(),
-    ...(OWN_START ? { start: OWN_START } : {}),
-  };
+  const owner: LockOwner = { ...thisProcess(), token: randomBytes(8).toString('hex'), since: Date.now() };
   const body = JSON.stringify(owner);
   const deadline = Date.now() + options.timeoutMs;
   let delay = 1;
@@ -151,59 +118,17 @@ async function readLock(lockPath: string): Promise<SeenLock | undefined> {
 }
 
 /**
- * Whether a lock's holder is gone. Same host: its pid is not running, or runs a process that
- * started at another time (the pid was reused). Another host: the lock is older than `staleMs`.
+ * Whether a lock's holder is gone. On this machine and pid namespace: its process has exited or
+ * its pid was reused (`holderState`). Elsewhere: the lock is older than `staleMs`.
  * Breaking a live holder's lock by mistake costs no data — appends are fenced (see session-writer.ts)
  * — only a `ConcurrentUpdateError` for one of the two writers.
  */
 async function isStale(seen: SeenLock, staleMs: number): Promise<boolean> {
   const owner = seen.owner;
-  if (owner && owner.host === HOST && typeof owner.pid === 'number') {
-    if (owner.pid === process.pid) return owner.start !== undefined && OWN_START !== undefined && owner.start !== OWN_START;
-    if (!processAlive(owner.pid)) return true;
-    if (typeof owner.start === 'string') {
-      const now = await startTimeOf(owner.pid);
-      if (now !== undefined && now !== owner.start) return true;
-    }
-    return false;
-  }
   if (!owner) return Date.now() - seen.mtimeMs > Math.min(staleMs, EMPTY_LOCK_STALE_MS);
+  const state = typeof owner.host === 'string' && typeof owner.pid === 'number' ? await holderState(owner) : 'unknown';
+  if (state !== 'unknown') return state === 'gone';
   return Date.now() - seen.mtimeMs > staleMs;
-}
-
-/** This process, as other processes on this host can check it: host, pid and start time. */
-export function thisProcess(): { readonly host: string; readonly pid: number; readonly start?: string } {
-  return { host: HOST, pid: process.pid, ...(OWN_START ? { start: OWN_START } : {}) };
-}
-
-/** A process as `thisProcess()` describes it. */
-export interface ProcessId {
-  readonly host: string;
-  readonly pid: number;
-  readonly start?: string | undefined;
-}
-
-/**
- * Whether a process recorded by `thisProcess()` is known to be gone: on this host, its pid is not
- * running or was reused (another start time). A process on another host is never known gone.
- */
-export async function isProcessGone(owner: ProcessId): Promise<boolean> {
-  if (owner.host !== HOST) return false;
-  if (owner.pid === process.pid) return owner.start !== undefined && OWN_START !== undefined && owner.start !== OWN_START;
-  if (!processAlive(owner.pid)) return true;
-  if (owner.start === undefined) return false;
-  const now = await startTimeOf(owner.pid);
-  return now !== undefined && now !== owner.start;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to another user.
-    return errorCode(error) === 'EPERM';
-  }
 }
 
 /**

@@ -14,7 +14,8 @@ import {
   type SessionLease,
 } from '../session-lease.js';
 import { errorCode, replaceFile } from './durable-fs.js';
-import { acquireLock, isProcessGone, LockTimeout, lockHeldMessage, thisProcess, type LockOptions } from './file-lock.js';
+import { isHolderGone, thisProcess } from '../holder-process.js';
+import { acquireLock, LockTimeout, lockHeldMessage, type LockOptions } from './file-lock.js';
 import type { FileLayout } from './file-names.js';
 
 /** The lease file's schema version; a file with another one is refused, never guessed at. */
@@ -30,6 +31,8 @@ const leaseFileSchema = z.object({
       owner: z.string(),
       expiresAt: z.number(),
       host: z.string(),
+      boot: z.string().optional(),
+      pidNamespace: z.string().optional(),
       pid: z.number().int(),
       start: z.string().optional(),
     })
@@ -54,8 +57,8 @@ export class FileLeases {
     return this.update(key, async (file) => {
       const record = toRecord(file);
       const holder = file?.holder;
-      // A holder whose process on this host has exited holds nothing, expired or not.
-      const live = holder && !(await isProcessGone(holder)) ? record : { token: record.token };
+      // A holder whose process on this machine (and pid namespace) has exited holds nothing, expired or not.
+      const live = holder && !(await isHolderGone(holder)) ? record : { token: record.token };
       const lease = acquireFrom(key.id, live, options, Date.now());
       return { write: withHolder(lease), result: lease };
     });
@@ -79,7 +82,7 @@ export class FileLeases {
   async holder(key: SessionKey): Promise<LeaseHolder | undefined> {
     const file = await this.read(key);
     const holder = file?.holder;
-    if (!holder || (await isProcessGone(holder))) return undefined;
+    if (!holder || (await isHolderGone(holder))) return undefined;
     return liveHolderOf(toRecord(file), Date.now());
   }
 

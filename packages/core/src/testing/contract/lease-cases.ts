@@ -122,9 +122,16 @@ export function leaseCases({ it, expect, withStore, app }: ContractCaseApi, requ
       const taken = await leases.acquireLease(key('l3'), b);
       expect(taken.owner).toBe('worker-b');
       expect(taken.token).toBeGreaterThan(old.token);
-      const lost = (await rejectionOf(leases.renewLease(key('l3'), old, 60_000))) as Error & { token?: number; currentToken?: number };
+      const lost = (await rejectionOf(leases.renewLease(key('l3'), old, 60_000))) as Error & {
+        token?: number;
+        currentToken?: number;
+        appendRefused?: boolean;
+      };
       expect(lost?.name).toBe('LeaseLostError');
       expect(lost.token).toBe(old.token);
+      // A refused renewal is not a refused append: what the run stored before stays, and the error must not say otherwise.
+      expect(lost.appendRefused).toBe(false);
+      expect(lost.message).not.toMatch(/nothing (of it )?was written/);
       // The new holder is untouched by the failed renewal, and a stale release does not end its lease.
       await leases.releaseLease(key('l3'), old);
       expect((await rejectionOf(leases.acquireLease(key('l3'), a)))?.name).toBe('SessionBusyError');
@@ -156,6 +163,9 @@ export function leaseCases({ it, expect, withStore, app }: ContractCaseApi, requ
       const refused = await rejectionOf(store.appendEvents(key('l5'), [zombie], { expectedVersion: 1, lease: old }));
       expect(refused?.name).toBe('LeaseLostError');
       expect((refused as { sessionId?: string }).sessionId).toBe('l5');
+      // The store refused this very append: the error says nothing of it was written.
+      expect((refused as { appendRefused?: boolean }).appendRefused).toBe(true);
+      expect(refused?.message).toMatch(/nothing of it was written/);
       const after = await store.get(key('l5'));
       expect(after?.version).toBe(1);
       expect(after?.events.map((e) => e.id)).not.toContain(zombie.id);

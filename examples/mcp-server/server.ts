@@ -1,0 +1,63 @@
+/**
+ * A plan–execute agent served as an MCP tool over stdio: what an MCP client (Claude Code, Cursor, …)
+ * spawns. Offline: ScriptedModels play the planner, executor and replanner. Its `publish` tool needs
+ * approval, so a call stops to ask; sessions are files under the directory given as the first argument.
+ * MCP client config: { "command": "npx", "args": ["tsx", "examples/mcp-server/server.ts", "/tmp/replan-mcp"] }
+ */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { FileSessionStore, Runner, tool } from '@replan/core';
+import { callTools, ScriptedModel } from '@replan/core/testing';
+import { mcpServer } from '@replan/mcp';
+import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
+
+const lookup = tool({
+  name: 'lookup',
+  description: 'Looks up a figure',
+  parameters: z.object({ topic: z.string() }),
+  execute: ({ topic }) => `${topic}: 1.2 GW installed`,
+});
+const publish = tool({
+  name: 'publish',
+  description: 'Publishes a summary',
+  parameters: z.object({ text: z.string() }),
+  needsApproval: true,
+  execute: ({ text }) => {
+    console.error(`[server] published: ${text}`); // stderr: stdout carries MCP
+    return 'published';
+  },
+});
+
+const agent = createPlanExecuteAgent({
+  name: 'researcher',
+  description: 'Researches a topic and publishes a one-line summary (publishing asks for approval)',
+  planner: createPlanner({
+    model: new ScriptedModel({
+      respond: () => callTools({ name: 'plan', args: { steps: ['Look up tidal power', 'Publish the summary'] } }),
+    }),
+  }),
+  executor: createExecutor({
+    model: new ScriptedModel({
+      responses: [
+        callTools({ name: 'lookup', args: { topic: 'tidal power' } }),
+        'Tidal power: 1.2 GW installed.',
+        callTools({ name: 'publish', args: { text: 'Tidal power: 1.2 GW installed.' } }),
+        'Published.',
+      ],
+    }),
+    tools: [lookup, publish],
+  }),
+  replanner: createReplanner({
+    model: new ScriptedModel({
+      responses: [
+        callTools({ name: 'plan', args: { steps: ['Publish the summary'] } }),
+        callTools({ name: 'respond', args: { response: 'Published: tidal power has 1.2 GW installed.' } }),
+      ],
+    }),
+  }),
+});
+
+const dir = process.argv[2] ?? join(tmpdir(), 'replan-mcp-server');
+const runner = new Runner({ agent, appName: 'mcp-example', sessionStore: new FileSessionStore({ dir }) });
+await mcpServer({ runners: [runner] }).serveStdio();

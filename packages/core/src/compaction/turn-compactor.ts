@@ -1,0 +1,210 @@
+import type { AgentEvent, CompactionRecord } from '../events/agent-event.js';
+import { CompactionError } from '../errors/compaction-error.js';
+import { ModelCallError } from '../errors/run-errors.js';
+import type { InvocationContext } from '../agents/invocation-context.js';
+import { streamModelCall } from '../agents/model-call.js';
+import { type Message, messageText } from '../messages/message.js';
+import type { ModelRequest, ModelResponse } from '../models/chat-model.js';
+import type { Usage } from '../models/usage.js';
+import type { ResolvedCompaction } from './compaction-options.js';
+import { DEFAULT_COMPACTION_INSTRUCTION, summarizerRequest, summaryMessage } from './summary-prompt.js';
+import { TokenEstimator } from './token-estimate.js';
+
+/** Builds the model request around the context messages it is given (the agent's instruction, tools, settings). */
+export type RequestBuilder = (context: readonly Message[]) => Promise<ModelRequest>;
+
+/**
+ * The compaction state of one run of a `ReActAgent`: which older messages of its turn a summary
+ * replaces, and when to write a new one.
+ *
+ * `messages` is the agent's whole context, uncompacted and growing: the verbatim head (everything
+ * before this turn — for an executor the objective, plan and task) followed by the turn's own
+ * messages. The model sees the head, the latest summary (quoted), then the turn's messages after
+ * the summarised ones. Cuts fall only before an assistant or user message, never between a tool
+ * call and its results. The state is rebuilt from the stored `actions.compaction` events, so a
+ * resumed run shows the model the same context without calling the summarizer again.
+ */
+export class TurnCompactor {
+  private readonly estimator = new TokenEstimator();
+  private readonly head: number;
+  /** `messages[head, cut)` are covered by `summary`. */
+  private cut: number;
+  private summary: string | undefined;
+  private summaryShown: Message | undefined;
+
+  constructor(
+    private readonly agent: string,
+    private readonly options: ResolvedCompaction,
+    private readonly messages: readonly Message[],
+    own: readonly AgentEvent[],
+    /** What the model is shown of a message (offloaded tool results as previews); the summarizer sees the same. */
+    private readonly view: { of(message: Message): Message } = { of: (m) => m },
+  ) {
+    const ownMessages = new Set<Message>();
+    for (const e of own) if (e.message && !e.partial) ownMessages.add(e.message);
+    const first = messages.findIndex((m) => ownMessages.has(m));
+    this.head = first < 0 ? messages.length : first;
+    this.cut = this.head;
+    for (let i = own.length - 1; i >= 0; i--) {
+      const record = own[i]?.actions?.compaction;
+      if (record) {
+        this.restore(record, own);
+        break;
+      }
+    }
+  }
+
+  /** The context the model sees now: the head, the summary, the messages after it. No copy while nothing is summarised. */
+  context(): readonly Message[] {
+    if (this.summary === undefined) return this.messages;
+    this.summaryShown ??= summaryMessage(this.summary);
+    return [...this.messages.slice(0, this.head), this.summaryShown, ...this.messages.slice(this.cut)];
+  }
+
+  /** Learns the tokenizer's ratio from a call's reported usage. */
+  calibrate(request: ModelRequest, usage: Usage | undefined): void {
+    this.estimator.calibrate(request, usage);
+  }
+
+  /**
+   * The request for the next model call: compacted first when its estimate passes the trigger (or
+   * always when `force`, after a `ContextLengthError`). Yields the compaction event it stores.
+   * Returns `undefined` when `force` found nothing left to summarise.
+   */
+  async *prepare(ctx: InvocationContext, build: RequestBuilder, force = false): AsyncGenerator<AgentEvent, ModelRequest | undefined> {
+    const request = await build(this.context());
+    const size = this.estimator.estimate(request);
+    if (!force && size <= this.options.trigger) return request;
+    this.assertVerbatimFits(request);
+    let cut = this.nextCut(this.options.keepRecentTokens);
+    if (cut === undefined) {
+      if (force) return undefined;
+      if (size <= this.options.maxInputTokens) return request; // over the trigger, but nothing new to summarise yet
+      throw this.tooLarge(size, 'even with all of this turn summarised');
+    }
+    let after = (yield* this.compact(ctx, cut, size, build)).tokensAfter;
+    if (after > this.options.maxInputTokens) {
+      // The recent part kept verbatim is itself too large: summarise all of the turn, once.
+      cut = this.nextCut(0);
+      if (cut === undefined) throw this.tooLarge(after, 'even with all of this turn summarised');
+      after = (yield* this.compact(ctx, cut, after, build)).tokensAfter;
+      if (after > this.options.maxInputTokens) throw this.tooLarge(after, 'even with all of this turn summarised');
+    }
+    return build(this.context());
+  }
+
+  private async *compact(
+    ctx: InvocationContext,
+    cut: number,
+    before: number,
+    build: RequestBuilder,
+  ): AsyncGenerator<AgentEvent, CompactionRecord> {
+    const { model, instruction } = this.options;
+    const request = summarizerRequest(
+      instruction ?? DEFAULT_COMPACTION_INSTRUCTION,
+      this.summary,
+      this.messages.slice(this.cut, cut).map((m) => this.view.of(m)),
+    );
+    let response: ModelResponse;
+    try {
+      const call = streamModelCall(ctx, model, request);
+      let next = await call.next();
+      while (!next.done) next = await call.next(); // deltas of a summary are not shown
+      response = next.value;
+    } catch (error) {
+      if (!(error instanceof ModelCallError)) throw error; // an abort or a budget stays itself
+      throw new CompactionError(
+        this.agent,
+        'summarizer-failed',
+        `the summarizer (model "${model.id}") failed: ${error.message}. ` +
+          'Every tool call and result so far is stored; resume the session once the summarizer works.',
+        { cause: error },
+      );
+    }
+    const summary = messageText(response.message).trim();
+    if (!summary)
+      throw new CompactionError(
+        this.agent,
+        'empty-summary',
+        `the summarizer (model "${model.id}") returned no text. ` +
+          'Every tool call and result so far is stored; resume the session, or give compaction another model.',
+      );
+    const through = throughEventId(ctx.ownEvents(), this.messages, cut);
+    this.summary = summary;
+    this.summaryShown = undefined;
+    this.cut = cut;
+    const tokensAfter = this.estimator.estimate(await build(this.context()));
+    const record: CompactionRecord = { through, summary, tokensBefore: before, tokensAfter };
+    const event = ctx.event({
+      actions: { compaction: record },
+      ...(response.usage ? { usage: response.usage } : {}),
+      meta: { kind: 'compaction' },
+    });
+    yield event;
+    return record;
+  }
+
+  /**
+   * The first cut after the current one that keeps at most `keep` tokens of the turn verbatim, or
+   * `undefined` when nothing new is left to summarise. A cut never lands on a tool result.
+   */
+  private nextCut(keep: number): number | undefined {
+    const messages = this.messages;
+    if (messages.length <= this.cut) return undefined;
+    let best = messages.length;
+    let kept = 0;
+    for (let i = messages.length - 1; i > this.cut; i--) {
+      kept += this.estimator.message(this.view.of(messages[i] as Message));
+      if (this.estimator.calibrated(kept) > keep) break;
+      if ((messages[i] as Message).role !== 'tool') best = i;
+    }
+    return best;
+  }
+
+  /** Fails when what always stays verbatim (instruction, tools, head) cannot fit, so compaction never loops. */
+  private assertVerbatimFits(request: ModelRequest): void {
+    const turn = this.estimator.messages(
+      this.context()
+        .slice(this.head)
+        .map((m) => this.view.of(m)),
+    );
+    const verbatim = this.estimator.calibrated(this.estimator.raw(request) - turn);
+    if (verbatim >= this.options.maxInputTokens)
+      throw new CompactionError(
+        this.agent,
+        'verbatim-too-large',
+        `the part that always stays verbatim (instruction, tools, and the input before this turn, such as a step's task, objective and plan) ` +
+          `is about ${verbatim} tokens, not below maxInputTokens (${this.options.maxInputTokens}). Raise maxInputTokens, use a model with a larger window, or shorten the instruction or input.`,
+      );
+  }
+
+  private tooLarge(size: number, when: string): CompactionError {
+    return new CompactionError(
+      this.agent,
+      'verbatim-too-large',
+      `the request is about ${size} tokens ${when}, above maxInputTokens (${this.options.maxInputTokens}). ` +
+        'Raise maxInputTokens, shorten the instruction or input, or give the summarizer an instruction that writes shorter summaries.',
+    );
+  }
+
+  private restore(record: CompactionRecord, own: readonly AgentEvent[]): void {
+    const through = own.find((e) => e.id === record.through);
+    const index = through?.message ? this.messages.indexOf(through.message) : -1;
+    if (index < this.head) return; // not in this context (cannot happen for a log this agent wrote)
+    let cut = index + 1;
+    while (cut < this.messages.length && (this.messages[cut] as Message).role === 'tool') cut++; // placeholder results of that turn
+    this.cut = cut;
+    this.summary = record.summary;
+  }
+}
+
+/** The id of the last stored event whose message is before `cut` (placeholder results have none). */
+function throughEventId(own: readonly AgentEvent[], messages: readonly Message[], cut: number): string {
+  const ids = new Map<Message, string>();
+  for (const e of own) if (e.message && !e.partial) ids.set(e.message, e.id);
+  for (let i = cut - 1; i >= 0; i--) {
+    const id = ids.get(messages[i] as Message);
+    if (id !== undefined) return id;
+  }
+  throw new Error('compaction found no stored event for the messages it summarised'); // the cut is always past an own message
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import type { InvocationContext } from '../../agents/invocation-context.js';
+import type { AgentEvent } from '../../events/agent-event.js';
+import { stringifyToolOutput } from '../../messages/message.js';
+import { type Tool, tool } from '../tool.js';
+import { READ_TOOL_RESULT, SEARCH_TOOL_RESULT } from './tool-result-preview.js';
+
+const MAX_MATCHES = 50;
+const MAX_LINE = 500;
+
+/** Finds the whole stored result of a tool call, or throws an error the model is shown. */
+export type ToolResultLookup = (toolCallId: string) => string;
+
+/**
+ * The two tools of an agent with `toolResults`, over `lookup` — per run, `storedToolResult` bound
+ * to the run's context, so they read only this session's results.
+ */
+export function toolResultTools(lookup: ToolResultLookup, maxChars: number): readonly Tool[] {
+  const read = tool({
+    name: READ_TOOL_RESULT,
+    description:
+      'Read part of an earlier tool result that was shown shortened. Returns the characters [offset, offset + length) of the whole result.',
+    parameters: z.object({
+      toolCallId: z.string().describe('The id of the tool call whose result to read'),
+      offset: z.number().int().min(0).optional().describe('The first character to read (default 0)'),
+      length: z.number().int().min(1).optional().describe(`How many characters (default and at most ${maxChars})`),
+    }),
+    execute: ({ toolCallId, offset = 0, length = maxChars }) => {
+      const text = lookup(toolCallId);
+      if (offset >= text.length && !(offset === 0 && text.length === 0))
+        throw new Error(`offset ${offset} is past the end of the result of "${toolCallId}" (${text.length} characters).`);
+      const end = Math.min(text.length, offset + Math.min(length, maxChars));
+      return { toolCallId, offset, end, total: text.length, text: text.slice(offset, end) };
+    },
+  });
+  const search = tool({
+    name: SEARCH_TOOL_RESULT,
+    description:
+      'Find the lines of an earlier tool result that contain a substring, or match a regular expression written as /pattern/flags. Returns each line with its number and character offset.',
+    parameters: z.object({
+      toolCallId: z.string().describe('The id of the tool call whose result to search'),
+      pattern: z.string().min(1).describe('A substring, or a regular expression as /pattern/flags'),
+    }),
+    execute: ({ toolCallId, pattern }) => {
+      const text = lookup(toolCallId);
+      const matches = matcherOf(pattern);
+      const found: { line: number; offset: number; text: string }[] = [];
+      let offset = 0;
+      let total = 0;
+      const lines = text.split('\n');
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i] as string;
+        if (matches(line)) {
+          total++;
+          if (found.length < MAX_MATCHES)
+            found.push({ line: i + 1, offset, text: line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line });
+        }
+        offset += line.length + 1;
+      }
+      return { toolCallId, total: text.length, matchCount: total, matches: found, ...(total > found.length ? { truncated: true } : {}) };
+    },
+  });
+  return [read, search];
+}
+
+function matcherOf(pattern: string): (line: string) => boolean {
+  const regex = /^\/(.+)\/([a-z]*)$/s.exec(pattern);
+  if (!regex) return (line) => line.includes(pattern);
+  let compiled: RegExp;
+  try {
+    compiled = new RegExp(regex[1] as string, (regex[2] as string).replace(/[gy]/g, ''));
+  } catch (error) {
+    throw new Error(`"${pattern}" is not a valid regular expression: ${(error as Error).message}. Write a substring, or /pattern/flags.`);
+  }
+  return (line) => compiled.test(line);
+}
+
+/** The whole stored result of `toolCallId` in this session: this agent's own call first, then any visible one. */
+export function storedToolResult(ctx: InvocationContext, toolCallId: string): string {
+  const own = findResult(ctx.ownEvents(), toolCallId);
+  if (own !== undefined) return own;
+  const visible = findResult(
+    ctx.events.filter((e) => ctx.isVisible(e)),
+    toolCallId,
+  );
+  if (visible !== undefined) return visible;
+  throw new Error(`No tool result with id "${toolCallId}" in this session. Use the toolCallId given in the shortened result's note.`);
+}
+
+function findResult(events: readonly AgentEvent[], toolCallId: string): string | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const message = events[i]?.message;
+    if (message?.role !== 'tool' || events[i]?.partial) continue;
+    for (const block of message.content)
+      if (
+        block.type === 'tool_result' &&
+        block.toolCallId === toolCallId &&
+        block.name !== READ_TOOL_RESULT &&
+        block.name !== SEARCH_TOOL_RESULT
+      )
+        return stringifyToolOutput(block.output);
+  }
+  return undefined;
+}

@@ -1,7 +1,0 @@
-// A parent process for the no-orphans test: opens stdio MCP tools, prints the server's pid, then
-// exits without calling close(). The server lingers after its stdin closes, so only replan's exit hook ends it. Run: node --import tsx mcp-parent.ts <server script>
-import { mcpTools } from '../../src/mcp/mcp-tools.js';
-
-const mcp = await mcpTools({ stdio: { command: process.execPath, args: [process.argv[2] as string, '--linger'], stderr: 'ignore' } });
-process.stdout.write(`${mcp.pid}\n`);
-process.exit(0);

@@ -1,0 +1,174 @@
+import { type Interrupt, isApprovalAnswer, type Run, type RunResult, type Session } from '@replan/core';
+import { type AgentCallResult, errorResult, finishedResult, inputRequiredResult } from './call-results.js';
+import { interruptQuestion } from './interrupt-elicitation.js';
+import { readResumeToken, resumeToken } from './resume-token.js';
+import type { ServedAgent } from './served-agent.js';
+
+/** What the MCP request gives a call: cancellation, progress and (when the client supports it) elicitation. */
+export interface CallChannel {
+  readonly signal: AbortSignal;
+  /** Sends a progress notification (a no-op when the client sent no progress token). */
+  progress(progress: number, message: string): Promise<void>;
+  /** Asks the user through MCP elicitation; `undefined` when the client did not declare the capability. */
+  readonly elicit:
+    | ((
+        message: string,
+        requestedSchema: Record<string, unknown>,
+      ) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }>)
+    | undefined;
+}
+
+/** What every call of one server shares. */
+export interface CallServices {
+  readonly userId: string;
+  readonly tokenSecret: string;
+  /** Tokens already redeemed by this process: a second call with one is refused even before the store says so. */
+  readonly redeemed: Set<string>;
+}
+
+/** The arguments of a call, as the tool's input schema declares them. */
+export const CALL_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    input: { type: 'string', description: 'The task for the agent.' },
+    resumeToken: { type: 'string', description: 'From an input-required result: continues that run.' },
+    answer: { description: 'With resumeToken: the answer to the one open question.' },
+    answers: { type: 'object', description: 'With resumeToken: answers by interrupt id, when several are open.' },
+  },
+} as const;
+
+const MAX_INPUT_CHARS = 1_000_000;
+/** The meta key plan–execute agents tag their events with, and the tag of a finished step. */
+const PLAN_EXECUTE_META = 'planExecute';
+
+type Args = Readonly<Record<string, unknown>>;
+
+/** The plan's name for a finished step: its id (graph plans), its number in the plan (linear), else the count in this call. */
+const stepLabel = (meta: Readonly<Record<string, unknown>> | undefined, counted: number): string =>
+  typeof meta?.stepId === 'string'
+    ? meta.stepId
+    : typeof meta?.stepNumber === 'number' && meta.stepNumber > 0
+      ? String(meta.stepNumber)
+      : String(counted);
+
+/** Runs (or resumes) the agent for one tool call, until it finishes or waits on input nobody can give now. */
+export async function callAgent(agent: ServedAgent, args: Args, channel: CallChannel, services: CallServices): Promise<AgentCallResult> {
+  const started = startRun(agent, args, channel, services);
+  if (typeof started === 'string') return errorResult(started);
+  let run = await started;
+  if (typeof run === 'string') return errorResult(run);
+  let steps = 0;
+  for (;;) {
+    for await (const event of run) {
+      if (event.partial || event.meta?.[PLAN_EXECUTE_META] !== 'step-result') continue;
+      steps += 1;
+      await channel.progress(steps, `${agent.name}: step ${stepLabel(event.meta, steps)} done`);
+    }
+    const result = await run.result();
+    if (result.status !== 'interrupted') return finishedResult(result, agent.outputSchema !== undefined);
+    const values = channel.elicit ? await askUser(result.interrupts, channel) : undefined;
+    if (values === undefined) return waitForAnswer(agent, result, services);
+    run = agent.runner.resume({ userId: services.userId, sessionId: result.sessionId, values, signal: channel.signal });
+  }
+}
+
+/** A new run for `input`, or the resumed run a token names; a string says why the call is refused. */
+function startRun(agent: ServedAgent, args: Args, channel: CallChannel, services: CallServices): string | Promise<Run | string> {
+  const { input, resumeToken: token } = args;
+  if (token !== undefined) {
+    if (typeof token !== 'string') return 'resumeToken must be the string an input-required result gave.';
+    return resumeRun(agent, token, args, channel, services);
+  }
+  if (typeof input !== 'string' || input.trim() === '')
+    return `Pass "input": the task for ${agent.name}, as a non-empty string (or "resumeToken" and "answer" to continue a run that asked for input).`;
+  if (input.length > MAX_INPUT_CHARS) return `"input" is over ${MAX_INPUT_CHARS} characters: shorten it.`;
+  return Promise.resolve(agent.runner.run({ userId: services.userId, input, signal: channel.signal }));
+}
+
+async function resumeRun(
+  agent: ServedAgent,
+  token: string,
+  args: Args,
+  channel: CallChannel,
+  services: CallServices,
+): Promise<Run | string> {
+  const ticket = readResumeToken(services.tokenSecret, token);
+  if (!ticket)
+    return `This resumeToken was not issued by this server for ${agent.name}: pass the token of an input-required result, unchanged.`;
+  const values = answersOf(ticket.interruptIds, args);
+  if (typeof values === 'string') return values;
+  if (services.redeemed.has(token)) return ALREADY_USED;
+  // Taken before the store is read, so that two calls racing with one token cannot both pass; given back
+  // when the answer is refused and the questions stay open.
+  services.redeemed.add(token);
+  const problem = await ticketProblem(agent, ticket.sessionId, values, services.userId);
+  if (problem !== undefined) {
+    if (problem !== ALREADY_USED) services.redeemed.delete(token);
+    return problem;
+  }
+  return agent.runner.resume({ userId: services.userId, sessionId: ticket.sessionId, values, signal: channel.signal });
+}
+
+const ALREADY_USED = 'This resumeToken was already used: each one continues its run once.';
+
+/** Why the answers cannot resume the session now, or `undefined` when they can. */
+async function ticketProblem(
+  agent: ServedAgent,
+  sessionId: string,
+  values: Record<string, unknown>,
+  userId: string,
+): Promise<string | undefined> {
+  const session = await agent.runner.sessionStore.get({ appName: agent.runner.appName, userId, id: sessionId });
+  if (!session) return 'The run this resumeToken continues no longer exists.';
+  const open = openInterrupts(session);
+  for (const [id, value] of Object.entries(values)) {
+    const reason = open.get(id);
+    if (reason === undefined) return ALREADY_USED;
+    if (reason === 'approval' && !isApprovalAnswer(value))
+      return `"${id}" asks for an approval: answer true, false or { "approved": boolean, "message"?: string }.`;
+  }
+  return undefined;
+}
+
+/** The resume values a call carries: `answer` for one open interrupt, `answers` by id for several. */
+function answersOf(ids: readonly string[], args: Args): Record<string, unknown> | string {
+  if (args.answers !== undefined) {
+    const answers = args.answers;
+    if (typeof answers !== 'object' || answers === null || Array.isArray(answers))
+      return '"answers" must be an object: { <interrupt id>: <answer> }.';
+    const missing = ids.filter((id) => !(id in answers));
+    if (missing.length > 0) return `"answers" lacks an answer for ${missing.map((id) => `"${id}"`).join(', ')}.`;
+    return Object.fromEntries(ids.map((id) => [id, (answers as Record<string, unknown>)[id]]));
+  }
+  if (!('answer' in args)) return 'Pass "answer" with the resumeToken: the answer to the question the input-required result asked.';
+  if (ids.length !== 1) return `The run waits on ${ids.length} questions: pass "answers" by interrupt id instead of "answer".`;
+  return { [ids[0] as string]: args.answer };
+}
+
+/** The interrupts the session's log asked and never answered: id → reason. */
+function openInterrupts(session: Session): Map<string, string> {
+  const open = new Map<string, string>();
+  for (const event of session.events) {
+    if (event.actions?.interrupt) open.set(event.actions.interrupt.id, event.actions.interrupt.reason);
+    for (const id of Object.keys(event.actions?.resumeValues ?? {})) open.delete(id);
+  }
+  return open;
+}
+
+/** Asks each open question by elicitation; `undefined` as soon as one is left unanswered. */
+async function askUser(interrupts: readonly Interrupt[], channel: CallChannel): Promise<Record<string, unknown> | undefined> {
+  const values: Record<string, unknown> = {};
+  for (const interrupt of interrupts) {
+    const question = interruptQuestion(interrupt);
+    const reply = await channel.elicit?.(question.message, question.requestedSchema);
+    const value = reply && question.answer(reply.action, reply.content);
+    if (value === undefined) return undefined;
+    values[interrupt.id] = value;
+  }
+  return values;
+}
+
+function waitForAnswer(agent: ServedAgent, result: RunResult, services: CallServices): AgentCallResult {
+  const token = resumeToken(services.tokenSecret, { sessionId: result.sessionId, interruptIds: result.interrupts.map((i) => i.id) });
+  return inputRequiredResult(agent.name, token, result.interrupts);
+}

@@ -1,0 +1,51 @@
+import type { Interrupt, RunResult } from '@replan/core';
+
+/** What a tool call returns (the SDK's `CallToolResult`, kept structural so that public types do not need the SDK). */
+export interface AgentCallResult {
+  readonly [key: string]: unknown;
+  readonly content: { readonly type: 'text'; readonly text: string }[];
+  readonly structuredContent?: Record<string, unknown>;
+  readonly isError?: boolean;
+}
+
+/** An error result: the client's model reads `text`, which says what to do. */
+export const errorResult = (text: string): AgentCallResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/** The answer of a finished run, or why it did not finish. */
+export function finishedResult(result: RunResult, structured: boolean): AgentCallResult {
+  if (result.status !== 'completed')
+    return errorResult(`The agent stopped (${result.status})${result.error ? `: ${result.error.message}` : ''}.`);
+  const text = result.output ?? '';
+  if (structured && typeof result.structured === 'object' && result.structured !== null)
+    return {
+      content: [{ type: 'text', text: text || JSON.stringify(result.structured) }],
+      structuredContent: result.structured as Record<string, unknown>,
+    };
+  return { content: [{ type: 'text', text }] };
+}
+
+/** A run waiting on input: the interrupts, and the token to pass back with the answer. */
+export function inputRequiredResult(toolName: string, resumeToken: string, interrupts: readonly Interrupt[]): AgentCallResult {
+  const asked = interrupts.map((i) => ({
+    id: i.id,
+    reason: i.reason,
+    payload: i.payload ?? null,
+    ...(i.toolName === undefined ? {} : { toolName: i.toolName }),
+  }));
+  const how =
+    asked.length === 1
+      ? '{ "resumeToken": <the token>, "answer": <your answer> }'
+      : '{ "resumeToken": <the token>, "answers": { <interrupt id>: <answer>, ... } }';
+  const text = `The agent needs input before it can go on: ${JSON.stringify(asked)}. Call "${toolName}" again with ${how}; an approval's answer is true, false or { "approved": boolean, "message"?: string }. Resume token: ${resumeToken}`;
+  return { content: [{ type: 'text', text }], structuredContent: { inputRequired: { resumeToken, interrupts: asked } } };
+}
+
+/** The tool's output schema: the agent's structured answer, or a request for input. */
+export function outputSchemaOf(agentSchema: Record<string, unknown>): Record<string, unknown> {
+  const inputRequired = {
+    type: 'object',
+    properties: { inputRequired: { type: 'object', properties: { resumeToken: { type: 'string' }, interrupts: { type: 'array' } } } },
+    required: ['inputRequired'],
+  };
+  return { type: 'object', anyOf: [agentSchema, inputRequired] };
+}

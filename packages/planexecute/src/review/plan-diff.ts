@@ -1,0 +1,102 @@
+import type { PlanMode } from '../graph/graph-plan.js';
+
+/** One step a revision rewrote: as the approved plan had it, and as the revision has it. */
+export interface PlanStepChange {
+  readonly before: unknown;
+  readonly after: unknown;
+}
+
+/**
+ * What a revision changes in the approved steps still to run. Linear plans are compared by step
+ * content (a rewritten step in the place of an approved one is `changed`); graph plans by step id
+ * (same id, other task or dependencies: `changed`).
+ */
+export interface PlanDiff {
+  readonly added: readonly unknown[];
+  readonly removed: readonly unknown[];
+  readonly changed: readonly PlanStepChange[];
+}
+
+/** True when the diff changes nothing. */
+export const isEmptyDiff = (diff: PlanDiff): boolean => !diff.added.length && !diff.removed.length && !diff.changed.length;
+
+const contentOf = (step: unknown): string => JSON.stringify(step) ?? String(step);
+const idOf = (step: unknown): string | undefined => {
+  const id = (step as { id?: unknown } | null)?.id;
+  return typeof id === 'string' ? id : undefined;
+};
+
+/** The diff from `before` (the approved steps still to run) to `after` (the revision's steps). */
+export function diffSteps(before: readonly unknown[], after: readonly unknown[], mode: PlanMode): PlanDiff {
+  return mode === 'graph' ? diffById(before, after) : diffByContent(before, after);
+}
+
+function diffById(before: readonly unknown[], after: readonly unknown[]): PlanDiff {
+  const old = new Map(before.map((s) => [idOf(s), s]));
+  const ids = new Set(after.map(idOf));
+  const added: unknown[] = [];
+  const changed: PlanStepChange[] = [];
+  for (const step of after) {
+    const was = old.get(idOf(step));
+    if (was === undefined) added.push(step);
+    else if (contentOf(was) !== contentOf(step)) changed.push({ before: was, after: step });
+  }
+  return { added, removed: before.filter((s) => !ids.has(idOf(s))), changed };
+}
+
+/** Linear plans: the longest common run of equal steps is kept; in each gap, steps paired by place are `changed`. */
+function diffByContent(before: readonly unknown[], after: readonly unknown[]): PlanDiff {
+  const a = before.map(contentOf);
+  const b = after.map(contentOf);
+  // lcs[i][j]: length of the longest common subsequence of a[i..] and b[j..].
+  const lcs = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      (lcs[i] as number[])[j] = a[i] === b[j] ? (lcs[i + 1]?.[j + 1] ?? 0) + 1 : Math.max(lcs[i + 1]?.[j] ?? 0, lcs[i]?.[j + 1] ?? 0);
+  const added: unknown[] = [];
+  const removed: unknown[] = [];
+  const changed: PlanStepChange[] = [];
+  let gapRemoved: unknown[] = [];
+  let gapAdded: unknown[] = [];
+  const closeGap = () => {
+    const paired = Math.min(gapRemoved.length, gapAdded.length);
+    for (let k = 0; k < paired; k++) changed.push({ before: gapRemoved[k], after: gapAdded[k] });
+    removed.push(...gapRemoved.slice(paired));
+    added.push(...gapAdded.slice(paired));
+    gapRemoved = [];
+    gapAdded = [];
+  };
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      closeGap();
+      i++;
+      j++;
+    } else if (j < b.length && (i >= a.length || (lcs[i]?.[j + 1] ?? 0) >= (lcs[i + 1]?.[j] ?? 0))) gapAdded.push(after[j++]);
+    else gapRemoved.push(before[i++]);
+  }
+  closeGap();
+  return { added, removed, changed };
+}
+
+/**
+ * The approved steps still to run: graph steps whose id has not succeeded; linear steps less one
+ * content-equal step for each step that succeeded since the approval.
+ */
+export function unfinishedSteps(
+  approved: readonly unknown[],
+  succeededSince: readonly { readonly id?: string; readonly step: unknown }[],
+  mode: PlanMode,
+): unknown[] {
+  if (mode === 'graph') {
+    const done = new Set(succeededSince.map((s) => s.id));
+    return approved.filter((s) => !done.has(idOf(s)));
+  }
+  const left = [...approved];
+  for (const done of succeededSince) {
+    const at = left.findIndex((s) => contentOf(s) === contentOf(done.step));
+    if (at >= 0) left.splice(at, 1);
+  }
+  return left;
+}

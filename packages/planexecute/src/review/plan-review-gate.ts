@@ -1,0 +1,200 @@
+import type { Agent, AgentEvent, Interrupt } from '@replan/core';
+import { InvocationContext, RunInterruptedSignal } from '@replan/core/agent-kit';
+import type { z } from 'zod';
+import { parseWith, type Parsed } from '../decision-call.js';
+import { tagged, tagOf } from '../event-kind.js';
+import type { PlanMode } from '../graph/graph-plan.js';
+import { checkGraphPlan, type FinishedSteps } from '../graph/graph-validation.js';
+import { stepsOf } from '../plan-schema.js';
+import { executedGraphSteps, type PlanExecuteKeys } from '../session-keys.js';
+import { diffSteps, isEmptyDiff, unfinishedSteps } from './plan-diff.js';
+import { planHistory, REJECTED, REVIEWED } from './plan-history.js';
+import { InvalidPlanReviewAnswerError, PlanStalledError } from './plan-review-errors.js';
+import {
+  PLAN_REVIEW,
+  planReviewAnswerProblem,
+  type PlanReviewAnswer,
+  type PlanReviewOptions,
+  type PlanReviewPayload,
+} from './plan-review-answer.js';
+import { planReviewKeys, type PlanReviewKeys } from './review-keys.js';
+import type { PlanFeedback } from './review-feedback.js';
+
+/** A planner or replanner from `createPlanner` / `createReplanner`: what the gate needs of it. */
+export interface PlanWriter extends Agent {
+  readonly planSchema: z.ZodType;
+  readonly mode: PlanMode;
+}
+
+export interface PlanReviewGateOptions {
+  readonly inner: PlanWriter;
+  readonly role: 'planner' | 'replanner';
+  readonly keys: PlanExecuteKeys;
+  /** The review options, defaults filled in; absent when nothing is reviewed (stalls end the run). */
+  readonly review: Required<PlanReviewOptions> | undefined;
+  /** Replanner: revisions in a row that repeat the plan with no newly finished step before it stalls. */
+  readonly maxStalls: number;
+}
+
+interface Decision {
+  readonly event: AgentEvent;
+  readonly index: number;
+}
+
+/**
+ * Runs a planner or replanner, then holds its plan for review when the options ask: stores an
+ * interrupt of reason `plan_review` (id `<decision event id>:plan_review`) and stops the run, so
+ * no step runs before the plan is approved. On resume it applies the answer: approve (the plan
+ * becomes `ApprovedPlan`), edit (the edited plan becomes `Plan` and `ApprovedPlan`) or reject (the
+ * feedback goes into `PlanFeedback` and the planner plans again, in a fresh scope, and its new plan
+ * is reviewed). Replanner: also counts stalls (see `planHistory`). It has the inner agent's name and
+ * runs it on its own path, so the events are the inner agent's as without review; everything it
+ * decides is read back from stored events, so a resumed run decides the same.
+ */
+export class PlanReviewGate implements Agent {
+  readonly name: string;
+  readonly description: string;
+  readonly operation = 'plan' as const;
+  private readonly reviewKeys: PlanReviewKeys;
+
+  constructor(private readonly options: PlanReviewGateOptions) {
+    this.name = options.inner.name;
+    this.description = options.inner.description;
+    this.reviewKeys = planReviewKeys(options.keys);
+  }
+
+  /** The plan schema of the agent it reviews. */
+  get planSchema(): z.ZodType {
+    return this.options.inner.planSchema;
+  }
+
+  async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
+    let attemptStart = this.attemptStart(ctx);
+    for (;;) {
+      const { inner } = this.options;
+      yield* inner.run(new InvocationContext(ctx.services, inner, ctx.path, ctx.branch, attemptStart, ctx.stepId));
+      const decision = this.decisionIn(ctx, attemptStart);
+      if (decision && tagOf(decision.event) === 'answer' && ctx.state[this.reviewKeys.PlanFeedback] != null) {
+        // Answered after a rejection: the feedback was for that plan, not for the next run's planner.
+        yield ctx.event({ actions: { stateDelta: { [this.reviewKeys.PlanFeedback]: null } } });
+        return;
+      }
+      if (!decision || tagOf(decision.event) === 'answer' || this.answered(ctx, decision.index)) return;
+      const payload = this.reviewOf(ctx, decision);
+      if (!payload) return;
+      const answer = yield* this.answerTo(ctx, decision.event, payload);
+      if ('reject' in answer) {
+        const feedback: PlanFeedback = { plan: payload.plan, feedback: answer.reject, invocationId: ctx.invocationId };
+        yield tagged(ctx.event({ actions: { stateDelta: { [this.reviewKeys.PlanFeedback]: feedback } } }), REJECTED);
+        attemptStart = ctx.events.length;
+        continue;
+      }
+      const plan = 'edit' in answer ? this.validEdit(ctx.state, answer.edit, reviewId(decision.event)) : payload.plan;
+      const delta: Record<string, unknown> = { [this.reviewKeys.ApprovedPlan]: plan };
+      if ('edit' in answer) delta[this.options.keys.Plan] = plan;
+      if (ctx.state[this.reviewKeys.PlanFeedback] != null) delta[this.reviewKeys.PlanFeedback] = null;
+      const meta = { review: 'edit' in answer ? 'edit' : 'approve' };
+      yield tagged(ctx.event({ actions: { stateDelta: delta } }), REVIEWED, meta);
+      return;
+    }
+  }
+
+  /**
+   * Checks an answer to this gate's review when `resume` is given it: a `PlanReviewAnswer`, and an
+   * edit that fits the plan schema (and is a valid graph over the finished steps, in graph mode).
+   */
+  checkResumeValue(interrupt: Interrupt, value: unknown, state: Readonly<Record<string, unknown>>): void {
+    if (interrupt.reason !== PLAN_REVIEW) return;
+    const problem = planReviewAnswerProblem(value);
+    if (problem) throw new InvalidPlanReviewAnswerError(interrupt.id, problem);
+    if ('edit' in (value as object)) this.validEdit(state, (value as { edit: unknown }).edit, interrupt.id);
+  }
+
+  /** The edited plan as the schema outputs it; else `InvalidPlanReviewAnswerError`. */
+  private validEdit(state: Readonly<Record<string, unknown>>, edit: unknown, interruptId: string): unknown {
+    const parsed = this.parseEdit(state, edit);
+    if (!parsed.ok) throw new InvalidPlanReviewAnswerError(interruptId, `the edited plan is not valid: ${parsed.problem}`);
+    return parsed.value;
+  }
+
+  private parseEdit(state: Readonly<Record<string, unknown>>, edit: unknown): Parsed<unknown> {
+    const parsed = parseWith(this.options.inner.planSchema, edit, 'its fields');
+    if (!parsed.ok || this.options.inner.mode !== 'graph') return parsed;
+    return checkGraphPlan(parsed.value, this.options.role === 'replanner' ? finishedIn(state, this.options.keys) : undefined);
+  }
+
+  /** Where the current attempt began: after the last rejection this gate stored in its run, else its start. */
+  private attemptStart(ctx: InvocationContext): number {
+    let start = ctx.scopeStart;
+    for (let i = ctx.scopeStart; i < ctx.events.length; i++) if (this.isOwn(ctx, ctx.events[i], REJECTED)) start = i + 1;
+    return start;
+  }
+
+  private isOwn(ctx: InvocationContext, event: AgentEvent | undefined, tag: string): boolean {
+    return event !== undefined && event.path === ctx.path && event.branch === ctx.branch && (tagOf(event) as string | undefined) === tag;
+  }
+
+  /** The inner agent's decision (plan, revised plan or answer) in the attempt, if it stored one. */
+  private decisionIn(ctx: InvocationContext, from: number): Decision | undefined {
+    for (let i = ctx.events.length - 1; i >= from; i--) {
+      const event = ctx.events[i] as AgentEvent;
+      if (event.path !== ctx.path || event.branch !== ctx.branch) continue;
+      const tag = tagOf(event);
+      if (tag === 'plan' || tag === 'revised-plan' || tag === 'answer') return { event, index: i };
+    }
+    return undefined;
+  }
+
+  private answered(ctx: InvocationContext, after: number): boolean {
+    for (let i = after + 1; i < ctx.events.length; i++) if (this.isOwn(ctx, ctx.events[i], REVIEWED)) return true;
+    return false;
+  }
+
+  /** The review this decision needs (undefined: it goes on). A stall with no review configured ends the run. */
+  private reviewOf(ctx: InvocationContext, decision: Decision): PlanReviewPayload | undefined {
+    const { review, role, keys, inner, maxStalls } = this.options;
+    const plan = decision.event.actions?.stateDelta?.[keys.Plan];
+    if (role === 'planner') return review?.plan ? { kind: PLAN_REVIEW, role, agent: this.name, plan } : undefined;
+    const rootPath = ctx.path.split('/').slice(0, -2).join('/');
+    const history = planHistory(ctx, decision.index, rootPath, keys, this.reviewKeys, inner.mode);
+    let reason: string | undefined;
+    if (history.stalls >= maxStalls) {
+      if (!review) throw new PlanStalledError(this.name, plan, history.stalls);
+      reason = `stalled: the same plan ${history.stalls} times in a row without a newly finished step`;
+    }
+    const approvedSteps = unfinishedSteps(stepsOf(history.approved), history.succeededSince, inner.mode);
+    const diff = diffSteps(approvedSteps, stepsOf(plan), inner.mode);
+    if (!reason && (!review || review.replans === 'never' || (review.replans === 'changed' && isEmptyDiff(diff)))) return undefined;
+    return { kind: PLAN_REVIEW, role, agent: this.name, plan, diff, ...(reason ? { reason } : {}) };
+  }
+
+  /** The stored answer to this decision's review; else the review is stored (once) and the run stops. */
+  private async *answerTo(
+    ctx: InvocationContext,
+    decision: AgentEvent,
+    payload: PlanReviewPayload,
+  ): AsyncGenerator<AgentEvent, PlanReviewAnswer, undefined> {
+    const id = reviewId(decision);
+    if (ctx.services.resumeValues.has(id)) {
+      const answer = ctx.services.resumeValues.get(id);
+      const problem = planReviewAnswerProblem(answer);
+      if (problem) throw new InvalidPlanReviewAnswerError(id, problem);
+      return answer as PlanReviewAnswer;
+    }
+    const interrupt: Interrupt = { id, reason: PLAN_REVIEW, payload, path: ctx.path };
+    if (!ctx.services.interruptIds.has(id)) yield tagged(ctx.event({ actions: { interrupt } }), 'plan-review');
+    throw new RunInterruptedSignal([interrupt]);
+  }
+}
+
+/** A review's interrupt id: the id of the event that wrote the plan, so it is the same after a resume. */
+const reviewId = (decision: AgentEvent): string => `${decision.id}:${PLAN_REVIEW}`;
+
+/** The graph steps already run, which an edited revision must not reuse. */
+function finishedIn(state: Readonly<Record<string, unknown>>, keys: PlanExecuteKeys): FinishedSteps {
+  const steps = executedGraphSteps(state, keys);
+  return {
+    succeeded: new Set(steps.filter((s) => s.error === undefined).map((s) => s.id)),
+    failed: new Set(steps.filter((s) => s.error !== undefined).map((s) => s.id)),
+  };
+}

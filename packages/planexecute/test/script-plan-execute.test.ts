@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { InMemorySessionStore } from '@replan/core';
+import { createPlanExecuteAgent, SessionKeys, type ExecutedGraphStep } from '@replan/planexecute';
+import { scriptPlanExecute } from '@replan/planexecute/testing';
+import { countingTool, runnerFor, stepPairs } from './support.js';
+
+const user = { userId: 'u', input: 'go' };
+
+describe('scriptPlanExecute drives a plan–execute agent with no prompt strings', () => {
+  it('linear: per-role models, each step its tool calls then its text, revisions, then the answer', async () => {
+    const search = countingTool('search');
+    const s = scriptPlanExecute({
+      plan: { steps: ['look up the price', 'add the tax'] },
+      steps: {
+        'look up the price': { toolCalls: [{ name: 'search', args: { q: 'price' } }], text: 'The price is 100.' },
+        'add the tax': 'With tax: 120.',
+      },
+      replans: [{ steps: ['add the tax'] }],
+      answer: 'It costs 120.',
+    });
+    const agent = createPlanExecuteAgent({
+      model: s.executorModel,
+      plannerModel: s.plannerModel,
+      executorModel: s.executorModel,
+      replannerModel: s.replannerModel,
+      tools: [search.tool],
+    });
+    const { runner, state } = runnerFor(agent);
+    const result = await runner.run(user).result();
+    expect(result.status).toBe('completed');
+    expect(result.output).toBe('It costs 120.');
+    expect(search.calls).toEqual(['price']);
+    expect(stepPairs(await state(result.sessionId))).toEqual([
+      ['look up the price', 'The price is 100.'],
+      ['add the tax', 'With tax: 120.'],
+    ]);
+    // Each role asked only its own model; the executor's calls name their step.
+    expect(s.plannerModel.calls).toBe(1);
+    expect(s.replannerModel.calls).toBe(2);
+    expect(s.executorModel.callers.map((c) => c?.step)).toEqual(['1', '1', '2']);
+  });
+
+  it('graph: parallel steps in any start order, routed by step id; one model for every role', async () => {
+    const work = countingTool('work');
+    const ids = ['a', 'b', 'c'];
+    const s = scriptPlanExecute({
+      plan: {
+        steps: [...ids.map((id) => ({ id, task: `task ${id}`, dependsOn: [] })), { id: 'sum', task: 'sum $a $b $c', dependsOn: ids }],
+      },
+      steps: {
+        ...Object.fromEntries(ids.map((id) => [id, { toolCalls: [[{ name: 'work', args: { q: id } }]], text: `${id} done` }])),
+        sum: 'all three done',
+      },
+      answer: 'finished',
+    });
+    const agent = createPlanExecuteAgent({ model: s.model, mode: 'graph', tools: [work.tool], stepConcurrency: 3 });
+    const { runner, state } = runnerFor(agent, new InMemorySessionStore());
+    const result = await runner.run(user).result();
+    expect(result.status).toBe('completed');
+    expect(result.output).toBe('finished');
+    expect([...work.calls].sort()).toEqual(ids);
+    const executed = (await state(result.sessionId))[SessionKeys.ExecutedSteps] as ExecutedGraphStep[];
+    expect(Object.fromEntries(executed.map((e) => [e.id, e.result]))).toEqual({
+      a: 'a done',
+      b: 'b done',
+      c: 'c done',
+      sum: 'all three done',
+    });
+    expect(s.model.callers.map((c) => c?.name)).toContain('planner');
+  });
+
+  it('a plan review answered in a new process: the same script drives the rest', async () => {
+    const script = {
+      plan: { steps: ['draft', 'polish'] },
+      steps: { draft: 'a draft', polish: 'polished' },
+      replans: [{ steps: ['polish'] }],
+      answer: 'here it is',
+    };
+    const store = new InMemorySessionStore();
+    const processWith = () => {
+      const s = scriptPlanExecute(script);
+      return { s, ...runnerFor(createPlanExecuteAgent({ model: s.model, review: { plan: true } }), store) };
+    };
+    const first = processWith();
+    const stopped = await first.runner.run(user).result();
+    const review = stopped.interrupts[0];
+    expect(review?.reason).toBe('plan_review');
+    expect(first.s.executorModel.calls).toBe(0);
+
+    const second = processWith();
+    const done = await second.runner
+      .resume({ userId: 'u', sessionId: stopped.sessionId, values: { [review?.id ?? '']: { approve: true } } })
+      .result();
+    expect(done.output).toBe('here it is');
+    expect(second.s.plannerModel.calls).toBe(0);
+  });
+
+  it('says which step has no script', async () => {
+    const s = scriptPlanExecute({ plan: { steps: ['unscripted'] }, steps: {}, answer: 'x' });
+    const { runner } = runnerFor(createPlanExecuteAgent({ model: s.model }));
+    const result = await runner.run(user).result();
+    expect(result.status).toBe('failed');
+    expect(result.error?.message).toContain('no script for step "unscripted"');
+  });
+});

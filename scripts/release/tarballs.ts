@@ -1,0 +1,58 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { succeed } from './commands.js';
+import { repoRoot } from './workspace-packages.js';
+
+/**
+ * Packs every package under `packages/` into `destination` (`pnpm pack` runs each package's `prepare`
+ * build first and turns `workspace:` ranges into plain ones); resolves with the tarballs' paths.
+ */
+export async function packTarballs(destination: string): Promise<string[]> {
+  await succeed('pnpm', ['-r', '--filter', './packages/*', 'pack', '--pack-destination', destination], repoRoot);
+  return (await readdir(destination))
+    .filter((f) => f.endsWith('.tgz'))
+    .sort()
+    .map((f) => join(destination, f));
+}
+
+/** What a consumer installs beside our packages: the versions our own packages are built and tested with. */
+export type ToolVersions = Record<'zod' | 'typescript' | '@types/node' | '@opentelemetry/api', string>;
+
+/** The ranges of {@link ToolVersions}, read from core's dev dependencies and otel's peer on `@opentelemetry/api`. */
+export async function toolVersions(): Promise<ToolVersions> {
+  const core = JSON.parse(await readFile(join(repoRoot, 'packages/core/package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  };
+  const pick = (name: string) => {
+    const range = core.devDependencies[name];
+    if (!range) throw new Error(`packages/core/package.json has no devDependency ${name}`);
+    return range;
+  };
+  const otel = JSON.parse(await readFile(join(repoRoot, 'packages/otel/package.json'), 'utf8')) as {
+    peerDependencies: Record<string, string>;
+  };
+  const otelApi = otel.peerDependencies['@opentelemetry/api'];
+  if (!otelApi) throw new Error('packages/otel/package.json has no peerDependency @opentelemetry/api');
+  return { zod: pick('zod'), typescript: pick('typescript'), '@types/node': pick('@types/node'), '@opentelemetry/api': otelApi };
+}
+
+/**
+ * `npm install`s the tarballs into the project at `dir` (which has a package.json), with the peers and
+ * tools of {@link toolVersions}, as a user of npm would. Uses the npm cache first (`--prefer-offline`).
+ */
+export async function installTarballs(dir: string, tarballs: readonly string[]): Promise<void> {
+  const versions = await toolVersions();
+  await succeed(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      ...tarballs,
+      ...Object.entries(versions).map(([name, range]) => `${name}@${range}`),
+    ],
+    dir,
+  );
+}
