@@ -26,6 +26,8 @@ export { planExecuteState } from './plan-execute-state.js';
 export type { PlanExecuteState } from './plan-execute-state.js';
 export type { ExecutedStep, ExecutedGraphStep, StepToolError, ExecutionContext, ExecutorInput } from './session-keys.js';
 export { defaultPlanSchema, stepsOf, stepText } from './plan-schema.js';
+// The `plan` and `respond` tool specs, for a planner or replanner call you make yourself.
+export { PlanTool, RespondTool } from './plan-tools.js';
 export type { DefaultPlan } from './plan-schema.js';
 export { graphPlanSchema } from './graph/graph-plan.js';
 export type { GraphPlan, GraphStep, PlanMode } from './graph/graph-plan.js';

@@ -26,8 +26,17 @@ export function respondToolFor(respondSchema: z.ZodType): ToolSpec {
   };
 }
 
-/** The `plan` tool with the default plan schema (`{ steps: string[] }`). Its arguments are the plan. */
+/**
+ * The `plan` tool with the default plan schema (`{ steps: string[] }`): its arguments are the plan.
+ * The built-in planner forces it and the replanner offers it; pass it in `ModelRequest.tools` when
+ * you make a planner call of your own (with `toolChoice: { name: 'plan' }` to force it). A planner
+ * with its own `planSchema` uses a `plan` tool made from that schema instead.
+ */
 export const PlanTool: ToolSpec = planToolFor(defaultPlanSchema);
 
-/** The `respond` tool with the default answer schema (`{ response: string }`). */
+/**
+ * The `respond` tool with the default answer schema (`{ response: string }`): the replanner offers it
+ * beside `PlanTool`, and its arguments are the final answer. Use it in a replanner call of your own;
+ * a replanner with its own `respondSchema` uses a `respond` tool made from that schema instead.
+ */
 export const RespondTool: ToolSpec = respondToolFor(defaultRespondSchema);

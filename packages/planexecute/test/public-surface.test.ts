@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 // Listed so that a change to the public surface is a visible diff. One way to build each part: the
 // `create*` functions (the classes are exported as types only).
 describe('public surface of @replan/planexecute', () => {
-  it('exports the create* functions, session keys, plan schemas, prompt templates, event kinds and errors', async () => {
+  it('exports the create* functions, session keys, plan schemas, prompt templates, event kinds, the plan and respond tool specs, and errors', async () => {
     expect(Object.keys(await import('@replan/planexecute')).sort()).toEqual([
       'ExecutorPrompt',
       'GraphExecutorPrompt',
@@ -15,9 +15,11 @@ describe('public surface of @replan/planexecute', () => {
       'PLAN_EXECUTE_META',
       'PLAN_REVIEW',
       'PlanStalledError',
+      'PlanTool',
       'PlannerPrompt',
       'PlanningError',
       'ReplannerPrompt',
+      'RespondTool',
       'STEP_RESULTS_PREAMBLE',
       'SessionKeys',
       'createExecutor',

@@ -7,11 +7,12 @@ import {
   fillTemplate,
   planExecuteEventKind,
   PlannerPrompt,
+  PlanTool,
   ReplannerPrompt,
+  RespondTool,
   SessionKeys,
   type PlanExecuteEventKind,
 } from '@replan/planexecute';
-import { PlanTool, RespondTool } from '../src/plan-tools.js';
 import { collect, harness, planCall, respondCall } from './support.js';
 
 describe('streaming', () => {
@@ -101,5 +102,12 @@ describe('prompts and user input', () => {
     expect(h.planner.requests[0]?.tools?.map((t) => t.name)).toEqual(['plan']);
     expect(h.replanner.requests[0]?.toolChoice).toBe('required');
     expect(h.replanner.requests[0]?.tools?.map((t) => t.name)).toEqual(['plan', 'respond']);
+  });
+
+  it('exports, from the package entry, the very plan and respond tool specs the default planner and replanner send', async () => {
+    const h = harness({ planner: [planCall([])], replanner: [respondCall('ok')] });
+    await collect(h.runner.run({ userId: 'u', input: 'x' }));
+    expect(h.planner.requests[0]?.tools).toEqual([PlanTool]);
+    expect(h.replanner.requests[0]?.tools).toEqual([PlanTool, RespondTool]);
   });
 });

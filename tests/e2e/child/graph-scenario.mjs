@@ -14,7 +14,7 @@ import { markedModels } from './marked-model.mjs';
 import { payloadOf } from './request-payload.mjs';
 import { recordTool } from './record-tool.mjs';
 
-/** @typedef {{ item: string, ms: number }} RecordArgs */
+/** @typedef {{ item: string, ms: number, after?: string }} RecordArgs */
 
 /** A task with the quote markers around its inserted results taken out. */
 const unquoted = (/** @type {string} */ task) => task.replaceAll(QUOTE_BEGIN, '').replaceAll(QUOTE_END, '');
@@ -34,7 +34,9 @@ export const GRAPH = {
     a: [[{ item: 'alpha', ms: 5 }]],
     b: [
       [
-        { item: 'beta', ms: 60 },
+        // The long call ends after the short one, as its 60 ms say, also when a loaded machine
+        // starts the short one late (the step's answer lists the results in that order).
+        { item: 'beta', ms: 60, after: 'beta-echo' },
         { item: 'beta-echo', ms: 3 },
       ],
     ],

@@ -116,18 +116,18 @@ function beginModelCall(ctx: InvocationContext, model: ChatModel, request: Model
         : error instanceof ReplayError
           ? error
           : new ModelCallError(ctx.agent.name, error);
-      observed?.({ error: failure });
+      observed?.(undefined, failure);
       return failure;
     },
     stopped(): void {
-      observed?.({ error: new Error(`the caller stopped reading model "${model.id}"'s stream`) });
+      observed?.(undefined, new Error(`the caller stopped reading model "${model.id}"'s stream`));
     },
     succeeded(response: ModelResponse): ModelResponse {
       budget.recordUsage(model.id, response.usage, { path: ctx.path, stepId: ctx.stepId, latencyMs: Date.now() - started });
       // The event storing this response gets meta.model and meta.request (ctx.event).
       const memo = ctx.modelCalls;
       noteModelResponse(memo, response, model, describeRequest(request, memo.chain, call));
-      observed?.({ response });
+      observed?.(response);
       return response;
     },
   };

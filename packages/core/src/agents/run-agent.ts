@@ -59,14 +59,15 @@ class ObservedAgentRun implements AsyncGenerator<AgentEvent, void, undefined> {
     await this.return();
   }
 
+  // Made once per agent run, not once per event: `settle` runs on every event.
+  private readonly stepped = (result: Step): Step => {
+    if (result.done) this.end();
+    return result;
+  };
+  private readonly threw = (error: unknown): Promise<never> => this.failed(error);
+
   private settle(step: Promise<Step>): Promise<Step> {
-    return step.then(
-      (result) => {
-        if (result.done) this.end();
-        return result;
-      },
-      (error: unknown) => this.failed(error),
-    );
+    return step.then(this.stepped, this.threw);
   }
 
   private failed(error: unknown): Promise<never> {

@@ -88,12 +88,12 @@ function observedRunOne(ctx: InvocationContext, call: ToolCallBlock, options: To
   return runOne(ctx, call, options).then(
     (event) => {
       const block = Array.isArray(event) ? undefined : event.message?.content[0];
-      if (block?.type === 'tool_result') end({ output: block.output, isError: block.isError === true });
-      else end({ isError: false, interrupted: true });
+      if (block?.type === 'tool_result') end(block.output, block.isError === true);
+      else end(undefined, false, undefined, true);
       return event;
     },
     (error: unknown) => {
-      end({ isError: true, error });
+      end(undefined, true, error);
       throw error;
     },
   );

@@ -92,12 +92,15 @@ export class RunObservation {
     };
   }
 
-  /** Reports a model call starting; call the returned function with its response or error. */
+  /**
+   * Reports a model call starting; call the returned function with its response, or with
+   * `undefined` and the error. (Arguments, not an outcome object: this runs on every model call.)
+   */
   modelCall(
     ctx: InvocationContext,
     model: ChatModel,
     request: ModelRequest,
-  ): (outcome: { response?: ModelResponse; error?: unknown }) => void {
+  ): (response: ModelResponse | undefined, error?: unknown) => void {
     const s = this.scopeOf(ctx);
     const callId = this.id('model-call-');
     let size: RequestSize | undefined;
@@ -122,7 +125,7 @@ export class RunObservation {
       request,
       requestSize,
     });
-    return ({ response, error }) => {
+    return (response, error) => {
       const time = Date.now();
       this.hub.notify<ModelCallEndInfo>({
         kind: 'model-call-end',
@@ -151,11 +154,14 @@ export class RunObservation {
     };
   }
 
-  /** Reports a tool call starting; call the returned function with how it ended. */
+  /**
+   * Reports a tool call starting; call the returned function with how it ended: its output and
+   * whether that is an error result, else the error it threw, or `interrupted` when it asked a question.
+   */
   toolCall(
     ctx: InvocationContext,
     call: ToolCallBlock,
-  ): (outcome: { output?: unknown; isError: boolean; error?: unknown; interrupted?: boolean }) => void {
+  ): (output: unknown, isError: boolean, error?: unknown, interrupted?: boolean) => void {
     const s = this.scopeOf(ctx);
     const started = Date.now();
     this.hub.notify<ToolCallStartInfo>({
@@ -174,7 +180,7 @@ export class RunObservation {
       toolCallId: call.id,
       args: call.args,
     });
-    return ({ output, isError, error, interrupted }) => {
+    return (output, isError, error, interrupted) => {
       const time = Date.now();
       this.hub.notify<ToolCallEndInfo>({
         kind: 'tool-call-end',

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { connectionsClosed, connectionTag } from './child-connections.js';
 import type { StoreConfig } from './store-target.js';
 
 const entry = fileURLToPath(new URL('../../child/run-session.mjs', import.meta.url));
@@ -37,7 +38,10 @@ export interface ChildResult {
 }
 
 export interface ChildOutcome {
-  /** Killed with SIGKILL by the parent. */
+  /**
+   * Killed with SIGKILL by the parent. On PostgreSQL the outcome comes once the server has no
+   * connection of the child left, so what it sent before dying is stored (or dropped) by then.
+   */
   readonly killed: boolean;
   /** The marker labels the process printed, in order. */
   readonly markers: string[];
@@ -56,11 +60,24 @@ export interface KillOptions {
   readonly onMarker?: (n: number, label: string) => void;
 }
 
-/** Runs one child process to its end (or kill) and reports what it printed. */
-export function runChild(config: ChildConfig, options: KillOptions = {}): Promise<ChildOutcome> {
+/**
+ * Runs one child process to its end (or kill) and reports what it printed. A killed child's
+ * outcome waits for its last PostgreSQL statements to finish in the server (see child-connections.ts).
+ */
+export async function runChild(config: ChildConfig, options: KillOptions = {}): Promise<ChildOutcome> {
+  const store = config.store;
+  const tag = store.kind === 'postgres' ? connectionTag(config.processLabel) : undefined;
+  const outcome = await runProcess(config, options, tag);
+  if (outcome.killed && tag && store.kind === 'postgres') await connectionsClosed(store.connectionString, tag);
+  return outcome;
+}
+
+function runProcess(config: ChildConfig, options: KillOptions, tag: string | undefined): Promise<ChildOutcome> {
   const killOn = options.killOn ?? config.killAt;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // `pg` in the child names its connections after PGAPPNAME: the tag the harness waits on after a kill.
+    const env = tag ? { ...process.env, PGAPPNAME: tag } : process.env;
+    const child = spawn(process.execPath, [entry, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'], env });
     const markers: string[] = [];
     let killedAfter: string | undefined;
     let result: ChildResult | undefined;
