@@ -16,7 +16,7 @@ export interface Props {
   readonly on?: { readonly [K in keyof HTMLElementEventMap]?: (event: HTMLElementEventMap[K]) => void };
 }
 
-/** Elements whose content is plain text only (no markup shows there): hidden characters go in as `⟨U+XXXX⟩`. */
+/** Elements whose content is plain text only (no markup shows there): hidden characters go in as `⟨U+202E⟩` (its code point). */
 const TEXT_ONLY = new Set(['OPTION', 'TEXTAREA', 'TITLE', 'title']);
 
 /** Text as nodes: plain runs as text, each hidden character as a visible, styled code. */

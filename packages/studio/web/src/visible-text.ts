@@ -64,7 +64,7 @@ export function splitHidden(text: string): (string | { readonly hidden: string }
   return parts;
 }
 
-/** `text` with each hidden character written as `⟨U+XXXX⟩`: for attributes, options and tooltips (no markup there). */
+/** `text` with each hidden character written as `⟨U+202E⟩` (its code point): for attributes, options and tooltips (no markup there). */
 export function escapeHidden(text: string): string {
   return splitHidden(text)
     .map((p) => (typeof p === 'string' ? p : `⟨${codePoint(p.hidden)}⟩`))
