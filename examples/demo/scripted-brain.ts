@@ -20,8 +20,13 @@ const resultsOf = (text: string) => [...text.matchAll(/Result: (.*)/g)].map((m) 
 
 function executor(request: ModelRequest): ScriptedReply {
   const last = lastMessage(request);
-  const task = request.messages.map(messageText).join('\n');
-  const step = task.split('## YOUR STEP\n')[1] ?? '';
+  // The step is read from the executor's own instructions, never from tool results: a search result
+  // that mentions another document must not change which step this is.
+  const instructions = request.messages
+    .filter((m) => m.role !== 'tool')
+    .map(messageText)
+    .join('\n');
+  const step = (instructions.split('## YOUR STEP\n')[1] ?? '').split('\n')[0] ?? '';
   if (last?.role === 'tool') {
     const output = last.content.find((b) => b.type === 'tool_result')?.output;
     if (/staffing/i.test(step)) return 'The support team will have 15 people after March (12 today + 3 joining).';
