@@ -8,6 +8,7 @@ import { sessionStores } from './session-stores.js';
 import { durableTools } from './durable-tools.js';
 import { studioOpen } from './studio-open.js';
 import { runQueue } from './run-queue.js';
+import { longStepBench } from './long-step.js';
 
 const benches: [string, () => Promise<string>][] = [
   ['react-overhead', reactOverhead],
@@ -20,6 +21,7 @@ const benches: [string, () => Promise<string>][] = [
   ['durable-tools', durableTools],
   ['studio-open', studioOpen],
   ['run-queue', runQueue],
+  ['long-step', longStepBench],
 ];
 const only = process.argv[2];
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
