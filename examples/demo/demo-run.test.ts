@@ -18,7 +18,7 @@ it('the demo run reports each step’s own result, then the yearly cost', async 
   const results: string[] = [];
   for await (const event of run) {
     const kind = planExecuteEventKind(event);
-    if (kind?.kind === 'step-result') results.push(kind.executedStep.result);
+    if (kind?.kind === 'step-result') results.push(String(kind.executedStep.result));
   }
   expect(results).toEqual([
     'The support team will have 15 people after March (12 today + 3 joining).',
