@@ -113,8 +113,7 @@ describe('checkPlan: a plan policy on every plan and revision', () => {
     const result = await h.runner.run(user).result();
     expect(result.status).toBe('interrupted');
     const reviews = result.interrupts.filter((i) => i.reason === 'plan_review');
-    expect(reviews).toHaveLength(1);
-    expect((reviews[0]?.payload as PlanReviewPayload<DefaultPlan>).plan).toEqual({ steps: ['a'] });
+    expect(reviews.map((i) => (i.payload as PlanReviewPayload<DefaultPlan>).plan)).toEqual([{ steps: ['a'] }]);
     expect(policy.seen).toHaveLength(2);
     // Nothing anywhere in the log offered the refused plan for review.
     const events = await h.events(result.sessionId);
