@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError, messageText, type Agent } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
+import { z } from 'zod';
 import {
   createExecutor,
   createPlanExecuteAgent,
@@ -179,6 +180,26 @@ describe('checkPlan: a plan policy on every plan and revision', () => {
     // The refused plan's step never started early (a checked plan is not streamed): one run per step.
     expect(s.executorModel.callers.map((c) => c?.step).sort()).toEqual(['fetch', 'verify']);
     expect((await state(result.sessionId))[SessionKeys.Plan]).toEqual(good);
+  });
+
+  it('only known tools: the plan is typed by planSchema, and a step naming another tool is refused', async () => {
+    const planSchema = z.object({ steps: z.array(z.object({ task: z.string(), tool: z.string() })) });
+    const known = new Set(['search']);
+    const planner = new ScriptedModel({
+      responses: [planCall([{ task: 'look', tool: 'browse' }]), planCall([{ task: 'look', tool: 'search' }])],
+    });
+    const agent = createPlanExecuteAgent({
+      model: new ScriptedModel({ responses: ['found', respondCall('ok')] }),
+      plannerModel: planner,
+      planSchema,
+      checkPlan: (plan) => {
+        const unknown = plan.steps.filter((s) => !known.has(s.tool)).map((s) => s.tool);
+        return unknown.length ? { ok: false, reason: `unknown tools ${unknown.join(', ')}` } : { ok: true };
+      },
+    });
+    const result = await runnerFor(agent).runner.run(user).result();
+    expect(result.status).toBe('completed');
+    expect(messageText(planner.requests[1]?.messages.at(-1))).toContain('unknown tools browse');
   });
 
   it('needs our planner and replanner, and a function: else a ConfigurationError saying why', () => {
