@@ -28,6 +28,11 @@ export interface DecisionCallOptions<T> {
   /** Repair attempts before `PlanningError` (default 2). */
   readonly maxRepairs?: number;
   /**
+   * Checks a parsed value (a plan policy): a problem string refuses it like a parse failure (repair,
+   * then `PlanningError`); `attempt` counts the model answers of this decision from 1.
+   */
+  readonly check?: (value: T, attempt: number) => Promise<string | undefined>;
+  /**
    * Makes one attempt's model call (default: core's `callModel` with `options.model`), yielding
    * events to store and returning the response. Untagged events are tagged `planning`.
    */
@@ -63,7 +68,7 @@ export async function* decisionCall<T>(
     let next = await calling.next();
     for (; !next.done; next = await calling.next()) yield tagOf(next.value) ? next.value : tagged(next.value, 'planning');
     const response = next.value;
-    const parsed = options.parse(response.message);
+    const parsed = await checked(options, options.parse(response.message), failures + 1);
     if (parsed.ok) return { value: parsed.value, response };
 
     failures++;
@@ -79,6 +84,13 @@ export async function* decisionCall<T>(
       messages.push(event.message as Message);
     }
   }
+}
+
+/** A parsed value passed through `options.check`, if any. */
+async function checked<T>(options: DecisionCallOptions<T>, parsed: Parsed<T>, attempt: number): Promise<Parsed<T>> {
+  if (!parsed.ok || !options.check) return parsed;
+  const problem = await options.check(parsed.value, attempt);
+  return problem === undefined ? parsed : { ok: false, problem };
 }
 
 /** Error results for every tool call of a rejected answer. */

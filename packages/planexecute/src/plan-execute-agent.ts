@@ -6,13 +6,15 @@ import { createReplanner, Replanner } from './replanner.js';
 import type { ContextPolicy } from './context-policy.js';
 import type { GraphPlan, PlanMode } from './graph/graph-plan.js';
 import { GraphExecutor } from './graph/graph-executor.js';
-import { partsForMode, type PlanExecuteParts } from './plan-mode-parts.js';
+import { partsForMode } from './plan-mode-parts.js';
 import type { DefaultPlan } from './plan-schema.js';
 import type { PartScope } from './part-scope.js';
 import { PlanExecuteAgent, partNamesFor } from './plan-execute-root.js';
 import { DEFAULT_PLAN_EXECUTE_NAME, planExecuteKeys } from './session-keys.js';
 import type { PlanReviewOptions } from './review/plan-review-answer.js';
 import { resolveMaxStalls, resolveReview, withPlanReview } from './review/with-plan-review.js';
+import type { PlanCheck } from './policy/plan-check.js';
+import { withCheckPlan } from './policy/with-check-plan.js';
 
 interface CommonOptions {
   /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */
@@ -76,6 +78,8 @@ export interface PlanExecuteAgentOptions<P extends Agent = Agent> extends Common
   readonly planner: P;
   readonly executor: Agent;
   readonly replanner: Agent;
+  /** A plan policy (see `PlanCheck`); needs the planner and replanner of `createPlanner` / `createReplanner`. */
+  readonly checkPlan?: PlanCheck<PlanOfPlanner<P>>;
 }
 
 /** The one-call form: one model (or one per role) and the executor's tools; defaults for the rest. */
@@ -103,6 +107,13 @@ export interface PlanExecuteQuickOptions<S extends z.ZodType | undefined = undef
   readonly contextPolicy?: ContextPolicy;
   /** Keep long steps inside the executor model's window (the executor's `compaction`; see `ReActAgent`). */
   readonly compaction?: CompactionOptions;
+  /**
+   * A plan policy run on the plan and on every revision before it is accepted, and before review
+   * (see `PlanCheck`): a refusal goes back to the model as a repair with its reason; after
+   * `maxRepairs` (2) refusals the run fails with `PlanningError`. With `streamingPlan`, steps
+   * start only once the whole plan passed the check.
+   */
+  readonly checkPlan?: PlanCheck<PlanOfSchema<S, M>>;
 }
 
 /** The plan type of a `planSchema` (or of the mode's default plan when there is none). */
@@ -132,15 +143,14 @@ export function createPlanExecuteAgent(options: AnyOptions): PlanExecuteAgent<un
   const name = options.name ?? DEFAULT_PLAN_EXECUTE_NAME;
   const scope: PartScope = { keys: planExecuteKeys(name), names: partNamesFor(name) };
   const given = isQuick(options) ? defaultAgents(options, mode) : options;
-  const scoped: PlanExecuteParts = {
-    planner: inScope(given.planner, scope),
-    executor: inScope(given.executor, scope),
-    replanner: inScope(given.replanner, scope),
-  };
+  const scoped = withCheckPlan(
+    { planner: inScope(given.planner, scope), executor: inScope(given.executor, scope), replanner: inScope(given.replanner, scope) },
+    options.checkPlan as PlanCheck | undefined,
+  );
   const review = resolveReview(options.review);
   const maxStalls = resolveMaxStalls(options.maxStalls);
-  // A reviewed plan starts no step before approval: the plain planner writes it (nothing to overlap).
-  const streamingPlan = review?.plan && mode === 'graph' ? false : options.streamingPlan;
+  // A reviewed or checked plan starts no step before approval: the plain planner writes it (nothing to overlap).
+  const streamingPlan = (review?.plan || options.checkPlan) && mode === 'graph' ? false : options.streamingPlan;
   const { planner, executor, replanner } = partsForMode(mode, scoped, options.stepConcurrency, streamingPlan);
   const gated = withPlanReview({ planner, replanner }, { review, maxStalls, keys: scope.keys });
   const loop = new LoopAgent({

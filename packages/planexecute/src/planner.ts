@@ -24,6 +24,7 @@ import { graphPlanSchema, type PlanMode } from './graph/graph-plan.js';
 import { GraphPlannerPrompt } from './graph/graph-prompts.js';
 import { checkGraphPlan } from './graph/graph-validation.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
+import { refusalOf, type PlanCheck } from './policy/plan-check.js';
 
 /** How the planner gets a structured plan from its model. */
 export type StructuredOutput = 'tool-call' | 'response-format';
@@ -48,8 +49,13 @@ export interface PlannerOptions<S extends z.ZodType = typeof defaultPlanSchema> 
   readonly settings?: ModelSettings;
   readonly name?: string;
   readonly description?: string;
-  /** Repair attempts before `PlanningError` (default 2). */
+  /** Repair attempts before `PlanningError` (default 2); refusals of `checkPlan` count too. */
   readonly maxRepairs?: number;
+  /**
+   * A plan policy run on each plan the model writes before it is accepted: a refusal is sent back
+   * as a repair (see `PlanCheck`). `createPlanExecuteAgent({ checkPlan })` sets it on its planner.
+   */
+  readonly checkPlan?: PlanCheck<z.output<S>>;
 }
 
 const stripJsonFence = (text: string) => text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
@@ -115,6 +121,7 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
       model: this.options.model,
       request,
       parse: (m) => this.parseAnswer(m),
+      ...this.checkOption(ctx),
       repairHint: this.repairHint,
       ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
     });
@@ -141,6 +148,18 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
   parseAnswer(message: Message): Parsed<z.output<S>> {
     const parsed = this.textMode ? parsePlanText(message, this.planSchema) : parsePlanCall(message, this.planSchema);
     return parsed.ok && this.mode === 'graph' ? checkGraphPlan(parsed.value) : parsed;
+  }
+
+  /** The decision's `check` when there is a `checkPlan`. @internal */
+  checkOption(ctx: InvocationContext): { check?: (plan: z.output<S>, attempt: number) => Promise<string | undefined> } {
+    const { checkPlan } = this.options;
+    if (!checkPlan) return {};
+    return { check: (plan, attempt) => refusalOf(checkPlan, plan, { role: 'planner', agent: this.name, attempt, state: ctx.state }) };
+  }
+
+  /** This planner with a plan policy (the plan–execute agent's `checkPlan`). @internal */
+  withCheck(checkPlan: PlanCheck<z.output<S>>): Planner<S> {
+    return new Planner({ ...this.options, name: this.name, checkPlan }, this.keys);
   }
 
   /** What a repair message asks for. @internal */
@@ -171,6 +190,7 @@ export function createPlanner(
   options: PlannerOptions<typeof graphPlanSchema> & { readonly mode: 'graph'; readonly planSchema?: undefined },
 ): Planner<typeof graphPlanSchema>;
 export function createPlanner<S extends z.ZodType = typeof defaultPlanSchema>(options: PlannerOptions<S>): Planner<S>;
-export function createPlanner(options: PlannerOptions<z.ZodType>): Planner<z.ZodType> {
+// biome-ignore lint/suspicious/noExplicitAny: the implementation takes every overload's options (their `checkPlan` parameters differ).
+export function createPlanner(options: PlannerOptions<any>): Planner<z.ZodType> {
   return new Planner(options);
 }

@@ -28,6 +28,7 @@ import { graphReplannerInput, type GraphReplannerInput } from './graph/graph-rep
 import { formatGraphReplannerPrompt } from './graph/graph-prompts.js';
 import { checkGraphPlan, type FinishedSteps } from './graph/graph-validation.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
+import { refusalOf, type PlanCheck } from './policy/plan-check.js';
 
 export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
   readonly model: ChatModel;
@@ -54,8 +55,14 @@ export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema
   readonly settings?: ModelSettings;
   readonly name?: string;
   readonly description?: string;
-  /** Repair attempts before `PlanningError` (default 2). */
+  /** Repair attempts before `PlanningError` (default 2); refusals of `checkPlan` count too. */
   readonly maxRepairs?: number;
+  /**
+   * A plan policy run on each revision (a `plan` call, not an answer) before it is accepted: a
+   * refusal is sent back as a repair (see `PlanCheck`). `createPlanExecuteAgent({ checkPlan })`
+   * sets it on its replanner.
+   */
+  readonly checkPlan?: PlanCheck<z.output<S>>;
 }
 
 /** What the replanner decided. */
@@ -166,6 +173,7 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
         if (!parsed.ok || parsed.value.kind !== 'plan' || !input.finished) return parsed;
         return checkGraphPlan(parsed.value, input.finished, (d) => d.plan);
       },
+      ...this.checkOption(ctx),
       repairHint: 'Call exactly one tool: "respond" with the final answer, or "plan" with the steps still to do.',
       ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
     });
@@ -186,6 +194,23 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
     // The answer as text (keeping the model's reasoning blocks), never the raw tool-call JSON.
     const message: Message = { role: 'assistant', content: [...reasoningOf(response.message), textBlock(final.text)] };
     yield tagged(ctx.event({ message, ...usage, actions: { final, exitLoop: true, ...stateAppend } }), 'answer', meta);
+  }
+
+  /** The decision's `check` when there is a `checkPlan`: revisions are checked, answers are not. */
+  private checkOption(ctx: InvocationContext): { check?: (d: ReplannerDecision, attempt: number) => Promise<string | undefined> } {
+    const { checkPlan } = this.options;
+    if (!checkPlan) return {};
+    return {
+      check: async (decision, attempt) =>
+        decision.kind === 'plan'
+          ? refusalOf(checkPlan, decision.plan as z.output<S>, { role: 'replanner', agent: this.name, attempt, state: ctx.state })
+          : undefined,
+    };
+  }
+
+  /** This replanner with a plan policy (the plan–execute agent's `checkPlan`). @internal */
+  withCheck(checkPlan: PlanCheck<z.output<S>>): Replanner<S> {
+    return new Replanner({ ...this.options, name: this.name, checkPlan }, this.keys);
   }
 
   /** This replanner inside a plan–execute agent: its keys, and its name if none was given. @internal */

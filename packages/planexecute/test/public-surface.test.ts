@@ -14,6 +14,7 @@ describe('public surface of @replan/planexecute', () => {
       'InvalidPlanReviewAnswerError',
       'PLAN_EXECUTE_META',
       'PLAN_REVIEW',
+      'PlanCheckError',
       'PlanStalledError',
       'PlanTool',
       'PlannerPrompt',
