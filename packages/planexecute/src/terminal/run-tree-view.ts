@@ -11,6 +11,7 @@ import {
 } from '@replan/core';
 import { planExecuteEventKind } from '../event-kind.js';
 import { stepsOf, stepText } from '../plan-schema.js';
+import { pendingReviewLines } from './plan-review-lines.js';
 import { clip, duration, type TerminalStyle } from './terminal-style.js';
 
 export interface RunTreeViewOptions {
@@ -118,6 +119,17 @@ export class RunTreeView {
         break;
       case 'error':
         this.line(`${s.red('└─ Stopped')} ${kind.error.name}: ${kind.error.message}`);
+        break;
+      case 'plan-review':
+        for (const line of pendingReviewLines(kind, s)) this.line(line);
+        break;
+      case 'plan-reviewed':
+        // An edit replaces the plan: show the one that runs.
+        if (kind.answer === 'edit') this.plan(`${s.green('├─ Plan edited')} ${s.dim('(this plan runs instead)')}`, kind.plan);
+        else this.line(`${s.green('├─ Plan approved')}`);
+        break;
+      case 'plan-rejected':
+        this.line(`${s.red('├─ Plan rejected')} ${clip(kind.feedback)} ${s.dim('(planning again with this feedback)')}`);
         break;
       case 'planning':
         break;
