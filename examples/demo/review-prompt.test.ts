@@ -3,8 +3,11 @@
  * Run: pnpm exec vitest run --project examples review-prompt
  */
 import { PassThrough } from 'node:stream';
-import { planReviewAnswerProblem } from '@replan/planexecute';
+import { InMemorySessionStore, type RunResult } from '@replan/core';
+import { PLAN_REVIEW, planReviewAnswerProblem, type PlanReviewPayload } from '@replan/planexecute';
 import { describe, expect, it, vi } from 'vitest';
+import { demoRunner } from './runners.js';
+import { scriptedBrain } from './scripted-brain.js';
 import { askReview, editAnswer, lineAsker, rejectAnswer, ReviewInputClosedError, reviewChoice } from './review-prompt.js';
 
 /** An `ask` that replies with the given lines in order and records the questions. */
@@ -69,5 +72,36 @@ describe('lineAsker', () => {
     await expect(askReview(terminal.ask)).rejects.toThrow(ReviewInputClosedError);
     terminal.close();
     vi.restoreAllMocks();
+  });
+});
+
+describe('the demo with review', () => {
+  it('stops at the plan and at the revision that changes it, and completes once both are answered', async () => {
+    const runner = demoRunner(new InMemorySessionStore(), scriptedBrain(), { review: true });
+    let result: RunResult = await runner.run({ userId: 'demo', input: 'How much per year?' }).result();
+    const reviews: PlanReviewPayload[] = [];
+    for (
+      let open = result.interrupts.find((i) => i.reason === PLAN_REVIEW);
+      open;
+      open = result.interrupts.find((i) => i.reason === PLAN_REVIEW)
+    ) {
+      reviews.push(open.payload as PlanReviewPayload);
+      const answer = await askReview(script(['a']).ask);
+      result = await runner.resume({ userId: 'demo', sessionId: result.sessionId, values: { [open.id]: answer } }).result();
+    }
+    expect(reviews.map((r) => r.role)).toEqual(['planner', 'replanner']);
+    // The revision puts the billing step in the cost step's place and adds the discounted cost step.
+    expect(reviews[1]?.diff).toEqual({
+      added: ['Compute the yearly cost for 15 seats at 39 EUR per month with the annual discount applied.'],
+      removed: [],
+      changed: [
+        {
+          before: 'Compute the yearly cost for that many seats on the Team plan.',
+          after: 'Find the discount for annual billing (search the billing document).',
+        },
+      ],
+    });
+    expect(result.status).toBe('completed');
+    expect(result.output).toContain('5967 EUR per year');
   });
 });
