@@ -62,7 +62,7 @@ describe('plan review events: classified and rendered', () => {
     expect(run2.lines().slice(0, 2)).toEqual(['├─ Plan rejected add c (planning again with this feedback)', '├─ Plan']);
 
     // Edit: the edited plan runs; the replanner rewrites its second step, so the revision is reviewed with its diff.
-    const third = processOn(store, { executor: [reply('A')], replanner: [planCall(['b3'])] }, options);
+    const third = processOn(store, { executor: [reply('A')], replanner: [planCall(['b3', 'c3'])] }, options);
     const run3 = capture();
     const revised = await renderRun(
       third.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review2.id]: { edit: { steps: ['a', 'b2'] } } } }),
@@ -70,7 +70,7 @@ describe('plan review events: classified and rendered', () => {
     );
     const review3 = reviewOf(revised);
     const text3 = run3.lines().map((l) => l.replace(/\d+(\.\d+)? (ms|s)\b/g, 'T'));
-    expect(text3.slice(0, 12)).toEqual([
+    expect(text3.slice(0, 13)).toEqual([
       '├─ Plan edited (this plan runs instead)',
       '│   1. a',
       '│   2. b2',
@@ -78,15 +78,17 @@ describe('plan review events: classified and rendered', () => {
       '│  └─ done T · 15 tokens A',
       '├─ Revised plan (the replanner changed the remaining steps)',
       '│   2. b3',
+      '│   3. c3',
       '├─ Review the revised plan (replanner): the run waits for an answer',
+      '│   + c3',
       '│   ~ b2 → b3',
       `│   answer ${review3.id} with one of:`,
       '│     { approve: true }',
-      '│     { edit: plan }  e.g. {"steps":["b3"]}',
     ]);
 
-    // Approve: the revision runs.
-    const fourth = processOn(store, { executor: [reply('B3')], replanner: [respondCall('done')] }, options);
+    // Approve: the revision runs. This run's view starts at the approval: it numbers the steps on from
+    // the step that ran before, and sees that the next revision keeps the approved steps.
+    const fourth = processOn(store, { executor: [reply('B3'), reply('C3')], replanner: [planCall(['c3']), respondCall('done')] }, options);
     const run4 = capture();
     const done = await renderRun(
       fourth.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review3.id]: { approve: true } } }),
@@ -95,7 +97,13 @@ describe('plan review events: classified and rendered', () => {
       },
     );
     expect(done.status).toBe('completed');
-    expect(run4.lines().slice(0, 2)).toEqual(['├─ Plan approved', '├─ Step 2 b3']);
+    expect(run4.lines().slice(0, 5)).toEqual([
+      '├─ Plan approved',
+      '├─ Step 2 b3',
+      expect.stringMatching(/done .* B3$/),
+      '├─ Plan continues (the replanner kept the remaining steps)',
+      '│   3. c3',
+    ]);
 
     expect(await reviewKinds(fourth, stopped.sessionId)).toEqual([
       { kind: 'plan-review', interruptId: review1.id, role: 'planner', agent: 'planner', plan: { steps: ['a', 'b'] } },
@@ -107,10 +115,10 @@ describe('plan review events: classified and rendered', () => {
         interruptId: review3.id,
         role: 'replanner',
         agent: 'replanner',
-        plan: { steps: ['b3'] },
-        diff: { added: [], removed: [], changed: [{ before: 'b2', after: 'b3' }] },
+        plan: { steps: ['b3', 'c3'] },
+        diff: { added: ['c3'], removed: [], changed: [{ before: 'b2', after: 'b3' }] },
       },
-      { kind: 'plan-reviewed', answer: 'approve', plan: { steps: ['b3'] } },
+      { kind: 'plan-reviewed', answer: 'approve', plan: { steps: ['b3', 'c3'] } },
     ]);
   });
 

@@ -102,7 +102,8 @@ export class RunTreeView {
         const key = kind.stepId ?? String(kind.stepNumber);
         this.stepHeader(key, kind.executedStep.step, event.timestamp);
         this.count(key, event.usage);
-        this.finishedSteps++;
+        // A linear step's number counts the steps before it: a view of a resumed run starts mid-plan.
+        this.finishedSteps = kind.stepId === undefined ? Math.max(this.finishedSteps + 1, kind.stepNumber) : this.finishedSteps + 1;
         const progress = this.steps.get(key);
         const took = progress ? ` ${s.dim(`${duration(event.timestamp - progress.started)}${this.tokens(progress.usage)}`)}` : '';
         const { result, error } = kind.executedStep as { result?: string; error?: string };
@@ -126,7 +127,11 @@ export class RunTreeView {
       case 'plan-reviewed':
         // An edit replaces the plan: show the one that runs.
         if (kind.answer === 'edit') this.plan(`${s.green('├─ Plan edited')} ${s.dim('(this plan runs instead)')}`, kind.plan);
-        else this.line(`${s.green('├─ Plan approved')}`);
+        else {
+          // A resumed run's view starts here: the approved plan is the one the next revision is compared with.
+          this.lastPlan = stepsOf(kind.plan);
+          this.line(s.green('├─ Plan approved'));
+        }
         break;
       case 'plan-rejected':
         this.line(`${s.red('├─ Plan rejected')} ${clip(kind.feedback)} ${s.dim('(planning again with this feedback)')}`);
