@@ -36,10 +36,14 @@ export function lineAsker(input: NodeJS.ReadableStream, output: NodeJS.WritableS
     for (const next of waiting.splice(0)) next(undefined);
   });
   const ask: Ask = (question) => {
+    const line = typed.shift();
+    // A line typed ahead answers at once: show it after its question, as if typed there.
+    if (line !== undefined) {
+      output.write(`${question}${line}\n`);
+      return Promise.resolve(line);
+    }
     terminal.setPrompt(question);
     terminal.prompt();
-    const line = typed.shift();
-    if (line !== undefined) return Promise.resolve(line);
     if (closed) return Promise.reject(new ReviewInputClosedError());
     return new Promise((resolve, reject) =>
       waiting.push((next) => (next === undefined ? reject(new ReviewInputClosedError()) : resolve(next))),
