@@ -13,9 +13,17 @@ import { calculator, searchDocs } from './tools.js';
 
 export const DEMO_APP = 'replan-demo';
 
-/** The demo question's runner: `model`, by default the environment's real model (`modelFromEnv()`), else the scripted one. */
-export function demoRunner(store: SessionStore, model: ChatModel = modelFromEnv() ?? scriptedBrain()): Runner {
-  const agent = createPlanExecuteAgent({ model, tools: [calculator, searchDocs], maxIterations: 8 });
+/**
+ * The demo question's runner: `model`, by default the environment's real model (`modelFromEnv()`),
+ * else the scripted one. `review`: the plan and the revisions that change it stop for a person's answer.
+ */
+export function demoRunner(
+  store: SessionStore,
+  model: ChatModel = modelFromEnv() ?? scriptedBrain(),
+  options: { review?: boolean } = {},
+): Runner {
+  const review = options.review ? { review: { plan: true, replans: 'changed' as const } } : {};
+  const agent = createPlanExecuteAgent({ model, tools: [calculator, searchDocs], maxIterations: 8, ...review });
   return new Runner({ agent, appName: DEMO_APP, sessionStore: store });
 }
 

@@ -1,6 +1,9 @@
 import type { AgentEvent, EventError, FinalAnswer } from '@replan/core';
 import type { ExecutedGraphStep, ExecutedStep, PlanExecuteKeys } from './session-keys.js';
 import type { GraphStep } from './graph/graph-plan.js';
+import type { PlanDiff } from './review/plan-diff.js';
+import type { PlanReviewPayload } from './review/plan-review-answer.js';
+import { planReviewKeys } from './review/review-keys.js';
 
 /** The `meta` key the plan-execute agents tag their events with. */
 export const PLAN_EXECUTE_META = 'planExecute';
@@ -58,6 +61,24 @@ export type PlanExecuteEventKind<Plan = unknown> =
   | { readonly kind: 'step-result'; readonly executedStep: ResultStep<Plan>; readonly stepNumber: number; readonly stepId?: string }
   /** The final answer (the run's output). */
   | { readonly kind: 'answer'; readonly answer: FinalAnswer; readonly appendedSteps: readonly AppendedStep<Plan>[] }
+  /**
+   * A plan held for review (the `plan_review` interrupt): answer it by `interruptId` with
+   * `{ approve: true }`, `{ edit: plan }` or `{ reject: feedback }`. A revision has its `diff`
+   * against the approved steps still to run; `reason` says why a stalled plan is reviewed.
+   */
+  | {
+      readonly kind: 'plan-review';
+      readonly interruptId: string;
+      readonly role: 'planner' | 'replanner';
+      readonly agent: string;
+      readonly plan: Plan;
+      readonly diff?: PlanDiff;
+      readonly reason?: string;
+    }
+  /** A reviewed plan approved as written (`answer: 'approve'`) or replaced by an edit (`answer: 'edit'`); `plan` is the one that runs. */
+  | { readonly kind: 'plan-reviewed'; readonly answer: 'approve' | 'edit'; readonly plan: Plan }
+  /** A reviewed plan rejected with `feedback`: the planner (or replanner) plans again with it. */
+  | { readonly kind: 'plan-rejected'; readonly plan: Plan; readonly feedback: string }
   /** The run stopped with an error (e.g. `MaxIterationsError`, `PlanningError`). */
   | { readonly kind: 'error'; readonly error: EventError };
 
@@ -93,11 +114,11 @@ export interface PlanExecuteAgentRef<Plan> {
 /** The value an event wrote under one of a plan–execute agent's keys: `Plan`, or `<name>:Plan` of any agent when no keys are given. */
 function keyed(
   record: Readonly<Record<string, unknown>> | undefined,
-  base: keyof PlanExecuteKeys,
+  base: keyof PlanExecuteKeys | 'ApprovedPlan' | 'PlanFeedback',
   keys: PlanExecuteKeys | undefined,
 ): unknown {
   if (!record) return undefined;
-  if (keys) return record[keys[base]];
+  if (keys) return record[base === 'ApprovedPlan' || base === 'PlanFeedback' ? planReviewKeys(keys)[base] : keys[base]];
   if (base in record) return record[base];
   const suffix = `:${base}`;
   for (const key of Object.keys(record)) if (key.endsWith(suffix)) return record[key];
@@ -165,6 +186,26 @@ export function planExecuteEventKind(event: AgentEvent, agent?: PlanExecuteAgent
     case 'answer':
       if (!event.actions?.final) return undefined;
       return { kind: 'answer', answer: event.actions.final, appendedSteps };
+    case 'plan-review': {
+      const interrupt = event.actions?.interrupt;
+      if (!interrupt) return undefined;
+      const { role, agent: writer, plan, diff, reason } = interrupt.payload as PlanReviewPayload;
+      return {
+        kind: 'plan-review',
+        interruptId: interrupt.id,
+        role,
+        agent: writer,
+        plan,
+        ...(diff ? { diff } : {}),
+        ...(reason ? { reason } : {}),
+      };
+    }
+    case 'plan-reviewed':
+      return { kind: 'plan-reviewed', answer: meta.review === 'edit' ? 'edit' : 'approve', plan: keyed(delta, 'ApprovedPlan', keys) };
+    case 'plan-rejected': {
+      const rejected = keyed(delta, 'PlanFeedback', keys) as { plan?: unknown; feedback?: unknown } | undefined;
+      return { kind: 'plan-rejected', plan: rejected?.plan, feedback: String(rejected?.feedback ?? '') };
+    }
     default:
       return undefined;
   }

@@ -18,6 +18,7 @@ import {
   type PlanExecuteEventKind,
   planExecuteState,
   createGraphExecutor,
+  type PlanDiff,
 } from '@replan/planexecute';
 
 declare const model: ChatModel;
@@ -130,7 +131,18 @@ describe('plan types', () => {
 describe('planExecuteEventKind narrows by `kind`', () => {
   test('the kinds', () => {
     expectTypeOf<PlanExecuteEventKind['kind']>().toEqualTypeOf<
-      'planning' | 'repair' | 'plan-step' | 'plan' | 'revised-plan' | 'step-progress' | 'step-result' | 'answer' | 'error'
+      | 'planning'
+      | 'repair'
+      | 'plan-step'
+      | 'plan'
+      | 'revised-plan'
+      | 'step-progress'
+      | 'step-result'
+      | 'answer'
+      | 'plan-review'
+      | 'plan-reviewed'
+      | 'plan-rejected'
+      | 'error'
     >();
     // Events that are none of these (cursors, user input) classify as undefined.
     expectTypeOf(planExecuteEventKind(event)).toEqualTypeOf<PlanExecuteEventKind | undefined>();
@@ -173,6 +185,19 @@ describe('planExecuteEventKind narrows by `kind`', () => {
         expectTypeOf(k.answer).toEqualTypeOf<FinalAnswer>();
         expectTypeOf(k.appendedSteps).toEqualTypeOf<readonly ExecutedStep[]>();
         break;
+      case 'plan-review':
+        expectTypeOf(k.interruptId).toEqualTypeOf<string>();
+        expectTypeOf(k.role).toEqualTypeOf<'planner' | 'replanner'>();
+        expectTypeOf(k.diff).toEqualTypeOf<PlanDiff | undefined>();
+        expectTypeOf(k.reason).toEqualTypeOf<string | undefined>();
+        break;
+      case 'plan-reviewed':
+        expectTypeOf(k.answer).toEqualTypeOf<'approve' | 'edit'>();
+        expectTypeOf(k.plan).toEqualTypeOf<unknown>();
+        break;
+      case 'plan-rejected':
+        expectTypeOf(k.feedback).toEqualTypeOf<string>();
+        break;
       default:
         expectTypeOf(k).toEqualTypeOf<{ readonly kind: 'error'; readonly error: EventError }>();
     }
@@ -199,6 +224,11 @@ describe('planExecuteEventKind narrows by `kind`', () => {
         break;
       case 'step-result':
         expectTypeOf(k.executedStep).toEqualTypeOf<ExecutedStep<Step>>();
+        break;
+      case 'plan-review':
+      case 'plan-reviewed':
+      case 'plan-rejected':
+        expectTypeOf(k.plan).toEqualTypeOf<Plan>();
         break;
     }
     const graph = planExecuteEventKind(event, createPlanExecuteAgent({ model, mode: 'graph' }));

@@ -11,6 +11,7 @@ import {
 } from '@replan/core';
 import { planExecuteEventKind } from '../event-kind.js';
 import { stepsOf, stepText } from '../plan-schema.js';
+import { pendingReviewLines } from './plan-review-lines.js';
 import { clip, duration, type TerminalStyle } from './terminal-style.js';
 
 export interface RunTreeViewOptions {
@@ -101,7 +102,8 @@ export class RunTreeView {
         const key = kind.stepId ?? String(kind.stepNumber);
         this.stepHeader(key, kind.executedStep.step, event.timestamp);
         this.count(key, event.usage);
-        this.finishedSteps++;
+        // A linear step's number counts the steps before it: a view of a resumed run starts mid-plan.
+        this.finishedSteps = kind.stepId === undefined ? Math.max(this.finishedSteps + 1, kind.stepNumber) : this.finishedSteps + 1;
         const progress = this.steps.get(key);
         const took = progress ? ` ${s.dim(`${duration(event.timestamp - progress.started)}${this.tokens(progress.usage)}`)}` : '';
         const { result, error } = kind.executedStep as { result?: string; error?: string };
@@ -118,6 +120,21 @@ export class RunTreeView {
         break;
       case 'error':
         this.line(`${s.red('└─ Stopped')} ${kind.error.name}: ${kind.error.message}`);
+        break;
+      case 'plan-review':
+        for (const line of pendingReviewLines(kind, s)) this.line(line);
+        break;
+      case 'plan-reviewed':
+        // An edit replaces the plan: show the one that runs.
+        if (kind.answer === 'edit') this.plan(`${s.green('├─ Plan edited')} ${s.dim('(this plan runs instead)')}`, kind.plan);
+        else {
+          // A resumed run's view starts here: the approved plan is the one the next revision is compared with.
+          this.lastPlan = stepsOf(kind.plan);
+          this.line(s.green('├─ Plan approved'));
+        }
+        break;
+      case 'plan-rejected':
+        this.line(`${s.red('├─ Plan rejected')} ${clip(kind.feedback)} ${s.dim('(planning again with this feedback)')}`);
         break;
       case 'planning':
         break;

@@ -1,0 +1,43 @@
+import type { PlanDiff } from '../review/plan-diff.js';
+import { stepText } from '../plan-schema.js';
+import { clip, type TerminalStyle } from './terminal-style.js';
+
+/** What the tree shows of a pending plan review (a `plan-review` event kind). */
+export interface PendingReview {
+  readonly interruptId: string;
+  readonly role: 'planner' | 'replanner';
+  readonly plan: unknown;
+  readonly diff?: PlanDiff;
+  readonly reason?: string;
+}
+
+const stepLabel = (step: unknown): string => {
+  const s = step as { id?: unknown; task?: unknown } | null;
+  return typeof s?.id === 'string' && typeof s.task === 'string' ? `${s.id}. ${s.task}` : stepText(step);
+};
+
+/**
+ * The lines of a pending plan review: why it waits, a revision's diff (`+` added, `-` removed,
+ * `~` rewritten), and how to answer it — the interrupt id and the three answer shapes — so a
+ * person reading a log knows what to send to `resume` without reading the docs.
+ */
+export function pendingReviewLines(review: PendingReview, s: TerminalStyle): string[] {
+  const what = review.role === 'planner' ? 'the plan' : 'the revised plan';
+  const lines = [`${s.yellow('├─ Review')} ${what} ${s.dim(`(${review.role})`)}: the run waits for an answer`];
+  if (review.reason) lines.push(`│   ${s.yellow('why')} ${clip(review.reason)}`);
+  const diff = review.diff;
+  if (diff) {
+    if (!diff.added.length && !diff.removed.length && !diff.changed.length)
+      lines.push(`│   ${s.dim('no change to the approved steps still to run')}`);
+    for (const step of diff.added) lines.push(`│   ${s.green('+')} ${clip(stepLabel(step))}`);
+    for (const step of diff.removed) lines.push(`│   ${s.red('-')} ${clip(stepLabel(step))}`);
+    for (const { before, after } of diff.changed) lines.push(`│   ${s.yellow('~')} ${clip(`${stepLabel(before)} → ${stepLabel(after)}`)}`);
+  }
+  lines.push(
+    `│   answer ${s.bold(review.interruptId)} with one of:`,
+    `│     { approve: true }`,
+    `│     { edit: plan }  ${s.dim(`e.g. ${clip(JSON.stringify(review.plan) ?? '', 80)}`)}`,
+    `│     { reject: "feedback for the ${review.role}" }`,
+  );
+  return lines;
+}
