@@ -61,12 +61,16 @@ export function planReviewView(review: PlanReviewView, key: string, canAct: bool
       const fields: HTMLElement[] = [];
       if (graph) {
         entry.id = field(row.id);
-        fields.push(labelled(`Step ${n + 1} id`, entry.id, `review-${key}-id-${n}`));
+        const idField = labelled(`Step ${n + 1} id`, entry.id, `review-${key}-id-${n}`);
+        idField.classList.add('step-id');
+        fields.push(idField);
       }
       fields.push(labelled(`Step ${n + 1}`, task, `review-${key}-task-${n}`));
       if (graph) {
         entry.deps = field(row.dependsOn);
-        fields.push(labelled(`Step ${n + 1} depends on`, entry.deps, `review-${key}-deps-${n}`));
+        const depsField = labelled(`Step ${n + 1} depends on`, entry.deps, `review-${key}-deps-${n}`);
+        depsField.classList.add('step-deps');
+        fields.push(depsField);
       }
       inputs.push(entry);
       list.append(
@@ -101,6 +105,7 @@ export function planReviewView(review: PlanReviewView, key: string, canAct: bool
           rows = review.steps.map((s) => ({ ...s }));
           editor.hidden = true;
           stepsList.hidden = false;
+          controls.hidden = false;
         }),
       ),
     );
@@ -113,6 +118,8 @@ export function planReviewView(review: PlanReviewView, key: string, canAct: bool
       renderEditor();
       editor.hidden = false;
       stepsList.hidden = true;
+      // While editing, the answer is the edited plan: Approve and Reject come back with Cancel.
+      controls.hidden = true;
       inputs[0]?.task.focus();
     }),
     labelled('Feedback for the planner', feedback, `review-${key}-feedback`),
