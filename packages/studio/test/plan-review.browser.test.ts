@@ -5,7 +5,7 @@ import { afterEach, expect, it } from 'vitest';
 import { serveStudio, type StudioHandle } from '../src/index.js';
 import { statusOf } from '../src/view/session-status.js';
 import { describeInBrowser } from './support/browser-suite.js';
-import { reviewScenario } from './support/scenarios.js';
+import { graphReviewScenario, reviewScenario } from './support/scenarios.js';
 
 let studio: StudioHandle | undefined;
 let page: Page | undefined;
@@ -21,10 +21,10 @@ const sessionUrl = (key: SessionKey) =>
 
 describeInBrowser('reviewing a plan from the page', (browser) => {
   /** A run stopped at the planner's plan, and the page open on it. */
-  const pending = async (id: string) => {
+  const pending = async (id: string, graph = false) => {
     const store = new InMemorySessionStore();
-    const runner = reviewScenario(store);
-    const key = { appName: 'review-app', userId: 'ana', id };
+    const runner = graph ? graphReviewScenario(store) : reviewScenario(store);
+    const key = { appName: runner.appName, userId: 'ana', id };
     expect((await runner.run({ userId: key.userId, sessionId: key.id, input: 'Plan the offsite' }).result()).status).toBe('interrupted');
     studio = await serveStudio({ store, runners: [runner] });
     page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
@@ -85,5 +85,30 @@ describeInBrowser('reviewing a plan from the page', (browser) => {
     expect(s.state.ApprovedPlan ?? null).toBeNull();
     expect(JSON.stringify(s.events)).toContain('Invite the team instead of booking a room');
     expect(JSON.stringify(s.events)).not.toContain('did ');
+  });
+
+  it('Edit in graph mode edits each step’s id, task and dependencies; a dependency on no step is refused', async () => {
+    const { p, session, completed } = await pending('graph-edit', true);
+    expect(await p.locator('.plan-review .review-steps li').allTextContents()).toEqual(['a: Read offer A', 'b: Read offer B']);
+    await p.getByRole('button', { name: 'Edit', exact: true }).click();
+    await p.getByLabel('Step 2 id').fill('compare');
+    await p.getByLabel('Step 2', { exact: true }).fill('Compare offer A with the budget');
+    await p.getByLabel('Step 2 depends on').fill('a, nowhere');
+    const before = (await session()).events.length;
+    await p.getByRole('button', { name: 'Send edited plan' }).click();
+    await p.waitForSelector('.review-error:not([hidden])');
+    expect(await p.locator('.review-error').textContent()).toMatch(/plan review.*nowhere/);
+    expect((await session()).events.length).toBe(before);
+    await p.getByLabel('Step 2 depends on').fill('a');
+    await p.getByRole('button', { name: 'Send edited plan' }).click();
+    const done = await completed();
+    expect(done.state.ApprovedPlan).toEqual({
+      steps: [
+        { id: 'a', task: 'Read offer A', dependsOn: [] },
+        { id: 'compare', task: 'Compare offer A with the budget', dependsOn: ['a'] },
+      ],
+    });
+    expect(JSON.stringify(done.events)).toContain('did Compare offer A with the budget');
+    expect(JSON.stringify(done.events)).not.toContain('did Read offer B');
   });
 });

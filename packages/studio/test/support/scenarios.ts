@@ -222,3 +222,26 @@ export function reviewScenario(store: SessionStore, appName = 'review-app'): Run
   const agent = createPlanExecuteAgent({ model, planSchema, review: { plan: true, replans: 'never' } });
   return new Runner({ agent, appName, sessionStore: store });
 }
+
+/** Graph mode with plan review (the planner's plan only): steps a and b, no dependencies; each answers `did <task>`. */
+export function graphReviewScenario(store: SessionStore, appName = 'graph-review-app'): Runner {
+  const model = new ScriptedModel({
+    id: 'graph-review-script',
+    respond: (request): ScriptedReply => {
+      if (isPlanner(request))
+        return callTools({
+          name: 'plan',
+          args: {
+            steps: [
+              { id: 'a', task: 'Read offer A', dependsOn: [] },
+              { id: 'b', task: 'Read offer B', dependsOn: [] },
+            ],
+          },
+        });
+      if (isReplanner(request)) return callTools({ name: 'respond', args: { response: 'Both offers read.' } });
+      return `did ${taskOf(request)}`;
+    },
+  });
+  const agent = createPlanExecuteAgent({ model, mode: 'graph', review: { plan: true, replans: 'never' } });
+  return new Runner({ agent, appName, sessionStore: store });
+}
