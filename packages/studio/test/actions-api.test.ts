@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { serveStudio, StudioConfigurationError, type StudioHandle } from '../src/index.js';
 import { statusOf } from '../src/view/session-status.js';
 import { rawRequest, tokenOf } from './support/http.js';
-import { approvalScenario } from './support/scenarios.js';
+import { approvalScenario, reviewScenario } from './support/scenarios.js';
 
 let studio: StudioHandle | undefined;
 afterEach(async () => {
@@ -64,6 +64,21 @@ describe('acting through the API', () => {
     expect(refused.body.error).toBe('UnknownInterruptError');
     expect((await store.get({ appName: 'approval-app', userId: 'ana', id: 'a' }))!.version).toBe(version);
     expect((await post('resume', { app: 'approval-app', user: 'ana', id: 'a', values: [true] })).status).toBe(400);
+  });
+
+  it('an invalid plan review answer is a 400 with its typed error; nothing is stored and the review stays open', async () => {
+    const store = new InMemorySessionStore();
+    const runner = reviewScenario(store);
+    const stopped = await runner.run({ userId: 'ana', sessionId: 'r', input: 'Plan the offsite' }).result();
+    const review = stopped.interrupts.find((i) => i.reason === 'plan_review')!;
+    studio = await serveStudio({ store, runners: [runner] });
+    const version = (await store.get({ appName: 'review-app', userId: 'ana', id: 'r' }))!.version;
+    const refused = await post('resume', { app: 'review-app', user: 'ana', id: 'r', values: { [review.id]: { edit: { steps: [''] } } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('InvalidPlanReviewAnswerError');
+    expect(refused.body.message).toMatch(/a step cannot be empty/);
+    expect((await store.get({ appName: 'review-app', userId: 'ana', id: 'r' }))!.version).toBe(version);
+    expect(await stored(store, 'review-app', 'r')).toBe('interrupted');
   });
 
   it('fork copies the events up to the index, leaves shared scopes alone, and refuses an index outside the session', async () => {

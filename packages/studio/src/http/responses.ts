@@ -36,7 +36,12 @@ export function sendError(response: ServerResponse, error: unknown): void {
   else {
     const e = error instanceof Error ? error : new Error(String(error));
     const status =
-      e.name === 'InvalidArgumentError' || e.name === 'UnknownInterruptError' || e.name === 'NothingToResumeError'
+      e.name === 'InvalidArgumentError' ||
+      e.name === 'InvalidResumeValueError' ||
+      // An invalid plan review answer (an edit that is not a plan): the review stays open.
+      e.name === 'InvalidPlanReviewAnswerError' ||
+      e.name === 'UnknownInterruptError' ||
+      e.name === 'NothingToResumeError'
         ? 400
         : e.name === 'SessionBusyError' ||
             e.name === 'SessionExistsError' ||

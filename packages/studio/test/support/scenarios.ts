@@ -197,3 +197,51 @@ export function nestedApprovalScenario(store: SessionStore, appName = 'nested-ap
   });
   return { runner: new Runner({ agent: root, appName, sessionStore: store }), published };
 }
+
+/**
+ * Linear mode with plan review (the planner's plan only): plan [Draft the agenda, Book the room];
+ * after a rejection whose feedback names "invite", [Draft the agenda, Invite the team]. Each step
+ * answers `did <task>`; the replanner responds after the first step. Steps must not be empty (so
+ * an edit with an empty step is refused at resume).
+ */
+export function reviewScenario(store: SessionStore, appName = 'review-app'): Runner {
+  const model = new ScriptedModel({
+    id: 'review-script',
+    respond: (request): ScriptedReply => {
+      if (isPlanner(request)) {
+        const steps = JSON.stringify(request.messages).toLowerCase().includes('invite')
+          ? ['Draft the agenda', 'Invite the team']
+          : ['Draft the agenda', 'Book the room'];
+        return callTools({ name: 'plan', args: { steps } });
+      }
+      if (isReplanner(request)) return callTools({ name: 'respond', args: { response: 'The offsite is planned.' } });
+      return `did ${taskOf(request)}`;
+    },
+  });
+  const planSchema = z.object({ steps: z.array(z.string().min(1, 'a step cannot be empty: write what to do or remove it')) });
+  const agent = createPlanExecuteAgent({ model, planSchema, review: { plan: true, replans: 'never' } });
+  return new Runner({ agent, appName, sessionStore: store });
+}
+
+/** Graph mode with plan review (the planner's plan only): steps a and b, no dependencies; each answers `did <task>`. */
+export function graphReviewScenario(store: SessionStore, appName = 'graph-review-app'): Runner {
+  const model = new ScriptedModel({
+    id: 'graph-review-script',
+    respond: (request): ScriptedReply => {
+      if (isPlanner(request))
+        return callTools({
+          name: 'plan',
+          args: {
+            steps: [
+              { id: 'a', task: 'Read offer A', dependsOn: [] },
+              { id: 'b', task: 'Read offer B', dependsOn: [] },
+            ],
+          },
+        });
+      if (isReplanner(request)) return callTools({ name: 'respond', args: { response: 'Both offers read.' } });
+      return `did ${taskOf(request)}`;
+    },
+  });
+  const agent = createPlanExecuteAgent({ model, mode: 'graph', review: { plan: true, replans: 'never' } });
+  return new Runner({ agent, appName, sessionStore: store });
+}

@@ -1,5 +1,7 @@
 import { button, h, labelled } from './dom.js';
 import type { SessionContext } from './session-context.js';
+import { readPlanReview } from './plan-review-form.js';
+import { planReviewView } from './plan-review-panel.js';
 import { hrefOf } from './routes.js';
 import type { InterruptView } from './wire-types.js';
 
@@ -19,7 +21,7 @@ export function interruptsPanel(ctx: SessionContext, interrupts: readonly Interr
    * Answers `interrupt` with `value`: in this session, or — for a child session's interrupt — in
    * the root session under the nested id (the run there resumes the child exactly once).
    */
-  const answer = async (interrupt: InterruptView, value: unknown, what: string) => {
+  const answer = async (interrupt: InterruptView, value: unknown, what: string): Promise<string | undefined> => {
     const target = interrupt.answerIn;
     try {
       await ctx.api.post('resume', {
@@ -31,8 +33,10 @@ export function interruptsPanel(ctx: SessionContext, interrupts: readonly Interr
         target ? `${what} in session ${target.sessionId}: its run goes on, and this child session with it.` : `${what}: the run goes on.`,
       );
       ctx.refresh();
+      return undefined;
     } catch (error) {
       ctx.say((error as Error).message);
+      return (error as Error).message;
     }
   };
   return h(
@@ -40,6 +44,15 @@ export function interruptsPanel(ctx: SessionContext, interrupts: readonly Interr
     { class: 'panel interrupts', attrs: { 'aria-labelledby': 'interrupts-title' } },
     h('h2', { attrs: { id: 'interrupts-title' } }, 'Waiting for you'),
     ...interrupts.map((interrupt, i) => {
+      const review = readPlanReview(interrupt.payload);
+      if (review)
+        return h(
+          'article',
+          { class: 'interrupt', attrs: { 'data-interrupt': interrupt.id, 'data-reason': interrupt.reason } },
+          h('h3', null, 'Plan review'),
+          h('p', { class: 'muted' }, `${interrupt.path} · ${interrupt.id}`),
+          planReviewView(review, String(i), ctx.canAct, (value, what) => answer(interrupt, value, what)),
+        );
       const approval = interrupt.reason === 'approval';
       const target = interrupt.answerIn;
       const text = h('input', {
