@@ -26,7 +26,10 @@ function planExecute(guardrails: Guardrails, answer = 'the answer') {
 
 function capture() {
   let text = '';
-  return { out: { write: (t: string) => void (text += t) }, text: () => text };
+  const write = (t: string) => {
+    text += t;
+  };
+  return { out: { write }, text: () => text };
 }
 
 describe('guardrails on a plan–execute agent', () => {
