@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { type Guardrail, GuardrailError, InMemorySessionStore, ReActAgent, Runner, SequentialAgent } from '@replan/core';
-import { ScriptedModel, reply } from '@replan/core/testing';
+import {
+  agentTool,
+  type Guardrail,
+  GuardrailError,
+  InMemorySessionStore,
+  ReActAgent,
+  Runner,
+  SequentialAgent,
+  toolResultsOf,
+} from '@replan/core';
+import { ScriptedModel, callTools, reply } from '@replan/core/testing';
 
 const user = { userId: 'u' };
 
@@ -131,5 +140,21 @@ describe('guardrails on a ReActAgent', () => {
     const result = await new Runner({ agent, appName: 'g' }).run({ ...user, input: 'password?' }).result();
     expect(result.status).toBe('blocked');
     expect(model.calls).toBe(0);
+  });
+
+  it('an agent run as a tool checks its guardrails on the tool input; a block fails that tool call naming the guardrail', async () => {
+    const innerModel = new ScriptedModel({ responses: [reply('inner answer')] });
+    const inner = new ReActAgent({ name: 'researcher', model: innerModel, guardrails: { input: [noSecrets] } });
+    const outerModel = new ScriptedModel({
+      responses: [callTools({ id: 'c1', name: 'research', args: { input: 'the password' } }), reply('could not')],
+    });
+    const outer = new ReActAgent({ name: 'root', model: outerModel, tools: [agentTool(inner, { name: 'research' })] });
+    const result = await new Runner({ agent: outer, appName: 'g' }).run({ ...user, input: 'go' }).result();
+    expect(result.status).toBe('completed');
+    expect(innerModel.calls).toBe(0);
+    const toolResult = toolResultsOf(outerModel.requests[1]?.messages.at(-1))[0];
+    expect(toolResult?.isError).toBe(true);
+    expect(JSON.stringify(toolResult?.output)).toContain('no_secrets');
+    expect(JSON.stringify(toolResult?.output)).toContain('asks for a password');
   });
 });
