@@ -157,4 +157,28 @@ describe('guardrails on a ReActAgent', () => {
     expect(JSON.stringify(toolResult?.output)).toContain('no_secrets');
     expect(JSON.stringify(toolResult?.output)).toContain('asks for a password');
   });
+
+  it('a run whose input guardrail threw is checked again on resume, and can then go on', async () => {
+    let down = true;
+    const h = setup({
+      input: [
+        {
+          name: 'moderation',
+          check: () => {
+            if (down) throw new Error('service down');
+            return { tripwire: false };
+          },
+        },
+      ],
+    });
+    const first = await h.runner.run({ ...user, input: 'hi' }).result();
+    expect(first.error).toBeInstanceOf(GuardrailError);
+    const stillDown = await h.runner.resume({ ...user, sessionId: first.sessionId }).result();
+    expect(stillDown.error).toBeInstanceOf(GuardrailError);
+    expect(h.model.calls).toBe(0);
+    down = false;
+    const again = await h.runner.resume({ ...user, sessionId: first.sessionId }).result();
+    expect(again.status).toBe('completed');
+    expect(again.output).toBe('the answer');
+  });
 });

@@ -33,7 +33,7 @@ export type Guardrail = GuardrailFn | { readonly name: string; readonly check: G
  * agent a run (or an `agentTool` child session) starts, not to sub-agents it calls.
  */
 export interface Guardrails {
-  /** Checked against the run's user input before the agent runs (not on `resume`). */
+  /** Checked against the run's user input before the agent runs (again on each `resume` of the run). */
   readonly input?: readonly Guardrail[];
   /** Checked against the final answer before the run completes; a tripwire withholds the output. */
   readonly output?: readonly Guardrail[];

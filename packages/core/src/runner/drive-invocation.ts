@@ -47,7 +47,7 @@ export interface DriveOptions {
   readonly fence?: RunFence;
   /** The enclosing run's lease check (a child session of `agentTool` runs under its parent's lease). */
   readonly checkLease?: () => void;
-  /** The user input's text, when this invocation starts with one (not on resume): input guardrails check it. */
+  /** The text of the invocation's user input (on `run` and on `resume`): input guardrails check it. */
   readonly input?: string;
 }
 

@@ -292,6 +292,7 @@ export class Runner {
     }
     emit(marker);
     for (const [id, value] of Object.entries(values)) log.resumeValues.set(id, value);
+    const first = session.events[log.start];
     return this.reported(
       start,
       driveInvocation({
@@ -301,6 +302,8 @@ export class Runner {
         start: log.start,
         resumeValues: log.resumeValues,
         interruptIds: log.interruptIds,
+        // Checked again: a run that failed in (or before) its input check must not skip it on resume.
+        ...(first?.message && first.author === 'user' ? { input: messageText(first.message) } : {}),
       }),
     );
   }
