@@ -128,6 +128,16 @@ export { Runner } from './runner/runner.js';
 export type { RunnerOptions, RunOptions, ResumeOptions } from './runner/runner.js';
 export type { Run } from './runner/run.js';
 export type { RunResult } from './runner/run.js';
+export type {
+  Guardrail,
+  GuardrailContext,
+  GuardrailFn,
+  Guardrails,
+  GuardrailStage,
+  GuardrailTrip,
+  GuardrailVerdict,
+} from './guardrails/guardrail.js';
+export { GuardrailError } from './guardrails/guardrail-error.js';
 export type { RunLimits } from './runner/run-limits.js';
 export type { ModelPrice, PriceTable } from './runner/model-prices.js';
 export type { UsageBucket, UsageBreakdown } from './runner/usage-breakdown.js';

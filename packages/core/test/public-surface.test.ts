@@ -21,6 +21,7 @@ describe('public surface of @replan/core', () => {
       'DEFAULT_COMPACTION_INSTRUCTION',
       'EmptyModelResponseError',
       'FileSessionStore',
+      'GuardrailError',
       'InMemorySessionStore',
       'InvalidArgumentError',
       'InvalidResumeValueError',

@@ -1,11 +1,13 @@
 import { describe, expectTypeOf, test } from 'vitest';
-import type { AgentEvent, ApprovalAnswer, Interrupt, Run, RunResult, RunStatus, Runner, Usage } from '@replan/core';
+import type { AgentEvent, ApprovalAnswer, GuardrailTrip, Interrupt, Run, RunResult, RunStatus, Runner, Usage } from '@replan/core';
 
 declare const runner: Runner;
 
 describe('RunResult', () => {
   test('status is a closed union', () => {
-    expectTypeOf<RunStatus>().toEqualTypeOf<'completed' | 'interrupted' | 'max_iterations' | 'aborted' | 'failed' | 'budget_exceeded'>();
+    expectTypeOf<RunStatus>().toEqualTypeOf<
+      'completed' | 'interrupted' | 'max_iterations' | 'aborted' | 'failed' | 'budget_exceeded' | 'blocked'
+    >();
     expectTypeOf<RunResult['status']>().toEqualTypeOf<RunStatus>();
   });
 
@@ -18,6 +20,7 @@ describe('RunResult', () => {
     expectTypeOf<RunResult['usage']>().toEqualTypeOf<Usage>();
     expectTypeOf<RunResult['modelCalls']>().toEqualTypeOf<number>();
     expectTypeOf<RunResult['error']>().toEqualTypeOf<Error | undefined>();
+    expectTypeOf<RunResult['guardrail']>().toEqualTypeOf<GuardrailTrip | undefined>();
   });
 
   test('a switch on status is exhaustive', () => {
@@ -32,6 +35,8 @@ describe('RunResult', () => {
         case 'failed':
         case 'budget_exceeded':
           return result.error?.message ?? result.status;
+        case 'blocked':
+          return `${result.guardrail?.name}: ${result.guardrail?.reason}`;
         default:
           expectTypeOf(result.status).toBeNever();
           return result.status;

@@ -54,7 +54,7 @@ describe('defineEvalSet', () => {
       /^case "a"\.expect: Unrecognized key: "answr"/,
     );
     expect(problemsOf({ name: 'x', cases: [{ ...ok, expect: { status: 'done' } }] })).toEqual([
-      'case "a".expect.status: must be one of completed, interrupted, max_iterations, aborted, failed, budget_exceeded',
+      'case "a".expect.status: must be one of completed, interrupted, max_iterations, aborted, failed, budget_exceeded, blocked',
     ]);
     expect(problemsOf({ name: 'x', cases: [{ ...ok, expect: { trajectory: { mode: 'strict', calls: [] } } }] })).toEqual([
       'case "a".expect.trajectory.mode: must be "exact", "in-order" or "any-order"',

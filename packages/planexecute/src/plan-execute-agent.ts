@@ -1,4 +1,4 @@
-import { LoopAgent, type Agent, type ChatModel, type CompactionOptions, type Tool } from '@replan/core';
+import { LoopAgent, type Agent, type ChatModel, type CompactionOptions, type Guardrails, type Tool } from '@replan/core';
 import type { z } from 'zod';
 import { createExecutor, Executor } from './executor.js';
 import { createPlanner, Planner, type StructuredOutput } from './planner.js';
@@ -59,6 +59,12 @@ interface CommonOptions {
    * the reason; without, the run ends `failed` with a `PlanStalledError` naming the plan.
    */
   readonly maxStalls?: number;
+  /**
+   * Checks on the run's user input (before the planner's first call) and on the final answer
+   * (before the run returns it). A tripwire ends the run `blocked`, naming the guardrail and its
+   * reason; a guardrail that throws fails the run with a `GuardrailError`. See `Guardrails`.
+   */
+  readonly guardrails?: Guardrails;
 }
 
 /**
@@ -170,6 +176,7 @@ export function createPlanExecuteAgent(options: AnyOptions): PlanExecuteAgent<un
     // The default respond schema's `{ response }` is the answer text; a schema of one's own is the structured answer.
     storeStructured: !(replanner instanceof Replanner) || replanner.options.respondSchema !== undefined,
     answerAuthor: replanner.name,
+    guardrails: options.guardrails,
   });
 }
 

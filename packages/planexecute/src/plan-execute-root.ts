@@ -1,4 +1,12 @@
-import { ConfigurationError, SequentialAgent, type Agent, type AgentEvent, type FinalAnswer, type InvocationContext } from '@replan/core';
+import {
+  ConfigurationError,
+  SequentialAgent,
+  type Agent,
+  type AgentEvent,
+  type FinalAnswer,
+  type Guardrails,
+  type InvocationContext,
+} from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
 import type { PartNames } from './part-scope.js';
 import { DEFAULT_PLAN_EXECUTE_NAME, type PlanExecuteKeys } from './session-keys.js';
@@ -37,6 +45,7 @@ export interface PlanExecuteRootOptions {
   readonly storeStructured: boolean;
   /** The agent whose `final` is the answer (the replanner). */
   readonly answerAuthor: string;
+  readonly guardrails?: Guardrails | undefined;
 }
 
 /**
@@ -57,7 +66,12 @@ export class PlanExecuteAgent<Plan = unknown> extends SequentialAgent {
   private readonly loopName: string;
 
   constructor(options: PlanExecuteRootOptions) {
-    super({ name: options.name, description: options.description, subAgents: [options.planner, options.loop] });
+    super({
+      name: options.name,
+      description: options.description,
+      subAgents: [options.planner, options.loop],
+      ...(options.guardrails ? { guardrails: options.guardrails } : {}),
+    });
     if (options.outputKey !== undefined && (typeof options.outputKey !== 'string' || !options.outputKey))
       throw new ConfigurationError(
         `createPlanExecuteAgent "${options.name}": outputKey must be a non-empty string, got ${JSON.stringify(options.outputKey)}.`,

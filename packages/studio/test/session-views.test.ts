@@ -137,6 +137,17 @@ describe('session status from the stored events', () => {
     expect(statusOf([]).status).toBe('empty');
   });
 
+  it('blocked when a guardrail tripped (not completed)', async () => {
+    const store = new InMemorySessionStore();
+    const agent = createPlanExecuteAgent({
+      model: new ScriptedModel(),
+      guardrails: { input: [{ name: 'topic', check: () => ({ tripwire: true, reason: 'off-topic' }) }] },
+    });
+    const runner = new Runner({ agent, appName: 'views', sessionStore: store });
+    await runner.run({ userId: 'u', sessionId: 'g', input: 'go' }).result();
+    expect(statusOf(await eventsOf(store, 'g')).status).toBe('blocked');
+  });
+
   it("who runs an unfinished session: the lease holder, the root parent's for a child session, or nobody", async () => {
     const store = new InMemorySessionStore();
     const key = { appName: 'views', userId: 'u', id: 'r' };

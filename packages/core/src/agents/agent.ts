@@ -1,3 +1,4 @@
+import type { Guardrails } from '../guardrails/guardrail.js';
 import type { AgentEvent, Interrupt } from '../events/agent-event.js';
 import type { InvocationContext } from './invocation-context.js';
 
@@ -12,6 +13,8 @@ export interface Agent {
   readonly subAgents?: readonly Agent[];
   /** How observers label this agent's runs: `plan` for planner and replanner turns (default `invoke_agent`). */
   readonly operation?: 'invoke_agent' | 'plan';
+  /** Checks on the run's input and final output, applied by the runner when this agent is the one a run starts. */
+  readonly guardrails?: Guardrails | undefined;
   run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined>;
   /**
    * Checks an answer to an interrupt this agent stored (`interrupt.path` is this agent's path)

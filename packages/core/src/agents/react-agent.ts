@@ -1,4 +1,5 @@
 import type { AgentEvent, EventDraft, FinalAnswer } from '../events/agent-event.js';
+import type { Guardrails } from '../guardrails/guardrail.js';
 import { ConfigurationError } from '../errors/replan-error.js';
 import { EmptyModelResponseError, MaxIterationsError, ModelCallError, OutputValidationError } from '../errors/run-errors.js';
 import { type Message, messageText, systemMessage, toolCallsOf, userMessage } from '../messages/message.js';
@@ -47,6 +48,8 @@ export interface ReActAgentOptions extends ContextOptions {
   readonly toolChoice?: ToolChoice;
   readonly settings?: ModelSettings;
   readonly hooks?: ReActHooks;
+  /** Checks on the run's input and final output when a run starts this agent (a tripwire ends it `blocked`). */
+  readonly guardrails?: Guardrails;
   readonly planner?: ReActPlanner;
   /**
    * Replaces the context built from the session (`includeContents`/`includeSources` then do not
@@ -80,6 +83,7 @@ export class ReActAgent implements Agent {
   readonly description: string;
   readonly subAgents: readonly Agent[] = [];
   readonly maxIterations: number;
+  readonly guardrails: Guardrails | undefined;
   private readonly tools: ReadonlyMap<string, Tool>;
   private readonly output: ResolvedSchema | undefined;
   private lastSystem: Message | undefined;
@@ -102,6 +106,7 @@ export class ReActAgent implements Agent {
     this.name = options.name;
     this.description = options.description ?? '';
     this.maxIterations = maxIterations;
+    this.guardrails = options.guardrails;
     const tools = new Map<string, Tool>();
     for (const t of options.tools ?? []) {
       if (tools.has(t.name)) throw new ConfigurationError(`ReActAgent "${options.name}": two tools are named "${t.name}".`);

@@ -6,11 +6,14 @@ import { ConfigurationError } from '../errors/replan-error.js';
 import { type AgentToolOptions, agentTool, type agentToolParameters } from '../composition/agent-tool.js';
 import type { SchemaInput, SchemaOutput } from '../tools/schemas/schema-input.js';
 import type { Tool } from '../tools/tool.js';
+import type { Guardrails } from '../guardrails/guardrail.js';
 
 export interface WorkflowAgentOptions {
   readonly name: string;
   readonly description?: string;
   readonly subAgents: readonly Agent[];
+  /** Checks on the run's input and final output when a run starts this agent (a tripwire ends it `blocked`). */
+  readonly guardrails?: Guardrails;
 }
 
 /** Validates a workflow agent's options: a valid name and uniquely named sub-agents. */
@@ -33,10 +36,12 @@ export abstract class WorkflowAgent implements Agent {
   readonly name: string;
   readonly description: string;
   readonly subAgents: readonly Agent[];
+  readonly guardrails: Guardrails | undefined;
 
   protected constructor(kind: string, options: WorkflowAgentOptions) {
     checkWorkflowOptions(kind, options);
     this.name = options.name;
+    this.guardrails = options.guardrails;
     this.description = options.description ?? '';
     this.subAgents = options.subAgents;
   }

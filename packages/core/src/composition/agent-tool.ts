@@ -113,6 +113,16 @@ export function agentTool<Schema extends SchemaInput = typeof agentToolParameter
           if (!first) throw new AgentToolError(name, agent.name, result.status, id, 'interrupted without an open question');
           throw new InterruptSignal(first, ...more);
         }
+        case 'blocked': {
+          const trip = result.guardrail;
+          throw new AgentToolError(
+            name,
+            agent.name,
+            result.status,
+            id,
+            `blocked by the ${trip?.stage} guardrail "${trip?.name}"${trip?.reason ? `: ${trip.reason}` : ''}`,
+          );
+        }
         case 'aborted':
         case 'budget_exceeded':
           throw result.error; // the outer run stops the same way, resumable

@@ -1,3 +1,4 @@
+import type { GuardrailTrip } from '../guardrails/guardrail.js';
 import type { Message } from '../messages/message.js';
 import type { Usage } from '../models/usage.js';
 
@@ -26,7 +27,11 @@ export interface FinalAnswer {
   readonly structured?: unknown;
 }
 
-export type RunStatus = 'completed' | 'interrupted' | 'max_iterations' | 'aborted' | 'failed' | 'budget_exceeded';
+/**
+ * How a run ended. `blocked`: a guardrail tripped (see `RunResult.guardrail`); like `completed`, it
+ * is final — `resume` returns the stored result and runs nothing.
+ */
+export type RunStatus = 'completed' | 'interrupted' | 'max_iterations' | 'aborted' | 'failed' | 'budget_exceeded' | 'blocked';
 
 /** One compaction of an agent's turn, as stored (`actions.compaction`). */
 export interface CompactionRecord {
@@ -65,8 +70,13 @@ export interface EventActions {
    * reads it, so a resumed or replayed run rebuilds the same context without summarising again.
    */
   readonly compaction?: CompactionRecord;
-  /** Written by the runner when an invocation has finished for good (completed or max_iterations). */
-  readonly invocationEnd?: { readonly status: RunStatus; readonly output?: string };
+  /** Written by the runner when an invocation has finished for good (completed, max_iterations or blocked). */
+  readonly invocationEnd?: {
+    readonly status: RunStatus;
+    readonly output?: string;
+    /** The guardrail that blocked the run (status `blocked`). */
+    readonly guardrail?: GuardrailTrip;
+  };
 }
 
 export interface EventError {

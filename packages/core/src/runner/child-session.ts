@@ -5,7 +5,7 @@ import { ChildSessionConflictError, ChildSessionMissingError } from '../errors/c
 import { ConfigurationError } from '../errors/replan-error.js';
 import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
-import type { Message } from '../messages/message.js';
+import { type Message, messageText } from '../messages/message.js';
 import { emptyUsage } from '../models/usage.js';
 import { reportedRun } from '../observe/report-run.js';
 import type { RunStartInfo } from '../observe/run-observer.js';
@@ -187,7 +187,7 @@ async function startChild(store: SessionStore, options: ChildRunOptions, lease: 
   await lease?.acquire(options.parent.services.signal);
   options.emit(input);
   return observedChild(options, options.key, { invocationId, resumed: false, input: options.input }, () =>
-    driveInvocation({ ...driveBase(options, store, lease), session, invocationId, start: 0 }),
+    driveInvocation({ ...driveBase(options, store, lease), session, invocationId, start: 0, input: messageText(options.input) }),
   );
 }
 

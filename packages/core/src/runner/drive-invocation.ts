@@ -20,6 +20,8 @@ import { sessionTotalsWithChildren } from './session-totals.js';
 import type { ObserverHub } from '../observe/observer-hub.js';
 import { RunObservation } from '../observe/run-observation.js';
 import { fenceAppends, type RunFence } from './run-lease.js';
+import { checkGuardrails } from '../guardrails/check-guardrails.js';
+import type { GuardrailTrip } from '../guardrails/guardrail.js';
 
 export interface DriveOptions {
   readonly agent: Agent;
@@ -45,6 +47,8 @@ export interface DriveOptions {
   readonly fence?: RunFence;
   /** The enclosing run's lease check (a child session of `agentTool` runs under its parent's lease). */
   readonly checkLease?: () => void;
+  /** The text of the invocation's user input (on `run` and on `resume`): input guardrails check it. */
+  readonly input?: string;
 }
 
 /** Aborts on the caller's signal, when `timeoutMs` runs out, or when the run's lease is lost. */
@@ -145,7 +149,7 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
     if (event.actions?.interrupt) interruptIds.add(event.actions.interrupt.id);
     return writer.write(stored, gather);
   };
-  const result = async (status: RunStatus, error?: Error): Promise<RunResult> => {
+  const result = async (status: RunStatus, error?: Error, guardrail?: GuardrailTrip): Promise<RunResult> => {
     const log = readInvocation(live.events, options.invocationId);
     const final = status === 'completed' ? log?.final : undefined;
     return {
@@ -161,7 +165,22 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
       breakdown: budget.breakdown(),
       session: await sessionTotalsWithChildren(store, live, budget.prices),
       ...(error ? { error } : {}),
+      ...(guardrail ? { guardrail } : {}),
     };
+  };
+  /** Ends the run for good on a guardrail's tripwire: stored like a completion, so `resume` runs nothing. */
+  const block = async (guardrail: GuardrailTrip): Promise<RunResult> => {
+    await writer.drain();
+    await store1({
+      id: options.newId(),
+      invocationId: options.invocationId,
+      author: agent.name,
+      path: agent.name,
+      timestamp: Date.now(),
+      actions: { invocationEnd: { status: 'blocked', guardrail } },
+      meta: { kind: 'guardrail-blocked' },
+    });
+    return result('blocked', undefined, guardrail);
   };
   /** Stores an event describing how the run ended; a store failure here must not hide the cause. */
   const record = async (error: Error, end?: RunStatus) => {
@@ -188,6 +207,10 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
   };
 
   try {
+    if (options.input !== undefined) {
+      const tripped = await checkGuardrails(agent.guardrails?.input, 'input', options.input, ctx);
+      if (tripped) return await block(tripped);
+    }
     for await (const event of runAgent(ctx)) {
       if (event.partial) {
         const pending = writer.drain();
@@ -201,6 +224,10 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
     const pending = writer.drain();
     if (pending) await pending;
     const output = readInvocation(live.events, options.invocationId)?.final?.text;
+    if (output !== undefined) {
+      const tripped = await checkGuardrails(agent.guardrails?.output, 'output', output, ctx);
+      if (tripped) return await block(tripped);
+    }
     await store1({
       id: options.newId(),
       invocationId: options.invocationId,

@@ -1,3 +1,4 @@
+import type { GuardrailTrip } from '../guardrails/guardrail.js';
 import type { AgentEvent, FinalAnswer, Interrupt } from '../events/agent-event.js';
 
 /** What the stored events of one invocation say about where it stands. */
@@ -8,7 +9,7 @@ export interface InvocationLog {
   readonly interruptIds: Set<string>;
   readonly resumeValues: Map<string, unknown>;
   readonly openInterrupts: Interrupt[];
-  readonly end?: { readonly status: string; readonly output?: string };
+  readonly end?: { readonly status: string; readonly output?: string; readonly guardrail?: GuardrailTrip };
   readonly final?: FinalAnswer;
 }
 

@@ -1,3 +1,4 @@
+import type { GuardrailTrip } from '../guardrails/guardrail.js';
 import type { AgentEvent, Interrupt, RunStatus } from '../events/agent-event.js';
 import type { Usage } from '../models/usage.js';
 import type { UsageBreakdown } from './usage-breakdown.js';
@@ -27,6 +28,8 @@ export interface RunResult {
    */
   readonly session: SessionTotals;
   readonly error?: Error;
+  /** The guardrail that tripped, with its stage and reason (status `blocked`). */
+  readonly guardrail?: GuardrailTrip;
 }
 
 /** What the runner gives a `Run` to start it: where events go, and the signal that cancels it. */

@@ -8,7 +8,8 @@ import type { ApprovalAnswer } from '../tools/approval-answer.js';
 import { checkedResumeValues } from './resume-values.js';
 import { SessionExistsError } from '../errors/session-errors.js';
 import type { ContentBlock } from '../messages/content-block.js';
-import { type Message, toUserMessage } from '../messages/message.js';
+import { type Message, messageText, toUserMessage } from '../messages/message.js';
+import type { GuardrailTrip } from '../guardrails/guardrail.js';
 import { emptyUsage } from '../models/usage.js';
 import type { Session, SessionKey } from '../sessions/session.js';
 import { jsonStateDelta } from '../sessions/json-state.js';
@@ -183,6 +184,7 @@ export class Runner {
         session,
         invocationId,
         start: session.events.length - 1,
+        input: messageText(input.message),
       }),
     );
   }
@@ -250,7 +252,7 @@ export class Runner {
       hub.notify(start);
       hub.notify({ kind: 'resume', ...this.labels(key, log.invocationId), values });
     }
-    const done = (status: RunStatus, output: string | undefined): Promise<RunResult> =>
+    const done = (status: RunStatus, output: string | undefined, guardrail?: GuardrailTrip): Promise<RunResult> =>
       this.reported(
         start,
         (async (): Promise<RunResult> => ({
@@ -265,9 +267,10 @@ export class Runner {
           cost: 0,
           breakdown: { byAgent: {}, byStep: {} },
           session: await sessionTotalsWithChildren(this.sessionStore, session, this.prices),
+          ...(guardrail ? { guardrail } : {}),
         }))(),
       );
-    if (log.end) return done(log.end.status as RunStatus, log.end.output);
+    if (log.end) return done(log.end.status as RunStatus, log.end.output, log.end.guardrail);
     if (log.openInterrupts.length && !Object.keys(values).length) return done('interrupted', undefined);
     // Across processes the resume event is the claim: a concurrent resume fails here, before doing anything.
     const marker: AgentEvent = {
@@ -289,6 +292,7 @@ export class Runner {
     }
     emit(marker);
     for (const [id, value] of Object.entries(values)) log.resumeValues.set(id, value);
+    const first = session.events[log.start];
     return this.reported(
       start,
       driveInvocation({
@@ -298,6 +302,8 @@ export class Runner {
         start: log.start,
         resumeValues: log.resumeValues,
         interruptIds: log.interruptIds,
+        // Checked again: a run that failed in (or before) its input check must not skip it on resume.
+        ...(first?.message && first.author === 'user' ? { input: messageText(first.message) } : {}),
       }),
     );
   }

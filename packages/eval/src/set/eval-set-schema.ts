@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isSpecialMatcher } from '../matchers/arg-matcher.js';
 
-const RUN_STATUSES = ['completed', 'interrupted', 'max_iterations', 'aborted', 'failed', 'budget_exceeded'] as const;
+const RUN_STATUSES = ['completed', 'interrupted', 'max_iterations', 'aborted', 'failed', 'budget_exceeded', 'blocked'] as const;
 
 /** A value `mismatch` can compare with: plain JSON, RegExps, functions and `arg` matchers, nested. */
 function isMatcher(value: unknown, depth = 0): boolean {

@@ -55,9 +55,16 @@ export class RunTreeView {
   }
 
   render(event: AgentEvent): void {
+    const s = this.options.style;
+    const blocked = event.actions?.invocationEnd?.guardrail;
+    if (blocked) {
+      this.endDelta();
+      const reason = blocked.reason ? `: ${clip(blocked.reason)}` : '';
+      this.line(`${s.red('└─ Blocked')} by the ${blocked.stage} guardrail "${blocked.name}"${reason}`);
+      return;
+    }
     const kind = planExecuteEventKind(event);
     if (!kind) return;
-    const s = this.options.style;
     if (event.partial) {
       if (kind.kind === 'step-progress' && this.options.live) {
         this.stepHeader(kind.stepId ?? String(kind.stepNumber), kind.step, event.timestamp);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  type GuardrailTrip,
   SessionCorruptError,
   type Interrupt,
   type RunResult,
@@ -22,7 +23,7 @@ const bucket = z.object({ usage, modelCalls: z.number(), cost: z.number(), laten
 
 const storedResult = z.object({
   schemaVersion: z.literal(JOB_RESULT_SCHEMA_VERSION),
-  status: z.enum(['completed', 'interrupted', 'max_iterations', 'aborted', 'failed', 'budget_exceeded']),
+  status: z.enum(['completed', 'interrupted', 'max_iterations', 'aborted', 'failed', 'budget_exceeded', 'blocked']),
   output: z.string().optional(),
   structured: z.unknown().optional(),
   invocationId: z.string(),
@@ -44,13 +45,14 @@ const storedResult = z.object({
     .object({ usage, modelCalls: z.number(), cost: z.number().optional(), unpricedModelCalls: z.number().optional() })
     .transform((s) => ({ ...s, cost: s.cost ?? 0, unpricedModelCalls: s.unpricedModelCalls ?? s.modelCalls })),
   error: z.object({ name: z.string(), message: z.string() }).optional(),
+  guardrail: z.object({ name: z.string(), stage: z.enum(['input', 'output']), reason: z.string().optional() }).optional(),
 });
 
 type StoredResult = z.infer<typeof storedResult>;
 
-/** The job status a run's outcome leaves: final answers complete the job, resumable stops do not. */
+/** The job status a run's outcome leaves: final outcomes (a guardrail's block too) complete the job, resumable stops do not. */
 export function jobStatusOf(status: RunStatus): 'completed' | 'interrupted' | 'failed' {
-  if (status === 'completed' || status === 'max_iterations') return 'completed';
+  if (status === 'completed' || status === 'max_iterations' || status === 'blocked') return 'completed';
   return status === 'interrupted' ? 'interrupted' : 'failed';
 }
 
@@ -70,6 +72,7 @@ export function encodeJobResult(result: RunResult): string {
   if (result.output !== undefined) stored.output = result.output;
   if (result.structured !== undefined) stored.structured = result.structured;
   if (result.error) stored.error = { name: result.error.name, message: result.error.message };
+  if (result.guardrail) stored.guardrail = { ...result.guardrail };
   return JSON.stringify(stored);
 }
 
@@ -118,5 +121,6 @@ export function decodeJobResult(sessionId: string, value: unknown): RunResult {
     error.name = r.error.name;
     result.error = error;
   }
+  if (r.guardrail) result.guardrail = r.guardrail as GuardrailTrip;
   return result;
 }

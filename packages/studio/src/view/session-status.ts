@@ -34,7 +34,7 @@ export interface StatusReading {
 
 /**
  * Where the session's last invocation stands, from its stored events alone: `invocationEnd`
- * (completed, max_iterations), a run error (budget_exceeded when the budget stopped it, else
+ * (completed, max_iterations, blocked by a guardrail), a run error (budget_exceeded when the budget stopped it, else
  * failed), open interrupts (interrupted), else still running — or stopped by a crash or an
  * abort, which the log cannot tell from running (resume continues it either way).
  */
@@ -42,7 +42,8 @@ export function statusOf(events: readonly AgentEvent[]): StatusReading {
   const log = lastInvocation(events);
   if (!log) return { status: 'empty' };
   if (log.end) {
-    const status = log.end.status === 'max_iterations' ? 'max_iterations' : 'completed';
+    const ended = log.end.status;
+    const status = ended === 'max_iterations' || ended === 'blocked' ? ended : 'completed';
     return { status, ...(log.end.output !== undefined ? { output: log.end.output } : {}) };
   }
   for (let i = events.length - 1; i >= log.start; i--) {

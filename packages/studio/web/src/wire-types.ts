@@ -4,7 +4,16 @@
  */
 
 /** Where a session's last invocation stands, read from its stored events. */
-export type SessionStatus = 'running' | 'interrupted' | 'completed' | 'failed' | 'budget_exceeded' | 'max_iterations' | 'aborted' | 'empty';
+export type SessionStatus =
+  | 'running'
+  | 'interrupted'
+  | 'completed'
+  | 'failed'
+  | 'budget_exceeded'
+  | 'max_iterations'
+  | 'aborted'
+  | 'blocked'
+  | 'empty';
 
 export interface TokenCount {
   readonly input: number;

@@ -1,0 +1,30 @@
+import type { InvocationContext } from '../agents/invocation-context.js';
+import { GuardrailError } from './guardrail-error.js';
+import { type Guardrail, type GuardrailStage, type GuardrailTrip, guardrailName } from './guardrail.js';
+
+/**
+ * Runs guardrails in order on `value`; the first tripwire is returned (the rest are not asked: a
+ * guardrail may call a model, and one block is enough). A throw becomes a `GuardrailError`.
+ */
+export async function checkGuardrails(
+  guardrails: readonly Guardrail[] | undefined,
+  stage: GuardrailStage,
+  value: string,
+  invocation: InvocationContext,
+): Promise<GuardrailTrip | undefined> {
+  for (const [index, guardrail] of (guardrails ?? []).entries()) {
+    const name = guardrailName(guardrail, index);
+    const check = typeof guardrail === 'function' ? guardrail : guardrail.check;
+    let verdict: unknown;
+    try {
+      verdict = await check(value, { stage, invocation });
+    } catch (error) {
+      throw new GuardrailError(name, stage, error);
+    }
+    if (typeof verdict !== 'object' || verdict === null || typeof (verdict as { tripwire?: unknown }).tripwire !== 'boolean')
+      throw new GuardrailError(name, stage, new TypeError(`it returned ${JSON.stringify(verdict)}, not { tripwire: boolean }`));
+    const { tripwire, reason } = verdict as { tripwire: boolean; reason?: unknown };
+    if (tripwire) return { name, stage, ...(typeof reason === 'string' ? { reason } : {}) };
+  }
+  return undefined;
+}
