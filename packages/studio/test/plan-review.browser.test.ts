@@ -77,9 +77,7 @@ describeInBrowser('reviewing a plan from the page', (browser) => {
     const { p, session } = await pending('reject');
     await p.getByLabel('Feedback for the planner').fill('Invite the team instead of booking a room');
     await p.getByRole('button', { name: 'Reject', exact: true }).click();
-    await p.waitForFunction(() => document.querySelector('.plan-review .review-steps')?.textContent?.includes('Invite the team'), null, {
-      timeout: 15_000,
-    });
+    await p.locator('.plan-review .review-steps', { hasText: 'Invite the team' }).waitFor({ timeout: 15_000 });
     const s = await session();
     expect(statusOf(s.events).status).toBe('interrupted');
     expect(s.state.ApprovedPlan ?? null).toBeNull();
