@@ -56,6 +56,12 @@ const epochMs = (column: string) => `floor(extract(epoch FROM ${column}) * 1000)
 const KEY = 'app_name = $1 AND user_id = $2 AND session_id = $3';
 /** PostgreSQL's foreign_key_violation: a lease row for a session that does not exist. */
 const NO_SESSION = '23503';
+/**
+ * Concurrent first acquirers of a session race on two unique keys of `replan_leases`: `ON CONFLICT`
+ * settles the race on its arbiter key, but one that meets the other key (the one with `token`) first
+ * fails with a unique violation. The row then exists: read it as any lost race.
+ */
+const RACED_FIRST_INSERT = '23505';
 
 interface LeaseRow {
   readonly owner: string | null;
@@ -159,8 +165,9 @@ export async function acquireLease(db: pg.ClientBase, tables: Tables, key: Sessi
       );
       won = rows[0];
     } catch (error) {
-      if ((error as { code?: unknown }).code === NO_SESSION) throw new SessionNotFoundError(key.appName, key.userId, key.id);
-      throw error;
+      const code = (error as { code?: unknown }).code;
+      if (code === NO_SESSION) throw new SessionNotFoundError(key.appName, key.userId, key.id);
+      if (code !== RACED_FIRST_INSERT) throw error;
     }
     if (won) return { owner: options.owner, token: won.token, expiresAt: won.expires_at };
     const current = await currentLease(db, tables, key);

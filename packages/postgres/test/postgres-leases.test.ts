@@ -225,3 +225,24 @@ async function withOldSchema(version: number, body: (sql: pg.Pool, schema: strin
     await sql.end();
   }
 }
+
+describe('PostgresSessionStore first leases', () => {
+  it('many concurrent first acquirers of fresh sessions: one lease each, the rest SessionBusyError (never a unique violation)', async () => {
+    const schema = db.freshSchema('race');
+    const store = new PostgresSessionStore({ connectionString: db.connectionString, schema, leaseConnections: 8 });
+    try {
+      await store.migrate();
+      for (let round = 0; round < 30; round++) {
+        await store.create(key(`r${round}`), [contractEvent('hi')]);
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 8 }, (_, i) => store.acquireLease(key(`r${round}`), { owner: `racer-${i}`, ttlMs: 60_000 })),
+        );
+        expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+        const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [(o.reason as Error).name] : []));
+        expect(refused).toEqual(Array.from({ length: 7 }, () => 'SessionBusyError'));
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
