@@ -32,7 +32,7 @@ export async function loadMcpSdk(importSdk: () => Promise<SdkModules> = importSd
       deserializeMessage: stdioShared.deserializeMessage,
     };
   } catch (error) {
-    throw missingSdkError(error);
+    throw missingSdkError('mcpTools', error);
   }
 }
 
@@ -55,8 +55,9 @@ const importSdkModules = (): Promise<SdkModules> =>
     import('@modelcontextprotocol/sdk/shared/stdio.js'),
   ]);
 
-const missingSdkError = (cause: unknown) =>
+/** The error for an app without the optional SDK installed, naming what needed it (`mcpTools`, `mcpServer`). */
+export const missingSdkError = (needs: string, cause: unknown) =>
   new ConfigurationError(
-    `mcpTools needs the @modelcontextprotocol/sdk package (version 1.x), an optional peer dependency of @replan/mcp: install it (npm install @modelcontextprotocol/sdk). (${String((cause as Error)?.message ?? cause).split('\n')[0]})`,
+    `${needs} needs the @modelcontextprotocol/sdk package (version 1.x), an optional peer dependency of @replan/mcp: install it (npm install @modelcontextprotocol/sdk). (${String((cause as Error)?.message ?? cause).split('\n')[0]})`,
     { cause },
   );

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@replan/core';
+import { missingSdkError } from '../client/load-mcp-sdk.js';
 
 /** The parts of `@modelcontextprotocol/sdk` that serving agents uses. */
 export interface McpServerSdk {
@@ -31,9 +31,6 @@ export async function loadServerSdk(): Promise<McpServerSdk> {
       isInitializeRequest: types.isInitializeRequest,
     };
   } catch (cause) {
-    throw new ConfigurationError(
-      `mcpServer needs the @modelcontextprotocol/sdk package (version 1.x), an optional peer dependency of @replan/mcp: install it (npm install @modelcontextprotocol/sdk). (${String((cause as Error)?.message ?? cause).split('\n')[0]})`,
-      { cause },
-    );
+    throw missingSdkError('mcpServer', cause);
   }
 }
