@@ -19,6 +19,9 @@ export const entryPoints: Readonly<Record<string, string>> = {
   '@replan/postgres': './packages/postgres/src/index.ts',
   '@replan/otel': './packages/otel/src/index.ts',
   '@replan/mcp': './packages/mcp/src/index.ts',
+  '@replan/ai-sdk': './packages/ai-sdk/src/index.ts',
+  '@replan/a2a': './packages/a2a/src/index.ts',
+  '@replan/dbos': './packages/dbos/src/index.ts',
   '@replan/studio': './packages/studio/src/index.ts',
   '@replan/eval/cli': './packages/eval/src/cli/index.ts',
   '@replan/eval': './packages/eval/src/index.ts',
@@ -54,6 +57,8 @@ export const fastProjects = [
   project('planexecute', './packages/planexecute'),
   project('otel', './packages/otel'),
   project('mcp', './packages/mcp', { exclude: ['test/**/*-processes.test.ts'] }),
+  project('ai-sdk', './packages/ai-sdk', { exclude: ['test/**/*.browser.test.ts'] }),
+  project('a2a', './packages/a2a', { exclude: ['test/**/*-processes.test.ts'] }),
   project('eval', './packages/eval', { exclude: ['test/**/*-processes.test.ts'] }),
   // The studio's server, views and CLI in process; its browser tests are in `studio-browser`.
   project('studio', './packages/studio', { exclude: ['test/**/*.browser.test.ts'] }),
@@ -70,6 +75,12 @@ export const slowProjects = [
   project('mcp-processes', './packages/mcp', { include: ['test/**/*-processes.test.ts'] }),
   // `replan eval` spawned as a user runs it (the built packages: `pnpm test` builds first), on files and a throwaway PostgreSQL.
   project('eval-processes', './packages/eval', { include: ['test/**/*-processes.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
+  // A2A servers restarted in child processes (resubscribe after a restart).
+  project('a2a-processes', './packages/a2a', { include: ['test/**/*-processes.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
+  // DBOS workflows on a throwaway PostgreSQL, worker processes killed and stopped.
+  project('dbos', './packages/dbos', { testTimeout: 120_000, hookTimeout: 120_000 }),
+  // The web-chat page (AI SDK Chat client) in Debian's chromium.
+  project('ai-sdk-browser', './packages/ai-sdk', { include: ['test/**/*.browser.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
   project('postgres', './packages/postgres', { testTimeout: 60_000, hookTimeout: 120_000 }),
   // A real chromium (Debian's, via playwright-core) against the studio; the page script is packages/studio/dist/web (built by `pnpm test`).
   project('studio-browser', './packages/studio', { include: ['test/**/*.browser.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
