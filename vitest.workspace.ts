@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
@@ -107,3 +108,9 @@ export const slowProjects = [
 ];
 
 export default [...fastProjects, ...slowProjects];
+
+/**
+ * Vitest runs `cores - 1` files at once, which is one on a two-core machine: the suite then used one core.
+ * Tests here wait on child processes, PostgreSQL and chromium as much as they compute, so use every core.
+ */
+export const maxWorkers = Math.max(2, availableParallelism());
