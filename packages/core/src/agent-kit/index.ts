@@ -33,6 +33,7 @@ export { markContextLengthError } from '../errors/context-length-error.js';
 
 // Model and tool calls
 export { streamModelCall, callModel } from '../agents/model-call.js';
+export { requestCache } from '../agents/prompt-cache.js';
 export { executeToolCalls, approvalInterruptId, toolInterruptId } from '../agents/tool-execution.js';
 export type { ToolExecutionOptions } from '../agents/tool-execution.js';
 export { toolSpecOf, toolParametersSchema } from '../tools/tool.js';
