@@ -29,6 +29,7 @@ import { formatGraphReplannerPrompt } from './graph/graph-prompts.js';
 import { checkGraphPlan, type FinishedSteps } from './graph/graph-validation.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
+import { partCache, type PartPromptCache } from './part-prompt-cache.js';
 
 export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
   readonly model: ChatModel;
@@ -63,6 +64,8 @@ export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema
    * sets it on its replanner.
    */
   readonly checkPlan?: PlanCheck<z.output<S>>;
+  /** Prompt caching (see `PartPromptCache`): on by default, keyed by session and this replanner's name; `false` turns it off. */
+  readonly promptCache?: PartPromptCache;
 }
 
 /** What the replanner decided. */
@@ -167,6 +170,7 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
         tools: this.tools,
         toolChoice: 'required',
         ...(this.options.settings ? { settings: this.options.settings } : {}),
+        ...partCache(this.options.promptCache, ctx, this.name),
       },
       parse: (m) => {
         const parsed = parseReplannerAnswer(m, this.planSchema, this.respondSchema);
