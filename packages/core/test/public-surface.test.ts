@@ -102,6 +102,7 @@ describe('public surface of @replan/core', () => {
       'buildContextMessages',
       'callModel',
       'executeToolCalls',
+      'headTailPreview',
       'joinPlanReActTags',
       'markContextLengthError',
       'neutraliseMarkers',

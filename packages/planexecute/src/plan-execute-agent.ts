@@ -235,6 +235,7 @@ function defaultAgents(
       ...planSchema,
       ...contextPolicy,
       ...promptCache,
+      ...(o.toolResults ? { stepResults: o.toolResults } : {}),
     }),
   };
 }
