@@ -9,7 +9,7 @@ describe('ReActAgent promptCache', () => {
   it('every request of a run carries one key per session and agent, and the retention', async () => {
     const model = new ScriptedModel({ responses: [callTools({ name: 'echo', args: { v: 'x' } }), 'done'] });
     const agent = new ReActAgent({ name: 'worker', model, tools: [echo], promptCache: { retention: 'long' } });
-    const runner = new Runner({ agent, appName: 'x', store: new InMemorySessionStore() });
+    const runner = new Runner({ agent, appName: 'x', sessionStore: new InMemorySessionStore() });
     const result = await runner.run({ userId: 'u', sessionId: 's-1', input: 'go' }).result();
     expect(result.status).toBe('completed');
     expect(model.requests.map((r) => r.cache)).toEqual([

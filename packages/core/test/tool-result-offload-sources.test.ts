@@ -6,6 +6,8 @@ import { collect } from './support.js';
 
 const NEEDLE = 'the launch code is 7-4-1-9';
 const lastShown = (request: ModelRequest | undefined) => (request?.messages ?? []).flatMap((m) => toolResultsOf(m)).at(-1);
+/** The output of the tool result the model was shown last. */
+const shownOutput = <T>(request: ModelRequest | undefined): T => lastShown(request)?.output as T;
 type Search = { matchCount: number; matches: { line: number; offset: number; text: string }[] };
 
 /** Calls `name` (id `big`), searches its result for `pattern`, reads 200 characters at the match, then answers. */
@@ -15,7 +17,7 @@ const readingModel = (name: string, pattern: string) =>
       callTools({ id: 'big', name, args: { input: 'write the report' } }),
       callTools({ id: 's1', name: 'search_tool_result', args: { toolCallId: 'big', pattern } }),
       (request) => {
-        const found = lastShown(request)?.output as Search;
+        const found = shownOutput<Search>(request);
         return callTools({
           id: 'r1',
           name: 'read_tool_result',
@@ -40,7 +42,7 @@ describe('offloading covers every kind of tool result', () => {
     expect(shown).toContain('search_tool_result({ "toolCallId": "big"');
     const search = lastShown(model.requests[2])?.output as Search;
     expect(search.matches[0]).toEqual({ line: 1501, offset: report.indexOf(NEEDLE), text: NEEDLE });
-    expect((lastShown(model.requests[3])?.output as { text: string }).text.startsWith(NEEDLE)).toBe(true);
+    expect(shownOutput<{ text: string }>(model.requests[3]).text.startsWith(NEEDLE)).toBe(true);
   });
 
   it('a large structured output is shown, read and searched as indented JSON: a search finds the line of one field', async () => {
@@ -65,7 +67,7 @@ describe('offloading covers every kind of tool result', () => {
     const model = readingModel('page', '/launch code is \\d/');
     const agent = new ReActAgent({ name: 'reader', model, tools: [page], toolResults: { maxTokens: 500 } });
     await collect(new Runner({ agent, appName: 'offload' }).run({ userId: 'u', input: 'go' }));
-    const hit = (lastShown(model.requests[2])?.output as Search).matches[0];
+    const hit = shownOutput<Search>(model.requests[2]).matches[0];
     expect(hit?.line).toBe(1);
     expect(hit?.text).toContain(NEEDLE);
     expect(hit?.text.length).toBeLessThanOrEqual(502);

@@ -10,6 +10,8 @@ import { startTestHttpServer, type TestHttpServer } from './support/mcp-http-ser
 const NEEDLE = 'the launch code is 7-4-1-9';
 type Search = { matchCount: number; matches: { line: number; offset: number; text: string }[] };
 const lastShown = (request: ModelRequest | undefined) => (request?.messages ?? []).flatMap((m) => toolResultsOf(m)).at(-1);
+/** The output of the tool result the model was shown last. */
+const shownOutput = <T>(request: ModelRequest | undefined): T => lastShown(request)?.output as T;
 
 let server: TestHttpServer;
 let mcp: McpToolset;
@@ -29,7 +31,7 @@ async function findNeedle(shape: 'text' | 'structured' | 'resource') {
       callTools({ id: 'rep', name: 'report', args: { lines: 4000, needle: NEEDLE, shape } }),
       callTools({ id: 's1', name: 'search_tool_result', args: { toolCallId: 'rep', pattern: 'launch code' } }),
       (request) => {
-        const offset = (lastShown(request)?.output as Search).matches[0]?.offset;
+        const offset = shownOutput<Search>(request).matches[0]?.offset;
         return callTools({ id: 'r1', name: 'read_tool_result', args: { toolCallId: 'rep', offset, length: 300 } });
       },
       'found',

@@ -93,7 +93,7 @@ describe('prompt caching on Chat Completions', () => {
 
   it('an unknown server gets nothing unless promptCaching says so; settings.extra still wins', async () => {
     server.reply(reply, reply, reply);
-    const plain = { baseURL: server.baseURL, model: 'llama3.1', profile: undefined };
+    const plain = { model: 'llama3.1', profile: 'plain' as const };
     await chatModel(plain).generate(request({ key: 'k' }));
     expect(server.last.prompt_cache_key).toBeUndefined();
     await chatModel({ ...plain, promptCaching: 'key' }).generate(request({ key: 'k' }));
