@@ -1,5 +1,5 @@
 import type { ModelRequest, ToolSpec } from '@replan/core';
-import { assistantMessage, ConfigurationError, systemMessage, toolMessage, userMessage } from '@replan/core';
+import { assistantMessage, ConfigurationError, ReActAgent, Runner, systemMessage, toolMessage, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
 import { OpenAIChatModel, OpenAIResponsesModel } from '../src/index.js';
 import { useFakeServer } from './support/fake-server.js';
@@ -128,6 +128,28 @@ describe('cache usage', () => {
     server.reply({ sse: [chunk({ role: 'assistant', content: 'ok' }, 'stop'), usageChunk(usage)] });
     const { response } = await collect(chatModel({ profile: 'openrouter', model: 'anthropic/claude-sonnet-4' }), request({}));
     expect(response.usage).toEqual({ inputTokens: 194, outputTokens: 2, cachedTokens: 0, cacheWriteTokens: 100 });
+  });
+});
+
+describe('a run through a proxy that reports cache reads and writes', () => {
+  it('the agent sends its key as breakpoints, and RunResult.cost prices reads and writes at their own rates', async () => {
+    const usage = {
+      prompt_tokens: 10_000,
+      completion_tokens: 1_000,
+      prompt_tokens_details: { cached_tokens: 6_000 },
+      cache_creation_input_tokens: 3_000,
+    };
+    server.reply({ json: completion({ content: 'done' }, 'stop', usage) });
+    const model = new OpenAIChatModel({ model: 'claude-sonnet-4-5', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 });
+    const agent = new ReActAgent({ name: 'writer', model, instruction: 'Write.', promptCache: { retention: 'long' } });
+    const prices = {
+      'claude-sonnet-4-5': { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3, cacheWritePerMillion: 6 },
+    };
+    const result = await new Runner({ agent, appName: 'x', prices }).run({ userId: 'u', input: 'go' }).result();
+    expect(server.last.messages[0].content[0].cache_control).toEqual({ type: 'ephemeral', ttl: '1h' });
+    expect(result.usage).toMatchObject({ inputTokens: 10_000, cachedTokens: 6_000, cacheWriteTokens: 3_000 });
+    // (1 000 × 3 + 6 000 × 0.3 + 3 000 × 6 + 1 000 × 15) / 1e6
+    expect(result.cost).toBeCloseTo(0.0378, 12);
   });
 });
 
