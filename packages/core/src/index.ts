@@ -34,6 +34,8 @@ export type {
   ToolChoice,
   ResponseFormat,
   FinishReason,
+  PromptCache,
+  PromptCacheRetention,
 } from './models/chat-model.js';
 export type { Usage } from './models/usage.js';
 export { addUsage, emptyUsage, totalTokens } from './models/usage.js';
@@ -109,6 +111,8 @@ export type { Agent } from './agents/agent.js';
 export type { InvocationContext } from './agents/invocation-context.js';
 export { ReActAgent } from './agents/react-agent.js';
 export type { ReActAgentOptions, Instruction } from './agents/react-agent.js';
+export { promptCacheKey } from './agents/prompt-cache.js';
+export type { PromptCacheOptions } from './agents/prompt-cache.js';
 export type { ReActHooks, HookContext, ToolHookContext, HookErrorSite } from './agents/react-hooks.js';
 export { SequentialAgent } from './agents/sequential-agent.js';
 export { ParallelAgent } from './agents/parallel-agent.js';

@@ -12,6 +12,7 @@ describe('public surface of @replan/providers', () => {
       'InvalidRequestError',
       'OpenAIChatModel',
       'OpenAIResponsesModel',
+      'PROMPT_CACHING',
       'PROVIDER_PROFILES',
       'ProviderConnectionError',
       'ProviderError',

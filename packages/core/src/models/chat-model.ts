@@ -28,12 +28,31 @@ export interface ModelSettings {
   readonly extra?: Record<string, unknown>;
 }
 
+/**
+ * How long a provider keeps a cached prompt prefix: `short` is its default (OpenAI `in-memory`,
+ * Anthropic `5m`), `long` its extended retention (OpenAI `24h`, Anthropic `1h`).
+ */
+export type PromptCacheRetention = 'short' | 'long';
+
+/**
+ * Ask the provider to cache the request's prefix. A model maps it to what its server takes —
+ * `prompt_cache_key` / `prompt_cache_retention` (OpenAI), `cache_control` breakpoints (Anthropic
+ * models behind LiteLLM or OpenRouter) — or ignores it. It never changes the answer, only its price.
+ */
+export interface PromptCache {
+  /** Requests that share a prefix and a key are routed to the same cache (e.g. one per session and role). */
+  readonly key?: string;
+  readonly retention?: PromptCacheRetention;
+}
+
 export interface ModelRequest {
   readonly messages: readonly Message[];
   readonly tools?: readonly ToolSpec[];
   readonly toolChoice?: ToolChoice;
   readonly responseFormat?: ResponseFormat;
   readonly settings?: ModelSettings;
+  /** Prompt caching hints (see `PromptCache`); absent, nothing cache-related is sent. */
+  readonly cache?: PromptCache;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'refusal';
