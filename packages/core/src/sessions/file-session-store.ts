@@ -1,14 +1,14 @@
-import { open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { AgentEvent } from '../events/agent-event.js';
 import { ConfigurationError, ReplanError } from '../errors/replan-error.js';
-import { SessionCorruptError, SessionExistsError, SessionStoreError } from '../errors/session-errors.js';
+import { SessionExistsError, SessionStoreError } from '../errors/session-errors.js';
 import { errorCode, createFileExclusive, syncDir } from './file/durable-fs.js';
-import { FileLayout, SESSION_FILE_SUFFIX } from './file/file-names.js';
+import { FileLayout } from './file/file-names.js';
 import { acquireLock, LockTimeout, lockHeldMessage, type LockOptions } from './file/file-lock.js';
 import { addPendingWrites, readScopeState, type PendingWrite } from './file/scope-state-file.js';
 import { decodeSessionLog, encodeEventLines, encodeHeader, type LoadedLog } from './file/session-log-format.js';
-import { assertFileHolds, readSummary, readVersion } from './file/session-file-reads.js';
+import { assertFileHolds } from './file/session-file-reads.js';
 import { SessionWriter } from './file/session-writer.js';
 import { FileLeases } from './file/lease-file.js';
 import { FileBlobs } from './file/blob-files.js';
@@ -26,9 +26,8 @@ import { newCreateId, pendingWritesOf, settlePendingWrites, sharedStateHooks, ty
 import { foldSessionState } from './fold-state.js';
 import { jsonStateDelta } from './json-state.js';
 import { assertSessionKey, assertUserKey } from './session-key-rules.js';
-import type { Session, SessionKey, SessionSummary } from './session.js';
-import { pageSummaries } from './session-paging.js';
-import type { AppendOptions, CreateSessionInput, DamagedSession, ListSessionsInput, SessionPage, SessionStore } from './session-store.js';
+import type { Session, SessionKey } from './session.js';
+import type { AppendOptions, CreateSessionInput, ListSessionsInput, SessionPage, SessionStore } from './session-store.js';
 import { splitStateDelta } from './state-scope.js';
 import { assertExpectedVersion, assertPageLimit, eventsForStorage } from './stored-event.js';
 
