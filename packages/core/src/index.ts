@@ -195,6 +195,7 @@ export { ContextLengthError, isContextLengthError } from './errors/context-lengt
 export type { ContextLengthDetails } from './errors/context-length-error.js';
 export { CompactionError } from './errors/compaction-error.js';
 export type { CompactionOptions } from './compaction/compaction-options.js';
+export { estimateMediaTokens, IMAGE_TOKEN_ESTIMATE, LOW_DETAIL_IMAGE_TOKEN_ESTIMATE } from './compaction/media-tokens.js';
 export { DEFAULT_COMPACTION_INSTRUCTION } from './compaction/summary-prompt.js';
 export type { ToolResultsOptions } from './tools/offload/tool-result-preview.js';
 export {
