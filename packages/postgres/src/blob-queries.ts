@@ -25,16 +25,18 @@ export const blobColumns = (blobs: readonly NewBlob[]) => [
  * session may pass the same check: the limit can be passed by one append's blobs at most.
  */
 export async function newBlobsOf(
-  client: pg.PoolClient,
+  withClient: <T>(query: (client: pg.PoolClient) => Promise<T>) => Promise<T>,
   tables: Tables,
   key: SessionKey,
   found: ExtractedBlobs,
   limits: ResolvedBlobLimits,
 ): Promise<NewBlob[]> {
   if (!found.blobs.length && !found.named.size) return [];
-  const { rows } = await client.query<{ blob_id: string; size: number }>(
-    `SELECT blob_id, size FROM ${tables.blobs} WHERE app_name = $1 AND user_id = $2 AND session_id = $3`,
-    [key.appName, key.userId, key.id],
+  const { rows } = await withClient((client) =>
+    client.query<{ blob_id: string; size: number }>(
+      `SELECT blob_id, size FROM ${tables.blobs} WHERE app_name = $1 AND user_id = $2 AND session_id = $3`,
+      [key.appName, key.userId, key.id],
+    ),
   );
   const held = new Map(rows.map((r) => [r.blob_id, r.size]));
   for (const id of found.named) if (!held.has(id)) throw unheldBlobError(key.id, id);
