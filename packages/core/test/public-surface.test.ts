@@ -160,6 +160,7 @@ describe('public surface of @replan/core', () => {
       'assertSessionLease',
       'assertUserKey',
       'blobIdOf',
+      'blobsToStore',
       'compareSummaries',
       'decodeCursor',
       'decodeStoredEvent',
