@@ -20,6 +20,7 @@ describe('public surface of @replan/core', () => {
       'ContextLengthError',
       'DEFAULT_COMPACTION_INSTRUCTION',
       'EmptyModelResponseError',
+      'FallbackExhaustedError',
       'FileSessionStore',
       'GuardrailError',
       'InMemorySessionStore',
@@ -59,6 +60,7 @@ describe('public surface of @replan/core', () => {
       'costOfEvent',
       'emptyUsage',
       'eventKind',
+      'fallbackModel',
       'isApprovalAnswer',
       'isContextLengthError',
       'isInterruptSignal',
@@ -84,6 +86,7 @@ describe('public surface of @replan/core', () => {
     expect(await valueExports(import('@replan/core/agent-kit'))).toEqual([
       'AGENT_TOOL_INPUT_KIND',
       'AsyncQueue',
+      'FALLBACK_REASONS',
       'InterruptSignal',
       'InvocationContext',
       'PLAN_REACT_TAGS',
@@ -101,6 +104,8 @@ describe('public surface of @replan/core', () => {
       'buildContextMessages',
       'callModel',
       'executeToolCalls',
+      'fallbackReasonOf',
+      'isProviderBound',
       'joinPlanReActTags',
       'markContextLengthError',
       'neutraliseMarkers',
@@ -114,6 +119,7 @@ describe('public surface of @replan/core', () => {
       'toolInterruptId',
       'toolParametersSchema',
       'toolSpecOf',
+      'withoutForeignReasoning',
     ]);
   });
 

@@ -7,7 +7,7 @@ import { baseURLOf, createOpenAIClient, type ClientOptions } from './client.js';
 import { ProviderError } from './errors/provider-errors.js';
 import { withRetries, type RetryOptions } from './retry/request-retries.js';
 import { fromErrorPayload, toProviderError } from './errors/map-error.js';
-import { detectProfile, isGoogleEndpoint, type ProviderProfileName } from './profiles/provider-profile.js';
+import { detectProfile, isGoogleEndpoint, reasoningProvidersOf, type ProviderProfileName } from './profiles/provider-profile.js';
 import { isRecord, type Json } from './reasoning/json.js';
 import type { ThinkTagsMode } from './reasoning/think-tags.js';
 import { withStructuredText } from './structured-text.js';
@@ -56,6 +56,8 @@ export class OpenAIChatModel implements ChatModel {
   /** The context window given in the options (tokens), if any. */
   readonly contextWindow?: number;
   readonly profile: ProviderProfileName;
+  /** The reasoning this model sends back, by its blocks' `provider` tag: its profile's own (see `reasoningProvidersOf`). */
+  readonly reasoningProviders: readonly string[];
   readonly client: OpenAI;
   /** How `<think>…</think>` in the content is read (see `OpenAIChatModelOptions.thinkTags`). */
   readonly thinkTags: ThinkTagsMode;
@@ -73,6 +75,7 @@ export class OpenAIChatModel implements ChatModel {
     const baseURL = options.client ? options.client.baseURL : baseURLOf(options);
     this.profile = options.profile ?? detectProfile(baseURL, options.model);
     this.googleEndpoint = isGoogleEndpoint(baseURL);
+    this.reasoningProviders = reasoningProvidersOf(this.profile);
     // The SDK's own retries are off: `withRetries` makes them, visibly (`onRetry`).
     this.client = options.client ?? createOpenAIClient({ ...options, maxRetries: 0 });
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;

@@ -16,6 +16,9 @@
  *   in a prompt so it cannot pose as the prompt's own text (`QUOTE_BEGIN`, `QUOTE_END`, …).
  * - Models: `markContextLengthError` makes a model's own overflow error an instance of core's
  *   `ContextLengthError` (so compaction recognises it) while it keeps its own class.
+ * - Fallback: `fallbackReasonOf` says whether another model may answer an error (and why);
+ *   `withoutForeignReasoning` downgrades other providers' signed or encrypted reasoning, as
+ *   `fallbackModel` does before each call.
  * - Stopping: `abortErrorOf`, `raceAbort`, `RunInterruptedSignal`; `AsyncQueue` merges the
  *   events of sub-agents that run at once.
  *
@@ -30,6 +33,8 @@ export { RunInterruptedSignal } from '../agents/run-interrupted.js';
 export { assertAgentName } from '../agents/agent-name.js';
 export { runAgent } from '../agents/run-agent.js';
 export { markContextLengthError } from '../errors/context-length-error.js';
+export { fallbackReasonOf, FALLBACK_REASONS } from '../models/fallback-reason.js';
+export { withoutForeignReasoning, isProviderBound } from '../reasoning/foreign-reasoning.js';
 
 // Model and tool calls
 export { streamModelCall, callModel } from '../agents/model-call.js';
