@@ -127,7 +127,9 @@ describe('fallbackModel: which failures the next model answers', () => {
       },
     });
     const backup = new ScriptedModel({ responses: ['never'] });
-    await expect(fallbackModel([primary, backup]).generate({ messages: [user('hi')] }, { signal: controller.signal })).rejects.toMatchObject({
+    await expect(
+      fallbackModel([primary, backup]).generate({ messages: [user('hi')] }, { signal: controller.signal }),
+    ).rejects.toMatchObject({
       status: 503,
     });
     expect(backup.calls).toBe(0);
@@ -145,9 +147,12 @@ describe('fallbackModel: streaming', () => {
     const parts = await drain(model.stream({ messages: [user('hi')] }));
     const finish = parts.at(-1);
     expect(finish?.type === 'finish' && finish.response.model).toEqual({ id: 'backup' });
-    expect(parts.filter((p) => p.type === 'text-delta').map((p) => (p.type === 'text-delta' ? p.delta : '')).join('')).toBe(
-      'streamed by backup',
-    );
+    expect(
+      parts
+        .filter((p) => p.type === 'text-delta')
+        .map((p) => (p.type === 'text-delta' ? p.delta : ''))
+        .join(''),
+    ).toBe('streamed by backup');
   });
 
   it('a stream that fails after yielding a delta throws that error: two models never write one answer', async () => {
@@ -259,5 +264,51 @@ describe('fallbackModel: reasoning bound to another provider', () => {
     const sent = JSON.stringify(gemini.requests[0]);
     for (const kept of ['anthropic-sig', 'opaque', 'gemini-sig']) expect(sent).toContain(kept);
     expect(sent).not.toContain('encrypted');
+  });
+
+  it('two models behind one gateway (same provider tag): each gets back only the signed reasoning it made', async () => {
+    const signed = (sig: string): Message => ({
+      role: 'assistant',
+      content: [
+        {
+          type: 'reasoning',
+          reasoning: `thinking ${sig}`,
+          signature: sig,
+          provider: 'openrouter',
+          providerData: { type: 'reasoning.text' },
+        },
+        { type: 'tool_call', id: `call_${sig}`, name: 'weather', args: {} },
+      ],
+    });
+    const primary = Object.assign(
+      new ScriptedModel({ id: 'or/claude', responses: [signed('claude-sig'), httpError(429), httpError(429), 'done'] }),
+      {
+        reasoningProviders: ['openrouter'],
+      },
+    );
+    const backup = Object.assign(new ScriptedModel({ id: 'or/gpt', responses: [signed('gpt-sig'), signed('gpt-sig-2')] }), {
+      reasoningProviders: ['openrouter'],
+    });
+    const model = fallbackModel([primary, backup]);
+    const messages: Message[] = [user('weather?')];
+    const turn = async () => {
+      const response = await model.generate({ messages: [...messages] });
+      messages.push(response.message);
+      const call = response.message.content.find((b) => b.type === 'tool_call');
+      if (call?.type === 'tool_call')
+        messages.push({ role: 'tool', content: [{ type: 'tool_result', toolCallId: call.id, name: 'weather', output: 'sunny' }] });
+      return response;
+    };
+    const first = await turn();
+    expect(first.message.content[0]).toMatchObject({ signature: 'claude-sig', model: 'or/claude' }); // marked as its maker's
+    await turn(); // the primary is rate limited: the backup answers
+    await turn(); // still limited: the backup answers again and gets its own signature back
+    await turn(); // the primary is back
+    const sentTo = (m: ScriptedModel, call: number) => JSON.stringify(m.requests[call]);
+    expect(sentTo(backup, 0)).not.toContain('"signature":"claude-sig"');
+    expect(sentTo(backup, 0)).toContain('thinking claude-sig'); // downgraded to plain text
+    expect(sentTo(backup, 1)).toContain('"signature":"gpt-sig"');
+    expect(sentTo(primary, 3)).toContain('"signature":"claude-sig"');
+    expect(sentTo(primary, 3)).not.toMatch(/"signature":"gpt-sig/);
   });
 });

@@ -17,7 +17,7 @@
  * - Models: `markContextLengthError` makes a model's own overflow error an instance of core's
  *   `ContextLengthError` (so compaction recognises it) while it keeps its own class.
  * - Fallback: `fallbackReasonOf` says whether another model may answer an error (and why);
- *   `withoutForeignReasoning` downgrades other providers' signed or encrypted reasoning, as
+ *   `withoutForeignReasoning` downgrades other providers' (or other models') signed or encrypted reasoning, as
  *   `fallbackModel` does before each call.
  * - Stopping: `abortErrorOf`, `raceAbort`, `RunInterruptedSignal`; `AsyncQueue` merges the
  *   events of sub-agents that run at once.
@@ -35,6 +35,7 @@ export { runAgent } from '../agents/run-agent.js';
 export { markContextLengthError } from '../errors/context-length-error.js';
 export { fallbackReasonOf, FALLBACK_REASONS } from '../models/fallback-reason.js';
 export { withoutForeignReasoning, isProviderBound } from '../reasoning/foreign-reasoning.js';
+export type { ReasoningTarget } from '../reasoning/foreign-reasoning.js';
 
 // Model and tool calls
 export { streamModelCall, callModel } from '../agents/model-call.js';

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../errors/replan-error.js';
 import { FallbackExhaustedError, type FallbackAttempt } from '../errors/fallback-error.js';
-import { withoutForeignReasoning } from '../reasoning/foreign-reasoning.js';
+import { isProviderBound, withoutForeignReasoning } from '../reasoning/foreign-reasoning.js';
 import type { AnsweringModel, ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from './chat-model.js';
 import { fallbackReasonOf, FALLBACK_REASONS, type FallbackReason } from './fallback-reason.js';
 
@@ -42,11 +42,12 @@ export interface FallbackChatModel extends ChatModel {
  * model whose `contextWindow` is larger than the failing one's.
  *
  * The answering model is named in the response's `model`, so the stored event's `meta.model`,
- * budgets and observers' model-call ends show who answered. Before calling a model, reasoning
- * bound to another provider (signatures, encrypted or redacted reasoning, Gemini tool-call
- * signatures) is downgraded to plain reasoning text — dropped when it has none — unless the model
- * lists that provider in its `reasoningProviders`; a primary that does not list them gets the
- * request unchanged.
+ * budgets and observers' model-call ends show who answered, and its signed or encrypted reasoning
+ * blocks are marked with its id (`ReasoningBlock.model`). Before calling a model, reasoning bound
+ * to another provider or made by another model (signatures, encrypted or redacted reasoning,
+ * Gemini tool-call signatures) is downgraded to plain reasoning text — dropped when it has none.
+ * A model's `reasoningProviders` say which provider tags it takes; a primary that does not say
+ * gets everything but other models' marked blocks, a fallback that does not say only its own.
  *
  * Streaming falls back only while the failing model has yielded nothing: once a delta has been
  * passed on, a failure is thrown as it is (two models' text are never mixed in one answer); the
@@ -145,7 +146,8 @@ class Tries {
       const model = this.models[this.index++] as ChatModel;
       const window = this.mustExceed;
       if (window !== undefined && !(model.contextWindow !== undefined && model.contextWindow > window)) continue;
-      if (this.last) this.options.onFallback?.({ from: this.last.model.id, to: model.id, reason: this.last.reason, error: this.last.error });
+      if (this.last)
+        this.options.onFallback?.({ from: this.last.model.id, to: model.id, reason: this.last.reason, error: this.last.error });
       return model;
     }
     return undefined;
@@ -180,16 +182,21 @@ function contextWindowOf(error: unknown): number | undefined {
   return typeof window === 'number' ? window : undefined;
 }
 
-/** The request as `model` may receive it: other providers' bound reasoning downgraded (see `fallbackModel`). */
+/** The request as `model` may receive it: other providers' and other models' bound reasoning downgraded (see `fallbackModel`). */
 function requestFor(model: ChatModel, models: readonly ChatModel[], req: ModelRequest): ModelRequest {
   const accepts = model.reasoningProviders;
-  if (accepts === undefined && model === models[0]) return req;
-  const messages = withoutForeignReasoning(req.messages, accepts ?? []);
+  // A model that does not say what it takes gets, as a fallback, only the bound reasoning it made itself.
+  const messages = withoutForeignReasoning(req.messages, { id: model.id, accepts, ownOnly: accepts === undefined && model !== models[0] });
   return messages === req.messages ? req : { ...req, messages };
 }
 
+/** The response named after the model that answered, its bound reasoning marked as that model's. */
 function answeredBy(response: ModelResponse, model: ChatModel): ModelResponse {
   if (response.model) return response; // a nested fallback already named its answering model
   const meta: AnsweringModel = model.provider !== undefined ? { id: model.id, provider: model.provider } : { id: model.id };
-  return { ...response, model: meta };
+  const content = response.message.content;
+  const marked = content.some((b) => b.type === 'reasoning' && b.model === undefined && isProviderBound(b))
+    ? content.map((b) => (b.type === 'reasoning' && b.model === undefined && isProviderBound(b) ? { ...b, model: model.id } : b))
+    : content;
+  return { ...response, model: meta, ...(marked !== content ? { message: { ...response.message, content: marked } } : {}) };
 }

@@ -25,7 +25,16 @@ const NAMED: Readonly<Record<string, FallbackReason>> = {
 };
 // Errors a second model cannot fix: the request itself is wrong, or the key is.
 const NEVER = new Set(['InvalidRequestError', 'AuthenticationError', 'RequestTooLargeError', 'StrictSchemaError', 'ConfigurationError']);
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ETIMEDOUT']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ETIMEDOUT',
+]);
 
 const fieldOf = (error: unknown, key: string): unknown =>
   typeof error === 'object' && error !== null ? (error as Record<string, unknown>)[key] : undefined;
