@@ -6,7 +6,27 @@
  * @module
  */
 // Messages and content blocks
-export type { ContentBlock, TextBlock, ReasoningBlock, ReasoningKind, ToolCallBlock, ToolResultBlock } from './messages/content-block.js';
+export type {
+  ContentBlock,
+  TextBlock,
+  ReasoningBlock,
+  ReasoningKind,
+  ToolCallBlock,
+  ToolResultBlock,
+  ImageBlock,
+  FileBlock,
+  MediaBlock,
+  MediaSource,
+  UrlSource,
+  DataSource,
+  BlobSource,
+  ImageDetail,
+  ToolResultContent,
+} from './messages/content-block.js';
+export { imageFromBytes, imageFromFile, imageFromUrl, fileFromBytes, fileFromPath, fileFromUrl } from './messages/media-blocks.js';
+export type { ImageOptions, FileOptions } from './messages/media-blocks.js';
+export { isMediaBlock, isBase64, mediaByteLength, toolResultContent } from './messages/media-check.js';
+export { InvalidMediaError } from './errors/media-errors.js';
 export type { Message, Role } from './messages/message.js';
 export {
   textBlock,
@@ -19,6 +39,7 @@ export {
   toolResultsOf,
   reasoningOf,
   stringifyToolOutput,
+  mediaPlaceholder,
 } from './messages/message.js';
 
 // Models
