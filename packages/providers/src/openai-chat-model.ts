@@ -11,6 +11,7 @@ import { detectProfile, isGoogleEndpoint, reasoningProvidersOf, type ProviderPro
 import { isRecord, type Json } from './reasoning/json.js';
 import type { ThinkTagsMode } from './reasoning/think-tags.js';
 import { withStructuredText } from './structured-text.js';
+import { detectMediaProfile, type MediaProfileName } from './media/media-profile.js';
 import { guardedStream, type SdkStream } from './stream/guarded-stream.js';
 
 export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
@@ -22,6 +23,11 @@ export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
   readonly settings?: ModelSettings;
   /** How reasoning goes back and settings are named; detected from `baseURL` and `model` when absent. */
   readonly profile?: ProviderProfileName;
+  /**
+   * What the server takes as images and files (`openai`, `gemini`, `ollama`, `litellm`,
+   * `openrouter`, `generic`); detected from `baseURL` and the profile when absent.
+   */
+  readonly media?: MediaProfileName;
   /** Longest wait between two stream chunks before the call fails with `TimeoutError`, ms (default 300 000; 0 = none). */
   readonly idleTimeoutMs?: number;
   /** Ask for usage on streams (`stream_options.include_usage`, default true); turn off for servers that reject it. */
@@ -56,6 +62,8 @@ export class OpenAIChatModel implements ChatModel {
   /** The context window given in the options (tokens), if any. */
   readonly contextWindow?: number;
   readonly profile: ProviderProfileName;
+  /** What the server takes as images and files (see `OpenAIChatModelOptions.media`). */
+  readonly media: MediaProfileName;
   /** The reasoning this model sends back, by its blocks' `provider` tag: its profile's own (see `reasoningProvidersOf`). */
   readonly reasoningProviders: readonly string[];
   readonly client: OpenAI;
@@ -76,6 +84,7 @@ export class OpenAIChatModel implements ChatModel {
     this.profile = options.profile ?? detectProfile(baseURL, options.model);
     this.googleEndpoint = isGoogleEndpoint(baseURL);
     this.reasoningProviders = reasoningProvidersOf(this.profile);
+    this.media = options.media ?? detectMediaProfile(baseURL, this.profile);
     // The SDK's own retries are off: `withRetries` makes them, visibly (`onRetry`).
     this.client = options.client ?? createOpenAIClient({ ...options, maxRetries: 0 });
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -88,6 +97,7 @@ export class OpenAIChatModel implements ChatModel {
       model: this.model,
       profile: this.profile,
       googleEndpoint: this.googleEndpoint,
+      media: this.media,
       ...(this.options.settings ? { defaults: this.options.settings } : {}),
     });
   }

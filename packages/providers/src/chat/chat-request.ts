@@ -1,5 +1,6 @@
 import type { ModelRequest, ModelSettings, ResponseFormat, ToolChoice, ToolSpec } from '@replan/core';
 import type { ProviderProfileName } from '../profiles/provider-profile.js';
+import { mediaProfile, type MediaProfileName } from '../media/media-profile.js';
 import type { Json } from '../reasoning/json.js';
 import { isEmptySchema, jsonSchemaOf, StrictSchemaError, toStrictJsonSchema } from '../schema/strict-json-schema.js';
 import { toChatMessages } from './chat-messages.js';
@@ -10,6 +11,8 @@ export interface ChatRequestOptions {
   readonly profile: ProviderProfileName;
   readonly googleEndpoint: boolean;
   readonly defaults?: ModelSettings;
+  /** What the server takes as images and files (default `generic`: OpenAI's shapes, every type passed on). */
+  readonly media?: MediaProfileName;
 }
 
 /** A Chat Completions body, and the original schema of a strict structured answer (to undo optional → nullable). */
@@ -21,7 +24,8 @@ export interface ChatRequestBody {
 /** Builds the Chat Completions request body (without `stream`). Throws `StrictSchemaError` before sending a schema strict mode cannot express. */
 export function buildChatRequest(req: ModelRequest, options: ChatRequestOptions): ChatRequestBody {
   const target = { profile: options.profile, googleEndpoint: options.googleEndpoint };
-  const body: Json = { model: options.model, messages: toChatMessages(req.messages, target) };
+  const media = { profile: mediaProfile(options.media ?? 'generic'), model: options.model };
+  const body: Json = { model: options.model, messages: toChatMessages(req.messages, target, media) };
   if (req.tools?.length) {
     body.tools = req.tools.map(toolOf);
     if (req.toolChoice) body.tool_choice = toolChoiceOf(req.toolChoice);
