@@ -88,7 +88,14 @@ describe('tool results with images (Chat Completions: tool messages carry text o
     const body = await sent(modelFor('openai'), [
       userMessage('look at the page'),
       callTurn,
-      toolMessage([{ type: 'tool_result', toolCallId: 'call_shot', name: 'screenshot', output: [{ type: 'text', text: 'the page' }, imageFromBytes(PNG)] }]),
+      toolMessage([
+        {
+          type: 'tool_result',
+          toolCallId: 'call_shot',
+          name: 'screenshot',
+          output: [{ type: 'text', text: 'the page' }, imageFromBytes(PNG)],
+        },
+      ]),
       toolMessage([{ type: 'tool_result', toolCallId: 'call_w', name: 'weather', output: { temp: 21 } }]),
     ]);
     expect(body.messages.slice(2)).toEqual([
@@ -125,24 +132,35 @@ describe('tool results with images (Chat Completions: tool messages carry text o
 
 describe('what each server takes (media profiles)', () => {
   it.each([
-    ['openai', imageFromBytes(PNG, { mediaType: 'image/svg+xml' }), /OpenAI.*image\/svg\+xml.*image\/png, image\/jpeg, image\/webp, image\/gif/],
+    [
+      'openai',
+      imageFromBytes(PNG, { mediaType: 'image/svg+xml' }),
+      /OpenAI.*image\/svg\+xml.*image\/png, image\/jpeg, image\/webp, image\/gif/,
+    ],
     ['gemini', imageFromBytes(PNG, { mediaType: 'image/gif' }), /Gemini's OpenAI-compatible endpoint.*image\/gif/],
     ['gemini', imageFromUrl('https://example.com/a.png'), /Gemini's OpenAI-compatible endpoint.*inline only/],
     ['ollama', imageFromBytes(PNG, { mediaType: 'image/webp' }), /Ollama.*image\/webp.*image\/png, image\/jpeg/],
     ['ollama', fileFromBytes(PDF), /Ollama.*application\/pdf.*takes no files/],
-    ['openai', fileFromBytes(Buffer.from('PK'), { mediaType: 'application/zip', filename: 'a.zip' }), /OpenAI.*application\/zip.*application\/pdf/],
+    [
+      'openai',
+      fileFromBytes(Buffer.from('PK'), { mediaType: 'application/zip', filename: 'a.zip' }),
+      /OpenAI.*application\/zip.*application\/pdf/,
+    ],
     ['openai', { type: 'file', mediaType: 'application/pdf', url: 'https://example.com/a.pdf' }, /OpenAI.*inline only/],
     ['openrouter', imageFromBytes(PNG, { mediaType: 'image/heic' }), /OpenRouter.*image\/heic/],
-  ] as const)('%s refuses %o with UnsupportedMediaError naming the type and the provider, before sending', async (media, block, message) => {
-    const failure = await modelFor(media)
-      .generate({ messages: [user(block as ContentBlock)] })
-      .catch((e: unknown) => e);
-    expect(failure).toBeInstanceOf(UnsupportedMediaError);
-    expect((failure as UnsupportedMediaError).mediaType).toBe((block as { mediaType: string }).mediaType);
-    expect((failure as Error).message).toMatch(message);
-    expect((failure as Error).message).toContain('model "vision-model"');
-    expect(server.received).toHaveLength(0);
-  });
+  ] as const)(
+    '%s refuses %o with UnsupportedMediaError naming the type and the provider, before sending',
+    async (media, block, message) => {
+      const failure = await modelFor(media)
+        .generate({ messages: [user(block as ContentBlock)] })
+        .catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(UnsupportedMediaError);
+      expect((failure as UnsupportedMediaError).mediaType).toBe((block as { mediaType: string }).mediaType);
+      expect((failure as Error).message).toMatch(message);
+      expect((failure as Error).message).toContain('model "vision-model"');
+      expect(server.received).toHaveLength(0);
+    },
+  );
 
   it("Gemini's endpoint gets inline images without detail (it refuses fields it does not know)", async () => {
     const body = await sent(modelFor('gemini'), [user(imageFromBytes(PNG, { detail: 'low' }))]);
@@ -151,7 +169,10 @@ describe('what each server takes (media profiles)', () => {
 
   it('Ollama takes PNG inline and by URL', async () => {
     const body = await sent(modelFor('ollama'), [user(imageFromBytes(PNG), imageFromUrl('http://files.local/a.jpg'))]);
-    expect(body.messages[0].content.map((p: any) => p.image_url.url)).toEqual([`data:image/png;base64,${PNG64}`, 'http://files.local/a.jpg']);
+    expect(body.messages[0].content.map((p: any) => p.image_url.url)).toEqual([
+      `data:image/png;base64,${PNG64}`,
+      'http://files.local/a.jpg',
+    ]);
   });
 
   it('LiteLLM takes any type and a file URL as file_id with its format; OpenRouter a PDF URL in file_data', async () => {
@@ -162,7 +183,9 @@ describe('what each server takes (media profiles)', () => {
       { type: 'image_url', image_url: { url: `data:image/heic;base64,${PNG64}` } },
     ]);
     const openrouter = await sent(modelFor('openrouter'), [user(pdfUrl)]);
-    expect(openrouter.messages[0].content).toEqual([{ type: 'file', file: { filename: 'report.pdf', file_data: 'https://example.com/report.pdf' } }]);
+    expect(openrouter.messages[0].content).toEqual([
+      { type: 'file', file: { filename: 'report.pdf', file_data: 'https://example.com/report.pdf' } },
+    ]);
   });
 
   it('the profile is detected from the base URL and the reasoning profile', () => {
@@ -191,7 +214,9 @@ describe('images a model returns (OpenRouter and LiteLLM image models: message.i
   });
 
   it('an image URL that is not inline stays a URL', async () => {
-    server.reply({ json: completion({ content: '', images: [{ type: 'image_url', image_url: { url: 'https://cdn.example/out.webp' } }] }) });
+    server.reply({
+      json: completion({ content: '', images: [{ type: 'image_url', image_url: { url: 'https://cdn.example/out.webp' } }] }),
+    });
     const response = await modelFor('openrouter').generate({ messages: [userMessage('draw')] });
     expect(response.message.content).toEqual([{ type: 'image', mediaType: 'image/webp', url: 'https://cdn.example/out.webp' }]);
   });

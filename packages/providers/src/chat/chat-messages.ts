@@ -34,7 +34,11 @@ export function toChatMessages(messages: readonly Message[], target: ReplayTarge
         if (!own && message.content.some((b) => b.type === 'tool_result')) break;
         const content = userContent(message.content, media);
         // The next user message carries the tool results' media, before its own content.
-        if (attached.length) out.push({ role: 'user', content: [...attached, ...(typeof content === 'string' ? [{ type: 'text', text: content }] : content)] });
+        if (attached.length)
+          out.push({
+            role: 'user',
+            content: [...attached, ...(typeof content === 'string' ? [{ type: 'text', text: content }] : content)],
+          });
         else out.push({ role: 'user', content });
         attached = [];
         break;

@@ -17,7 +17,8 @@ export function outputImages(images: readonly unknown[]): ImageBlock[] {
     const url = isRecord(holder) && typeof holder.url === 'string' ? holder.url : undefined;
     if (!url) continue;
     const inline = DATA_URL.exec(url);
-    if (inline && isBase64(inline[2] as string)) blocks.push({ type: 'image', mediaType: (inline[1] as string).toLowerCase(), data: inline[2] as string });
+    if (inline && isBase64(inline[2] as string))
+      blocks.push({ type: 'image', mediaType: (inline[1] as string).toLowerCase(), data: inline[2] as string });
     else blocks.push({ type: 'image', mediaType: inline?.[1]?.toLowerCase() ?? mediaTypeOfUrl(url), url });
   }
   return blocks;

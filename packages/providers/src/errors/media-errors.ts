@@ -32,7 +32,7 @@ export class UnresolvedBlobError extends ReplanError {
   ) {
     super(
       `${model ? `model "${model}"` : 'the model'} was given an image or file that names blob "${blob}" without its bytes: ` +
-        'blobs are read from the session store by an agent\'s model call; when you call a model yourself, pass the bytes as data (imageFromBytes / fileFromBytes) or a url.',
+        "blobs are read from the session store by an agent's model call; when you call a model yourself, pass the bytes as data (imageFromBytes / fileFromBytes) or a url.",
     );
   }
 }

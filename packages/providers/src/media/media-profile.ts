@@ -57,7 +57,15 @@ const PROFILES: Readonly<Record<MediaProfileName, MediaProfile>> = {
     detail: false,
   },
   litellm: { name: 'litellm', label: 'LiteLLM', images: undefined, imageUrls: true, files: undefined, fileUrls: 'file_id', detail: true },
-  openrouter: { name: 'openrouter', label: 'OpenRouter', images: OPENAI_IMAGES, imageUrls: true, files: PDF, fileUrls: 'file_data', detail: true },
+  openrouter: {
+    name: 'openrouter',
+    label: 'OpenRouter',
+    images: OPENAI_IMAGES,
+    imageUrls: true,
+    files: PDF,
+    fileUrls: 'file_data',
+    detail: true,
+  },
   generic: {
     name: 'generic',
     label: 'an OpenAI-compatible server',

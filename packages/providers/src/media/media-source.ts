@@ -2,7 +2,9 @@ import type { MediaBlock } from '@replan/core';
 import { UnresolvedBlobError } from '../errors/media-errors.js';
 
 /** Where a block's content goes on the wire: its bytes as a base64 `data:` URL, or the URL it names. */
-export type WireSource = { readonly kind: 'data'; readonly url: string; readonly base64: string } | { readonly kind: 'url'; readonly url: string };
+export type WireSource =
+  | { readonly kind: 'data'; readonly url: string; readonly base64: string }
+  | { readonly kind: 'url'; readonly url: string };
 
 /**
  * The block's source as it is sent. A `data:` URL given as `url` counts as inline bytes. A blob

@@ -92,7 +92,8 @@ export function toResponsesInput(messages: readonly Message[], model?: string): 
         if (block.type === 'tool_result')
           input.push({ type: 'function_call_output', call_id: block.toolCallId, output: responsesToolOutput(block.output, media) });
       const text = textOf(message.content, '\n\n');
-      if (message.role === 'user' && message.content.some(isMediaBlock)) input.push({ role: 'user', content: responsesParts(message.content, media) });
+      if (message.role === 'user' && message.content.some(isMediaBlock))
+        input.push({ role: 'user', content: responsesParts(message.content, media) });
       else if (message.role === 'user' && (text || !message.content.some((b) => b.type === 'tool_result')))
         input.push({ role: 'user', content: text });
     }
