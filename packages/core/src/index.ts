@@ -27,6 +27,7 @@ export { imageFromBytes, imageFromFile, imageFromUrl, fileFromBytes, fileFromPat
 export type { ImageOptions, FileOptions } from './messages/media-blocks.js';
 export { isMediaBlock, isBase64, mediaByteLength, toolResultContent } from './messages/media-check.js';
 export { InvalidMediaError } from './errors/media-errors.js';
+export { BlobLimitError, BlobTooLargeError, SessionBlobsTooLargeError } from './errors/blob-errors.js';
 export type { Message, Role } from './messages/message.js';
 export {
   textBlock,
@@ -122,6 +123,10 @@ export type {
   AppendOptions,
 } from './sessions/session-store.js';
 export { InMemorySessionStore } from './sessions/in-memory-session-store.js';
+export type { InMemorySessionStoreOptions } from './sessions/in-memory-session-store.js';
+export type { BlobLimits } from './sessions/blobs/blob-limits.js';
+export { inlineBlobs } from './sessions/blobs/inline-blobs.js';
+export type { BlobReader } from './sessions/blobs/inline-blobs.js';
 export type { SessionLease, LeaseOptions, LeaseHolder } from './sessions/session-lease.js';
 export { FileSessionStore } from './sessions/file-session-store.js';
 export type { FileSessionStoreOptions } from './sessions/file-session-store.js';
