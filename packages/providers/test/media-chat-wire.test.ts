@@ -220,4 +220,20 @@ describe('images a model returns (OpenRouter and LiteLLM image models: message.i
     const response = await modelFor('openrouter').generate({ messages: [userMessage('draw')] });
     expect(response.message.content).toEqual([{ type: 'image', mediaType: 'image/webp', url: 'https://cdn.example/out.webp' }]);
   });
+
+  it('on the next turn the assistant message names its image in its text (assistant content is text only)', async () => {
+    const body = await sent(modelFor('openrouter'), [
+      userMessage('draw'),
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Here it is.' },
+          { type: 'image', mediaType: 'image/png', data: PNG64 },
+        ],
+      },
+      userMessage('bigger'),
+    ]);
+    expect(body.messages[1]).toEqual({ role: 'assistant', content: 'Here it is.\n[image image/png]' });
+    expect(JSON.stringify(body)).not.toContain(PNG64);
+  });
 });

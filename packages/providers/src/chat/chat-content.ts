@@ -5,11 +5,19 @@ import type { Json } from '../reasoning/json.js';
 
 /** The text of blocks where only text can go (system and assistant messages): each image or file as its placeholder. */
 export function plainText(content: readonly ContentBlock[], separator: string): string {
-  const parts: string[] = [];
-  for (const b of content)
-    if (b.type === 'text') parts.push(b.text);
-    else if (isMediaBlock(b)) parts.push(mediaPlaceholder(b));
-  return parts.join(separator);
+  let text = '';
+  let first = true;
+  let afterMedia = false;
+  for (const b of content) {
+    if (b.type !== 'text' && !isMediaBlock(b)) continue;
+    const media = b.type !== 'text';
+    // A placeholder never runs into the text beside it, whatever the separator.
+    const gap = first ? '' : separator || (media || afterMedia ? '\n' : '');
+    text += gap + (media ? mediaPlaceholder(b) : b.text);
+    first = false;
+    afterMedia = media;
+  }
+  return text;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ContentBlock, Message, ModelRequest, ModelSettings, ReasoningBlock, ToolChoice } from '@replan/core';
-import { isMediaBlock } from '@replan/core';
+import { isMediaBlock, mediaPlaceholder } from '@replan/core';
 import { plainText } from '../chat/chat-content.js';
 import { RESPONSES_MEDIA } from '../media/media-profile.js';
 import { responsesParts, responsesToolOutput } from './responses-media.js';
@@ -136,6 +136,9 @@ function pushAssistant(input: Json[], content: readonly ContentBlock[]): void {
             }
           : { role: 'assistant', content: block.text },
       );
+    } else if (isMediaBlock(block)) {
+      // Assistant content is text only: an image the model made is named, not sent back.
+      input.push({ role: 'assistant', content: mediaPlaceholder(block) });
     } else if (block.type === 'tool_call') {
       const id = callIds.get(block.id);
       input.push({
