@@ -21,6 +21,8 @@ runSessionStoreContract({
   createStore: async () => new FileSessionStore({ dir: await freshDir() }),
   test: { describe, it, expect },
   leases: true,
+  blobs: true,
+  createStoreWithLimits: async (limits) => new FileSessionStore({ dir: await freshDir(), ...limits }),
 });
 
 const key = (id: string, userId = 'u1') => ({ appName: 'app', userId, id });

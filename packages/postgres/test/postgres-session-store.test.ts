@@ -15,6 +15,9 @@ runSessionStoreContract({
   disposeStore: (store: SessionStore) => store.close?.(),
   test: { describe, it, expect },
   leases: true,
+  blobs: true,
+  createStoreWithLimits: (limits) =>
+    new PostgresSessionStore({ connectionString: db.connectionString, schema: db.freshSchema('contract'), ...limits }),
 });
 
 /** A store on a fresh schema plus a raw pool on the same database, both closed after `body`. */
