@@ -21,6 +21,24 @@ const httpError = (status: number, name = 'ProviderError') => Object.assign(new 
 const withProvider = <M extends ChatModel>(model: M, provider: string): M => Object.assign(model, { provider });
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
 
+/** A model whose stream yields text deltas, then throws `error` when given; `state.closed` counts closed streams. */
+function deltasThen(deltas: readonly string[], error?: Error): { model: ChatModel; state: { closed: number } } {
+  const state = { closed: 0 };
+  const model: ChatModel = {
+    id: 'primary',
+    generate: () => Promise.reject(new Error('not used')),
+    async *stream() {
+      try {
+        for (const delta of deltas) yield { type: 'text-delta', delta };
+        if (error) throw error;
+      } finally {
+        state.closed++;
+      }
+    },
+  };
+  return { model, state };
+}
+
 async function drain(parts: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
   const out: ModelStreamPart[] = [];
   for await (const part of parts) out.push(part);
@@ -157,19 +175,7 @@ describe('fallbackModel: streaming', () => {
 
   it('a stream that fails after yielding a delta throws that error: two models never write one answer', async () => {
     const failure = httpError(503);
-    let closed = 0;
-    const primary: ChatModel = {
-      id: 'primary',
-      generate: () => Promise.reject(new Error('not used')),
-      async *stream() {
-        try {
-          yield { type: 'text-delta', delta: 'half an ans' };
-          throw failure;
-        } finally {
-          closed++;
-        }
-      },
-    };
+    const { model: primary, state } = deltasThen(['half an ans'], failure);
     const backup = new ScriptedModel({ responses: ['never'] });
     const seen: ModelStreamPart[] = [];
     const drained = (async () => {
@@ -177,25 +183,13 @@ describe('fallbackModel: streaming', () => {
     })();
     await expect(drained).rejects.toBe(failure);
     expect(seen).toEqual([{ type: 'text-delta', delta: 'half an ans' }]);
-    expect([backup.calls, closed]).toEqual([0, 1]);
+    expect([backup.calls, state.closed]).toEqual([0, 1]);
   });
 
   it("a caller that stops reading closes the answering model's stream", async () => {
-    let closed = 0;
-    const primary: ChatModel = {
-      id: 'primary',
-      generate: () => Promise.reject(new Error('not used')),
-      async *stream() {
-        try {
-          yield { type: 'text-delta', delta: 'a' };
-          yield { type: 'text-delta', delta: 'b' };
-        } finally {
-          closed++;
-        }
-      },
-    };
+    const { model: primary, state } = deltasThen(['a', 'b']);
     for await (const _ of fallbackModel([primary]).stream({ messages: [user('hi')] })) break;
-    expect(closed).toBe(1);
+    expect(state.closed).toBe(1);
   });
 });
 
