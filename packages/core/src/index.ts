@@ -58,7 +58,11 @@ export type {
   FinishReason,
   PromptCache,
   PromptCacheRetention,
+  AnsweringModel,
 } from './models/chat-model.js';
+export { fallbackModel } from './models/fallback-model.js';
+export type { FallbackModelOptions, FallbackChatModel, FallbackInfo } from './models/fallback-model.js';
+export type { FallbackReason } from './models/fallback-reason.js';
 export type { Usage } from './models/usage.js';
 export { addUsage, emptyUsage, totalTokens } from './models/usage.js';
 
@@ -198,6 +202,8 @@ export { ReplanError, ConfigurationError, InvalidArgumentError } from './errors/
 export { ContextLengthError, isContextLengthError } from './errors/context-length-error.js';
 export type { ContextLengthDetails } from './errors/context-length-error.js';
 export { CompactionError } from './errors/compaction-error.js';
+export { FallbackExhaustedError } from './errors/fallback-error.js';
+export type { FallbackAttempt } from './errors/fallback-error.js';
 export type { CompactionOptions } from './compaction/compaction-options.js';
 export { estimateMediaTokens, IMAGE_TOKEN_ESTIMATE, LOW_DETAIL_IMAGE_TOKEN_ESTIMATE } from './compaction/media-tokens.js';
 export { DEFAULT_COMPACTION_INSTRUCTION } from './compaction/summary-prompt.js';

@@ -22,6 +22,7 @@ describe('public surface of @replan/core', () => {
       'ContextLengthError',
       'DEFAULT_COMPACTION_INSTRUCTION',
       'EmptyModelResponseError',
+      'FallbackExhaustedError',
       'FileSessionStore',
       'GuardrailError',
       'IMAGE_TOKEN_ESTIMATE',
@@ -66,6 +67,7 @@ describe('public surface of @replan/core', () => {
       'emptyUsage',
       'estimateMediaTokens',
       'eventKind',
+      'fallbackModel',
       'fileFromBytes',
       'fileFromPath',
       'fileFromUrl',
@@ -104,6 +106,7 @@ describe('public surface of @replan/core', () => {
     expect(await valueExports(import('@replan/core/agent-kit'))).toEqual([
       'AGENT_TOOL_INPUT_KIND',
       'AsyncQueue',
+      'FALLBACK_REASONS',
       'InterruptSignal',
       'InvocationContext',
       'PLAN_REACT_TAGS',
@@ -122,6 +125,8 @@ describe('public surface of @replan/core', () => {
       'callModel',
       'executeToolCalls',
       'headTailPreview',
+      'fallbackReasonOf',
+      'isProviderBound',
       'joinPlanReActTags',
       'markContextLengthError',
       'neutraliseMarkers',
@@ -136,6 +141,7 @@ describe('public surface of @replan/core', () => {
       'toolInterruptId',
       'toolParametersSchema',
       'toolSpecOf',
+      'withoutForeignReasoning',
     ]);
   });
 

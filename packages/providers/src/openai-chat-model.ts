@@ -7,11 +7,12 @@ import { baseURLOf, createOpenAIClient, type ClientOptions } from './client.js';
 import { ProviderError } from './errors/provider-errors.js';
 import { withRetries, type RetryOptions } from './retry/request-retries.js';
 import { fromErrorPayload, toProviderError } from './errors/map-error.js';
-import { detectProfile, isGoogleEndpoint, type ProviderProfileName } from './profiles/provider-profile.js';
 import { defaultPromptCaching, PROMPT_CACHING, type PromptCaching } from './cache/prompt-caching.js';
+import { detectProfile, isGoogleEndpoint, reasoningProvidersOf, type ProviderProfileName } from './profiles/provider-profile.js';
 import { isRecord, type Json } from './reasoning/json.js';
 import type { ThinkTagsMode } from './reasoning/think-tags.js';
 import { withStructuredText } from './structured-text.js';
+import { detectMediaProfile, type MediaProfileName } from './media/media-profile.js';
 import { guardedStream, type SdkStream } from './stream/guarded-stream.js';
 
 export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
@@ -23,6 +24,11 @@ export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
   readonly settings?: ModelSettings;
   /** How reasoning goes back and settings are named; detected from `baseURL` and `model` when absent. */
   readonly profile?: ProviderProfileName;
+  /**
+   * What the server takes as images and files (`openai`, `gemini`, `ollama`, `litellm`,
+   * `openrouter`, `generic`); detected from `baseURL` and the profile when absent.
+   */
+  readonly media?: MediaProfileName;
   /** Longest wait between two stream chunks before the call fails with `TimeoutError`, ms (default 300 000; 0 = none). */
   readonly idleTimeoutMs?: number;
   /** Ask for usage on streams (`stream_options.include_usage`, default true); turn off for servers that reject it. */
@@ -64,6 +70,10 @@ export class OpenAIChatModel implements ChatModel {
   /** The context window given in the options (tokens), if any. */
   readonly contextWindow?: number;
   readonly profile: ProviderProfileName;
+  /** What the server takes as images and files (see `OpenAIChatModelOptions.media`). */
+  readonly media: MediaProfileName;
+  /** The reasoning this model sends back, by its blocks' `provider` tag: its profile's own (see `reasoningProvidersOf`). */
+  readonly reasoningProviders: readonly string[];
   readonly client: OpenAI;
   /** How `<think>…</think>` in the content is read (see `OpenAIChatModelOptions.thinkTags`). */
   readonly thinkTags: ThinkTagsMode;
@@ -83,6 +93,8 @@ export class OpenAIChatModel implements ChatModel {
     const baseURL = options.client ? options.client.baseURL : baseURLOf(options);
     this.profile = options.profile ?? detectProfile(baseURL, options.model);
     this.googleEndpoint = isGoogleEndpoint(baseURL);
+    this.reasoningProviders = reasoningProvidersOf(this.profile);
+    this.media = options.media ?? detectMediaProfile(baseURL, this.profile);
     // The SDK's own retries are off: `withRetries` makes them, visibly (`onRetry`).
     this.client = options.client ?? createOpenAIClient({ ...options, maxRetries: 0 });
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -101,6 +113,7 @@ export class OpenAIChatModel implements ChatModel {
       profile: this.profile,
       googleEndpoint: this.googleEndpoint,
       caching: this.promptCaching,
+      media: this.media,
       ...(this.options.settings ? { defaults: this.options.settings } : {}),
     });
   }

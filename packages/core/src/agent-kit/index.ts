@@ -18,6 +18,9 @@
  * - Prompt caching: `requestCache` makes a request's `cache` from an agent's `PromptCacheOptions`.
  * - Models: `markContextLengthError` makes a model's own overflow error an instance of core's
  *   `ContextLengthError` (so compaction recognises it) while it keeps its own class.
+ * - Fallback: `fallbackReasonOf` says whether another model may answer an error (and why);
+ *   `withoutForeignReasoning` downgrades other providers' (or other models') signed or encrypted reasoning, as
+ *   `fallbackModel` does before each call.
  * - Stopping: `abortErrorOf`, `raceAbort`, `RunInterruptedSignal`; `AsyncQueue` merges the
  *   events of sub-agents that run at once.
  *
@@ -32,6 +35,9 @@ export { RunInterruptedSignal } from '../agents/run-interrupted.js';
 export { assertAgentName } from '../agents/agent-name.js';
 export { runAgent } from '../agents/run-agent.js';
 export { markContextLengthError } from '../errors/context-length-error.js';
+export { fallbackReasonOf, FALLBACK_REASONS } from '../models/fallback-reason.js';
+export { withoutForeignReasoning, isProviderBound } from '../reasoning/foreign-reasoning.js';
+export type { ReasoningTarget } from '../reasoning/foreign-reasoning.js';
 
 // Model and tool calls
 export { streamModelCall, callModel } from '../agents/model-call.js';

@@ -140,7 +140,12 @@ function beginModelCall(ctx: InvocationContext, model: ChatModel, request: Model
       observed?.(undefined, new Error(`the caller stopped reading model "${model.id}"'s stream`));
     },
     succeeded(response: ModelResponse): ModelResponse {
-      budget.recordUsage(model.id, response.usage, { path: ctx.path, stepId: ctx.stepId, latencyMs: Date.now() - started });
+      // A model that handed the request on (a fallback) names the model that answered: its usage is that model's.
+      budget.recordUsage(response.model?.id ?? model.id, response.usage, {
+        path: ctx.path,
+        stepId: ctx.stepId,
+        latencyMs: Date.now() - started,
+      });
       // The event storing this response gets meta.model and meta.request (ctx.event).
       const memo = ctx.modelCalls;
       noteModelResponse(memo, response, model, describeRequest(request, memo.chain, call));

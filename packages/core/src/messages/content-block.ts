@@ -26,6 +26,12 @@ export interface ReasoningBlock {
   readonly provider?: string;
   /** Provider fields that must be replayed verbatim (e.g. an OpenRouter `reasoning_details` item). */
   readonly providerData?: Record<string, unknown>;
+  /**
+   * The id of the model that produced this signed or encrypted block, set when a `fallbackModel`
+   * answered: such a block goes back to that model only (two models behind one gateway share a
+   * `provider` tag but not their signatures).
+   */
+  readonly model?: string;
 }
 
 /** A request from the model to run a tool. */

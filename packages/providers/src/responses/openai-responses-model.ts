@@ -9,7 +9,7 @@ import { isRecord, type Json } from '../reasoning/json.js';
 import { guardedStream, type SdkStream } from '../stream/guarded-stream.js';
 import { withStructuredText } from '../structured-text.js';
 import { blocksOfOutput, responseOf } from './responses-output.js';
-import { buildResponsesRequest, type ResponsesRequestBody } from './responses-request.js';
+import { buildResponsesRequest, RESPONSES_PROVIDER, type ResponsesRequestBody } from './responses-request.js';
 
 export interface OpenAIResponsesModelOptions extends ClientOptions, RetryOptions {
   readonly model: string;
@@ -45,6 +45,8 @@ export class OpenAIResponsesModel implements ChatModel {
   readonly model: string;
   /** The context window given in the options (tokens), if any. */
   readonly contextWindow?: number;
+  /** Sends back only the reasoning items of the Responses API (blocks tagged `openai`). */
+  readonly reasoningProviders: readonly string[] = [RESPONSES_PROVIDER];
   readonly client: OpenAI;
   private readonly idleTimeoutMs: number;
 
