@@ -152,6 +152,26 @@ describe('scriptPlanExecute drives a plan–execute agent with no prompt strings
     expect(second.s.replannerModel.calls).toBe(1);
   });
 
+  it("linear: a plan a reviewer edited runs its own steps' scripts (found by the step's task)", async () => {
+    const s = scriptPlanExecute({
+      plan: { steps: ['draft', 'polish'] },
+      steps: { draft: 'a draft', polish: 'polished', 'only step': 'done in one' },
+      answer: 'the text',
+    });
+    const { runner, state } = runnerFor(createPlanExecuteAgent({ model: s.model, review: { plan: true } }));
+    const stopped = await runner.run(user).result();
+    const done = await runner
+      .resume({
+        userId: 'u',
+        sessionId: stopped.sessionId,
+        values: { [stopped.interrupts[0]?.id ?? '']: { edit: { steps: ['only step'] } } },
+      })
+      .result();
+    expect(done.status).toBe('completed');
+    expect(stepPairs(await state(done.sessionId))).toEqual([['only step', 'done in one']]);
+    expect(s.executorModel.callers.map((c) => c?.task)).toEqual(['only step']);
+  });
+
   it('says which step has no script', async () => {
     const s = scriptPlanExecute({ plan: { steps: ['unscripted'] }, steps: {}, answer: 'x' });
     const { runner } = runnerFor(createPlanExecuteAgent({ model: s.model }));

@@ -67,7 +67,7 @@ export interface ScriptedPlanExecute {
 /**
  * Scripted planner, executor and replanner models for an offline test of a plan–execute agent.
  * Calls are routed by who asks (`ModelCallOptions.agent`): the executor's by the step it runs (a
- * graph step's id; a linear step's number, mapped to the first step of the plan in force), and
+ * graph step's id; a linear step's task, so an edited plan's steps are found too), and
  * within a step by how many turns it has had (counted from the request's assistant messages), never
  * by prompt wording. So prompts may change, graph steps may start in any order, and a step resumed
  * in another process gets the rest of its script. The planner writes `plan` on every call; the
@@ -135,9 +135,11 @@ function stepReply(
     throw new Error(
       'scriptPlanExecute: the executor model was called without a plan step (ModelCallOptions.agent.step); use it as a plan–execute executor.',
     );
-  // A graph step's id names its script; a linear step's number is mapped through the scripted plans.
+  // A graph step's id names its script; a linear step by its task (as planned, or as a reviewer
+  // edited it), else by its number mapped through the scripted plans.
   const linear = !(caller.step in script.steps) && /^\d+$/.test(caller.step);
-  const key = linear ? linearStepKey(plans, Number(caller.step)) : caller.step;
+  const byTask = linear && caller.task !== undefined && caller.task in script.steps;
+  const key = !linear ? caller.step : byTask ? caller.task : linearStepKey(plans, Number(caller.step));
   const entry = key === undefined ? undefined : script.steps[key];
   if (key === undefined || entry === undefined)
     throw new Error(
