@@ -57,4 +57,12 @@ describe('the examples script plan–execute agents by role, not by prompt text'
       .map(({ name }) => name);
     expect(byHand).toEqual([]);
   });
+
+  it('no example builds a plan–execute agent on a hand-written ScriptedModel', () => {
+    const byHand = files
+      .filter(({ name, text }) => !(name in handScripted) && /new ScriptedModel\(/.test(text))
+      .filter(({ text }) => /\bcreate(PlanExecuteAgent|Planner|Executor|GraphExecutor|Replanner)\(/.test(text))
+      .map(({ name }) => name);
+    expect(byHand).toEqual([]);
+  });
 });
