@@ -109,8 +109,12 @@ describe('compaction in the ReAct loop', () => {
 
     // A token budget the acting model alone stays under, but not with the summaries: the run stops.
     const tight = longStep(30);
-    const stopped = await priced(tight, { maxTokens: actorTokens + Math.floor(summarizerTokens / 2) }).result();
+    const limit = actorTokens + Math.floor(summarizerTokens / 2);
+    const { result: stopped, events: spent } = await collect(priced(tight, { maxTokens: limit }));
     expect(stopped.status).toBe('budget_exceeded');
+    // What the acting model used before the stop is under the limit: the summaries passed it.
+    expect(spent.filter((e) => !e.actions?.compaction).reduce((sum, e) => sum + tokens(e.usage), 0)).toBeLessThan(limit);
+    expect(stopped.usage.inputTokens + stopped.usage.outputTokens).toBeGreaterThan(limit);
   });
 
   it('without compaction the same step outgrows the window (the test would catch a no-op)', async () => {
