@@ -37,6 +37,11 @@ export function scriptedBrain(): ScriptedModel {
         [billing]: { toolCalls: [search('annual billing discount')], text: 'Annual billing gives a 15% discount.' },
         [discounted]: { toolCalls: [calculate('15 * 39 * 12 * (1 - 0.15)')], text: yearlyCost },
       },
+      // A step you wrote in an edit (`pnpm demo --review`): search the documents for it, report the best match.
+      otherSteps: {
+        toolCalls: [(_, step) => search(step)],
+        text: (results, step) => `For "${step}": ${String(results.at(-1)?.output).split('\n')[0]}`,
+      },
       // After the price, the replanner notices that annual billing matters and revises the plan.
       replans: [{ steps: PLAN.slice(1) }, { steps: REVISED }, { steps: REVISED.slice(1) }],
       answer: (results) =>

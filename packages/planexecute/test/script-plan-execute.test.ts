@@ -172,6 +172,31 @@ describe('scriptPlanExecute drives a plan–execute agent with no prompt strings
     expect(s.executorModel.callers.map((c) => c?.task)).toEqual(['only step']);
   });
 
+  it('a step the script does not name runs otherSteps, which gets the step', async () => {
+    const search = countingTool('search');
+    const s = scriptPlanExecute({
+      plan: { steps: ['draft'] },
+      steps: { draft: 'a draft' },
+      otherSteps: {
+        toolCalls: [(_, step) => ({ name: 'search', args: { q: step } })],
+        text: (results, step) => `${step}: ${results[0]?.output}`,
+      },
+      answer: 'done',
+    });
+    const { runner, state } = runnerFor(createPlanExecuteAgent({ model: s.model, tools: [search.tool], review: { plan: true } }));
+    const stopped = await runner.run(user).result();
+    const done = await runner
+      .resume({
+        userId: 'u',
+        sessionId: stopped.sessionId,
+        values: { [stopped.interrupts[0]?.id ?? '']: { edit: { steps: ['find the price'] } } },
+      })
+      .result();
+    expect(done.status).toBe('completed');
+    expect(search.calls).toEqual(['find the price']);
+    expect(stepPairs(await state(done.sessionId))).toEqual([['find the price', 'find the price: search:find the price']]);
+  });
+
   it('says which step has no script', async () => {
     const s = scriptPlanExecute({ plan: { steps: ['unscripted'] }, steps: {}, answer: 'x' });
     const { runner } = runnerFor(createPlanExecuteAgent({ model: s.model }));

@@ -6,20 +6,21 @@ import { stepsOf } from '../plan-schema.js';
 export type ScriptedTurn =
   | ScriptedToolCall
   | readonly ScriptedToolCall[]
-  | ((results: readonly ToolResultBlock[]) => ScriptedToolCall | readonly ScriptedToolCall[]);
+  | ((results: readonly ToolResultBlock[], step: string) => ScriptedToolCall | readonly ScriptedToolCall[]);
 
 /** What the executor does for one step: its tool calls, one model turn per entry, then its final text. */
 export interface StepScript {
   /**
    * The tool calls of each turn before the answer; a turn with several calls runs them together. A
-   * function gets the step's tool results so far (e.g. to fetch the id a search returned).
+   * function gets the step's tool results so far (e.g. to fetch the id a search returned) and the
+   * step (its key: as written, or its id).
    */
   readonly toolCalls?: readonly ScriptedTurn[];
   /**
    * The step's result: the executor's final text, or a function of the step's tool results (what
    * the tools returned, including a refused approval's error result).
    */
-  readonly text: string | ((results: readonly ToolResultBlock[]) => string);
+  readonly text: string | ((results: readonly ToolResultBlock[], step: string) => string);
 }
 
 export interface PlanExecuteScript<Plan = unknown> {
@@ -30,6 +31,11 @@ export interface PlanExecuteScript<Plan = unknown> {
    * step, or its JSON), by step id in graph mode.
    */
   readonly steps: Readonly<Record<string, StepScript | string>>;
+  /**
+   * The script of a step `steps` does not name (e.g. one a person wrote in an edit); without it,
+   * such a step fails the run with an error naming it.
+   */
+  readonly otherSteps?: StepScript | string;
   /** The replanner's revisions, in order; after them it gives the answer. */
   readonly replans?: readonly Plan[];
   /**
@@ -136,25 +142,26 @@ function stepReply(
       'scriptPlanExecute: the executor model was called without a plan step (ModelCallOptions.agent.step); use it as a plan–execute executor.',
     );
   // A graph step's id names its script; a linear step by its task (as planned, or as a reviewer
-  // edited it), else by its number mapped through the scripted plans.
+  // edited it), else (a caller that does not give the task) by its number mapped through the scripted plans.
   const linear = !(caller.step in script.steps) && /^\d+$/.test(caller.step);
-  const byTask = linear && caller.task !== undefined && caller.task in script.steps;
-  const key = !linear ? caller.step : byTask ? caller.task : linearStepKey(plans, Number(caller.step));
-  const entry = key === undefined ? undefined : script.steps[key];
-  if (key === undefined || entry === undefined)
+  const key = !linear ? caller.step : (caller.task ?? linearStepKey(plans, Number(caller.step)));
+  const entry = (key === undefined ? undefined : script.steps[key]) ?? script.otherSteps;
+  if (entry === undefined)
     throw new Error(
       `scriptPlanExecute: no script for step ${JSON.stringify(key ?? `#${caller.step}`)}; scripted steps: ${JSON.stringify(Object.keys(script.steps))}.`,
     );
   const step: StepScript = typeof entry === 'string' ? { text: entry } : entry;
+  // The step as the script knows it: its key, else its number.
+  const name = key ?? `#${caller.step}`;
   const turn = request.messages.filter((m) => m.role === 'assistant').length;
   const results = request.messages.flatMap((m) => toolResultsOf(m));
   const calls = step.toolCalls?.[turn];
   if (calls !== undefined) {
-    const chosen = typeof calls === 'function' ? calls(results) : calls;
+    const chosen = typeof calls === 'function' ? calls(results, name) : calls;
     return callTools(...(isCallList(chosen) ? chosen : [chosen]));
   }
-  const text = typeof step.text === 'string' ? step.text : step.text(results);
-  progress.results[key] = text;
+  const text = typeof step.text === 'string' ? step.text : step.text(results, name);
+  progress.results[name] = text;
   if (linear) progress.lastLinearStep = Math.max(progress.lastLinearStep, Number(caller.step));
   return text;
 }
