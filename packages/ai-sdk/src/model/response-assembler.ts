@@ -76,6 +76,7 @@ export class ResponseAssembler {
         entry.input += part.delta;
         return part.delta ? [{ type: 'tool-call-delta', index: entry.index, argsDelta: part.delta }] : [];
       }
+      case 'text-end':
       case 'tool-input-end':
         return [];
       case 'tool-call':
