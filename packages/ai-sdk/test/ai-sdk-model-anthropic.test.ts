@@ -100,7 +100,12 @@ describe('aiSdkModel over @ai-sdk/anthropic against a local Messages API server'
     const parts = [];
     for await (const part of model.stream({ messages: [userMessage('Weather in Paris?')] })) parts.push(part);
     expect(parts.filter((p) => p.type === 'reasoning-delta')).toEqual([{ type: 'reasoning-delta', delta: thinking.thinking }]);
-    expect(parts.filter((p) => p.type === 'tool-call-delta').map((p) => p.argsDelta).join('')).toBe('{"city":"Paris"}');
+    expect(
+      parts
+        .filter((p) => p.type === 'tool-call-delta')
+        .map((p) => p.argsDelta)
+        .join(''),
+    ).toBe('{"city":"Paris"}');
     const last = parts.at(-1);
     expect(last?.type === 'finish' && last.response).toMatchObject({
       finishReason: 'tool_calls',
@@ -114,7 +119,9 @@ describe('aiSdkModel over @ai-sdk/anthropic against a local Messages API server'
   });
 
   it('maps a 429 to RateLimitError with the retry-after the server sent, and retries after it', async () => {
-    server.reply(anthropicError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', { 'retry-after': '7' }));
+    server.reply(
+      anthropicError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', { 'retry-after': '7' }),
+    );
     const error = await aiSdkModel(anthropic()('claude-sonnet-4-5'), { maxRetries: 0 })
       .generate({ messages: [userMessage('hi')] })
       .catch((e: unknown) => e);
@@ -135,13 +142,17 @@ describe('aiSdkModel over @ai-sdk/anthropic against a local Messages API server'
 
   it("maps Anthropic's prompt-too-long error to ContextLengthError (core's too) and a 401 to AuthenticationError, neither retried", async () => {
     server.reply(anthropicError(400, 'invalid_request_error', 'prompt is too long: 213000 tokens > 200000 maximum'));
-    const overflow = await aiSdkModel(anthropic()('claude-sonnet-4-5')).generate({ messages: [userMessage('hi')] }).catch((e: unknown) => e);
+    const overflow = await aiSdkModel(anthropic()('claude-sonnet-4-5'))
+      .generate({ messages: [userMessage('hi')] })
+      .catch((e: unknown) => e);
     expect(overflow).toBeInstanceOf(ContextLengthError);
     expect(overflow).toBeInstanceOf(CoreContextLengthError);
     expect(overflow).toMatchObject({ status: 400, retryable: false });
 
     server.reply(anthropicError(401, 'authentication_error', 'invalid x-api-key'));
-    const auth = await aiSdkModel(anthropic()('claude-sonnet-4-5')).generate({ messages: [userMessage('hi')] }).catch((e: unknown) => e);
+    const auth = await aiSdkModel(anthropic()('claude-sonnet-4-5'))
+      .generate({ messages: [userMessage('hi')] })
+      .catch((e: unknown) => e);
     expect(auth).toBeInstanceOf(AuthenticationError);
     expect((auth as Error).message).toMatch(/invalid x-api-key — check the API key/);
     expect(server.received).toHaveLength(2);

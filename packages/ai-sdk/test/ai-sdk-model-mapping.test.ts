@@ -118,7 +118,11 @@ describe('aiSdkModel: responses', () => {
       const out = await collect(model.stream({ messages: [userMessage('hi')] }));
       expect(out.at(-1)).toEqual({
         type: 'finish',
-        response: { message: { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] }, finishReason: 'stop', usage: { inputTokens: 3, outputTokens: 2 } },
+        response: {
+          message: { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] },
+          finishReason: 'stop',
+          usage: { inputTokens: 3, outputTokens: 2 },
+        },
       });
     }
     expect(warnings).toHaveLength(1);
@@ -131,7 +135,13 @@ describe('aiSdkModel: responses', () => {
       doGenerate: async () => ({
         ...generated([
           { type: 'reasoning', text: 'plan', providerMetadata: { google: { thoughtSignature: 'ts-r' } } },
-          { type: 'tool-call', toolCallId: 'a', toolName: 'f', input: '{"x":1}', providerMetadata: { google: { thoughtSignature: 'ts-1' } } },
+          {
+            type: 'tool-call',
+            toolCallId: 'a',
+            toolName: 'f',
+            input: '{"x":1}',
+            providerMetadata: { google: { thoughtSignature: 'ts-1' } },
+          },
           { type: 'tool-call', toolCallId: 'b', toolName: 'g', input: '{"x":' },
         ]),
         finishReason: { unified: 'stop', raw: 'STOP' },
@@ -142,7 +152,13 @@ describe('aiSdkModel: responses', () => {
     const response = await model.generate({ messages: [userMessage('hi')] });
     expect(response.finishReason).toBe('tool_calls');
     expect(response.message.content).toEqual([
-      { type: 'reasoning', reasoning: 'plan', signature: 'ts-r', provider: 'gemini', providerData: { providerMetadata: { google: { thoughtSignature: 'ts-r' } } } },
+      {
+        type: 'reasoning',
+        reasoning: 'plan',
+        signature: 'ts-r',
+        provider: 'gemini',
+        providerData: { providerMetadata: { google: { thoughtSignature: 'ts-r' } } },
+      },
       { type: 'tool_call', id: 'a', name: 'f', args: { x: 1 }, signature: 'ts-1' },
       { type: 'tool_call', id: 'b', name: 'g', args: {}, rawArgs: '{"x":', argsError: expect.any(String) },
     ]);
@@ -156,13 +172,17 @@ describe('aiSdkModel: responses', () => {
       [{ unified: 'other', raw: 'pause_turn' }, 'stop'],
     ] as const;
     for (const [finishReason, expected] of reasons) {
-      const languageModel = new MockLanguageModelV3({ doGenerate: async () => ({ ...generated([{ type: 'text', text: 'x' }]), finishReason }) });
+      const languageModel = new MockLanguageModelV3({
+        doGenerate: async () => ({ ...generated([{ type: 'text', text: 'x' }]), finishReason }),
+      });
       expect((await aiSdkModel(languageModel).generate({ messages: [userMessage('hi')] })).finishReason).toBe(expected);
     }
     const failing = new MockLanguageModelV3({
       doGenerate: async () => ({ ...generated([{ type: 'text', text: 'half' }]), finishReason: { unified: 'error', raw: 'server_error' } }),
     });
-    await expect(aiSdkModel(failing, { maxRetries: 0 }).generate({ messages: [userMessage('hi')] })).rejects.toThrow(/finished with an error \(server_error\)/);
+    await expect(aiSdkModel(failing, { maxRetries: 0 }).generate({ messages: [userMessage('hi')] })).rejects.toThrow(
+      /finished with an error \(server_error\)/,
+    );
   });
 
   it("turns a stream's error part into a typed error that keeps what was streamed", async () => {

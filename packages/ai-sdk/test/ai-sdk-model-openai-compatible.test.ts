@@ -31,14 +31,17 @@ describe('aiSdkModel over @ai-sdk/openai-compatible against a local Chat Complet
           usageChunk(USAGE),
         ],
       },
-      { sse: [chunk({ role: 'assistant', content: 'It is 21°C ' }), chunk({ content: 'in Paris.' }), chunk({}, 'stop'), usageChunk(USAGE)] },
+      {
+        sse: [chunk({ role: 'assistant', content: 'It is 21°C ' }), chunk({ content: 'in Paris.' }), chunk({}, 'stop'), usageChunk(USAGE)],
+      },
     );
     const model = aiSdkModel(local()('qwen3'), { settings: { reasoning: { effort: 'low' } } });
     const agent = new ReActAgent({ name: 'assistant', model, tools: [weather], instruction: 'Use tools.' });
     const run = new Runner({ agent, appName: 'ai-sdk-test' }).run({ userId: 'u', input: 'Weather in Paris?', stream: true });
     let streamedReasoning = '';
     for await (const event of run)
-      if (event.partial) for (const block of event.message?.content ?? []) if (block.type === 'reasoning') streamedReasoning += block.reasoning;
+      if (event.partial)
+        for (const block of event.message?.content ?? []) if (block.type === 'reasoning') streamedReasoning += block.reasoning;
     const result = await run.result();
     expect(result.status).toBe('completed');
     expect(result.output).toBe('It is 21°C in Paris.');
@@ -57,9 +60,18 @@ describe('aiSdkModel over @ai-sdk/openai-compatible against a local Chat Complet
   });
 
   it('forces a tool for a planner and asks for a JSON Schema answer', async () => {
-    const plan = { name: 'plan', description: 'Write the plan', parameters: { type: 'object', properties: { steps: { type: 'array', items: { type: 'string' } } } } };
+    const plan = {
+      name: 'plan',
+      description: 'Write the plan',
+      parameters: { type: 'object', properties: { steps: { type: 'array', items: { type: 'string' } } } },
+    };
     server.reply(
-      { json: completion({ content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'plan', arguments: '{"steps":["a"]}' } }] }, 'tool_calls') },
+      {
+        json: completion(
+          { content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'plan', arguments: '{"steps":["a"]}' } }] },
+          'tool_calls',
+        ),
+      },
       { json: completion({ content: '{"n":3}' }) },
     );
     const model = aiSdkModel(local()('m'));
@@ -77,7 +89,13 @@ describe('aiSdkModel over @ai-sdk/openai-compatible against a local Chat Complet
     server.reply(
       {
         status: 400,
-        json: { error: { message: "This model's maximum context length is 8192 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' } },
+        json: {
+          error: {
+            message: "This model's maximum context length is 8192 tokens.",
+            type: 'invalid_request_error',
+            code: 'context_length_exceeded',
+          },
+        },
       },
       { status: 400, json: { error: { message: 'tools[0].function.name is invalid', type: 'invalid_request_error' } } },
     );

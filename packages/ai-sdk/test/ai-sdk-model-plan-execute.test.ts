@@ -20,9 +20,13 @@ const signed = { anthropic: { signature: 'sig-step-1' } };
 function reply(options: LanguageModelV3CallOptions): LanguageModelV3GenerateResult {
   const tools = toolNames(options);
   if (tools.includes('respond'))
-    return generated([{ type: 'tool-call', toolCallId: 'call_r', toolName: 'respond', input: JSON.stringify({ response: 'Paris: 21°C.' }) }]);
+    return generated([
+      { type: 'tool-call', toolCallId: 'call_r', toolName: 'respond', input: JSON.stringify({ response: 'Paris: 21°C.' }) },
+    ]);
   if (tools.includes('plan'))
-    return generated([{ type: 'tool-call', toolCallId: 'call_p', toolName: 'plan', input: JSON.stringify({ steps: ['Look up the weather in Paris'] }) }]);
+    return generated([
+      { type: 'tool-call', toolCallId: 'call_p', toolName: 'plan', input: JSON.stringify({ steps: ['Look up the weather in Paris'] }) },
+    ]);
   // The executor: a signed thought and a tool call, then (with the tool's result back) the step's answer.
   if (options.prompt.at(-1)?.role !== 'tool')
     return generated(
@@ -81,10 +85,22 @@ describe('aiSdkModel driven by MockLanguageModelV3 through a plan–execute run'
       ]);
       expect(second?.prompt.at(-1)).toEqual({
         role: 'tool',
-        content: [{ type: 'tool-result', toolCallId: 'toolu_1', toolName: 'get_weather', output: { type: 'json', value: { city: 'Paris', temp: 21 } } }],
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'toolu_1',
+            toolName: 'get_weather',
+            output: { type: 'json', value: { city: 'Paris', temp: 21 } },
+          },
+        ],
       });
 
       // Usage adds up every call, reasoning and cached tokens included.
-      expect(result.usage).toMatchObject({ inputTokens: 10 * calls.length, outputTokens: 5 * calls.length, reasoningTokens: 7, cachedTokens: 4 });
+      expect(result.usage).toMatchObject({
+        inputTokens: 10 * calls.length,
+        outputTokens: 5 * calls.length,
+        reasoningTokens: 7,
+        cachedTokens: 4,
+      });
     });
 });

@@ -24,7 +24,12 @@ export function callOptionsOf(
 ): Omit<LanguageModelV3CallOptions, 'prompt'> {
   const out: Omit<LanguageModelV3CallOptions, 'prompt'> = {};
   if (req.tools && req.tools.length > 0)
-    out.tools = req.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, inputSchema: t.parameters as JSONSchema7 }));
+    out.tools = req.tools.map((t) => ({
+      type: 'function',
+      name: t.name,
+      description: t.description,
+      inputSchema: t.parameters as JSONSchema7,
+    }));
   if (req.toolChoice !== undefined) out.toolChoice = toolChoiceOf(req.toolChoice);
   if (req.responseFormat)
     out.responseFormat = {
@@ -64,7 +69,10 @@ function reasoningOptionsOf(namespace: string, settings: ModelSettings): JSONObj
     case 'google':
     case 'vertex':
       return {
-        thinkingConfig: { includeThoughts: true, ...(budget !== undefined ? { thinkingBudget: budget } : { thinkingLevel: effort as string }) },
+        thinkingConfig: {
+          includeThoughts: true,
+          ...(budget !== undefined ? { thinkingBudget: budget } : { thinkingLevel: effort as string }),
+        },
       };
     default:
       return effort !== undefined ? { reasoningEffort: effort } : {};

@@ -137,7 +137,7 @@ function codeOf(body: unknown): string | undefined {
 
 function safeString(value: unknown): string {
   try {
-    return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+    return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   } catch {
     return String(value);
   }

@@ -63,7 +63,9 @@ export class RateLimitError extends AiSdkModelError {
   constructor(details: AiSdkModelErrorDetails & { readonly retryAfter?: number }) {
     super(
       { ...details, retryable: true },
-      details.retryAfter !== undefined ? `rate limited; retry after ${details.retryAfter}s` : 'rate limited; retry later or lower the request rate',
+      details.retryAfter !== undefined
+        ? `rate limited; retry after ${details.retryAfter}s`
+        : 'rate limited; retry later or lower the request rate',
     );
     this.retryAfter = details.retryAfter;
   }
@@ -86,7 +88,10 @@ export class ContextLengthError extends AiSdkModelError {
 /** HTTP 401/403, or no API key found: the key is missing, wrong or not allowed to use this model. */
 export class AuthenticationError extends AiSdkModelError {
   constructor(details: AiSdkModelErrorDetails) {
-    super({ ...details, retryable: false }, "check the API key the provider package reads (its option or environment variable) and that it may use this model");
+    super(
+      { ...details, retryable: false },
+      'check the API key the provider package reads (its option or environment variable) and that it may use this model',
+    );
   }
 }
 

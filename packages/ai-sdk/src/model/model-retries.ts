@@ -35,7 +35,12 @@ const warnRetry = (retry: AiSdkModelRetry): void =>
  * else backoff 0.5 s, 1 s, 2 s …); failures come out typed, naming the model and the attempts.
  * Only the call itself is retried: a stream that fails midway has already shown its output.
  */
-export async function withRetries<T>(send: () => PromiseLike<T>, options: RetryOptions, model: string, signal: AbortSignal | undefined): Promise<T> {
+export async function withRetries<T>(
+  send: () => PromiseLike<T>,
+  options: RetryOptions,
+  model: string,
+  signal: AbortSignal | undefined,
+): Promise<T> {
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const onRetry = options.onRetry ?? warnRetry;
   for (let attempt = 1; ; attempt++) {

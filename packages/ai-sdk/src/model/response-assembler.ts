@@ -109,7 +109,12 @@ export class ResponseAssembler {
           this.push({ type: 'text-delta', id: `g${i}`, delta: item.text });
           break;
         case 'reasoning':
-          this.push({ type: 'reasoning-delta', id: `g${i}`, delta: item.text, ...(item.providerMetadata ? { providerMetadata: item.providerMetadata } : {}) });
+          this.push({
+            type: 'reasoning-delta',
+            id: `g${i}`,
+            delta: item.text,
+            ...(item.providerMetadata ? { providerMetadata: item.providerMetadata } : {}),
+          });
           break;
         case 'tool-call':
           this.toolCall(item);
@@ -143,7 +148,10 @@ export class ResponseAssembler {
   /** The whole response, or `undefined` when the model finished with an error. */
   response(): ModelResponse | undefined {
     const message = this.message();
-    const finishReason = finishReasonOf(this.finishReason, message.content.some((b) => b.type === 'tool_call'));
+    const finishReason = finishReasonOf(
+      this.finishReason,
+      message.content.some((b) => b.type === 'tool_call'),
+    );
     if (finishReason === undefined) return undefined;
     const usage = usageOf(this.usage);
     return { message, finishReason, ...(usage ? { usage } : {}) };

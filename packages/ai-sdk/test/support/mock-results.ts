@@ -1,4 +1,9 @@
-import type { LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+} from '@ai-sdk/provider';
 import { convertArrayToReadableStream } from 'ai/test';
 
 export const usage = (input: number, output: number, extra: { reasoning?: number; cacheRead?: number } = {}) => ({
@@ -7,7 +12,10 @@ export const usage = (input: number, output: number, extra: { reasoning?: number
 });
 
 /** A `doGenerate` result with this content. */
-export function generated(content: LanguageModelV3Content[], extra: { reasoning?: number; cacheRead?: number } = {}): LanguageModelV3GenerateResult {
+export function generated(
+  content: LanguageModelV3Content[],
+  extra: { reasoning?: number; cacheRead?: number } = {},
+): LanguageModelV3GenerateResult {
   const tools = content.some((c) => c.type === 'tool-call');
   return {
     content,
@@ -24,7 +32,12 @@ export function streamedParts(result: LanguageModelV3GenerateResult): LanguageMo
     const id = String(i);
     if (c.type === 'text') {
       const half = Math.ceil(c.text.length / 2);
-      parts.push({ type: 'text-start', id }, { type: 'text-delta', id, delta: c.text.slice(0, half) }, { type: 'text-delta', id, delta: c.text.slice(half) }, { type: 'text-end', id });
+      parts.push(
+        { type: 'text-start', id },
+        { type: 'text-delta', id, delta: c.text.slice(0, half) },
+        { type: 'text-delta', id, delta: c.text.slice(half) },
+        { type: 'text-end', id },
+      );
     } else if (c.type === 'reasoning') {
       // As Anthropic streams it: the text first, the signature last, in the metadata of an empty delta.
       parts.push({ type: 'reasoning-start', id }, { type: 'reasoning-delta', id, delta: c.text });
