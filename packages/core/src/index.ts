@@ -6,7 +6,28 @@
  * @module
  */
 // Messages and content blocks
-export type { ContentBlock, TextBlock, ReasoningBlock, ReasoningKind, ToolCallBlock, ToolResultBlock } from './messages/content-block.js';
+export type {
+  ContentBlock,
+  TextBlock,
+  ReasoningBlock,
+  ReasoningKind,
+  ToolCallBlock,
+  ToolResultBlock,
+  ImageBlock,
+  FileBlock,
+  MediaBlock,
+  MediaSource,
+  UrlSource,
+  DataSource,
+  BlobSource,
+  ImageDetail,
+  ToolResultContent,
+} from './messages/content-block.js';
+export { imageFromBytes, imageFromFile, imageFromUrl, fileFromBytes, fileFromPath, fileFromUrl } from './messages/media-blocks.js';
+export type { ImageOptions, FileOptions } from './messages/media-blocks.js';
+export { isMediaBlock, isBase64, mediaByteLength, toolResultContent } from './messages/media-check.js';
+export { InvalidMediaError } from './errors/media-errors.js';
+export { BlobLimitError, BlobTooLargeError, SessionBlobsTooLargeError } from './errors/blob-errors.js';
 export type { Message, Role } from './messages/message.js';
 export {
   textBlock,
@@ -19,6 +40,7 @@ export {
   toolResultsOf,
   reasoningOf,
   stringifyToolOutput,
+  mediaPlaceholder,
 } from './messages/message.js';
 
 // Models
@@ -97,6 +119,10 @@ export type {
   AppendOptions,
 } from './sessions/session-store.js';
 export { InMemorySessionStore } from './sessions/in-memory-session-store.js';
+export type { InMemorySessionStoreOptions } from './sessions/in-memory-session-store.js';
+export type { BlobLimits } from './sessions/blobs/blob-limits.js';
+export { inlineBlobs } from './sessions/blobs/inline-blobs.js';
+export type { BlobReader } from './sessions/blobs/inline-blobs.js';
 export type { SessionLease, LeaseOptions, LeaseHolder } from './sessions/session-lease.js';
 export { FileSessionStore } from './sessions/file-session-store.js';
 export type { FileSessionStoreOptions } from './sessions/file-session-store.js';
