@@ -118,7 +118,7 @@ export class AiSdkChatModel implements ChatModel {
     const settings = mergeSettings(this.options.settings, req.settings);
     return {
       ...callOptionsOf(req, settings, this.namespace, this.options.providerOptions),
-      prompt: toPrompt(req.messages, (what) => this.warnOnce(`${what} cannot be sent to an AI SDK model; it was left out`)),
+      prompt: toPrompt(req.messages, (what) => this.warnOnce(`${what} cannot be sent to an AI SDK model; it was left out`), this.id),
       ...(this.options.headers ? { headers: this.options.headers } : {}),
       ...(opts?.signal ? { abortSignal: opts.signal } : {}),
     };

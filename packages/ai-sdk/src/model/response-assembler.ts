@@ -7,10 +7,12 @@ import type {
 } from '@ai-sdk/provider';
 import type { ContentBlock, Message, ModelResponse, ModelStreamPart } from '@replan/core';
 import { finishReasonOf, usageOf } from './finish-usage.js';
+import { mediaBlockOf } from './media-parts.js';
 import { mergeMetadata, reasoningBlockOf, toolCallSignatureOf } from './provider-metadata.js';
 
 type Entry =
   | { kind: 'text'; text: string }
+  | { kind: 'media'; block: ContentBlock }
   | { kind: 'reasoning'; text: string; metadata: SharedV3ProviderMetadata | undefined }
   | { kind: 'tool'; index: number; id: string; name: string; input: string; metadata: SharedV3ProviderMetadata | undefined };
 
@@ -81,6 +83,9 @@ export class ResponseAssembler {
         return [];
       case 'tool-call':
         return this.toolCall(part);
+      case 'file':
+        this.addFile(part);
+        return [];
       case 'finish':
         this.receivedAnything = true;
         this.finishReason = part.finishReason;
@@ -119,6 +124,9 @@ export class ResponseAssembler {
         case 'tool-call':
           this.toolCall(item);
           break;
+        case 'file':
+          this.addFile(item);
+          break;
         case 'source':
           break;
         default:
@@ -139,7 +147,8 @@ export class ResponseAssembler {
     for (const entry of this.entries) {
       if (entry.kind === 'text') {
         if (entry.text) content.push({ type: 'text', text: entry.text });
-      } else if (entry.kind === 'reasoning') content.push(reasoningBlockOf(entry.text, entry.metadata));
+      } else if (entry.kind === 'media') content.push(entry.block);
+      else if (entry.kind === 'reasoning') content.push(reasoningBlockOf(entry.text, entry.metadata));
       else content.push(toolCallBlockOf(entry));
     }
     return { role: 'assistant', content };
@@ -160,6 +169,12 @@ export class ResponseAssembler {
   /** The raw finish reason, for the error of a call that finished with `error`. */
   get rawFinishReason(): string | undefined {
     return this.finishReason?.raw;
+  }
+
+  /** A file the model generated (an image, usually): an image or file block in its place. */
+  private addFile(file: { readonly mediaType: string; readonly data: string | Uint8Array }): void {
+    this.receivedAnything = true;
+    this.entries.push({ kind: 'media', block: mediaBlockOf(file) });
   }
 
   private open(key: string, fresh: Entry): Entry {

@@ -5,7 +5,8 @@ import type {
   LanguageModelV3ToolResultOutput,
   LanguageModelV3ToolResultPart,
 } from '@ai-sdk/provider';
-import type { ContentBlock, Message, ToolResultBlock } from '@replan/core';
+import { toolResultContent, type ContentBlock, type Message, type ToolResultBlock } from '@replan/core';
+import { contentItemsOf, filePartOf } from './media-parts.js';
 import { reasoningOptionsOf, toolCallOptionsOf } from './provider-metadata.js';
 
 type AssistantPart = Extract<LanguageModelV3Message, { role: 'assistant' }>['content'][number];
@@ -13,12 +14,13 @@ type UserPart = Extract<LanguageModelV3Message, { role: 'user' }>['content'][num
 
 /**
  * Replan messages as an AI SDK prompt. System messages become their text; reasoning goes back with
- * the provider metadata it came with (signatures survive the next turn); tool results become
- * `text` / `json` outputs (`error-*` when `isError`). Text in a tool message follows as a user
- * message, since an AI SDK tool message holds tool results only. `skip(type)` is told of a block
- * no AI SDK part can carry.
+ * the provider metadata it came with (signatures survive the next turn); images and files become
+ * file parts; tool results become `text` / `json` outputs (`error-*` when `isError`), or `content`
+ * when the tool returned text, image and file blocks. Text in a tool message follows as a user
+ * message, since an AI SDK tool message holds tool results only. `skip(what)` is told of a block
+ * no AI SDK part can carry; `model` names the model in errors.
  */
-export function toPrompt(messages: readonly Message[], skip: (what: string) => void): LanguageModelV3Prompt {
+export function toPrompt(messages: readonly Message[], skip: (what: string) => void, model: string): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Prompt = [];
   for (const message of messages) {
     switch (message.role) {
@@ -26,15 +28,15 @@ export function toPrompt(messages: readonly Message[], skip: (what: string) => v
         prompt.push({ role: 'system', content: textOf(message.content) });
         break;
       case 'user': {
-        const content = userParts(message.content, skip);
+        const content = userParts(message.content, skip, model);
         if (content.length > 0) prompt.push({ role: 'user', content });
         break;
       }
       case 'assistant':
-        prompt.push({ role: 'assistant', content: assistantParts(message.content, skip) });
+        prompt.push({ role: 'assistant', content: assistantParts(message.content, skip, model) });
         break;
       case 'tool': {
-        const results = message.content.filter((b): b is ToolResultBlock => b.type === 'tool_result').map(toolResultPart);
+        const results = message.content.filter((b): b is ToolResultBlock => b.type === 'tool_result').map((b) => toolResultPart(b, model));
         if (results.length > 0) prompt.push({ role: 'tool', content: results });
         const text = textOf(message.content);
         if (text) prompt.push({ role: 'user', content: [{ type: 'text', text }] });
@@ -51,15 +53,16 @@ const textOf = (content: readonly ContentBlock[]): string =>
     .map((b) => b.text)
     .join('');
 
-function userParts(content: readonly ContentBlock[], skip: (what: string) => void): UserPart[] {
+function userParts(content: readonly ContentBlock[], skip: (what: string) => void, model: string): UserPart[] {
   const parts: UserPart[] = [];
   for (const block of content)
     if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+    else if (block.type === 'image' || block.type === 'file') parts.push(filePartOf(block, model));
     else skip(`a ${block.type} block in a user message`);
   return parts;
 }
 
-function assistantParts(content: readonly ContentBlock[], skip: (what: string) => void): AssistantPart[] {
+function assistantParts(content: readonly ContentBlock[], skip: (what: string) => void, model: string): AssistantPart[] {
   const parts: AssistantPart[] = [];
   for (const block of content) {
     switch (block.type) {
@@ -82,6 +85,10 @@ function assistantParts(content: readonly ContentBlock[], skip: (what: string) =
         });
         break;
       }
+      case 'image':
+      case 'file':
+        parts.push(filePartOf(block, model));
+        break;
       default:
         skip(`a ${block.type} block in an assistant message`);
     }
@@ -89,12 +96,14 @@ function assistantParts(content: readonly ContentBlock[], skip: (what: string) =
   return parts;
 }
 
-function toolResultPart(block: ToolResultBlock): LanguageModelV3ToolResultPart {
-  return { type: 'tool-result', toolCallId: block.toolCallId, toolName: block.name, output: toolOutputOf(block) };
+function toolResultPart(block: ToolResultBlock, model: string): LanguageModelV3ToolResultPart {
+  return { type: 'tool-result', toolCallId: block.toolCallId, toolName: block.name, output: toolOutputOf(block, model) };
 }
 
-/** A string output is text; anything else is sent as the JSON every store keeps. */
-function toolOutputOf(block: ToolResultBlock): LanguageModelV3ToolResultOutput {
+/** Content blocks are `content`; a string output is text; anything else is sent as the JSON every store keeps. */
+function toolOutputOf(block: ToolResultBlock, model: string): LanguageModelV3ToolResultOutput {
+  const content = toolResultContent(block.output);
+  if (content) return { type: 'content', value: contentItemsOf(content, model) };
   const error = block.isError === true;
   if (typeof block.output === 'string') return { type: error ? 'error-text' : 'text', value: block.output };
   const value = jsonOf(block.output);
