@@ -149,6 +149,7 @@ describe('aiSdkModel: responses', () => {
     });
     const model = aiSdkModel(languageModel);
     expect(model.reasoningProviders).toEqual(['gemini']);
+    expect(model.provider).toBe('google');
     const response = await model.generate({ messages: [userMessage('hi')] });
     expect(response.finishReason).toBe('tool_calls');
     expect(response.message.content).toEqual([

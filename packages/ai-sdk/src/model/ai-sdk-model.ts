@@ -47,7 +47,10 @@ export function aiSdkModel(languageModel: LanguageModelV3, options: AiSdkModelOp
 /** The `ChatModel` `aiSdkModel` returns; `languageModel` is the AI SDK model it calls. */
 export class AiSdkChatModel implements ChatModel {
   readonly id: string;
-  /** The language model's `provider` (e.g. `anthropic.messages`, `google.generative-ai`). */
+  /**
+   * Who serves the model, for observers: the first part of the language model's `provider`
+   * (`anthropic` for `anthropic.messages`, `google` for `google.generative-ai`).
+   */
   readonly provider: string;
   readonly contextWindow?: number;
   /** The `provider` tags of the reasoning this model sends back (its provider's namespace; Google's is `gemini`). */
@@ -67,8 +70,8 @@ export class AiSdkChatModel implements ChatModel {
         }. Pass a provider's model object, e.g. anthropic('claude-sonnet-4-5').`,
       );
     this.id = options.id ?? languageModel.modelId;
-    this.provider = languageModel.provider;
     this.namespace = languageModel.provider.split('.')[0] ?? languageModel.provider;
+    this.provider = this.namespace;
     this.reasoningProviders = [reasoningTagOf(this.namespace)];
     if (options.contextWindow !== undefined) {
       if (!Number.isInteger(options.contextWindow) || options.contextWindow < 1)
