@@ -64,8 +64,15 @@ export function contentItemsOf(content: readonly ToolResultContent[], model: str
 
 /** A file the model generated (an image, usually) as a block: `image` for `image/*`, else `file`; bytes as base64. */
 export function mediaBlockOf(file: { readonly mediaType: string; readonly data: string | Uint8Array }): ImageBlock | FileBlock {
-  const data = typeof file.data === 'string' ? file.data : Buffer.from(file.data).toString('base64');
+  const data = typeof file.data === 'string' ? file.data : base64Of(file.data);
   return file.mediaType.startsWith('image/')
     ? { type: 'image', mediaType: file.mediaType, data }
     : { type: 'file', mediaType: file.mediaType, data };
+}
+
+/** Standard base64 of bytes, with the globals every runtime has (no `Buffer`: this package uses no Node-only API of its own). */
+function base64Of(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
 }

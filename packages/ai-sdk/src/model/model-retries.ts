@@ -65,6 +65,10 @@ function retryDelayMs(error: AiSdkModelError, attempt: number): number | undefin
   return Math.round(base * (1 - Math.random() * 0.25));
 }
 
+/**
+ * Waits `ms`, or rejects with the run's abort error as soon as `signal` fires. Timers, not
+ * `node:timers/promises`: this package uses no Node-only API of its own.
+ */
 function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortErrorOf(signal));
   return new Promise((resolve, reject) => {
