@@ -1,6 +1,12 @@
-import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { APICallError, type LanguageModelV3CallOptions, type LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { AiSdkModelError, aiSdkModel, ContextLengthError, RateLimitError } from '@replan/ai-sdk';
-import { ConfigurationError, ContextLengthError as CoreContextLengthError, type ModelStreamPart, userMessage } from '@replan/core';
+import {
+  ConfigurationError,
+  ContextLengthError as CoreContextLengthError,
+  type ModelStreamPart,
+  RunAbortedError,
+  userMessage,
+} from '@replan/core';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { generated, streamOf, usage } from './support/mock-results.js';
@@ -163,6 +169,20 @@ describe('aiSdkModel: responses', () => {
       { type: 'tool_call', id: 'a', name: 'f', args: { x: 1 }, signature: 'ts-1' },
       { type: 'tool_call', id: 'b', name: 'g', args: {}, rawArgs: '{"x":', argsError: expect.any(String) },
     ]);
+
+    // The next turn sends both signatures back where Google's provider reads them.
+    await model.generate({ messages: [userMessage('hi'), response.message] });
+    const sent = languageModel.doGenerateCalls[1]?.prompt[1];
+    expect(sent?.role === 'assistant' && sent.content.slice(0, 2)).toEqual([
+      { type: 'reasoning', text: 'plan', providerOptions: { google: { thoughtSignature: 'ts-r' } } },
+      {
+        type: 'tool-call',
+        toolCallId: 'a',
+        toolName: 'f',
+        input: { x: 1 },
+        providerOptions: { google: { thoughtSignature: 'ts-1' }, vertex: { thoughtSignature: 'ts-1' } },
+      },
+    ]);
   });
 
   it('maps finish reasons: length, content filter, refusal; an error finish fails the call', async () => {
@@ -204,5 +224,28 @@ describe('aiSdkModel: responses', () => {
     expect(overflowError).toBeInstanceOf(ContextLengthError);
     expect(overflowError).toBeInstanceOf(CoreContextLengthError);
     expect(overflowError).toBeInstanceOf(AiSdkModelError);
+  });
+
+  it('passes the signal to the provider, and an abort during a retry wait ends the call with no further attempt', async () => {
+    const signals: (AbortSignal | undefined)[] = [];
+    const overloaded = new APICallError({
+      message: 'Service Unavailable',
+      url: 'http://127.0.0.1/v1/messages',
+      requestBodyValues: {},
+      statusCode: 503,
+      responseBody: '{"error":{"message":"overloaded"}}',
+      isRetryable: true,
+    });
+    const languageModel = new MockLanguageModelV3({
+      doGenerate: async (options) => {
+        signals.push(options.abortSignal);
+        throw overloaded;
+      },
+    });
+    const controller = new AbortController();
+    const model = aiSdkModel(languageModel, { maxRetries: 5, onRetry: () => controller.abort() });
+    const error = await model.generate({ messages: [userMessage('hi')] }, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunAbortedError);
+    expect(signals).toEqual([controller.signal]);
   });
 });
