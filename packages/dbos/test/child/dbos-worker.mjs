@@ -47,7 +47,14 @@ const store = new Proxy(inner, {
     ) => {
       const result = await target.appendEvents(key, events, options);
       const lease = /** @type {{ lease?: { owner: string, token: number } }} */ (options).lease;
-      line('appends.log', { session: key.id, label: config.label, owner: lease?.owner, token: lease?.token, from: options.expectedVersion, to: result.version });
+      line('appends.log', {
+        session: key.id,
+        label: config.label,
+        owner: lease?.owner,
+        token: lease?.token,
+        from: options.expectedVersion,
+        to: result.version,
+      });
       return result;
     };
   },
@@ -68,9 +75,7 @@ function approvalAgent() {
   const model = new ScriptedModel({
     latencyMs: config.latencyMs,
     respond: (request) =>
-      request.messages.flatMap((m) => toolResultsOf(m)).length
-        ? 'done'
-        : callTools({ name: 'record', args: { item: 'x' }, id: 'rec-1' }),
+      request.messages.flatMap((m) => toolResultsOf(m)).length ? 'done' : callTools({ name: 'record', args: { item: 'x' }, id: 'rec-1' }),
   });
   return new ReActAgent({ name: 'agent', model, tools: [record] });
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { ReActAgent, Runner } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import { PostgresSessionStore } from '@replan/postgres';
@@ -49,9 +49,14 @@ export function useDbos(options: { leaseMs: number }) {
     });
     await state.runs.launch({ systemDatabaseUrl: state.systemDatabaseUrl, worker: false });
   });
-  afterAll(async () => {
+  const killAll = async () => {
     for (const w of workers) w.child.kill('SIGKILL');
     await Promise.all([...workers].map((w) => w.exited));
+  };
+  // Each test's workers end with it: a worker left running would pick up the next test's runs.
+  afterEach(killAll);
+  afterAll(async () => {
+    await killAll();
     await state.runs?.shutdown();
     await state.store?.close();
     if (state.workDir) await rm(state.workDir, { recursive: true, force: true });
@@ -73,7 +78,7 @@ export function useDbos(options: { leaseMs: number }) {
     get workDir() {
       return get('workDir');
     },
-    /** Starts a worker process; it is killed in `afterAll` if still running. */
+    /** Starts a worker process; it is killed after the test if still running. */
     worker(config: Pick<WorkerConfig, 'label' | 'app'> & Partial<WorkerConfig>): WorkerProcess {
       const w = startWorker({
         connectionString: db.connectionString,
