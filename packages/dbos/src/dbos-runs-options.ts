@@ -1,5 +1,4 @@
 import type { Runner } from '@replan/core';
-import type { DBOSConfig } from '@dbos-inc/dbos-sdk';
 
 /** How `dbosRuns` runs an app's runs on DBOS. */
 export interface DbosRunsOptions {
@@ -39,8 +38,11 @@ export interface LaunchOptions {
   readonly executorId?: string;
   /** Drive runs here (default `true`); `false` only starts, answers and reads runs. */
   readonly worker?: boolean;
-  /** Anything else for `DBOS.setConfig` (logLevel, systemDatabaseSchemaName, …). */
-  readonly dbosConfig?: Partial<DBOSConfig>;
+  /**
+   * More `DBOS.setConfig` settings (`logLevel`, `systemDatabaseSchemaName`, `systemDatabasePoolSize`, …),
+   * typed loosely so these declarations do not need the optional DBOS SDK installed.
+   */
+  readonly dbosConfig?: Readonly<Record<string, unknown>>;
 }
 
 /** Names a run: the session it drives. */

@@ -74,7 +74,7 @@ export class DbosRuns {
     const { DBOS } = await loadDbosSdk();
     const worker = options.worker ?? true;
     const executorId = options.executorId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-    const schema = options.dbosConfig?.systemDatabaseSchemaName ?? 'dbos';
+    const schema = typeof options.dbosConfig?.systemDatabaseSchemaName === 'string' ? options.dbosConfig.systemDatabaseSchemaName : 'dbos';
     const pool = new pg.Pool({ connectionString: options.systemDatabaseUrl, max: 3 });
     pool.on('error', (error) => this.onError(error));
     const queues = [...this.runners.keys()].map((app) => queueNameOf(this.queue, app));

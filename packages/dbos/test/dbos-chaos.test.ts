@@ -3,7 +3,7 @@ import { describe, expect } from 'vitest';
 import { toolResultsOf } from '@replan/core';
 import type { WorkerProcess } from './support/worker-process.js';
 import { lines, useDbos } from './support/dbos-fixture.js';
-import { GRAPH } from '../../../tests/e2e/child/graph-scenario.mjs';
+import { GRAPH_INPUT } from './support/graph-input.js';
 
 const RUNS = 40;
 const LEASE_MS = 1_000;
@@ -37,7 +37,7 @@ describe('DBOS runs with worker processes killed at random', () => {
         return w;
       };
       const ids = Array.from({ length: RUNS }, (_, i) => `chaos-${String(i).padStart(2, '0')}`);
-      for (const sessionId of ids) await dbos.runs.start({ appName: 'e2e', userId: 'u1', sessionId, input: GRAPH.input });
+      for (const sessionId of ids) await dbos.runs.start({ appName: 'e2e', userId: 'u1', sessionId, input: GRAPH_INPUT });
       await Promise.all([spawnWorker(), spawnWorker(), spawnWorker()].map((w) => w.ready));
 
       const results = Promise.all(ids.map((sessionId) => dbos.runs.result({ appName: 'e2e', userId: 'u1', sessionId })));

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { lines, useDbos } from './support/dbos-fixture.js';
-import { GRAPH } from '../../../tests/e2e/child/graph-scenario.mjs';
+import { GRAPH_INPUT } from './support/graph-input.js';
 
 const LEASE_MS = 1_000;
 const dbos = useDbos({ leaseMs: LEASE_MS });
@@ -29,7 +29,7 @@ describe('DBOS runs taken over from a stalled or replaced worker', () => {
     const stalled = dbos.worker({ label: 'stop-w1', app: 'e2e', latencyMs: 150 });
     await stalled.ready;
     const key = { appName: 'e2e', userId: 'u1', sessionId: 'stopped-1' };
-    await dbos.runs.start({ ...key, input: GRAPH.input });
+    await dbos.runs.start({ ...key, input: GRAPH_INPUT });
     await firstAppend(key.sessionId, 'stop-w1');
     stalled.child.kill('SIGSTOP');
     try {
@@ -54,7 +54,7 @@ describe('DBOS runs taken over from a stalled or replaced worker', () => {
     const old = dbos.worker({ label: 'deploy-v1', app: 'e2e', latencyMs: 150 });
     await old.ready;
     const key = { appName: 'e2e', userId: 'u1', sessionId: 'deployed-1' };
-    await dbos.runs.start({ ...key, input: GRAPH.input });
+    await dbos.runs.start({ ...key, input: GRAPH_INPUT });
     await firstAppend(key.sessionId, 'deploy-v1');
     // The deploy stops the old worker mid-run (a graceful stop would first finish what it holds).
     old.child.kill('SIGKILL');

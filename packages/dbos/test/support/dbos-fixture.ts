@@ -44,7 +44,7 @@ export function useDbos(options: { leaseMs: number }) {
     state.store = new PostgresSessionStore({ connectionString, schema: state.schema, maxConnections: 4 });
     const idle = () => new ReActAgent({ name: 'agent', model: new ScriptedModel({ respond: () => 'unused' }) });
     state.runs = dbosRuns({
-      runners: ['e2e', 'approve'].map((appName) => new Runner({ agent: idle(), appName, sessionStore: state.store })),
+      runners: ['e2e', 'approve'].map((appName) => new Runner({ agent: idle(), appName, sessionStore: state.store! })),
       pollMs: 50,
     });
     await state.runs.launch({ systemDatabaseUrl: state.systemDatabaseUrl, worker: false });
