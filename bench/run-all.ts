@@ -8,6 +8,7 @@ import { sessionStores } from './session-stores.js';
 import { durableTools } from './durable-tools.js';
 import { studioOpen } from './studio-open.js';
 import { runQueue } from './run-queue.js';
+import { dbosWorkers } from './dbos-workers.js';
 import { longStepBench } from './long-step.js';
 
 const benches: [string, () => Promise<string>][] = [
@@ -21,6 +22,7 @@ const benches: [string, () => Promise<string>][] = [
   ['durable-tools', durableTools],
   ['studio-open', studioOpen],
   ['run-queue', runQueue],
+  ['dbos-workers', dbosWorkers],
   ['long-step', longStepBench],
 ];
 const only = process.argv[2];
