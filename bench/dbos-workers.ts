@@ -74,7 +74,9 @@ async function throughput(b: Bench, workers: number, jobs: number): Promise<numb
   try {
     const prefix = `tp${workers}`;
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: jobs }, (_, i) => b.runs.start({ userId: 'u', sessionId: `${prefix}-${i}`, input: `job ${i}` })));
+    await Promise.all(
+      Array.from({ length: jobs }, (_, i) => b.runs.start({ userId: 'u', sessionId: `${prefix}-${i}`, input: `job ${i}` })),
+    );
     await allDone(b, prefix, jobs);
     return (jobs / (performance.now() - t0)) * 1000;
   } finally {
@@ -121,7 +123,10 @@ async function takeover(b: Bench, leaseMs: number, crashes: number): Promise<num
         await b.runs.start({ userId: 'u', sessionId, input: `crash ${i}` });
         let holder: string | undefined;
         while (!holder) {
-          const { rows } = await b.sql.query<{ executor_id: string }>(`SELECT executor_id FROM dbos.workflow_status WHERE workflow_uuid = $1 AND status = 'PENDING'`, [id]);
+          const { rows } = await b.sql.query<{ executor_id: string }>(
+            `SELECT executor_id FROM dbos.workflow_status WHERE workflow_uuid = $1 AND status = 'PENDING'`,
+            [id],
+          );
           holder = rows[0]?.executor_id;
           if (!holder) await sleep(5);
         }

@@ -19,7 +19,12 @@ const model = new ScriptedModel({
   latencyMs: config.hang ? 60_000 : config.modelMs,
   respond: (r) => (r.messages.some((m) => m.role === 'tool') ? 'done' : callTools({ name: 'noop', args: { i: 'x' } })),
 });
-const runner = new Runner({ appName: 'bench', sessionStore: store, agent: new ReActAgent({ name: 'bench', model, tools: [noop] }), leaseMs: config.leaseMs });
+const runner = new Runner({
+  appName: 'bench',
+  sessionStore: store,
+  agent: new ReActAgent({ name: 'bench', model, tools: [noop] }),
+  leaseMs: config.leaseMs,
+});
 const runs = dbosRuns({ runners: runner, concurrency: config.concurrency, leaseMs: config.leaseMs });
 await runs.launch({ systemDatabaseUrl: config.systemDatabaseUrl, dbosConfig: { logLevel: 'error' } });
 process.stdout.write('READY\n');

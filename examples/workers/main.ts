@@ -40,7 +40,13 @@ function shopRunner(name: string, store: PostgresSessionStore): Runner {
     },
   });
   // Short leases for the example: a dead worker's runs move within a second or two.
-  return new Runner({ appName: APP, agent: new ReActAgent({ name: 'clerk', model, tools: [ship] }), sessionStore: store, leaseMs: 1_500, owner: name });
+  return new Runner({
+    appName: APP,
+    agent: new ReActAgent({ name: 'clerk', model, tools: [ship] }),
+    sessionStore: store,
+    leaseMs: 1_500,
+    owner: name,
+  });
 }
 
 /** A worker process: launch DBOS with the app's runner and drive runs until killed. */
@@ -53,9 +59,13 @@ async function worker(name: string, databaseUrl: string, systemDatabaseUrl: stri
 }
 
 function spawnWorker(name: string, databaseUrl: string, systemDatabaseUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), 'worker', name, databaseUrl, systemDatabaseUrl], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(import.meta.url), 'worker', name, databaseUrl, systemDatabaseUrl],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('READY') && resolve(child));
     child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before it was ready`)));
@@ -101,7 +111,9 @@ async function producer(): Promise<void> {
     }
   } finally {
     for (const w of workers) w.kill('SIGTERM');
-    await Promise.all(workers.map((w) => (w.exitCode === null && w.signalCode === null ? new Promise((r) => w.once('exit', r)) : undefined)));
+    await Promise.all(
+      workers.map((w) => (w.exitCode === null && w.signalCode === null ? new Promise((r) => w.once('exit', r)) : undefined)),
+    );
     await runs.shutdown();
     await store.close();
     await cluster.stop();
