@@ -3,7 +3,10 @@ import type { RunRequest } from './run-ids.js';
 
 /** Where a run stands after a DBOS step: small, so DBOS stores little (the session log holds the rest). */
 export interface RunStand {
-  /** `running` between steps; `interrupted` while it waits for `answer`; else how it ended. */
+  /**
+   * `interrupted` while it waits for `answer`; `running` once an answer was received; else how it
+   * ended: a `RunStatus` (`completed`, `failed`, `budget_exceeded`, …), or `cancelled` after `cancel`.
+   */
   readonly status: string;
   /** The session's log length (its version) when the step ended. */
   readonly offset: number;

@@ -36,6 +36,8 @@ export function registerRunWorkflow(ctx: RunWorkflowContext): (run: RunInput) =>
       if (stand.status !== 'interrupted') return stand;
       values = undefined;
       while (!values) values = (await dbos.recv<Record<string, unknown>>(ANSWER_TOPIC, ANSWER_WAIT_S)) ?? undefined;
+      // Received: no process's `result` reports the answered interrupts as open any more.
+      await dbos.setEvent(STAND_EVENT, { ...stand, status: 'running', interrupts: [] });
     }
   };
   return dbos.registerWorkflow(workflow, { name: RUN_WORKFLOW });
