@@ -83,7 +83,7 @@ export class DbosRuns {
       runners: this.runners,
       pool,
       schema,
-      checkEveryMs: Math.max(50, this.leaseMs / 3),
+      checkEveryMs: Math.min(1_000, Math.max(50, this.leaseMs / 3)),
     });
     DBOS.setConfig({
       name: options.name ?? 'replan',
