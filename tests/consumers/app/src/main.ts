@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ConfigurationError, Runner, tool, type ChatModel, type RunResult, type SessionStore } from '@replan/core';
 import { aiSdkModel } from '@replan/ai-sdk';
 import { McpConnectionError, mcpTools } from '@replan/mcp';
+import { dbosRuns } from '@replan/dbos';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { OpenAIChatModel } from '@replan/providers';
@@ -39,7 +40,10 @@ const makeAgent = () =>
 const remote: ChatModel = new OpenAIChatModel({ model: 'gpt-4o-mini', apiKey: 'unused', baseURL: 'http://127.0.0.1:9/v1' });
 const durable: (options: { connectionString: string }) => SessionStore = (options) => new PostgresSessionStore(options);
 
-if (remote.id !== 'gpt-4o-mini' || typeof durable !== 'function' || typeof serveStudio !== 'function')
+// Constructed, never launched: the optional DBOS SDK is imported only by launch().
+const runs = dbosRuns({ runners: new Runner({ agent: makeAgent(), appName: 'consumer-dbos' }) });
+
+if (remote.id !== 'gpt-4o-mini' || typeof durable !== 'function' || typeof serveStudio !== 'function' || typeof runs.launch !== 'function')
   throw new Error('the other packages did not load');
 
 // Any AI SDK language model is a ChatModel: here a hand-written one (no provider package, no network),

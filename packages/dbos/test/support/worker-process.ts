@@ -1,17 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const entry = fileURLToPath(new URL('../../child/queue-worker.mjs', import.meta.url));
+const entry = fileURLToPath(new URL('../child/dbos-worker.mjs', import.meta.url));
 
-/** What `child/queue-worker.mjs` reads from its argument. */
+/** What `child/dbos-worker.mjs` reads from its argument. */
 export interface WorkerConfig {
   readonly connectionString: string;
+  readonly systemDatabaseUrl: string;
   readonly schema: string;
   readonly workDir: string;
   readonly label: string;
   readonly leaseMs: number;
   readonly latencyMs: number;
   readonly concurrency: number;
+  readonly app: 'e2e' | 'approve';
+  readonly variant?: string;
 }
 
 /** A worker process; `exited` resolves when it is gone, however it ended. */
@@ -19,11 +22,11 @@ export interface WorkerProcess {
   readonly label: string;
   readonly child: ChildProcess;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
-  /** Resolves once the worker printed READY (it listens and claims). */
+  /** Resolves once the worker printed READY (DBOS launched, heartbeat written). */
   readonly ready: Promise<void>;
 }
 
-/** Starts one worker process (on the built packages). */
+/** Starts one DBOS worker process (on the built packages). */
 export function startWorker(config: WorkerConfig): WorkerProcess {
   const child = spawn(process.execPath, [entry, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
