@@ -27,6 +27,8 @@ export class A2aTaskFailedError extends ReplanError {
     readonly state: string,
     detail: string,
   ) {
-    super(`A2A agent at ${url}: task ${taskId} ended ${state}${detail ? `: ${detail}` : ''}. Check the remote agent's logs, or retry the call.`);
+    super(
+      `A2A agent at ${url}: task ${taskId} ended ${state}${detail ? `: ${detail}` : ''}. Check the remote agent's logs, or retry the call.`,
+    );
   }
 }

@@ -26,7 +26,12 @@ export interface TaskIds {
   readonly contextId: string;
 }
 
-export const textPart = (text: string): Part => ({ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' });
+export const textPart = (text: string): Part => ({
+  content: { $case: 'text', value: text },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'text/plain',
+});
 export const dataPart = (value: unknown): Part => ({
   content: { $case: 'data', value },
   metadata: undefined,
@@ -36,7 +41,16 @@ export const dataPart = (value: unknown): Part => ({
 
 /** A message from the agent on a task (a status message). */
 export function agentMessage(ids: TaskIds, parts: Part[]): Message {
-  return { messageId: randomUUID(), contextId: ids.contextId, taskId: ids.taskId, role: ROLE_AGENT, parts, metadata: undefined, extensions: [], referenceTaskIds: [] };
+  return {
+    messageId: randomUUID(),
+    contextId: ids.contextId,
+    taskId: ids.taskId,
+    role: ROLE_AGENT,
+    parts,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
 }
 
 export function artifact(artifactId: string, description: string, parts: Part[]): Artifact {

@@ -43,7 +43,16 @@ export function agentCard(agent: Agent, options: A2aCardOptions, url: string, be
     version: options.version ?? '0.1.0',
     ...(options.documentationUrl === undefined ? {} : { documentationUrl: options.documentationUrl }),
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: bearer ? { bearer: { scheme: { $case: 'httpAuthSecurityScheme', value: { description: 'The token the server was given.', scheme: 'Bearer', bearerFormat: '' } } } } : {},
+    securitySchemes: bearer
+      ? {
+          bearer: {
+            scheme: {
+              $case: 'httpAuthSecurityScheme',
+              value: { description: 'The token the server was given.', scheme: 'Bearer', bearerFormat: '' },
+            },
+          },
+        }
+      : {},
     securityRequirements: bearer ? [{ schemes: { bearer: { list: [] } } }] : [],
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],

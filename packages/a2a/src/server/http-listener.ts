@@ -38,7 +38,8 @@ export async function listenHttp(
     if (pathname !== settings.path || req.method !== 'POST')
       return reply(res, 404, rpcError(-32000, `Not found: POST JSON-RPC to ${settings.path}; the agent card is at ${AGENT_CARD_PATH}.`));
     const body = await readBody(req, settings.maxBodyBytes);
-    if (body === undefined) return reply(res, 413, rpcError(-32600, `The request is over ${settings.maxBodyBytes} bytes: send a smaller message.`));
+    if (body === undefined)
+      return reply(res, 413, rpcError(-32600, `The request is over ${settings.maxBodyBytes} bytes: send a smaller message.`));
     let request: Record<string, unknown>;
     try {
       request = JSON.parse(body) as Record<string, unknown>;
@@ -91,16 +92,28 @@ async function stream(sdk: A2aServerSdk, events: AsyncGenerator<unknown>, id: un
   } catch (error) {
     return reply(res, 200, JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error: sdk.JsonRpcTransportHandler.mapToJSONRPCError(error) }));
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
   res.on('close', () => {
     void iterator.return?.(undefined);
   });
   try {
     if (!first.done) res.write(sdk.formatSSEEvent(first.value as never));
-    for (let next = await iterator.next(); !next.done && !res.destroyed; next = await iterator.next()) res.write(sdk.formatSSEEvent(next.value as never));
+    for (let next = await iterator.next(); !next.done && !res.destroyed; next = await iterator.next())
+      res.write(sdk.formatSSEEvent(next.value as never));
   } catch (error) {
     if (!res.writableEnded)
-      res.write(sdk.formatSSEErrorEvent({ jsonrpc: '2.0', id: (id ?? null) as never, error: sdk.JsonRpcTransportHandler.mapToJSONRPCError(error) } as never));
+      res.write(
+        sdk.formatSSEErrorEvent({
+          jsonrpc: '2.0',
+          id: (id ?? null) as never,
+          error: sdk.JsonRpcTransportHandler.mapToJSONRPCError(error),
+        } as never),
+      );
   } finally {
     if (!res.writableEnded) res.end();
   }

@@ -34,7 +34,8 @@ function approvalValue(content: MessageContent): unknown {
   if (content.data !== undefined) return content.data;
   if (YES.test(content.text)) return true;
   if (NO.test(content.text)) return false;
-  return undefined;
+  // Anything else is no approval answer: the check below says what to send.
+  return content.text;
 }
 
 /**

@@ -67,7 +67,9 @@ export class ReplanTaskHandler implements A2ARequestHandler {
   }
 
   async getAuthenticatedExtendedAgentCard(): Promise<AgentCard> {
-    throw new this.services.errors.ExtendedAgentCardNotConfiguredError('This agent has no extended card: read /.well-known/agent-card.json.');
+    throw new this.services.errors.ExtendedAgentCardNotConfiguredError(
+      'This agent has no extended card: read /.well-known/agent-card.json.',
+    );
   }
 
   async sendMessage(params: SendMessageRequest): Promise<Message | Task> {
@@ -128,7 +130,11 @@ export class ReplanTaskHandler implements A2ARequestHandler {
         return;
       }
       // A run that stopped without an end (the server restarted, or shut down mid-run): continue it.
-      live = await this.claimed(params.id, () => this.services.runner.resume({ userId: this.services.userId, sessionId: params.id }), log.ids);
+      live = await this.claimed(
+        params.id,
+        () => this.services.runner.resume({ userId: this.services.userId, sessionId: params.id }),
+        log.ids,
+      );
     }
     yield* this.follow(live);
   }
@@ -188,7 +194,9 @@ export class ReplanTaskHandler implements A2ARequestHandler {
   private async answer(taskId: string, content: ReturnType<typeof contentOf>): Promise<LiveTask> {
     const { errors, runner, userId } = this.services;
     if (this.live.has(taskId) || this.claiming.has(taskId))
-      throw new errors.UnsupportedOperationError(`Task ${taskId} is working: it takes a message only when it asks for input (resubscribe to follow it).`);
+      throw new errors.UnsupportedOperationError(
+        `Task ${taskId} is working: it takes a message only when it asks for input (resubscribe to follow it).`,
+      );
     const log = foldTaskLog(await this.session(taskId));
     const state = stateOf(log);
     if (isTerminal(state))
@@ -206,7 +214,9 @@ export class ReplanTaskHandler implements A2ARequestHandler {
   private async claimed(taskId: string, start: () => Run, ids: TaskIds): Promise<LiveTask> {
     const { errors } = this.services;
     if (this.claiming.has(taskId) || this.live.has(taskId))
-      throw new errors.UnsupportedOperationError(`Task ${taskId} is being answered or continued by another request: resubscribe to follow it.`);
+      throw new errors.UnsupportedOperationError(
+        `Task ${taskId} is being answered or continued by another request: resubscribe to follow it.`,
+      );
     this.claiming.add(taskId);
     try {
       const run = start();

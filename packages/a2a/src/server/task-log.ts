@@ -90,7 +90,8 @@ export function answerArtifact(output: string | undefined, structured: unknown):
   return artifact('answer', "The agent's answer.", parts);
 }
 
-export const planArtifact = (plan: unknown): Artifact => artifact('plan', 'The current plan (replaced when the agent revises it).', [dataPart(plan)]);
+export const planArtifact = (plan: unknown): Artifact =>
+  artifact('plan', 'The current plan (replaced when the agent revises it).', [dataPart(plan)]);
 
 /** The task as `tasks/get` and the first event of a stream show it, from the stored log alone. */
 export function taskOf(log: TaskLog, state = stateOf(log)): Task {
