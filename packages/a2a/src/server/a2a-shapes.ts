@@ -40,9 +40,9 @@ export const dataPart = (value: unknown): Part => ({
 });
 
 /** A message from the agent on a task (a status message). */
-export function agentMessage(ids: TaskIds, parts: Part[]): Message {
+export function agentMessage(ids: TaskIds, parts: Part[], messageId: string = randomUUID()): Message {
   return {
-    messageId: randomUUID(),
+    messageId,
     contextId: ids.contextId,
     taskId: ids.taskId,
     role: ROLE_AGENT,

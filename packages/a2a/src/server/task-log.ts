@@ -80,7 +80,13 @@ export function interruptMessage(ids: TaskIds, interrupts: readonly Interrupt[])
     : interrupts.length === 1
       ? 'Reply on this task with your answer (text, or a data part).'
       : 'Reply on this task with a data part { "answers": { <interrupt id>: <answer>, ... } }.';
-  return agentMessage(ids, [textPart(`The agent needs input: ${JSON.stringify(asked)}. ${how}`), dataPart({ interrupts: asked })]);
+  // The same id each time the same questions are shown: a client can tell whether its answer arrived.
+  const messageId = `input-required:${interrupts.map((i) => i.id).join(',')}`;
+  return agentMessage(
+    ids,
+    [textPart(`The agent needs input: ${JSON.stringify(asked)}. ${how}`), dataPart({ interrupts: asked })],
+    messageId,
+  );
 }
 
 /** The answer artifact of a completed run: its text, and its structured answer when it has one. */
