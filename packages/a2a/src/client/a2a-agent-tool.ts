@@ -55,6 +55,7 @@ async function openClient(url: string, options: A2aAgentToolOptions): Promise<Cl
   const factory = new sdk.ClientFactory(
     sdk.ClientFactoryOptions.createFrom(sdk.ClientFactoryOptions.default, {
       transports: [new sdk.JsonRpcTransportFactory({ fetchImpl }), new sdk.RestTransportFactory({ fetchImpl })],
+      cardResolver: new sdk.DefaultAgentCardResolver({ fetchImpl: base }),
     }),
   );
   return factory.createFromUrl(url.replace(/\/$/, ''));

@@ -6,6 +6,7 @@ export interface A2aClientSdk {
   readonly ClientFactoryOptions: typeof import('@a2a-js/sdk/client').ClientFactoryOptions;
   readonly JsonRpcTransportFactory: typeof import('@a2a-js/sdk/client').JsonRpcTransportFactory;
   readonly RestTransportFactory: typeof import('@a2a-js/sdk/client').RestTransportFactory;
+  readonly DefaultAgentCardResolver: typeof import('@a2a-js/sdk/client').DefaultAgentCardResolver;
 }
 
 /** Imports the SDK's client (a peer dependency) on the tool's first call. */
@@ -17,6 +18,7 @@ export async function loadClientSdk(): Promise<A2aClientSdk> {
       ClientFactoryOptions: client.ClientFactoryOptions,
       JsonRpcTransportFactory: client.JsonRpcTransportFactory,
       RestTransportFactory: client.RestTransportFactory,
+      DefaultAgentCardResolver: client.DefaultAgentCardResolver,
     };
   } catch (cause) {
     throw missingSdkError('a2aAgentTool', cause);
