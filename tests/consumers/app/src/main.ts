@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ConfigurationError, Runner, tool, type ChatModel, type RunResult, type SessionStore } from '@replan/core';
 import { McpConnectionError, mcpTools } from '@replan/mcp';
+import { a2aAgentTool, a2aServer } from '@replan/a2a';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { OpenAIChatModel } from '@replan/providers';
@@ -40,6 +41,9 @@ const durable: (options: { connectionString: string }) => SessionStore = (option
 
 if (remote.id !== 'gpt-4o-mini' || typeof durable !== 'function' || typeof serveStudio !== 'function')
   throw new Error('the other packages did not load');
+// A2A's SDK is an optional peer too, loaded on first use: building a server or a tool needs nothing yet.
+if (typeof a2aServer !== 'function' || a2aAgentTool('http://127.0.0.1:9', { name: 'remote' }).name !== 'remote')
+  throw new Error('@replan/a2a did not load');
 
 // MCP is an optional peer: without @modelcontextprotocol/sdk, mcpTools says what to install and nothing
 // else is affected; with it, a server that cannot start is named. (The command does not exist.)
