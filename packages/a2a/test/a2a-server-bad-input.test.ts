@@ -3,7 +3,7 @@ import { InMemorySessionStore, ReActAgent, Runner } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { a2aClient, collect, labels, send } from './support/a2a-client.js';
-import { approvalRunner, type Blocking, blockingRunner, type Deployments } from './support/runners.js';
+import { approvalRunner, blockingRunner, blockingTool, type Deployments } from './support/runners.js';
 
 const endpoints: A2aEndpoint[] = [];
 afterEach(async () => {
@@ -31,11 +31,7 @@ function failingRunner(): Runner {
 
 describe('a2aServer: tasks in the wrong state, and failures', () => {
   it('a message on a working task is refused (resubscribe instead); a bad context id is invalid params', async () => {
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const blocking: Blocking = { started, aborted: false, calls: 0 };
+    const { blocking, running } = blockingTool();
     const endpoint = await serve(blockingRunner(blocking));
     const client = await a2aClient(endpoint.url);
     const stream = client.sendMessageStream(send('Wait'));
@@ -62,6 +58,17 @@ describe('a2aServer: tasks in the wrong state, and failures', () => {
     const [open] = (await runner.resume({ userId: 'a2a', sessionId: taskId }).result()).interrupts;
     const resumed = await runner.resume({ userId: 'a2a', sessionId: taskId, values: { [open?.id as string]: true } }).result();
     expect(resumed.status).toBe('completed');
+    expect(deployments.count).toBe(1);
+  });
+
+  it('two answers racing on one question: one resumes the run, the other is refused; the tool runs once', async () => {
+    const deployments: Deployments = { count: 0 };
+    const endpoint = await serve(approvalRunner(deployments));
+    const client = await a2aClient(endpoint.url);
+    const asked = await client.sendMessage(send('Deploy v2'));
+    const taskId = 'id' in asked ? asked.id : '';
+    const answers = await Promise.allSettled([client.sendMessage(send('yes', { taskId })), client.sendMessage(send('yes', { taskId }))]);
+    expect(answers.map((a) => a.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(deployments.count).toBe(1);
   });
 

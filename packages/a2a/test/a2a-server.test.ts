@@ -3,7 +3,7 @@ import { InMemorySessionStore } from '@replan/core';
 import { a2aServer, type A2aEndpoint } from '@replan/a2a';
 import { afterEach, describe, expect, it } from 'vitest';
 import { a2aClient, artifactText, collect, data, labels, STATES, send, taskIdOf, text } from './support/a2a-client.js';
-import { approvalRunner, type Blocking, blockingRunner, type Deployments, plannerRunner } from './support/runners.js';
+import { approvalRunner, blockingRunner, blockingTool, type Deployments, plannerRunner } from './support/runners.js';
 
 const endpoints: A2aEndpoint[] = [];
 afterEach(async () => {
@@ -90,11 +90,7 @@ describe('a2aServer over loopback, with the SDK client', () => {
   });
 
   it('tasks/cancel aborts a running task; the task reads canceled', async () => {
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const blocking: Blocking = { started, aborted: false, calls: 0 };
+    const { blocking, running } = blockingTool();
     const endpoint = await serve({ runner: blockingRunner(blocking) });
     const client = await a2aClient(endpoint.url);
     const stream = client.sendMessageStream(send('Wait'));
@@ -111,11 +107,7 @@ describe('a2aServer over loopback, with the SDK client', () => {
   });
 
   it('a client that leaves mid-stream does not stop the run; resubscribe finds it and follows it to the end', async () => {
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const blocking: Blocking = { started, aborted: false, calls: 0 };
+    const { blocking, running } = blockingTool();
     const endpoint = await serve({ runner: blockingRunner(blocking) });
     const client = await a2aClient(endpoint.url);
     const leaving = new AbortController();

@@ -78,3 +78,12 @@ export function blockingRunner(blocking: Blocking, store: SessionStore = new InM
   const agent = new ReActAgent({ name: 'waiter', description: 'Waits', model, tools: [wait] });
   return new Runner({ agent, appName: 'a2a-test', sessionStore: store });
 }
+
+/** A blocking tool's record, and a promise that resolves once the tool has started. */
+export function blockingTool(): { blocking: Blocking; running: Promise<void> } {
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  return { blocking: { started, aborted: false, calls: 0 }, running };
+}
