@@ -1,6 +1,7 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import { ConfigurationError, type Runner } from '@replan/core';
-import { type A2aCardOptions, agentCard } from './agent-card.js';
+import { agentCard } from './agent-card.js';
+import type { A2aCardOptions, ServedCard } from './card-options.js';
 import { listenHttp } from './http-listener.js';
 import { loadServerSdk } from './load-server-sdk.js';
 import { ReplanTaskHandler } from './task-handler.js';
@@ -39,8 +40,8 @@ export interface A2aListenOptions {
 export interface A2aEndpoint {
   /** The agent's base URL, e.g. `http://127.0.0.1:54321`: give it to `a2aAgentTool` or an A2A client. */
   readonly url: string;
-  /** The agent card, as served. */
-  readonly card: AgentCard;
+  /** What the agent card says (the whole card is at `<url>/.well-known/agent-card.json`). */
+  readonly card: ServedCard;
   /** Stops listening; runs in progress are aborted and stay resumable (`tasks/resubscribe` continues them). */
   close(): Promise<void>;
 }
@@ -94,7 +95,14 @@ export function a2aServer(options: A2aServerOptions): ReplanA2aServer {
           maxBodyBytes: http.maxBodyBytes ?? DEFAULT_MAX_BODY,
         },
       );
-      return { url: endpoint.url.replace(/\/$/, ''), card: endpoint.card, close: endpoint.close };
+      const { name, description, version, skills } = endpoint.card;
+      const served: ServedCard = {
+        name,
+        description,
+        version,
+        skills: skills.map((s) => ({ id: s.id, name: s.name, description: s.description, tags: s.tags, examples: s.examples })),
+      };
+      return { url: endpoint.url.replace(/\/$/, ''), card: served, close: endpoint.close };
     },
   };
 }

@@ -1,25 +1,6 @@
 import type { AgentCard, AgentSkill } from '@a2a-js/sdk';
 import type { Agent } from '@replan/core';
-
-/** One thing the agent can do, as the card lists it (defaults from the agent). */
-export interface A2aSkill {
-  readonly id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly tags?: readonly string[];
-  readonly examples?: readonly string[];
-}
-
-/** What the agent card says; each field defaults from the agent (its name, description, one skill). */
-export interface A2aCardOptions {
-  readonly name?: string;
-  readonly description?: string;
-  readonly version?: string;
-  readonly skills?: readonly A2aSkill[];
-  /** Who runs the agent. */
-  readonly provider?: { readonly organization: string; readonly url: string };
-  readonly documentationUrl?: string;
-}
+import type { A2aCardOptions, A2aSkill } from './card-options.js';
 
 const skillOf = (skill: A2aSkill): AgentSkill => ({
   id: skill.id,
