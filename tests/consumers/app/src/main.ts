@@ -41,9 +41,19 @@ const durable: (options: { connectionString: string }) => SessionStore = (option
 
 if (remote.id !== 'gpt-4o-mini' || typeof durable !== 'function' || typeof serveStudio !== 'function')
   throw new Error('the other packages did not load');
-// A2A's SDK is an optional peer too, loaded on first use: building a server or a tool needs nothing yet.
-if (typeof a2aServer !== 'function' || a2aAgentTool('http://127.0.0.1:9', { name: 'remote' }).name !== 'remote')
-  throw new Error('@replan/a2a did not load');
+// A2A's SDK is an optional peer too, loaded on first use: building a tool needs nothing yet, and listening
+// without the SDK says what to install (with it, the server listens on 127.0.0.1 and closes).
+if (a2aAgentTool('http://127.0.0.1:9', { name: 'remote' }).name !== 'remote') throw new Error('@replan/a2a did not load');
+const a2a = await a2aServer({ runner: new Runner({ agent: makeAgent(), appName: 'consumer-a2a' }) })
+  .listen()
+  .then(
+    (endpoint) => endpoint.close().then(() => 'sdk installed'),
+    (error: unknown) =>
+      error instanceof ConfigurationError && error.message.includes('npm install @a2a-js/sdk')
+        ? 'sdk not installed'
+        : `unexpected: ${String(error)}`,
+  );
+if (a2a.startsWith('unexpected')) throw new Error(`@replan/a2a: ${a2a}`);
 
 // MCP is an optional peer: without @modelcontextprotocol/sdk, mcpTools says what to install and nothing
 // else is affected; with it, a server that cannot start is named. (The command does not exist.)
