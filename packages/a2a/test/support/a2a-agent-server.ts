@@ -11,8 +11,6 @@ import { approvalRunner } from './runners.js';
 
 const [dir = '', kind = 'blocking'] = process.argv.slice(2);
 const store = new FileSessionStore({ dir: join(dir, 'sessions') });
-// One owner across restarts: the restarted server takes over the lease the killed one held.
-const owner = 'a2a-test-server';
 
 /** Blocks (until the process is killed) the first time in this store; a restarted server gets past it. */
 const wait = tool({
@@ -38,8 +36,8 @@ const waiter = new ReActAgent({
 });
 const runner =
   kind === 'approval'
-    ? new Runner({ agent: approvalRunner({ count: 0 }).agent, appName: 'a2a-test', sessionStore: store, owner })
-    : new Runner({ agent: waiter, appName: 'a2a-test', sessionStore: store, owner });
+    ? new Runner({ agent: approvalRunner({ count: 0 }).agent, appName: 'a2a-test', sessionStore: store })
+    : new Runner({ agent: waiter, appName: 'a2a-test', sessionStore: store });
 
 const endpoint = await a2aServer({ runner }).listen();
 process.stdout.write(`${JSON.stringify({ url: endpoint.url })}\n`);
