@@ -12,6 +12,7 @@ export const Attr = {
   requestMaxTokens: 'gen_ai.request.max_tokens',
   requestTemperature: 'gen_ai.request.temperature',
   responseFinishReasons: 'gen_ai.response.finish_reasons',
+  responseModel: 'gen_ai.response.model',
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
   cacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
@@ -34,6 +35,11 @@ export const Attr = {
   interrupted: 'replan.interrupted',
   parentToolCallId: 'replan.parent.tool_call.id',
   cost: 'replan.cost',
+  compactionTokensBefore: 'replan.compaction.tokens_before',
+  compactionTokensAfter: 'replan.compaction.tokens_after',
+  compactionInputTokens: 'replan.compaction.summarizer.input_tokens',
+  compactionOutputTokens: 'replan.compaction.summarizer.output_tokens',
+  compactionSummary: 'replan.compaction.summary',
 } as const;
 
 /** The value of `gen_ai.provider.name` when the model does not name its provider. */
