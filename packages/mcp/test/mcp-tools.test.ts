@@ -127,9 +127,9 @@ describe('mcpTools over Streamable HTTP', () => {
     expect(toolOutputOf({ content: [{ type: 'image', data: 'not base64!', mimeType: 'image/png' }] })).toEqual([
       { type: 'text', text: '[image: its data is not valid base64, so it is not shown]' },
     ]);
-    expect(
-      toolOutputOf({ content: [{ type: 'resource', resource: { uri: 'file:///x', mimeType: 'pdf', blob: PDF_BYTES } }] }),
-    ).toEqual([{ type: 'text', text: '[resource file:///x: 17 bytes without a media type, not shown]' }]);
+    expect(toolOutputOf({ content: [{ type: 'resource', resource: { uri: 'file:///x', mimeType: 'pdf', blob: PDF_BYTES } }] })).toEqual([
+      { type: 'text', text: '[resource file:///x: 17 bytes without a media type, not shown]' },
+    ]);
   });
 
   it('validates arguments against the tool JSON Schema before sending them', async () => {

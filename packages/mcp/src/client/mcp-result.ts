@@ -40,8 +40,7 @@ function filenameOf(uri: string): string | undefined {
  */
 function mediaOf(kind: string, data: unknown, mimeType: unknown, uri?: string): ToolResultContent {
   const where = uri ? ` ${uri}` : '';
-  if (typeof data !== 'string' || !isBase64(data))
-    return text(`[${kind}${where}: its data is not valid base64, so it is not shown]`);
+  if (typeof data !== 'string' || !isBase64(data)) return text(`[${kind}${where}: its data is not valid base64, so it is not shown]`);
   if (typeof mimeType !== 'string' || !MEDIA_TYPE.test(mimeType))
     return text(`[${kind}${where}: ${bytesOf(data)} bytes without a media type, not shown]`);
   const mediaType = mimeType.toLowerCase();
