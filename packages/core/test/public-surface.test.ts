@@ -166,6 +166,7 @@ describe('public surface of @replan/core', () => {
       'assertSessionLease',
       'assertUserKey',
       'blobIdOf',
+      'blobsToStore',
       'compareSummaries',
       'decodeCursor',
       'decodeStoredEvent',

@@ -1,13 +1,6 @@
 import type pg from 'pg';
 import { InvalidArgumentError, SessionCorruptError, SessionNotFoundError, type SessionKey } from '@replan/core';
-import {
-  assertSessionBlobTotal,
-  isBlobId,
-  unheldBlobError,
-  type ExtractedBlobs,
-  type NewBlob,
-  type ResolvedBlobLimits,
-} from '@replan/core/store-kit';
+import { blobsToStore, isBlobId, type ExtractedBlobs, type NewBlob, type ResolvedBlobLimits } from '@replan/core/store-kit';
 import type { Tables } from './sql-names.js';
 
 /** Blob rows as `unnest` parameters: ids, media types, sizes, bytes. */
@@ -25,29 +18,20 @@ export const blobColumns = (blobs: readonly NewBlob[]) => [
  * session may pass the same check: the limit can be passed by one append's blobs at most.
  */
 export async function newBlobsOf(
-  client: pg.PoolClient,
+  withClient: <T>(query: (client: pg.PoolClient) => Promise<T>) => Promise<T>,
   tables: Tables,
   key: SessionKey,
   found: ExtractedBlobs,
   limits: ResolvedBlobLimits,
 ): Promise<NewBlob[]> {
   if (!found.blobs.length && !found.named.size) return [];
-  const { rows } = await client.query<{ blob_id: string; size: number }>(
-    `SELECT blob_id, size FROM ${tables.blobs} WHERE app_name = $1 AND user_id = $2 AND session_id = $3`,
-    [key.appName, key.userId, key.id],
+  const { rows } = await withClient((client) =>
+    client.query<{ blob_id: string; size: number }>(
+      `SELECT blob_id, size FROM ${tables.blobs} WHERE app_name = $1 AND user_id = $2 AND session_id = $3`,
+      [key.appName, key.userId, key.id],
+    ),
   );
-  const held = new Map(rows.map((r) => [r.blob_id, r.size]));
-  for (const id of found.named) if (!held.has(id)) throw unheldBlobError(key.id, id);
-  const fresh = found.blobs.filter((b) => !held.has(b.id));
-  let stored = 0;
-  for (const size of held.values()) stored += size;
-  assertSessionBlobTotal(
-    key.id,
-    stored,
-    fresh.reduce((n, b) => n + b.bytes.length, 0),
-    limits,
-  );
-  return fresh;
+  return blobsToStore(key.id, found, new Map(rows.map((r) => [r.blob_id, r.size])), limits);
 }
 
 /** The bytes of blob `id` of a session: `SessionNotFoundError` without the session, `SessionCorruptError` without the blob. */

@@ -210,11 +210,8 @@ export class PostgresSessionStore implements SessionStore {
     assertExpectedVersion(expectedVersion);
     if (lease !== undefined) assertSessionLease(lease);
     const found = extractBlobs(key.id, eventsForStorage(events), this.limits);
-    // Blobs: which are new, checked against the session's (ids and sizes only; no query without media).
-    const blobs =
-      found.blobs.length || found.named.size
-        ? await this.blobQuery('append to', key, (c) => newBlobsOf(c, this.tables, key, found, this.limits))
-        : [];
+    // New blobs, checked against the session's (ids and sizes read, never bytes; no query without media).
+    const blobs = await newBlobsOf((query) => this.blobQuery('append to', key, query), this.tables, key, found, this.limits);
     if (found.events.length)
       // Queued at once (the commit migrates first if needed), so close() waits for it.
       return this.batcher.append({

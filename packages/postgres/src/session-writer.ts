@@ -2,11 +2,10 @@ import type pg from 'pg';
 import { SessionExistsError, type AgentEvent, type SessionKey } from '@replan/core';
 import {
   SESSION_SCHEMA_VERSION,
-  assertSessionBlobTotal,
+  blobsToStore,
   extractBlobs,
   resolveBlobLimits,
   splitStateDelta,
-  unheldBlobError,
   type ResolvedBlobLimits,
 } from '@replan/core/store-kit';
 import { blobColumns } from './blob-queries.js';
@@ -34,15 +33,10 @@ export async function insertSession(
   input: readonly AgentEvent[],
   limits: ResolvedBlobLimits = resolveBlobLimits('PostgresSessionStore', undefined),
 ): Promise<void> {
-  const { events, blobs, named } = extractBlobs(key.id, input, limits);
+  const found = extractBlobs(key.id, input, limits);
+  const { events } = found;
   // A new session holds no blobs yet: it can only name the ones it brings.
-  for (const id of named) throw unheldBlobError(key.id, id);
-  assertSessionBlobTotal(
-    key.id,
-    0,
-    blobs.reduce((n, b) => n + b.bytes.length, 0),
-    limits,
-  );
+  const blobs = blobsToStore(key.id, found, new Map(), limits);
   const initial = splitStateDelta(state);
   const app: Record<string, unknown> = {};
   const user: Record<string, unknown> = {};

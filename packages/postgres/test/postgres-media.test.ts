@@ -18,7 +18,11 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 /** Deterministic bytes that start like a PNG. */
 function pngBytes(size: number): Buffer {
   const bytes = Buffer.alloc(size);
-  for (let i = 0, x = 7; i < size; i++) bytes[i] = (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 24;
+  let x = 7;
+  for (let i = 0; i < size; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    bytes[i] = x >>> 24;
+  }
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes);
   return bytes;
 }

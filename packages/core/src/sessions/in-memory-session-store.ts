@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import { ConcurrentUpdateError, SessionCorruptError, SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
-import { type BlobLimits, type ResolvedBlobLimits, assertSessionBlobTotal, resolveBlobLimits } from './blobs/blob-limits.js';
-import { extractBlobs, unheldBlobError } from './blobs/extract-blobs.js';
+import { type BlobLimits, type ResolvedBlobLimits, resolveBlobLimits } from './blobs/blob-limits.js';
+import { blobsToStore, extractBlobs } from './blobs/extract-blobs.js';
 import type { Session, SessionKey } from './session.js';
 import type { AppendOptions, CreateSessionInput, ListSessionsInput, SessionPage, SessionStore } from './session-store.js';
 import { pageSummaries } from './session-paging.js';
@@ -34,7 +34,6 @@ interface StoredSession {
   lease?: LeaseRecord;
   /** The bytes of its images and files, by blob id (SHA-256). */
   readonly blobs: Map<string, Buffer>;
-  blobBytes: number;
 }
 
 /** Options of `InMemorySessionStore`: the blob size limits. */
@@ -71,7 +70,6 @@ export class InMemorySessionStore implements SessionStore {
       createdAt: now,
       updatedAt: now,
       blobs: new Map(),
-      blobBytes: 0,
     };
     const clean = this.withBlobsNow(stored, eventsForStorage(events)); // checked before anything is kept
     this.applyDelta(stored, state);
@@ -179,12 +177,9 @@ export class InMemorySessionStore implements SessionStore {
   private withBlobsNow(stored: StoredSession, events: AgentEvent[]): AgentEvent[] {
     const { id } = stored.key;
     const found = extractBlobs(id, events, this.limits);
-    for (const name of found.named) if (!stored.blobs.has(name)) throw unheldBlobError(id, name);
-    const fresh = found.blobs.filter((b) => !stored.blobs.has(b.id));
-    const added = fresh.reduce((n, b) => n + b.bytes.length, 0);
-    assertSessionBlobTotal(id, stored.blobBytes, added, this.limits);
-    for (const blob of fresh) stored.blobs.set(blob.id, blob.bytes);
-    stored.blobBytes += added;
+    if (!found.blobs.length && !found.named.size) return found.events;
+    const held = new Map([...stored.blobs].map(([blob, bytes]) => [blob, bytes.length]));
+    for (const blob of blobsToStore(id, found, held, this.limits)) stored.blobs.set(blob.id, blob.bytes);
     return found.events;
   }
 

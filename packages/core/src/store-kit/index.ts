@@ -17,8 +17,9 @@
  *   is a `SessionCorruptError`), `parseAgentEvent` / `agentEventSchema`, `foldSessionState`
  *   (state as the fold of the events), `SESSION_SCHEMA_VERSION`;
  * - images and files: `extractBlobs` (an append's inline `data` becomes blobs named by SHA-256, with
- *   `maxBlobBytes` checked), `assertSessionBlobTotal` and `resolveBlobLimits` (the size limits, typed
- *   errors), `unheldBlobError` (an append naming a blob the session lacks), `isBlobId`, `blobIdOf`;
+ *   `maxBlobBytes` checked), `blobsToStore` (which of them are new, the session's named blobs and
+ *   `maxSessionBlobBytes` checked), `resolveBlobLimits`, `assertSessionBlobTotal`, `unheldBlobError`,
+ *   `isBlobId`, `blobIdOf`;
  *   a store that keeps blobs implements `readBlob` (a missing one is a `SessionCorruptError`);
  * - a run's input: `toUserMessage` (what `runner.run({ input })` stores as the user's message, for a
  *   queue that creates a session with its input before any runner sees it);
@@ -33,7 +34,7 @@
  * @module
  */
 export { SESSION_SCHEMA_VERSION, OLDEST_SESSION_SCHEMA_VERSION, isReadableSchemaVersion } from '../sessions/session.js';
-export { extractBlobs, unheldBlobError } from '../sessions/blobs/extract-blobs.js';
+export { blobsToStore, extractBlobs, unheldBlobError } from '../sessions/blobs/extract-blobs.js';
 export type { ExtractedBlobs, NewBlob } from '../sessions/blobs/extract-blobs.js';
 export {
   assertSessionBlobTotal,

@@ -5,7 +5,7 @@ import type { MediaBlock } from '../../messages/content-block.js';
 import { mediaProblem } from '../../messages/media-check.js';
 import { mapMessageMedia } from '../../messages/map-media.js';
 import { blobIdOf } from './blob-id.js';
-import type { ResolvedBlobLimits } from './blob-limits.js';
+import { assertSessionBlobTotal, type ResolvedBlobLimits } from './blob-limits.js';
 
 /** The bytes of one image or file an append brings, to be stored as a blob before its events. */
 export interface NewBlob {
@@ -64,4 +64,29 @@ export function unheldBlobError(sessionId: string, id: string): InvalidMediaErro
     `session "${sessionId}"`,
     `it names blob "${id}", which this session does not hold; nothing was written. Pass the bytes as data (imageFromBytes / fileFromBytes): a blob belongs to the session that stored it`,
   );
+}
+
+/**
+ * The blobs of an append that the session does not hold yet (`held`: its blob ids and sizes),
+ * after checking that it holds every blob the events name (else `unheldBlobError`) and that the
+ * new ones fit `maxSessionBlobBytes` (else `SessionBlobsTooLargeError`). What every store checks
+ * before it writes an append's blobs.
+ */
+export function blobsToStore(
+  sessionId: string,
+  found: ExtractedBlobs,
+  held: ReadonlyMap<string, number>,
+  limits: ResolvedBlobLimits,
+): NewBlob[] {
+  for (const id of found.named) if (!held.has(id)) throw unheldBlobError(sessionId, id);
+  const fresh = found.blobs.filter((b) => !held.has(b.id));
+  let stored = 0;
+  for (const size of held.values()) stored += size;
+  assertSessionBlobTotal(
+    sessionId,
+    stored,
+    fresh.reduce((n, b) => n + b.bytes.length, 0),
+    limits,
+  );
+  return fresh;
 }

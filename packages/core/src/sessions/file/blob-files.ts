@@ -5,8 +5,8 @@ import type { AgentEvent } from '../../events/agent-event.js';
 import { InvalidArgumentError } from '../../errors/replan-error.js';
 import { SessionCorruptError, SessionNotFoundError } from '../../errors/session-errors.js';
 import { isBlobId } from '../blobs/blob-id.js';
-import { assertSessionBlobTotal, type ResolvedBlobLimits } from '../blobs/blob-limits.js';
-import { extractBlobs, unheldBlobError } from '../blobs/extract-blobs.js';
+import type { ResolvedBlobLimits } from '../blobs/blob-limits.js';
+import { blobsToStore, extractBlobs } from '../blobs/extract-blobs.js';
 import type { SessionKey } from '../session.js';
 import { createFileExclusive, errorCode, syncDir } from './durable-fs.js';
 import type { FileLayout } from './file-names.js';
@@ -32,17 +32,7 @@ export class FileBlobs {
     const found = extractBlobs(key.id, events, this.limits);
     if (!found.blobs.length && !found.named.size) return found.events;
     if (exists) await this.assertSession(key);
-    const sizes = await this.sizes(key);
-    for (const id of found.named) if (!sizes.has(id)) throw unheldBlobError(key.id, id);
-    const fresh = found.blobs.filter((b) => !sizes.has(b.id));
-    let stored = 0;
-    for (const size of sizes.values()) stored += size;
-    assertSessionBlobTotal(
-      key.id,
-      stored,
-      fresh.reduce((n, b) => n + b.bytes.length, 0),
-      this.limits,
-    );
+    const fresh = blobsToStore(key.id, found, await this.sizes(key), this.limits);
     for (const blob of fresh) await createFileExclusive(this.layout.blobFile(key, blob.id), blob.bytes);
     return found.events;
   }

@@ -93,7 +93,7 @@ export function blobCases({ it, expect, withStore, app }: ContractCaseApi, optio
       };
       await store.appendEvents(key('b2'), [result, withContent([file])], { expectedVersion: 0 });
       const session = await store.get(key('b2'));
-      const output = (session?.events[0]?.message?.content[0] as { output: unknown }).output;
+      const output = (session?.events[0]?.message?.content[0] as { output?: unknown } | undefined)?.output;
       expect(output).toEqual([
         { type: 'text', text: 'page' },
         { type: 'image', mediaType: 'image/png', detail: 'low', blob: sha256(bytes), size: 500 },
