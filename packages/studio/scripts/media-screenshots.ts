@@ -17,10 +17,10 @@ export async function mediaScreenshots(browser: Browser, out: string): Promise<v
     await page.goto(`${studio.url}#/session?app=invoices&user=ana&id=invoice-42`);
     await page.waitForSelector('.events .event-row');
     await page.locator('.events .event-row[data-index="0"]').click();
-    await page.waitForFunction(() => {
-      const img = document.querySelector<HTMLImageElement>('.detail img.media-image');
-      return img !== null && img.complete && img.naturalWidth > 0;
-    });
+    const image = page.locator('.detail img.media-image');
+    await image.waitFor();
+    // until the picture is decoded (its width known)
+    await image.evaluate((img) => (img as unknown as { decode(): Promise<void> }).decode());
     await page.screenshot({ path: `${out}studio-media.png`, fullPage: true });
     await page.close();
   } finally {

@@ -27,7 +27,9 @@ describeInBrowser('images and files in a session', (browser) => {
     );
     await page.locator('.events .event-row[data-index="0"]').click();
     const image = page.locator('.detail img.media-image');
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(466);
+    await expect
+      .poll(() => image.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth))
+      .toBe(466);
     // the picture came from an object URL the page made from the token-guarded fetch
     expect(await image.getAttribute('src')).toMatch(/^blob:/);
     expect(await page.locator('.detail img').count()).toBe(1);
@@ -43,7 +45,7 @@ describeInBrowser('images and files in a session', (browser) => {
     expect(saved.suggestedFilename()).toBe('page.html');
     expect(await saved.createReadStream().then(async (s) => Buffer.concat(await s.toArray()).equals(HOSTILE_HTML))).toBe(true);
     await page.getByRole('button', { name: 'Download image (image/svg+xml)' }).click();
-    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(page.url()).toContain('#/session');
     // the tool's result: its text, and its image shown under it
     await page.locator('.events .event-row', { hasText: 'crop_total →' }).click();
