@@ -123,12 +123,25 @@ describe('mcpTools over Streamable HTTP', () => {
     expect(output.find((b) => b.type === 'file')).toMatchObject({ mediaType: 'application/pdf', data: PDF_BYTES });
   });
 
-  it('describes in text what a block cannot hold: bad base64, a malformed media type', () => {
+  it('describes in text what a block cannot hold or most models refuse: bad base64, no media type, SVG, an archive', () => {
     expect(toolOutputOf({ content: [{ type: 'image', data: 'not base64!', mimeType: 'image/png' }] })).toEqual([
       { type: 'text', text: '[image: its data is not valid base64, so it is not shown]' },
     ]);
     expect(toolOutputOf({ content: [{ type: 'resource', resource: { uri: 'file:///x', mimeType: 'pdf', blob: PDF_BYTES } }] })).toEqual([
       { type: 'text', text: '[resource file:///x: 17 bytes without a media type, not shown]' },
+    ]);
+    // a type most servers refuse would fail the next model call: it is described
+    expect(toolOutputOf({ content: [{ type: 'image', data: 'PHN2Zz4=', mimeType: 'image/svg+xml' }] })).toEqual([
+      { type: 'text', text: '[image: image/svg+xml, 5 bytes, not shown]' },
+    ]);
+    const resource = (uri: string, mimeType: string, blob: string) => ({
+      content: [{ type: 'resource', resource: { uri, mimeType, blob } }],
+    });
+    expect(toolOutputOf(resource('file:///a.zip', 'application/zip', 'UEsD'))).toEqual([
+      { type: 'text', text: '[resource file:///a.zip: application/zip, 3 bytes, not shown]' },
+    ]);
+    expect(toolOutputOf(resource('file:///t.csv', 'text/csv', 'YSxi'))).toEqual([
+      { type: 'file', mediaType: 'text/csv', data: 'YSxi', filename: 't.csv' },
     ]);
   });
 

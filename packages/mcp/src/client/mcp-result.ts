@@ -19,6 +19,12 @@ type McpContent =
   | { type: string; [key: string]: unknown };
 
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
+/**
+ * What is passed through as a block: the images and files vision models commonly take, and text
+ * files (providers send those as text). Anything else (an archive, audio, an SVG) would make the
+ * next model call fail with `UnsupportedMediaError` on most servers, so it is described instead.
+ */
+const PASSED = /^(image\/(png|jpeg|gif|webp)|application\/(pdf|json|xml|yaml|x-yaml)|text\/[a-z0-9.+-]+)$/;
 const bytesOf = (base64: string) => Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
 const text = (value: string): ToolResultContent => ({ type: 'text', text: value });
 
@@ -44,6 +50,7 @@ function mediaOf(kind: string, data: unknown, mimeType: unknown, uri?: string): 
   if (typeof mimeType !== 'string' || !MEDIA_TYPE.test(mimeType))
     return text(`[${kind}${where}: ${bytesOf(data)} bytes without a media type, not shown]`);
   const mediaType = mimeType.toLowerCase();
+  if (!PASSED.test(mediaType)) return text(`[${kind}${where}: ${mediaType}, ${bytesOf(data)} bytes, not shown]`);
   if (mediaType.startsWith('image/')) return { type: 'image', mediaType, data };
   const filename = uri ? filenameOf(uri) : undefined;
   return { type: 'file', mediaType, data, ...(filename !== undefined ? { filename } : {}) };
@@ -86,8 +93,9 @@ const textOf = (content: readonly McpContent[]) =>
 /**
  * Turns an MCP call result into a tool output: `structuredContent` when the server sent it (its
  * text content is, by the spec, the same data serialised), else the text of a text-only result,
- * else content blocks — images and embedded blob resources as image and file blocks the model sees,
- * text resources as text, audio and resource links described in text. An `isError` result throws
+ * else content blocks — images and embedded blob resources as image and file blocks the model sees
+ * (PNG, JPEG, GIF, WebP, PDF and text files; other types are described), text resources as text,
+ * audio and resource links described in text. An `isError` result throws
  * `McpToolError` with its text, which the agent turns into an error result for the model.
  */
 export function toolOutputOf(result: McpCallResult): unknown {
