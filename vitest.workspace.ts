@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
@@ -19,6 +20,9 @@ export const entryPoints: Readonly<Record<string, string>> = {
   '@replan/postgres': './packages/postgres/src/index.ts',
   '@replan/otel': './packages/otel/src/index.ts',
   '@replan/mcp': './packages/mcp/src/index.ts',
+  '@replan/ai-sdk': './packages/ai-sdk/src/index.ts',
+  '@replan/a2a': './packages/a2a/src/index.ts',
+  '@replan/dbos': './packages/dbos/src/index.ts',
   '@replan/studio': './packages/studio/src/index.ts',
   '@replan/eval/cli': './packages/eval/src/cli/index.ts',
   '@replan/eval': './packages/eval/src/index.ts',
@@ -47,20 +51,29 @@ const project = (name: string, root: string, test: TestOptions = {}): TestProjec
   test: { name, root: src(root), include: ['test/**/*.test.ts'], testTimeout: 20_000, ...test },
 });
 
+/**
+ * In-process projects share their workers' module graph (`isolate: false`): each test file starts from fresh
+ * objects of its own, never from module state, so isolation only re-imported the same sources once per file,
+ * which was most of the fast suite's time.
+ */
+const inProcess = (name: string, root: string, test: TestOptions = {}) => project(name, root, { isolate: false, ...test });
+
 /** In process, no PostgreSQL: `pnpm test:fast` runs these (and CI runs them on Node 22 and 24 as well). */
 export const fastProjects = [
-  project('core', './packages/core', { exclude: processTests }),
-  project('providers', './packages/providers'),
-  project('planexecute', './packages/planexecute'),
-  project('otel', './packages/otel'),
-  project('mcp', './packages/mcp', { exclude: ['test/**/*-processes.test.ts'] }),
-  project('eval', './packages/eval', { exclude: ['test/**/*-processes.test.ts'] }),
+  inProcess('core', './packages/core', { exclude: processTests }),
+  inProcess('providers', './packages/providers'),
+  inProcess('planexecute', './packages/planexecute'),
+  inProcess('otel', './packages/otel'),
+  inProcess('mcp', './packages/mcp', { exclude: ['test/**/*-processes.test.ts'] }),
+  inProcess('ai-sdk', './packages/ai-sdk', { exclude: ['test/**/*.browser.test.ts'] }),
+  inProcess('a2a', './packages/a2a', { exclude: ['test/**/*-processes.test.ts'] }),
+  inProcess('eval', './packages/eval', { exclude: ['test/**/*-processes.test.ts'] }),
   // The studio's server, views and CLI in process; its browser tests are in `studio-browser`.
-  project('studio', './packages/studio', { exclude: ['test/**/*.browser.test.ts'] }),
+  inProcess('studio', './packages/studio', { exclude: ['test/**/*.browser.test.ts'] }),
   // Tests that examples show (e.g. examples/replay-test/replay.test.ts), so they cannot rot.
-  project('examples', './examples', { include: ['*/**/*.test.ts'] }),
+  inProcess('examples', './examples', { include: ['*/**/*.test.ts'] }),
   // The docs agree with the repository: one package list (packages/*), every example listed, no design or issue citations.
-  project('docs', './tests/docs'),
+  inProcess('docs', './tests/docs'),
 ];
 
 /** Child processes, PostgreSQL, installs from outside the repo: only `pnpm test` runs these. */
@@ -70,6 +83,12 @@ export const slowProjects = [
   project('mcp-processes', './packages/mcp', { include: ['test/**/*-processes.test.ts'] }),
   // `replan eval` spawned as a user runs it (the built packages: `pnpm test` builds first), on files and a throwaway PostgreSQL.
   project('eval-processes', './packages/eval', { include: ['test/**/*-processes.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
+  // A2A servers restarted in child processes (resubscribe after a restart).
+  project('a2a-processes', './packages/a2a', { include: ['test/**/*-processes.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
+  // DBOS workflows on a throwaway PostgreSQL, worker processes killed and stopped.
+  project('dbos', './packages/dbos', { testTimeout: 120_000, hookTimeout: 120_000 }),
+  // The web-chat page (AI SDK Chat client) in Debian's chromium.
+  project('ai-sdk-browser', './packages/ai-sdk', { include: ['test/**/*.browser.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
   project('postgres', './packages/postgres', { testTimeout: 60_000, hookTimeout: 120_000 }),
   // A real chromium (Debian's, via playwright-core) against the studio; the page script is packages/studio/dist/web (built by `pnpm test`).
   project('studio-browser', './packages/studio', { include: ['test/**/*.browser.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
@@ -89,3 +108,9 @@ export const slowProjects = [
 ];
 
 export default [...fastProjects, ...slowProjects];
+
+/**
+ * Vitest runs `cores - 1` files at once, which is one on a two-core machine: the suite then used one core.
+ * Tests here wait on child processes, PostgreSQL and chromium as much as they compute, so use every core.
+ */
+export const maxWorkers = Math.max(2, availableParallelism());

@@ -56,6 +56,8 @@ export type {
   ToolChoice,
   ResponseFormat,
   FinishReason,
+  PromptCache,
+  PromptCacheRetention,
   AnsweringModel,
 } from './models/chat-model.js';
 export { fallbackModel } from './models/fallback-model.js';
@@ -139,6 +141,8 @@ export type { Agent } from './agents/agent.js';
 export type { InvocationContext } from './agents/invocation-context.js';
 export { ReActAgent } from './agents/react-agent.js';
 export type { ReActAgentOptions, Instruction } from './agents/react-agent.js';
+export { promptCacheKey } from './agents/prompt-cache.js';
+export type { PromptCacheOptions } from './agents/prompt-cache.js';
 export type { ReActHooks, HookContext, ToolHookContext, HookErrorSite } from './agents/react-hooks.js';
 export { SequentialAgent } from './agents/sequential-agent.js';
 export { ParallelAgent } from './agents/parallel-agent.js';
@@ -188,6 +192,8 @@ export type {
   ModelCallEndInfo,
   ToolCallStartInfo,
   ToolCallEndInfo,
+  CompactionStartInfo,
+  CompactionEndInfo,
   InterruptInfo,
   ResumeInfo,
 } from './observe/run-observer.js';

@@ -15,7 +15,7 @@ import {
 } from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
 import { tagged, tagOf } from './event-kind.js';
-import { stepsOf } from './plan-schema.js';
+import { stepsOf, stepText } from './plan-schema.js';
 import { assertModel } from './assert-model.js';
 import { formatExecutorPrompt } from './prompts.js';
 import { resolveContextPolicy, type ContextPolicy, type ResolvedContextPolicy } from './context-policy.js';
@@ -23,6 +23,7 @@ import { linearExecutorContext } from './linear-context.js';
 import { asStepResult, stepOutcome, toolErrorsOf } from './step-outcome.js';
 import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutorInput, type PlanExecuteKeys } from './session-keys.js';
 import type { PartScope } from './part-scope.js';
+import type { PartPromptCache } from './part-prompt-cache.js';
 
 export interface ExecutorOptions {
   readonly model: ChatModel;
@@ -55,6 +56,11 @@ export interface ExecutorOptions {
   readonly compaction?: CompactionOptions;
   /** Offload large tool results of a step (see `ReActAgent`'s `toolResults`). */
   readonly toolResults?: ToolResultsOptions;
+  /**
+   * Prompt caching (see `PartPromptCache`): on by default, one key per session for all of this
+   * executor's steps, so parallel graph steps share their cached prefix; `false` turns it off.
+   */
+  readonly promptCache?: PartPromptCache;
 }
 
 /**
@@ -98,7 +104,7 @@ export class Executor implements Agent {
     const context = linearExecutorContext(executedSteps, this.contextPolicy, step);
     const meta = { step, stepNumber: executedSteps.length + 1, contextPolicy: context.info };
     // Usage and observers report the step by its number in the plan's run.
-    const stepCtx = ctx.withStep(String(meta.stepNumber));
+    const stepCtx = ctx.withStep(String(meta.stepNumber), stepText(step));
     this.inputs.set(stepCtx, { ...state, step, context });
     try {
       for await (const event of this.react.run(stepCtx)) {
@@ -154,6 +160,7 @@ export function stepReActAgent(
     ...(options.settings ? { settings: options.settings } : {}),
     ...(options.compaction ? { compaction: options.compaction } : {}),
     ...(options.toolResults ? { toolResults: options.toolResults } : {}),
+    ...(options.promptCache !== false ? { promptCache: options.promptCache ?? {} } : {}),
     inputMessages,
   });
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ConfigurationError } from '@replan/core';
 
 /** Quotes an SQL identifier, so any schema name is used as given and never injected. */
@@ -18,12 +17,12 @@ export class Tables {
   /** The bytes of sessions' images and files, one row per session and blob id (SHA-256). */
   readonly blobs: string;
   readonly migrations: string;
-  /** The run queue's jobs (one row per session that went through the queue) and its operations view. */
+  /**
+   * The retired run queue's jobs and view (migration 3): still created, so migrations stay the
+   * released ones, but nothing writes them any more (many workers: `@replan/dbos`).
+   */
   readonly jobs: string;
   readonly runsView: string;
-  /** LISTEN/NOTIFY channels of this schema's queue: new claimable work, and finished runs (payload: job id). */
-  readonly workChannel: string;
-  readonly doneChannel: string;
 
   constructor(schema: string) {
     if (typeof schema !== 'string' || schema.length === 0 || schema.length > 63)
@@ -39,10 +38,5 @@ export class Tables {
     this.migrations = t('replan_migrations');
     this.jobs = t('replan_jobs');
     this.runsView = t('replan_runs');
-    // Channels are per schema (two queues in one database never wake each other) and short
-    // (identifiers stop at 63 bytes), so they carry a hash of the schema name, not the name.
-    const tag = createHash('sha256').update(schema).digest('hex').slice(0, 16);
-    this.workChannel = `replan_work_${tag}`;
-    this.doneChannel = `replan_done_${tag}`;
   }
 }

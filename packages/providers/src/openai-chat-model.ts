@@ -7,6 +7,7 @@ import { baseURLOf, createOpenAIClient, type ClientOptions } from './client.js';
 import { ProviderError } from './errors/provider-errors.js';
 import { withRetries, type RetryOptions } from './retry/request-retries.js';
 import { fromErrorPayload, toProviderError } from './errors/map-error.js';
+import { defaultPromptCaching, PROMPT_CACHING, type PromptCaching } from './cache/prompt-caching.js';
 import { detectProfile, isGoogleEndpoint, reasoningProvidersOf, type ProviderProfileName } from './profiles/provider-profile.js';
 import { isRecord, type Json } from './reasoning/json.js';
 import type { ThinkTagsMode } from './reasoning/think-tags.js';
@@ -39,12 +40,19 @@ export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
    * block with provider `think-tags`, streamed as `reasoning-delta`s.
    */
   readonly thinkTags?: ThinkTagsMode;
-  /** The model's id for budgets and logs (default: `model`). */
+  /**
+   * How a request's `cache` goes on the wire: `key` (`prompt_cache_key`, `prompt_cache_retention`),
+   * `breakpoints` (`cache_control` on the system message, the last tool and the last user message)
+   * or `none`. Default from the profile: `key` for `openai`, `breakpoints` for `anthropic` and
+   * for Claude on `openrouter`, else `none`.
+   */
+  readonly promptCaching?: PromptCaching;
   /**
    * The model's context window in tokens, as its provider documents it. Compaction uses it as its
    * default `maxInputTokens`; nothing is guessed when it is absent.
    */
   readonly contextWindow?: number;
+  /** The model's id for budgets and logs (default: `model`). */
   readonly id?: string;
 }
 
@@ -69,6 +77,8 @@ export class OpenAIChatModel implements ChatModel {
   readonly client: OpenAI;
   /** How `<think>…</think>` in the content is read (see `OpenAIChatModelOptions.thinkTags`). */
   readonly thinkTags: ThinkTagsMode;
+  /** How a request's `cache` is sent (see `OpenAIChatModelOptions.promptCaching`). */
+  readonly promptCaching: PromptCaching;
   private readonly googleEndpoint: boolean;
   private readonly idleTimeoutMs: number;
 
@@ -89,6 +99,11 @@ export class OpenAIChatModel implements ChatModel {
     this.client = options.client ?? createOpenAIClient({ ...options, maxRetries: 0 });
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.thinkTags = options.thinkTags ?? 'auto';
+    if (options.promptCaching !== undefined && !PROMPT_CACHING.includes(options.promptCaching))
+      throw new ConfigurationError(
+        `OpenAIChatModel "${options.model}": promptCaching must be one of ${PROMPT_CACHING.join(', ')}; got ${JSON.stringify(options.promptCaching)}.`,
+      );
+    this.promptCaching = options.promptCaching ?? defaultPromptCaching(this.profile, options.model);
   }
 
   /** The request body this model would send (without `stream`); useful to inspect or log. */
@@ -97,6 +112,7 @@ export class OpenAIChatModel implements ChatModel {
       model: this.model,
       profile: this.profile,
       googleEndpoint: this.googleEndpoint,
+      caching: this.promptCaching,
       media: this.media,
       ...(this.options.settings ? { defaults: this.options.settings } : {}),
     });

@@ -13,6 +13,7 @@ describe('public surface of @replan/providers', () => {
       'MEDIA_PROFILES',
       'OpenAIChatModel',
       'OpenAIResponsesModel',
+      'PROMPT_CACHING',
       'PROVIDER_PROFILES',
       'ProviderConnectionError',
       'ProviderError',

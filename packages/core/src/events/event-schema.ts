@@ -80,6 +80,7 @@ const usageSchema = z
     outputTokens: z.number(),
     reasoningTokens: z.number().optional(),
     cachedTokens: z.number().optional(),
+    cacheWriteTokens: z.number().optional(),
   })
   .loose();
 

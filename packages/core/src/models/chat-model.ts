@@ -28,12 +28,31 @@ export interface ModelSettings {
   readonly extra?: Record<string, unknown>;
 }
 
+/**
+ * How long a provider keeps a cached prompt prefix: `short` is its default (OpenAI `in-memory`,
+ * Anthropic `5m`), `long` its extended retention (OpenAI `24h`, Anthropic `1h`).
+ */
+export type PromptCacheRetention = 'short' | 'long';
+
+/**
+ * Ask the provider to cache the request's prefix. A model maps it to what its server takes —
+ * `prompt_cache_key` / `prompt_cache_retention` (OpenAI), `cache_control` breakpoints (Anthropic
+ * models behind LiteLLM or OpenRouter) — or ignores it. It never changes the answer, only its price.
+ */
+export interface PromptCache {
+  /** Requests that share a prefix and a key are routed to the same cache (e.g. one per session and role). */
+  readonly key?: string;
+  readonly retention?: PromptCacheRetention;
+}
+
 export interface ModelRequest {
   readonly messages: readonly Message[];
   readonly tools?: readonly ToolSpec[];
   readonly toolChoice?: ToolChoice;
   readonly responseFormat?: ResponseFormat;
   readonly settings?: ModelSettings;
+  /** Prompt caching hints (see `PromptCache`); absent, nothing cache-related is sent. */
+  readonly cache?: PromptCache;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'refusal';
@@ -76,6 +95,11 @@ export interface ModelCallAgent {
   readonly path: string;
   /** The plan step the agent works on, when it works on one: a graph step's id, a linear plan's step number (`'1'`, `'2'`, …). */
   readonly step?: string;
+  /**
+   * That step's task as planned or edited (a linear step's text, a graph step's task): e.g. for a
+   * scripted model to answer by the step it runs, whichever plan put it there.
+   */
+  readonly task?: string;
 }
 
 export interface ModelCallOptions {

@@ -1,5 +1,6 @@
 import type { ModelRequest, ModelSettings, ResponseFormat, ToolChoice, ToolSpec } from '@replan/core';
 import type { ProviderProfileName } from '../profiles/provider-profile.js';
+import { cacheKeyFields, markChatBreakpoints, type PromptCaching } from '../cache/prompt-caching.js';
 import { mediaProfile, type MediaProfileName } from '../media/media-profile.js';
 import type { Json } from '../reasoning/json.js';
 import { isEmptySchema, jsonSchemaOf, StrictSchemaError, toStrictJsonSchema } from '../schema/strict-json-schema.js';
@@ -11,6 +12,8 @@ export interface ChatRequestOptions {
   readonly profile: ProviderProfileName;
   readonly googleEndpoint: boolean;
   readonly defaults?: ModelSettings;
+  /** How `req.cache` is sent (default `none`). */
+  readonly caching?: PromptCaching;
   /** What the server takes as images and files (default `generic`: OpenAI's shapes, every type passed on). */
   readonly media?: MediaProfileName;
 }
@@ -36,6 +39,8 @@ export function buildChatRequest(req: ModelRequest, options: ChatRequestOptions)
     body.response_format = format.body;
     structuredSchema = format.original;
   }
+  if (req.cache && options.caching === 'key') Object.assign(body, cacheKeyFields(req.cache));
+  if (req.cache && options.caching === 'breakpoints') markChatBreakpoints(body, req.cache);
   Object.assign(body, settingsFields(options.profile, options.googleEndpoint, mergeSettings(options.defaults, req.settings)));
   return structuredSchema ? { body, structuredSchema } : { body };
 }

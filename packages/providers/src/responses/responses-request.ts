@@ -7,6 +7,7 @@ import { mergeSettings } from '../chat/chat-settings.js';
 import { responseFormatOf } from '../chat/chat-request.js';
 import { isRecord, type Json } from '../reasoning/json.js';
 import { isEmptySchema } from '../schema/strict-json-schema.js';
+import { cacheKeyFields } from '../cache/prompt-caching.js';
 
 /** The provider tag of reasoning blocks made from Responses API reasoning items. */
 export const RESPONSES_PROVIDER = 'openai';
@@ -18,6 +19,8 @@ export interface ResponsesRequestOptions {
   readonly includeEncryptedReasoning?: boolean;
   /** Reasoning summary level; sent when set, or as `auto` when the request asks for reasoning. */
   readonly reasoningSummary?: 'auto' | 'concise' | 'detailed';
+  /** Send `req.cache` as `prompt_cache_key` / `prompt_cache_retention` (default true). */
+  readonly promptCacheKey?: boolean;
 }
 
 export interface ResponsesRequestBody {
@@ -64,6 +67,7 @@ export function buildResponsesRequest(req: ModelRequest, options: ResponsesReque
   const effort = settings.reasoning?.effort;
   if (effort !== undefined || options.reasoningSummary !== undefined)
     body.reasoning = { ...(effort !== undefined ? { effort } : {}), summary: options.reasoningSummary ?? 'auto' };
+  if (options.promptCacheKey !== false) Object.assign(body, cacheKeyFields(req.cache));
   Object.assign(body, settings.extra);
   return structuredSchema ? { body, structuredSchema } : { body };
 }
