@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FileSessionStore } from '@replan/core';
+import { FileSessionStore, imageFromBytes } from '@replan/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EVAL_EXIT_CODES, runEvalCli } from '@replan/eval/cli';
 import { researchRunner } from './support/agents.js';
@@ -127,6 +127,20 @@ describe('replan eval --from-session', () => {
     expect(recording.sessionId).toBe('prod-42');
     const stored = await store.get({ appName: 'eval-test', userId: 'ana', id: 'prod-42' });
     expect(recording.events).toEqual(JSON.parse(JSON.stringify(stored?.events)));
+  });
+
+  it('a session whose input holds an image: the case carries the image bytes, not the blob only its store holds', async () => {
+    const store = new FileSessionStore({ dir: join(dir, 'store') });
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 5)]);
+    const input = [{ type: 'text' as const, text: 'Lyon, from this map' }, imageFromBytes(png)];
+    await researchRunner({ store }).run({ userId: 'ana', sessionId: 'img-1', input }).result();
+    const stored = await store.get({ appName: 'eval-test', userId: 'ana', id: 'img-1' });
+    expect(stored?.events[0]?.message?.content[1]).toMatchObject({ blob: expect.any(String), size: png.length });
+    const out = join(dir, 'cases');
+    const args = ['--store', join(dir, 'store'), '--out', out, '--app', 'eval-test', '--user', 'ana', '--name', 'map'];
+    expect((await cli('--from-session', 'img-1', ...args)).code).toBe(0);
+    const written = JSON.parse(await readFile(join(out, 'map.case.json'), 'utf8'));
+    expect(written.case.input.content).toEqual(input);
   });
 
   it('without --app and --user, and no lookup lent by the replan CLI, says what to give; an unknown id exits 2', async () => {

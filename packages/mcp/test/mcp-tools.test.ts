@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ConfigurationError,
+  type ContentBlock,
   InMemorySessionStore,
   ReActAgent,
   Runner,
@@ -19,6 +20,8 @@ import { callTools, ScriptedModel } from '@replan/core/testing';
 import { z } from 'zod';
 import { loadMcpSdk } from '../src/client/load-mcp-sdk.js';
 import { openMcpToolset } from '../src/client/live-toolset.js';
+import { toolOutputOf } from '../src/client/mcp-result.js';
+import { PDF_BYTES, TINY_PNG } from './support/mcp-test-server-tools.mjs';
 import { startTestHttpServer, type TestHttpServer } from './support/mcp-http-server.js';
 
 let server: TestHttpServer;
@@ -96,12 +99,50 @@ describe('mcpTools over Streamable HTTP', () => {
     expect(await named(mcp, 'echo').execute({ text: 'hi' }, ctx())).toBe('echo: hi');
     expect(await named(mcp, 'picture').execute({}, ctx())).toEqual([
       { type: 'text', text: 'a picture' },
-      { type: 'image', mimeType: 'image/png', bytes: 8 },
-      { type: 'resource', uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'the notes' },
+      { type: 'image', mediaType: 'image/png', data: TINY_PNG },
+      { type: 'text', text: 'the notes' },
+      { type: 'file', mediaType: 'application/pdf', data: PDF_BYTES, filename: 'report 1.pdf' },
+      { type: 'text', text: '[resource file:///raw.bin: 3 bytes without a media type, not shown]' },
+      { type: 'text', text: '[audio: audio/wav, 4 bytes, not shown]' },
+      { type: 'text', text: '[resource link: file:///more.txt (more)]' },
     ]);
     const { toolResult } = await runWith(mcp.tools, { name: 'fail', args: { why: 'no disk' } });
     expect(toolResult).toMatchObject({ isError: true });
     expect(toolResult?.output).toContain('cannot do it: no disk');
+  });
+
+  it('an image an MCP tool returns reaches the model as an image block, and the file as a file block', async () => {
+    const mcp = await open();
+    const { result, toolResult, model } = await runWith(mcp.tools, { name: 'picture', args: {} });
+    expect(result.status).toBe('completed');
+    expect(toolResult?.isError).toBeUndefined();
+    const sent = model.requests[1]?.messages.flatMap((m) => m.content).find((b) => b.type === 'tool_result');
+    const output = (sent as { output: ContentBlock[] } | undefined)?.output ?? [];
+    const image = output.find((b) => b.type === 'image');
+    expect(image).toEqual({ type: 'image', mediaType: 'image/png', data: TINY_PNG });
+    expect(output.find((b) => b.type === 'file')).toMatchObject({ mediaType: 'application/pdf', data: PDF_BYTES });
+  });
+
+  it('describes in text what a block cannot hold or most models refuse: bad base64, no media type, SVG, an archive', () => {
+    expect(toolOutputOf({ content: [{ type: 'image', data: 'not base64!', mimeType: 'image/png' }] })).toEqual([
+      { type: 'text', text: '[image: its data is not valid base64, so it is not shown]' },
+    ]);
+    expect(toolOutputOf({ content: [{ type: 'resource', resource: { uri: 'file:///x', mimeType: 'pdf', blob: PDF_BYTES } }] })).toEqual([
+      { type: 'text', text: '[resource file:///x: 17 bytes without a media type, not shown]' },
+    ]);
+    // a type most servers refuse would fail the next model call: it is described
+    expect(toolOutputOf({ content: [{ type: 'image', data: 'PHN2Zz4=', mimeType: 'image/svg+xml' }] })).toEqual([
+      { type: 'text', text: '[image: image/svg+xml, 5 bytes, not shown]' },
+    ]);
+    const resource = (uri: string, mimeType: string, blob: string) => ({
+      content: [{ type: 'resource', resource: { uri, mimeType, blob } }],
+    });
+    expect(toolOutputOf(resource('file:///a.zip', 'application/zip', 'UEsD'))).toEqual([
+      { type: 'text', text: '[resource file:///a.zip: application/zip, 3 bytes, not shown]' },
+    ]);
+    expect(toolOutputOf(resource('file:///t.csv', 'text/csv', 'YSxi'))).toEqual([
+      { type: 'file', mediaType: 'text/csv', data: 'YSxi', filename: 't.csv' },
+    ]);
   });
 
   it('validates arguments against the tool JSON Schema before sending them', async () => {

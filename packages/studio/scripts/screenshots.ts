@@ -16,6 +16,7 @@ import { seedDemo } from '../../../examples/demo/seed-demo.js';
 import { serveStudio } from '../src/index.js';
 import { launchChromium } from '../test/support/browser.js';
 import { compactionScreenshot } from './compaction-screenshot.js';
+import { mediaScreenshots } from './media-screenshots.js';
 import { planReviewScreenshots } from './plan-review-screenshots.js';
 import { graphScenario } from '../test/support/scenarios.js';
 
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
     await page.screenshot({ path: `${out}studio-graph-session.png`, fullPage: true });
     await planReviewScreenshots(browser, out);
     await compactionScreenshot(browser, out);
+    await mediaScreenshots(browser, out);
     console.log(`screenshots written to ${out}`);
   } finally {
     await browser.close();

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { FileSessionStore, InMemorySessionStore, type PriceTable, type SessionStore } from '@replan/core';
 import { StudioActions, type StudioRunners } from './actions/studio-actions.js';
 import { StudioConfigurationError, StudioRequestError } from './errors.js';
+import { serveBlob } from './http/blob-route.js';
 import { handleChange, handleRead, type ApiContext } from './http/api-routes.js';
 import { RequestGuard } from './http/request-guard.js';
 import { securityHeaders, sendError } from './http/responses.js';
@@ -93,6 +94,12 @@ export async function serveStudio(options: StudioOptions): Promise<StudioHandle>
     if (!guard) throw new StudioRequestError(503, 'The studio is starting.');
     guard.checkOrigin(request);
     const url = new URL(request.url ?? '/', 'http://studio.invalid');
+    const blob = /^\/api\/blobs\/([^/]*)$/.exec(url.pathname);
+    if (blob) {
+      guard.checkApi(request);
+      if (request.method !== 'GET') throw new StudioRequestError(405, 'Blobs are read with GET.');
+      return serveBlob(options.store, reader, blob[1] ?? '', url.searchParams, response);
+    }
     const api = /^\/api\/([a-z]+)$/.exec(url.pathname);
     if (!api) {
       if (request.method !== 'GET' && request.method !== 'HEAD') throw new StudioRequestError(405, 'Only GET for the page.');

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { FileSessionStore, ReplanError, type Session, type SessionStore } from '@replan/core';
 import { EvalUsageError } from '../errors.js';
 import { writeEvalCaseFiles } from '../production/case-files.js';
+import { withInputBytes } from '../production/case-input-bytes.js';
 import { sessionToEvalCase } from '../production/session-to-eval-case.js';
 import { renderJUnit } from '../report/render-junit.js';
 import { renderMarkdown } from '../report/render-markdown.js';
@@ -92,7 +93,8 @@ async function fromSession(args: EvalCliArgs, io: EvalCliIo): Promise<number> {
         `No session "${id}" in ${where}${appName ? ` (app "${appName}")` : ''}${userId ? ` (user "${userId}")` : ''}.`,
       );
     const name = args.flags.get('name');
-    const converted = sessionToEvalCase(session, name ? { name } : {});
+    const key = { appName: session.appName, userId: session.userId, id: session.id };
+    const converted = await withInputBytes(sessionToEvalCase(session, name ? { name } : {}), store, key);
     const { casePath, recordingPath } = await writeEvalCaseFiles(out, converted, session.id);
     const calls = converted.evalCase.expect.trajectory?.calls.length ?? 0;
     io.out(`wrote ${casePath} (${calls} tool call(s), answer, status) and ${recordingPath} (${converted.recording.length} events)`);

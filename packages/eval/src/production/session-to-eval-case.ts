@@ -27,8 +27,10 @@ function inputOf(message: Message): EvalInput {
  * case and its recording: the first invocation's user input, the tool calls it made (mode `exact`,
  * args compared as recorded, call ids left out), its final answer, and its status when the
  * invocation ended (`completed` / `max_iterations`). Edit the expectations where the recorded
- * behaviour was wrong, then replay the recording in a test. Throws `EvalSetError` for a session
- * with no user input.
+ * behaviour was wrong, then replay the recording in a test. Images and files of the input stay
+ * as the session's blob ids: to run the case against another store, give them their bytes first
+ * (`inlineBlobs` from `@replan/core`; `replan eval --from-session` does). Throws `EvalSetError`
+ * for a session with no user input.
  */
 export function sessionToEvalCase(session: Pick<Session, 'id' | 'events'>, options: SessionToEvalCaseOptions = {}): SessionEvalCase {
   const first = session.events.find((e) => e.author === 'user' && e.message?.role === 'user' && !e.partial);

@@ -1,4 +1,4 @@
-import { type AgentEvent, emptyUsage, messageText, type Runner, type RunResult, type Session } from '@replan/core';
+import { type AgentEvent, emptyUsage, type Runner, type RunResult, type Session } from '@replan/core';
 import { judgeAnswerExpectation } from '../criteria/answer-criterion.js';
 import type { CriterionResult } from '../criteria/criterion-result.js';
 import { judgeCost } from '../criteria/cost-criterion.js';
@@ -8,7 +8,8 @@ import { judgeStatus } from '../criteria/status-criterion.js';
 import { judgeTrajectory } from '../criteria/trajectory-criterion.js';
 import type { CaseRunReport } from '../report/eval-report.js';
 import type { EvalSet } from '../set/define-eval-set.js';
-import type { EvalCase, EvalInput } from '../set/eval-case.js';
+import { caseInputText, caseRunInput } from '../set/case-input.js';
+import type { EvalCase } from '../set/eval-case.js';
 import { plansOfEvents, type RunObservation, toolCallsOfEvents } from './run-observation.js';
 
 /** What one run of a case needs. */
@@ -19,11 +20,6 @@ export interface CaseRunInput {
   readonly runner: Runner;
   readonly signal?: AbortSignal;
 }
-
-const inputText = (input: EvalInput): string =>
-  typeof input === 'string'
-    ? input
-    : messageText(Array.isArray(input) ? { role: 'user', content: input } : (input as Exclude<EvalInput, string | readonly unknown[]>));
 
 /** The session id of a run: the case's (repeats suffixed `-2`, `-3`), else the runner makes one. */
 function sessionIdOf(evalCase: EvalCase, attempt: number): string | undefined {
@@ -36,7 +32,7 @@ function observe(evalCase: EvalCase, result: RunResult, session: Session | undef
   const events: AgentEvent[] = session ? session.events.filter((e) => e.invocationId === result.invocationId) : [];
   const { plans, executedSteps, replans } = plansOfEvents(events);
   return {
-    input: inputText(evalCase.input),
+    input: caseInputText(evalCase),
     status: result.status,
     answer: result.output,
     toolCalls: toolCallsOfEvents(events),
@@ -79,7 +75,7 @@ export async function runCaseOnce({ set, evalCase, attempt, runner, signal }: Ca
     result = await runner
       .run({
         userId,
-        input: evalCase.input,
+        input: caseRunInput(evalCase),
         ...(sessionId ? { sessionId } : {}),
         ...(evalCase.state ? { state: evalCase.state } : {}),
         ...(signal ? { signal } : {}),

@@ -1,4 +1,4 @@
-import type { ChatModel, ContentBlock, Message, RunStatus } from '@replan/core';
+import type { ChatModel, ContentBlock, FileBlock, ImageBlock, Message, RunStatus } from '@replan/core';
 import type { Matcher } from '../matchers/arg-matcher.js';
 
 /** How the agent's tool calls are compared with the expected ones. */
@@ -74,6 +74,11 @@ export interface EvalCase {
   /** Unique in its set; names the case in reports (and the JUnit test case). */
   readonly name: string;
   readonly input: EvalInput;
+  /**
+   * Images and files sent with the input, after its content (e.g. `[await imageFromFile('invoice.png')]`):
+   * the agent gets them as a run input's content blocks would be, and reports name them by type.
+   */
+  readonly attachments?: readonly (ImageBlock | FileBlock)[];
   /** The session id of its run (repeats add `-2`, `-3`, …). Default: a new id per run. */
   readonly sessionId?: string;
   /** The initial state of the case's session. */

@@ -67,9 +67,17 @@ const input = z.union(
   { message: 'must be text, a user message or content blocks' },
 );
 
+/** An image or file block: its full check (media type, base64, blob id) is the run's, which names the block. */
+const NOT_MEDIA = 'must be an image or a file block (imageFromFile, imageFromBytes, fileFromPath, …)';
+const attachment = z.looseObject(
+  { type: z.enum(['image', 'file'], { message: NOT_MEDIA }), mediaType: z.string({ message: 'must be a media type such as "image/png"' }) },
+  { message: NOT_MEDIA },
+);
+
 const evalCase = z.strictObject({
   name: nonEmpty,
   input,
+  attachments: z.array(attachment).optional(),
   sessionId: nonEmpty.optional(),
   state: z.record(z.string(), z.unknown()).optional(),
   userId: nonEmpty.optional(),

@@ -3,6 +3,10 @@ import { appendFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 
+/** A 1×1 PNG, and a few bytes standing for a PDF: what the `picture` tool returns. */
+export const TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+export const PDF_BYTES = Buffer.from('%PDF-1.4 a report').toString('base64');
+
 /**
  * The test server. Tool effects are appended to `effectsFile` (one line each) so a test can count
  * how many times a call really ran. `onCrash` ends the server in the middle of a call.
@@ -27,11 +31,15 @@ export function buildTestServer({ name = 'test-server', effectsFile, onCrash }) 
     content: [{ type: 'text', text: `cannot do it: ${why}` }],
     isError: true,
   }));
-  server.registerTool('picture', { description: 'Returns an image and a resource.' }, async () => ({
+  server.registerTool('picture', { description: 'Returns an image and resources.' }, async () => ({
     content: [
       { type: 'text', text: 'a picture' },
-      { type: 'image', data: Buffer.from('12345678').toString('base64'), mimeType: 'image/png' },
+      { type: 'image', data: TINY_PNG, mimeType: 'image/png' },
       { type: 'resource', resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'the notes' } },
+      { type: 'resource', resource: { uri: 'file:///docs/report%201.pdf', mimeType: 'application/pdf', blob: PDF_BYTES } },
+      { type: 'resource', resource: { uri: 'file:///raw.bin', blob: Buffer.from('raw').toString('base64') } },
+      { type: 'audio', data: Buffer.from('1234').toString('base64'), mimeType: 'audio/wav' },
+      { type: 'resource_link', uri: 'file:///more.txt', name: 'more' },
     ],
   }));
   server.registerTool(

@@ -6,7 +6,7 @@ export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self'",
+  "img-src 'self' blob:", // images and files of a session: fetched with the token, shown from object URLs
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",

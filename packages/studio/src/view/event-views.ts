@@ -1,7 +1,16 @@
-import { eventKind, mediaPlaceholder, type AgentEvent, type ContentBlock } from '@replan/core';
+import {
+  eventKind,
+  isMediaBlock,
+  mediaPlaceholder,
+  stringifyToolOutput,
+  toolResultContent,
+  type AgentEvent,
+  type ContentBlock,
+} from '@replan/core';
 import { planExecuteEventKind } from '@replan/planexecute';
 import type { BlockView, EventRow, EventView } from '../../web/src/wire-types.js';
 import { compactionLine, compactionView } from './compaction-view.js';
+import { mediaView } from './media-views.js';
 import { tokensOf } from './tokens.js';
 
 const SUMMARY_LENGTH = 160;
@@ -30,17 +39,22 @@ function blockView(block: ContentBlock): BlockView {
       return { type: 'reasoning', text: block.redacted ? '(redacted reasoning)' : block.reasoning };
     case 'tool_call':
       return { type: 'tool_call', id: block.id, name: block.name, args: block.rawArgs ?? asText(block.args) };
-    case 'tool_result':
+    case 'tool_result': {
+      const content = toolResultContent(block.output);
+      const media = content?.filter(isMediaBlock).map(mediaView);
       return {
         type: 'tool_result',
         toolCallId: block.toolCallId,
         name: block.name,
-        output: asText(block.output),
+        // Content blocks read as the model's text of them, images and files as placeholders.
+        output: content ? stringifyToolOutput(content) : asText(block.output),
         isError: block.isError === true,
+        ...(media?.length ? { media } : {}),
       };
+    }
     default:
-      // Images and files read as a placeholder here; never their bytes.
-      return { type: 'text', text: mediaPlaceholder(block) };
+      // Images and files: what they are and their blob id, never their bytes.
+      return { type: 'media', media: mediaView(block) };
   }
 }
 
@@ -73,7 +87,9 @@ function summaryOf(event: AgentEvent, events?: readonly AgentEvent[], index = -1
     case 'tool-calls':
       return kind.calls.map((c) => `${c.name}(${asText(c.args)})`).join(', ');
     case 'tool-results':
-      return kind.results.map((r) => `${r.name} → ${asText(r.output)}`).join(', ');
+      return kind.results
+        .map((r) => `${r.name} → ${toolResultContent(r.output) ? stringifyToolOutput(r.output) : asText(r.output)}`)
+        .join(', ');
     case 'resume':
       return `resumed ${asText(kind.values)}`;
     case 'user-message':
@@ -81,7 +97,9 @@ function summaryOf(event: AgentEvent, events?: readonly AgentEvent[], index = -1
     case 'text-delta':
     case 'reasoning-delta':
       return event.message
-        ? event.message.content.map((b) => (b.type === 'text' ? b.text : b.type === 'reasoning' ? b.reasoning : '')).join(' ')
+        ? event.message.content
+            .map((b) => (b.type === 'text' ? b.text : b.type === 'reasoning' ? b.reasoning : isMediaBlock(b) ? mediaPlaceholder(b) : ''))
+            .join(' ')
         : '';
     case 'cursor':
       return asText(kind.state);

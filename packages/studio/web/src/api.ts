@@ -43,6 +43,15 @@ export class Api {
     return this.read<T>(response);
   }
 
+  /** The bytes of a blob of the session `params` names (`/api/blobs/<id>`, token in the header). */
+  async blob(id: string, params: Record<string, string>): Promise<Blob> {
+    const response = await fetch(`/api/blobs/${encodeURIComponent(id)}?${new URLSearchParams(params)}`, {
+      headers: { [TOKEN_HEADER]: this.token },
+    });
+    if (!response.ok) await this.read(response);
+    return response.blob();
+  }
+
   private async read<T>(response: Response): Promise<T> {
     const body = (await response.json().catch(() => ({}))) as { message?: string };
     if (!response.ok) throw new ApiError(response.status, body.message ?? `HTTP ${response.status}`);

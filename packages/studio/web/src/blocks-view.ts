@@ -1,8 +1,9 @@
 import { h } from './dom.js';
 import { clock, tokens } from './format.js';
+import { type BlobLoader, mediaElement } from './media-view.js';
 import type { BlockView, CompactionView, EventView } from './wire-types.js';
 
-function blockElement(block: BlockView): HTMLElement {
+function blockElement(block: BlockView, load: BlobLoader): HTMLElement {
   switch (block.type) {
     case 'text':
       return h('div', { class: 'block block-text' }, h('pre', null, block.text));
@@ -21,7 +22,10 @@ function blockElement(block: BlockView): HTMLElement {
         { class: `block block-tool-result${block.isError ? ' is-error' : ''}` },
         h('div', { class: 'block-head' }, `${block.isError ? 'Tool error' : 'Tool result'} · ${block.name}`),
         h('pre', null, block.output),
+        ...(block.media ?? []).map((m) => mediaElement(m, load)),
       );
+    case 'media':
+      return mediaElement(block.media, load);
   }
 }
 
@@ -40,8 +44,8 @@ function compactionElement(c: CompactionView): HTMLElement {
   );
 }
 
-/** One event's message (text, reasoning, tool calls and results), error and tokens, as text. */
-export function eventBody(view: EventView): HTMLElement {
+/** One event's message (text, reasoning, tool calls and results, images and files), error and tokens; `load` fetches blobs. */
+export function eventBody(view: EventView, load: BlobLoader): HTMLElement {
   return h(
     'article',
     { class: 'event-body' },
@@ -52,7 +56,7 @@ export function eventBody(view: EventView): HTMLElement {
       ` #${view.index} · ${clock(view.timestamp)}${view.role ? ` · ${view.role}` : ''}`,
       view.tokens ? ` · ${view.compaction ? 'summarizer ' : ''}${tokens(view.tokens)}` : '',
     ),
-    ...view.blocks.map(blockElement),
+    ...view.blocks.map((b) => blockElement(b, load)),
     view.compaction ? compactionElement(view.compaction) : null,
     view.error
       ? h('div', { class: 'block block-error', attrs: { role: 'note' } }, h('strong', null, view.error.name), `: ${view.error.message}`)

@@ -26,6 +26,9 @@ export class DetailPanel {
   readonly element = h('section', { class: 'panel detail', attrs: { 'aria-labelledby': 'detail-title', 'aria-live': 'polite' } });
   private current: { kind: 'step'; key: string } | { kind: 'event'; index: number } | undefined;
 
+  /** Blobs of this session, through the token-guarded blob route. */
+  private readonly loadBlob = (id: string) => this.ctx.api.blob(id, this.ctx.params);
+
   constructor(private readonly ctx: SessionContext) {
     this.placeholder();
   }
@@ -56,7 +59,7 @@ export class DetailPanel {
       step.result !== undefined
         ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Result'), h('pre', null, step.result))
         : null,
-      ...step.events.map(eventBody),
+      ...step.events.map((e) => eventBody(e, this.loadBlob)),
     );
   }
 
@@ -95,7 +98,7 @@ export class DetailPanel {
         button('State at this event', () => void showState()),
         this.ctx.canAct ? button('Fork from here', () => void fork(), { label: `Fork a new session from event ${index}` }) : null,
       ),
-      eventBody(detail.view),
+      eventBody(detail.view, this.loadBlob),
       stateBox,
       h('details', { class: 'raw' }, h('summary', null, 'Stored JSON'), h('pre', null, detail.json)),
     );

@@ -195,8 +195,24 @@ export interface EventPage {
   readonly rows: readonly EventRow[];
 }
 
+/** An image or a file of a message or tool result: what it is; its bytes come from `/api/blobs/<blob>`. */
+export interface MediaView {
+  readonly kind: 'image' | 'file';
+  readonly mediaType: string;
+  readonly filename?: string;
+  /** Its length in bytes, when known (a URL's is not). */
+  readonly size?: number;
+  /** The blob id (SHA-256, hex) when the store keeps its bytes. */
+  readonly blob?: string;
+  /** An http(s) URL the model was given instead of bytes (shown as text, never fetched by the page). */
+  readonly url?: string;
+  /** Whether the page shows it as an image (a raster type kept as a blob); else it offers a download. */
+  readonly shown: boolean;
+}
+
 export type BlockView =
   | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'media'; readonly media: MediaView }
   | { readonly type: 'reasoning'; readonly text: string }
   | { readonly type: 'tool_call'; readonly id: string; readonly name: string; readonly args: string }
   | {
@@ -205,6 +221,8 @@ export type BlockView =
       readonly name: string;
       readonly output: string;
       readonly isError: boolean;
+      /** The images and files the tool returned (its output text names each with a placeholder). */
+      readonly media?: readonly MediaView[];
     };
 
 /** A compaction of an agent's context: what it summarised (its `tokens` are the summarizer's usage). */
