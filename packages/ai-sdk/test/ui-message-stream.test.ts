@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { DynamicToolUIPart, UIMessage } from 'ai';
+import {
+  assistantMessageId,
+  resumeFromApprovals,
+  resumeUIMessageStream,
+  toUIMessageStream,
+  UnknownApprovalError,
+  type ReplanUIChunk,
+} from '../src/index.js';
+import { collect, readMessage, tripRunner } from './support/trip-run.js';
+
+const user = { userId: 'ana', sessionId: 'trip-1' };
+const userMessage: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Book me a flight to Lisbon' }] };
+
+const chunksOf = (items: readonly { chunk: ReplanUIChunk }[]) => items.map((i) => i.chunk);
+const toolPart = (message: UIMessage, name: string) =>
+  message.parts.find((p): p is DynamicToolUIPart => p.type === 'dynamic-tool' && p.toolName === name);
+const dataParts = (message: UIMessage, type: string) => message.parts.filter((p) => p.type === type) as { id?: string; data: any }[];
+
+/** The client's side of an approval: the tool part answered, as `addToolApprovalResponse` leaves it. */
+function approve(message: UIMessage, name: string, approved: boolean): UIMessage {
+  return {
+    ...message,
+    parts: message.parts.map((p) =>
+      p.type === 'dynamic-tool' && p.toolName === name && p.state === 'approval-requested'
+        ? { ...p, state: 'approval-responded', approval: { id: p.approval.id, approved } }
+        : p,
+    ) as UIMessage['parts'],
+  };
+}
+
+describe('toUIMessageStream', () => {
+  it("is parsed by ai's readUIMessageStream: plan, steps, tools, an approval, then the answer after resuming", async () => {
+    const { runner } = tripRunner();
+    const run = runner.run({ ...user, input: 'Book me a flight to Lisbon', stream: true });
+    const first = await collect(toUIMessageStream(run, { runner, ...user }));
+    const result = await run.result();
+    expect(result.status).toBe('interrupted');
+
+    const message = await readMessage(chunksOf(first));
+    expect(message.id).toBe(assistantMessageId(user.sessionId, result.invocationId));
+    // One plan part, replaced by the revision.
+    const plans = dataParts(message, 'data-plan');
+    expect(plans).toHaveLength(1);
+    expect(plans[0]?.data).toEqual({ plan: { steps: ['book the flight'] }, revision: 1 });
+    // One part per step, updated in place.
+    expect(dataParts(message, 'data-step').map((p) => [p.id, p.data.status, p.data.step])).toEqual([
+      ['step-1', 'done', 'look up flights'],
+      ['step-2', 'running', 'book the flight'],
+    ]);
+    expect(dataParts(message, 'data-step')[0]?.data.result).toBe('TP123 at 9:05');
+    expect(toolPart(message, 'search')).toMatchObject({ state: 'output-available', input: { to: 'Lisbon' }, output: { flights: ['TP123'] } });
+    const book = toolPart(message, 'book');
+    expect(book).toMatchObject({ state: 'approval-requested', input: { flight: 'TP123' }, approval: { id: result.interrupts[0]?.id } });
+    expect(chunksOf(first).at(-1)).toEqual({ type: 'finish' });
+
+    // The client approves; its messages go back and resume the run.
+    const answered = approve(message, 'book', true);
+    const resumed = await resumeFromApprovals(runner, { ...user, messages: [userMessage, answered] });
+    expect(resumed).toBeDefined();
+    const second = await collect(toUIMessageStream(resumed!, { runner, ...user }));
+    const final = await readMessage(chunksOf(second), answered);
+    expect((await resumed!.result()).status).toBe('completed');
+    expect(final.id).toBe(message.id);
+    expect(toolPart(final, 'book')).toMatchObject({ state: 'output-available', output: 'booked TP123' });
+    expect(dataParts(final, 'data-step').map((p) => p.data.status)).toEqual(['done', 'done']);
+    // The answer is the message's last text part.
+    const texts = final.parts.filter((p) => p.type === 'text');
+    expect(texts.at(-1)).toMatchObject({ text: 'Your flight TP123 to Lisbon is booked.', state: 'done' });
+    expect(second.every((c) => typeof c.id === 'string')).toBe(true);
+  });
+
+  it('shows a refused approval as denied, and the run goes on', async () => {
+    const { runner } = tripRunner();
+    const run = runner.run({ ...user, input: 'Book', stream: true });
+    const message = await readMessage(chunksOf(await collect(toUIMessageStream(run, { runner, ...user }))));
+    const answered = approve(message, 'book', false);
+    const resumed = await resumeFromApprovals(runner, { ...user, messages: [userMessage, answered] });
+    const final = await readMessage(chunksOf(await collect(toUIMessageStream(resumed!, { runner, ...user }))), answered);
+    expect(toolPart(final, 'book')?.state).toBe('output-denied');
+  });
+
+  it('refuses an approval for a call the session is not waiting for: typed error, nothing run', async () => {
+    const { runner, store } = tripRunner();
+    const run = runner.run({ ...user, input: 'Book', stream: true });
+    const message = await readMessage(chunksOf(await collect(toUIMessageStream(run, { runner, ...user }))));
+    const key = { appName: 'trips', userId: user.userId, id: user.sessionId };
+    const before = (await store.get(key))?.events.length;
+    const forged: UIMessage = {
+      ...message,
+      parts: [
+        ...message.parts,
+        { type: 'dynamic-tool', toolName: 'book', toolCallId: 'nope', state: 'approval-responded', input: {}, approval: { id: 'nope:approval', approved: true } },
+      ],
+    };
+    await expect(resumeFromApprovals(runner, { ...user, messages: [userMessage, forged] })).rejects.toThrow(UnknownApprovalError);
+    expect((await store.get(key))?.events.length).toBe(before);
+    // An answer given twice is unknown the second time.
+    const answered = approve(message, 'book', true);
+    await (await resumeFromApprovals(runner, { ...user, messages: [userMessage, answered] }))!.result();
+    await expect(resumeFromApprovals(runner, { ...user, messages: [userMessage, answered] })).rejects.toThrow(UnknownApprovalError);
+  });
+
+  it('has no approval to resume for a plain user message', async () => {
+    const { runner } = tripRunner();
+    expect(await resumeFromApprovals(runner, { ...user, messages: [userMessage] })).toBeUndefined();
+  });
+});
