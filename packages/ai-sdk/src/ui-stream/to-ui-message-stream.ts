@@ -53,6 +53,8 @@ async function* liveChunks(run: Run, store: SessionStore, key: SessionKey): Asyn
       for (const chunk of encoder.stored(event, seq)) yield { id: formatChunkId(tag, { seq, n: n++ }), chunk };
       if (event.actions?.invocationEnd) ended = true;
     }
+    // The run has ended and released its lease: resumed streams waiting on it can tell now.
+    notifySessionChanged(key);
     if (!ended) for (const chunk of encoder.finish()) yield live(chunk);
   } catch (error) {
     yield live({ type: 'error', errorText: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
