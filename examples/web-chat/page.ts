@@ -8,10 +8,17 @@ import { AbstractChat, type ChatState, type ChatStatus, DefaultChatTransport, la
 
 /** Plain state for AbstractChat: every change re-renders. */
 class PageState implements ChatState<UIMessage> {
-  status: ChatStatus = 'ready';
-  error: Error | undefined = undefined;
   private list: UIMessage[] = [];
+  private current: ChatStatus = 'ready';
+  error: Error | undefined = undefined;
   constructor(private readonly changed: () => void) {}
+  get status(): ChatStatus {
+    return this.current;
+  }
+  set status(status: ChatStatus) {
+    this.current = status;
+    this.changed();
+  }
   get messages(): UIMessage[] {
     return this.list;
   }

@@ -59,7 +59,7 @@ ol{margin:4px 0 8px 20px;padding:0} .step{margin:2px 0} .status{display:inline-b
 .pending{background:#eee}.running{background:#fff3c4}.done{background:#d6f5dd}.failed{background:#fbd5d5}
 .tool{font-family:ui-monospace,monospace;font-size:13px;background:#fafafa;border-left:3px solid #9ab;padding:4px 8px;margin:6px 0}
 .answer{font-weight:600;margin-top:8px} form{display:flex;gap:8px;margin-top:16px} input{flex:1;padding:8px} button{padding:6px 12px}
-#status{font-size:12px;color:#667}
+#status{font-size:12px;color:#667} .note{font-size:13px;color:#556;margin:2px 0 6px}
 </style></head>
 <body><h1>Trip planner <span id="status"></span></h1><div id="messages"></div>
 <form id="form"><input id="input" value="Book me a flight to Lisbon on Friday" autocomplete="off"><button>Send</button></form>
