@@ -44,19 +44,20 @@ if (serve) {
 
   console.log('> reload: the reconnect route replays the run from the log');
   const replayed = await read((await transport.reconnectToStream({ chatId })) as ReadableStream<UIMessageChunk>);
-  console.log(`  same message id: ${replayed.id === first.id}, same parts: ${JSON.stringify(replayed.parts) === JSON.stringify(first.parts)}`);
+  console.log(
+    `  same message id: ${replayed.id === first.id}, same parts: ${JSON.stringify(replayed.parts) === JSON.stringify(first.parts)}`,
+  );
 
   console.log('> approve book_flight');
   const answered: UIMessage = {
     ...replayed,
     parts: replayed.parts.map((p) =>
-      p.type === 'dynamic-tool' && p.state === 'approval-requested' ? { ...p, state: 'approval-responded', approval: { id: p.approval.id, approved: true } } : p,
+      p.type === 'dynamic-tool' && p.state === 'approval-requested'
+        ? { ...p, state: 'approval-responded', approval: { id: p.approval.id, approved: true } }
+        : p,
     ) as UIMessage['parts'],
   };
-  const final = await read(
-    await transport.sendMessages({ ...common, trigger: 'submit-message', messages: [user, answered] }),
-    answered,
-  );
+  const final = await read(await transport.sendMessages({ ...common, trigger: 'submit-message', messages: [user, answered] }), answered);
   show(final);
   const answer = final.parts.filter((p) => p.type === 'text').at(-1);
   console.log('answer:', answer?.type === 'text' ? answer.text : '(none)');

@@ -4,7 +4,14 @@
  * `AbstractChat` with `DefaultChatTransport`, rendering the plan, the steps, the tools and the answer.
  * A reload keeps the chat id in the URL and resumes the stream (the transport's reconnect route).
  */
-import { AbstractChat, type ChatState, type ChatStatus, DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
+import {
+  AbstractChat,
+  type ChatState,
+  type ChatStatus,
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type UIMessage,
+} from 'ai';
 
 /** Plain state for AbstractChat: every change re-renders. */
 class PageState implements ChatState<UIMessage> {
@@ -38,7 +45,7 @@ class PageState implements ChatState<UIMessage> {
     this.list = this.list.map((m, i) => (i === index ? message : m));
     this.changed();
   };
-  snapshot = <T,>(thing: T): T => structuredClone(thing);
+  snapshot = <T>(thing: T): T => structuredClone(thing);
 }
 
 class PageChat extends AbstractChat<UIMessage> {
@@ -75,7 +82,11 @@ const el = (tag: string, attrs: Record<string, string> = {}, ...children: (Node 
 const chat: PageChat = new PageChat(chatId, () => queueMicrotask(render));
 
 function renderAssistant(message: UIMessage): HTMLElement {
-  const box = el('div', { class: 'msg assistant', 'data-testid': 'assistant', 'data-message-id': message.id }, el('div', { class: 'label' }, 'assistant'));
+  const box = el(
+    'div',
+    { class: 'msg assistant', 'data-testid': 'assistant', 'data-message-id': message.id },
+    el('div', { class: 'label' }, 'assistant'),
+  );
   const texts = message.parts.filter((p) => p.type === 'text');
   const answer = texts.at(-1);
   for (const part of message.parts) {
@@ -124,7 +135,12 @@ function render(): void {
   list.replaceChildren(
     ...chat.messages.map((m) =>
       m.role === 'user'
-        ? el('div', { class: 'msg user', 'data-testid': 'user' }, el('div', { class: 'label' }, 'you'), m.parts.map((p) => (p.type === 'text' ? p.text : '')).join(''))
+        ? el(
+            'div',
+            { class: 'msg user', 'data-testid': 'user' },
+            el('div', { class: 'label' }, 'you'),
+            m.parts.map((p) => (p.type === 'text' ? p.text : '')).join(''),
+          )
         : renderAssistant(m),
     ),
   );

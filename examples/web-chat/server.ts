@@ -98,7 +98,10 @@ export async function startWebChat(options: WebChatOptions = {}): Promise<WebCha
   const runners = new Map<string, Runner>();
   const runnerOf = (chatId: string) => {
     let runner = runners.get(chatId);
-    if (!runner) runners.set(chatId, (runner = tripRunner(store, options.searchMs === undefined ? {} : { searchMs: options.searchMs })));
+    if (!runner) {
+      runner = tripRunner(store, options.searchMs === undefined ? {} : { searchMs: options.searchMs });
+      runners.set(chatId, runner);
+    }
     return runner;
   };
 

@@ -15,7 +15,10 @@ export function tripRunner(store: SessionStore, options: { readonly searchMs?: n
   const models = scriptPlanExecute({
     plan: { steps: ['find flights to Lisbon', 'book the best flight'] },
     steps: {
-      'find flights to Lisbon': { toolCalls: [{ name: 'search_flights', args: { to: 'Lisbon' } }], text: 'TP1351 leaves at 09:05 for 89 EUR.' },
+      'find flights to Lisbon': {
+        toolCalls: [{ name: 'search_flights', args: { to: 'Lisbon' } }],
+        text: 'TP1351 leaves at 09:05 for 89 EUR.',
+      },
       'book the best flight': { toolCalls: [{ name: 'book_flight', args: { flight: 'TP1351' } }], text: 'Booked TP1351, seat 14C.' },
     },
     replans: [{ steps: ['book the best flight'] }],

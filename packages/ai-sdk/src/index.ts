@@ -12,6 +12,14 @@ export { uiChunkId } from './ui-stream/identified-chunks.js';
 export { assistantMessageId } from './ui-stream/message-id.js';
 export type { SessionChangeSubscription } from './ui-stream/session-changes.js';
 export type { StreamSession, RunnerStreamSession, StreamSessionRef } from './ui-stream/session-ref.js';
-export type { PlanData, StepData, StepStatus, InterruptData, ReplanDataParts, ReplanUIMessage, ReplanUIChunk } from './ui-stream/ui-data-parts.js';
+export type {
+  PlanData,
+  StepData,
+  StepStatus,
+  InterruptData,
+  ReplanDataParts,
+  ReplanUIMessage,
+  ReplanUIChunk,
+} from './ui-stream/ui-data-parts.js';
 export { ResumeIdError, StreamSessionNotFoundError, UnknownApprovalError } from './ui-stream/ui-stream-errors.js';
 export type { ResumeIdProblem } from './ui-stream/ui-stream-errors.js';

@@ -61,7 +61,7 @@ describe('resumeUIMessageStream', () => {
     const cut = seen.filter((c) => isStored(c.id)).at(-3)!;
     // The page goes away mid-run: its stream is cancelled, the run goes on.
     await reader.cancel();
-    const resumed = collect(resumeUIMessageStream({ store, appName: 'trips', ...user, after: cut.id, pollMs: 60_000 }));
+    const resumed = collect(resumeUIMessageStream({ store, appName: 'trips', ...user, after: cut.id ?? null, pollMs: 60_000 }));
     hold.open();
     const result = await run.result();
     expect(result.status).toBe('interrupted');
@@ -125,7 +125,9 @@ describe('resumeUIMessageStream', () => {
     });
 
     it('not an id at all, or a session that does not exist', async () => {
-      expect((await errorOnly('banana')).map((c) => c.chunk)).toEqual([{ type: 'error', errorText: expect.stringMatching(/^ResumeIdError/) }]);
+      expect((await errorOnly('banana')).map((c) => c.chunk)).toEqual([
+        { type: 'error', errorText: expect.stringMatching(/^ResumeIdError/) },
+      ]);
       const { runner } = tripRunner();
       const missing = await collect(resumeUIMessageStream({ runner, userId: 'ana', sessionId: 'nobody' }));
       expect(missing.map((c) => c.chunk)).toEqual([{ type: 'error', errorText: expect.stringMatching(/^StreamSessionNotFoundError/) }]);

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DynamicToolUIPart, UIMessage } from 'ai';
-import {
-  assistantMessageId,
-  resumeFromApprovals,
-  resumeUIMessageStream,
-  toUIMessageStream,
-  UnknownApprovalError,
-  type ReplanUIChunk,
-} from '../src/index.js';
+import { assistantMessageId, resumeFromApprovals, toUIMessageStream, UnknownApprovalError, type ReplanUIChunk } from '../src/index.js';
 import { collect, readMessage, tripRunner } from './support/trip-run.js';
 
 const user = { userId: 'ana', sessionId: 'trip-1' };
@@ -50,7 +43,11 @@ describe('toUIMessageStream', () => {
       ['step-2', 'running', 'book the flight'],
     ]);
     expect(dataParts(message, 'data-step')[0]?.data.result).toBe('TP123 at 9:05');
-    expect(toolPart(message, 'search')).toMatchObject({ state: 'output-available', input: { to: 'Lisbon' }, output: { flights: ['TP123'] } });
+    expect(toolPart(message, 'search')).toMatchObject({
+      state: 'output-available',
+      input: { to: 'Lisbon' },
+      output: { flights: ['TP123'] },
+    });
     const book = toolPart(message, 'book');
     expect(book).toMatchObject({ state: 'approval-requested', input: { flight: 'TP123' }, approval: { id: result.interrupts[0]?.id } });
     expect(chunksOf(first).at(-1)).toEqual({ type: 'finish' });
@@ -91,7 +88,14 @@ describe('toUIMessageStream', () => {
       ...message,
       parts: [
         ...message.parts,
-        { type: 'dynamic-tool', toolName: 'book', toolCallId: 'nope', state: 'approval-responded', input: {}, approval: { id: 'nope:approval', approved: true } },
+        {
+          type: 'dynamic-tool',
+          toolName: 'book',
+          toolCallId: 'nope',
+          state: 'approval-responded',
+          input: {},
+          approval: { id: 'nope:approval', approved: true },
+        },
       ],
     };
     await expect(resumeFromApprovals(runner, { ...user, messages: [userMessage, forged] })).rejects.toThrow(UnknownApprovalError);

@@ -49,7 +49,10 @@ describe.runIf(chromiumOrSkip())('examples/web-chat in chromium', () => {
     await page.getByTestId('approve').click();
     await page.getByTestId('answer').waitFor();
     expect(await page.getByTestId('answer').textContent()).toBe('Your flight TP1351 to Lisbon on Friday at 09:05 is booked (seat 14C).');
-    expect(await page.locator('[data-testid="step"]').evaluateAll((steps) => steps.map((s) => s.getAttribute('data-status')))).toEqual(['done', 'done']);
+    expect(await page.locator('[data-testid="step"]').evaluateAll((steps) => steps.map((s) => s.getAttribute('data-status')))).toEqual([
+      'done',
+      'done',
+    ]);
     expect(await page.locator('[data-tool="book_flight"]').getAttribute('data-state')).toBe('output-available');
     expect(await page.getByTestId('assistant').count()).toBe(1);
     expect(errors).toEqual([]);

@@ -18,7 +18,10 @@ export interface ChunkPosition {
 
 /** Eight hex digits of a hash of the session key: short, and distinct for distinct sessions in practice. */
 export function sessionTag(key: SessionKey): string {
-  return createHash('sha256').update(JSON.stringify([key.appName, key.userId, key.id])).digest('hex').slice(0, 8);
+  return createHash('sha256')
+    .update(JSON.stringify([key.appName, key.userId, key.id]))
+    .digest('hex')
+    .slice(0, 8);
 }
 
 export function formatChunkId(tag: string, position: ChunkPosition): string {

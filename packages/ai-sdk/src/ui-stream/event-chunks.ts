@@ -39,7 +39,8 @@ export class EventChunkEncoder {
     const actions = event.actions;
     if (event.author === 'user' && event.path === 'user') {
       if (actions?.resumeValues) this.noteAnswers(actions.resumeValues);
-      if (event.message || actions?.resumeValues) out.push({ type: 'start', messageId: assistantMessageId(this.sessionId, event.invocationId) });
+      if (event.message || actions?.resumeValues)
+        out.push({ type: 'start', messageId: assistantMessageId(this.sessionId, event.invocationId) });
       return out;
     }
     if (event.error) {
@@ -97,7 +98,11 @@ export class EventChunkEncoder {
       const graph = step as { id?: unknown; task?: unknown; dependsOn?: unknown };
       if (typeof graph?.id !== 'string' || this.runningSteps.has(graph.id)) continue;
       const dependsOn = Array.isArray(graph.dependsOn) ? (graph.dependsOn as string[]) : [];
-      out.push({ type: 'data-step', id: `step-${graph.id}`, data: { id: graph.id, number: 0, step: graph.task, status: 'pending', dependsOn } });
+      out.push({
+        type: 'data-step',
+        id: `step-${graph.id}`,
+        data: { id: graph.id, number: 0, step: graph.task, status: 'pending', dependsOn },
+      });
     }
     return out;
   }
@@ -146,7 +151,8 @@ export class EventChunkEncoder {
           const id = `reasoning-${seq}-${index}`;
           out.push({ type: 'reasoning-start', id }, { type: 'reasoning-delta', id, delta: block.reasoning }, { type: 'reasoning-end', id });
         }
-      } else if (message.role === 'assistant' && block.type === 'text' && block.text) out.push(...this.textChunks(block.text, path, seq, index));
+      } else if (message.role === 'assistant' && block.type === 'text' && block.text)
+        out.push(...this.textChunks(block.text, path, seq, index));
       else if (block.type === 'tool_call')
         out.push({ type: 'tool-input-available', toolCallId: block.id, toolName: block.name, input: block.args, dynamic: true });
       else if (block.type === 'tool_result') {
@@ -166,7 +172,11 @@ export class EventChunkEncoder {
       return [{ type: 'text-end', id: open }];
     }
     const id = `text-${seq}-${index}`;
-    return [{ type: 'text-start', id }, { type: 'text-delta', id, delta: text }, { type: 'text-end', id }];
+    return [
+      { type: 'text-start', id },
+      { type: 'text-delta', id, delta: text },
+      { type: 'text-end', id },
+    ];
   }
 
   private liveDelta(open: Map<string, string>, type: 'text' | 'reasoning', path: string, delta: string, at: string): ReplanUIChunk[] {
@@ -196,7 +206,11 @@ export class EventChunkEncoder {
       this.approvalCalls.set(interrupt.id, interrupt.toolCallId);
       return { type: 'tool-approval-request', approvalId: interrupt.id, toolCallId: interrupt.toolCallId };
     }
-    return { type: 'data-interrupt', id: `interrupt-${interrupt.id}`, data: { id: interrupt.id, reason: interrupt.reason, payload: interrupt.payload } };
+    return {
+      type: 'data-interrupt',
+      id: `interrupt-${interrupt.id}`,
+      data: { id: interrupt.id, reason: interrupt.reason, payload: interrupt.payload },
+    };
   }
 
   /** A refused approval: the tool's result then shows as denied, as the AI SDK shows it. */
@@ -208,4 +222,4 @@ export class EventChunkEncoder {
   }
 }
 
-const outputText = (output: unknown): string => (typeof output === 'string' ? output : JSON.stringify(output) ?? String(output));
+const outputText = (output: unknown): string => (typeof output === 'string' ? output : (JSON.stringify(output) ?? String(output)));

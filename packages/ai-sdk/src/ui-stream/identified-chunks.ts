@@ -20,7 +20,10 @@ export function uiChunkId(chunk: ReplanUIChunk): string | undefined {
  * A stream of the chunks (ids kept aside, readable with `uiChunkId`). Cancelling it stops reading
  * only: `onCancel` decides what happens to the source (a run keeps running).
  */
-export function chunkStream(source: AsyncGenerator<IdentifiedChunk>, onCancel: (source: AsyncGenerator<IdentifiedChunk>) => void): ReadableStream<ReplanUIChunk> {
+export function chunkStream(
+  source: AsyncGenerator<IdentifiedChunk>,
+  onCancel: (source: AsyncGenerator<IdentifiedChunk>) => void,
+): ReadableStream<ReplanUIChunk> {
   return new ReadableStream<ReplanUIChunk>({
     async pull(controller) {
       const next = await source.next();

@@ -68,13 +68,18 @@ function startOf(events: readonly AgentEvent[], tag: string, after: string | nul
   if (position.seq > events.length)
     throw new ResumeIdError(after, 'past-end', `the session's log has ${events.length} events, the id points at event ${position.seq}`);
   const invocationId = events[position.seq - 1]?.invocationId;
-  return position.n === undefined ? { from: position.seq, skip: -1, invocationId } : { from: position.seq - 1, skip: position.n, invocationId };
+  return position.n === undefined
+    ? { from: position.seq, skip: -1, invocationId }
+    : { from: position.seq - 1, skip: position.n, invocationId };
 }
 
 async function* replayed(options: ResumeUIMessageStreamOptions, signal: AbortSignal): AsyncGenerator<IdentifiedChunk> {
   const { store, key } = resolveStreamSession(options);
   const tag = sessionTag(key);
-  const failed = (error: Error): IdentifiedChunk => ({ id: formatChunkId(tag, { seq: 0, k: 0 }), chunk: { type: 'error', errorText: `${error.name}: ${error.message}` } });
+  const failed = (error: Error): IdentifiedChunk => ({
+    id: formatChunkId(tag, { seq: 0, k: 0 }),
+    chunk: { type: 'error', errorText: `${error.name}: ${error.message}` },
+  });
   const session = await store.get(key);
   if (!session) return yield failed(new StreamSessionNotFoundError(key.id));
   let start: Start;

@@ -21,7 +21,10 @@ export function notifySessionChanged(key: SessionKey): void {
 function listenLocally(key: SessionKey, onChange: () => void): () => void {
   const id = keyOf(key);
   let listeners = local.get(id);
-  if (!listeners) local.set(id, (listeners = new Set()));
+  if (!listeners) {
+    listeners = new Set();
+    local.set(id, listeners);
+  }
   listeners.add(onChange);
   return () => {
     listeners.delete(onChange);
@@ -51,7 +54,12 @@ export class SessionChangeWaiter {
   private wakeUp: (() => void) | undefined;
   private readonly stops: (() => void)[] = [];
 
-  constructor(store: SessionStore, key: SessionKey, private readonly pollMs: number, subscribe?: SessionChangeSubscription) {
+  constructor(
+    store: SessionStore,
+    key: SessionKey,
+    private readonly pollMs: number,
+    subscribe?: SessionChangeSubscription,
+  ) {
     const onChange = () => {
       this.pending = true;
       this.wakeUp?.();

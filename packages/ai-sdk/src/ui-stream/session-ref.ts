@@ -18,6 +18,7 @@ export interface RunnerStreamSession {
 export type StreamSessionRef = StreamSession | RunnerStreamSession;
 
 export function resolveStreamSession(ref: StreamSessionRef): { readonly store: SessionStore; readonly key: SessionKey } {
-  if ('runner' in ref) return { store: ref.runner.sessionStore, key: { appName: ref.runner.appName, userId: ref.userId, id: ref.sessionId } };
+  if ('runner' in ref)
+    return { store: ref.runner.sessionStore, key: { appName: ref.runner.appName, userId: ref.userId, id: ref.sessionId } };
   return { store: ref.store, key: { appName: ref.appName, userId: ref.userId, id: ref.sessionId } };
 }

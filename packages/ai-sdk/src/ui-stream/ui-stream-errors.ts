@@ -14,7 +14,9 @@ export class ResumeIdError extends ReplanError {
     readonly problem: ResumeIdProblem,
     detail: string,
   ) {
-    super(`Cannot resume the stream after "${resumeId}": ${detail}. Resume with an id this session's stream sent, or without one to replay the last run from its start.`);
+    super(
+      `Cannot resume the stream after "${resumeId}": ${detail}. Resume with an id this session's stream sent, or without one to replay the last run from its start.`,
+    );
   }
 }
 

@@ -32,8 +32,13 @@ export function createUIMessageStreamResponse(run: Run, options: ToUIMessageStre
  * (`GET <api>/<chat id>/stream`). `after` defaults to the request's `Last-Event-ID` header when a
  * `request` is given.
  */
-export function resumeUIMessageStreamResponse(options: ResumeUIMessageStreamOptions & UIStreamResponseInit & { readonly request?: Request }): Response {
+export function resumeUIMessageStreamResponse(
+  options: ResumeUIMessageStreamOptions & UIStreamResponseInit & { readonly request?: Request },
+): Response {
   const after = options.after ?? options.request?.headers.get('last-event-id') ?? undefined;
   const signal = options.signal ?? options.request?.signal;
-  return uiMessageStreamResponse(resumeUIMessageStream({ ...options, ...(after ? { after } : {}), ...(signal ? { signal } : {}) }), options);
+  return uiMessageStreamResponse(
+    resumeUIMessageStream({ ...options, ...(after ? { after } : {}), ...(signal ? { signal } : {}) }),
+    options,
+  );
 }
