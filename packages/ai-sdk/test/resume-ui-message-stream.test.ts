@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileSessionStore } from '@replan/core';
+import { FileSessionStore, InMemorySessionStore } from '@replan/core';
 import { describe, expect, it } from 'vitest';
 import { resumeUIMessageStream, toUIMessageStream, uiChunkId, type ReplanUIChunk } from '../src/index.js';
 import { collect, gate, readMessage, tripRunner } from './support/trip-run.js';
@@ -96,6 +96,38 @@ describe('resumeUIMessageStream', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("wakes on the store's own watchSession (as PostgresSessionStore's LISTEN/NOTIFY does)", async () => {
+    const hold = gate();
+    const memory = new InMemorySessionStore();
+    const watchers = new Set<() => void>();
+    let watchCalls = 0;
+    // A store that tells of its appends itself; the run is not streamed here, so nothing else wakes the reader.
+    const store = Object.assign(Object.create(memory) as InMemorySessionStore, {
+      appendEvents: async (...args: Parameters<InMemorySessionStore['appendEvents']>) => {
+        const result = await memory.appendEvents(...args);
+        for (const wake of [...watchers]) wake();
+        return result;
+      },
+      watchSession: (_key: unknown, onChange: () => void) => {
+        watchCalls++;
+        watchers.add(onChange);
+        return () => watchers.delete(onChange);
+      },
+    });
+    const { runner } = tripRunner({ store, hold: hold.opened });
+    const run = runner.run({ ...user, input: 'Book' });
+    const key = { appName: 'trips', userId: user.userId, id: user.sessionId };
+    while (!(await store.get(key))) await new Promise((r) => setTimeout(r, 5));
+    // The poll is a minute and the test's limit 20 s: only the store's notices can finish it.
+    const resumed = collect(resumeUIMessageStream({ store, appName: 'trips', ...user, pollMs: 60_000 }));
+    hold.open();
+    await run.result();
+    const chunks = await resumed;
+    expect(watchCalls).toBe(1);
+    expect(chunks.some((c) => c.chunk.type === 'tool-approval-request')).toBe(true);
+    expect(watchers.size).toBe(0);
   });
 
   describe('bad resume ids: an empty stream with a typed error', () => {

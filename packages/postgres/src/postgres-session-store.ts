@@ -37,6 +37,7 @@ import { migrateSchema } from './migrations.js';
 import { classifyFault, shortId, storeFault } from './pg-faults.js';
 import { insertSession } from './session-writer.js';
 import { sessionFromRows, type EventRow, type ScopeRow, type SessionRow } from './session-rows.js';
+import { SessionWatchers } from './session-watchers.js';
 import { Tables } from './sql-names.js';
 import { StoreConnections } from './store-connections.js';
 import type { PostgresSessionStoreOptions } from './store-options.js';
@@ -74,6 +75,8 @@ export class PostgresSessionStore implements SessionStore {
   private readonly schemaName: string;
   private migrated: Promise<void> | undefined;
   private readonly batcher = new AppendBatcher((batch) => this.commitAppends(batch));
+  private readonly notifyAppends: boolean;
+  private readonly watchers: SessionWatchers;
 
   constructor(options: PostgresSessionStoreOptions) {
     if (!options || (options.pool === undefined) === (options.connectionString === undefined))
@@ -87,6 +90,20 @@ export class PostgresSessionStore implements SessionStore {
     this.schemaName = options.schema ?? 'public';
     this.tables = new Tables(this.schemaName);
     this.db = new StoreConnections(options, bounds);
+    this.notifyAppends = options.notifyAppends ?? false;
+    this.watchers = new SessionWatchers(this.db.mainPool, this.tables.changeChannel, (error) =>
+      console.warn(`PostgresSessionStore.watchSession: ${error.message}; retrying`),
+    );
+  }
+
+  /**
+   * Calls `onChange` when an append to the session commits, in any process whose store has
+   * `notifyAppends` (PostgreSQL LISTEN/NOTIFY; one connection stays checked out while anything is
+   * watched), and after a reconnect. Returns how to stop watching.
+   */
+  watchSession(key: SessionKey, onChange: () => void): () => void {
+    assertSessionKey(key);
+    return this.watchers.watch(key, onChange);
   }
 
   /** Creates or updates the tables. Idempotent; concurrent calls from many processes are safe. */
@@ -259,6 +276,7 @@ export class PostgresSessionStore implements SessionStore {
   /** Ends the pools the store created; pools you passed in stay open. */
   async close(): Promise<void> {
     await this.batcher.idle();
+    await this.watchers.close();
     await this.db.end();
   }
 
@@ -279,7 +297,8 @@ export class PostgresSessionStore implements SessionStore {
   private async commitAppends(batch: QueuedAppend[]): Promise<void> {
     const settle = (queued: QueuedAppend, outcome: AppendOutcome) =>
       'error' in outcome ? queued.reject(outcome.error) : queued.resolve(outcome);
-    const run = (appends: PendingAppend[]) => this.db.attempt(false, (client) => appendBatch(client, this.tables, appends));
+    const run = (appends: PendingAppend[]) =>
+      this.db.attempt(false, (client) => appendBatch(client, this.tables, appends, this.notifyAppends));
     try {
       await this.ready();
     } catch (error) {

@@ -22,6 +22,8 @@ export class Tables {
   /** LISTEN/NOTIFY channels of this schema's queue: new claimable work, and finished runs (payload: job id). */
   readonly workChannel: string;
   readonly doneChannel: string;
+  /** NOTIFY channel of appends to this schema's sessions (payload: `[appName, userId, id]` as JSON), with `notifyAppends`. */
+  readonly changeChannel: string;
 
   constructor(schema: string) {
     if (typeof schema !== 'string' || schema.length === 0 || schema.length > 63)
@@ -41,5 +43,6 @@ export class Tables {
     const tag = createHash('sha256').update(schema).digest('hex').slice(0, 16);
     this.workChannel = `replan_work_${tag}`;
     this.doneChannel = `replan_done_${tag}`;
+    this.changeChannel = `replan_changes_${tag}`;
   }
 }

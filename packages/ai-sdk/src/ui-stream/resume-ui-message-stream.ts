@@ -115,7 +115,9 @@ async function* replayed(options: ResumeUIMessageStreamOptions, signal: AbortSig
         if (event.actions?.invocationEnd) return;
       }
       if (!(await stillRunning(store, key, events))) return yield* ending(encoder, tag, next);
-      await waiter.wait(signal);
+      // A run that just stored an interrupt or an error is about to let go of its lease, which no
+      // store announces: look again soon rather than at the next poll.
+      await waiter.wait(signal, stopsHere(events) ? STOPPING_RECHECK_MS : Number.POSITIVE_INFINITY);
       if (signal.aborted) return;
       events = (await store.get(key))?.events ?? events;
     }
@@ -129,12 +131,18 @@ function* ending(encoder: EventChunkEncoder, tag: string, seq: number): Generato
   for (const chunk of encoder.finish()) yield { id: formatChunkId(tag, { seq, k: k++ }), chunk };
 }
 
+const STOPPING_RECHECK_MS = 50;
+
+const stopsHere = (events: readonly AgentEvent[]): boolean => {
+  const last = events[events.length - 1];
+  return Boolean(last?.actions?.interrupt || last?.error);
+};
+
 /**
  * Whether a run may still add to the log: its lease is held (stores with leases), else the log
  * does not end on an interrupt or an error.
  */
 async function stillRunning(store: SessionStore, key: SessionKey, events: readonly AgentEvent[]): Promise<boolean> {
   if (store.leaseHolder) return (await store.leaseHolder(key)) !== undefined;
-  const last = events[events.length - 1];
-  return !(last?.actions?.interrupt || last?.error || last?.actions?.invocationEnd);
+  return !(stopsHere(events) || events[events.length - 1]?.actions?.invocationEnd);
 }

@@ -9,6 +9,11 @@ import { FileSessionStore, type SessionKey, type SessionStore } from '@replan/co
  */
 export type SessionChangeSubscription = (key: SessionKey, onChange: () => void) => () => void;
 
+/** A store that tells of appends itself, e.g. `PostgresSessionStore` (LISTEN/NOTIFY, with `notifyAppends`). */
+interface WatchableStore {
+  watchSession(key: SessionKey, onChange: () => void): () => void;
+}
+
 const local = new Map<string, Set<() => void>>();
 const keyOf = (key: SessionKey) => JSON.stringify([key.appName, key.userId, key.id]);
 
@@ -46,7 +51,7 @@ function watchFileStore(store: FileSessionStore, onChange: () => void): () => vo
 
 /**
  * Waits for the next sign that a session changed: a live stream of this process, the file store's
- * file watcher, the caller's subscription, or at most `pollMs` (a re-read for stores that cannot
+ * file watcher, the store's own `watchSession` (PostgreSQL), the caller's subscription, or at most `pollMs` (a re-read for stores that cannot
  * signal, and for what another machine wrote).
  */
 export class SessionChangeWaiter {
@@ -66,11 +71,13 @@ export class SessionChangeWaiter {
     };
     this.stops.push(listenLocally(key, onChange));
     if (store instanceof FileSessionStore) this.stops.push(watchFileStore(store, onChange));
+    const watching = store as SessionStore & Partial<WatchableStore>;
+    if (typeof watching.watchSession === 'function') this.stops.push(watching.watchSession(key, onChange));
     if (subscribe) this.stops.push(subscribe(key, onChange));
   }
 
-  /** Resolves on the next change (at once if one came since the last wait), after `pollMs`, or when `signal` aborts. */
-  async wait(signal: AbortSignal): Promise<void> {
+  /** Resolves on the next change (at once if one came since the last wait), after `pollMs` (or `withinMs`), or when `signal` aborts. */
+  async wait(signal: AbortSignal, withinMs = this.pollMs): Promise<void> {
     if (this.pending || signal.aborted) {
       this.pending = false;
       return;
@@ -82,7 +89,7 @@ export class SessionChangeWaiter {
         this.wakeUp = undefined;
         resolve();
       };
-      const timer = setTimeout(done, this.pollMs);
+      const timer = setTimeout(done, Math.min(withinMs, this.pollMs));
       signal.addEventListener('abort', done, { once: true });
       this.wakeUp = done;
     });

@@ -1,0 +1,71 @@
+import type pg from 'pg';
+import type { SessionKey } from '@replan/core';
+import { NotifyListener } from './queue/notify-listener.js';
+
+const keyOf = (key: SessionKey) => JSON.stringify([key.appName, key.userId, key.id]);
+
+/**
+ * `watchSession` of a `PostgresSessionStore`: one LISTEN connection (checked out while anyone
+ * watches) on the schema's change channel, routing each NOTIFY to the watchers of its session.
+ * After the connection came back, every watcher is called: notifications sent meanwhile were lost.
+ */
+export class SessionWatchers {
+  private readonly watchers = new Map<string, Set<() => void>>();
+  private listener: NotifyListener | undefined;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly channel: string,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  watch(key: SessionKey, onChange: () => void): () => void {
+    const id = keyOf(key);
+    let set = this.watchers.get(id);
+    if (!set) {
+      set = new Set();
+      this.watchers.set(id, set);
+    }
+    set.add(onChange);
+    if (!this.listener) {
+      this.listener = new NotifyListener({
+        pool: this.pool,
+        channels: [this.channel],
+        onNotify: (_channel, payload) => this.wake(payload),
+        onReconnect: () => this.wakeAll(),
+        onError: this.onError,
+      });
+      // Until LISTEN is in effect an append may go unnoticed: wake everyone once it is.
+      this.listener.ready().then(
+        () => this.wakeAll(),
+        (error: unknown) => this.onError(error as Error),
+      );
+    }
+    return () => {
+      set.delete(onChange);
+      if (!set.size) this.watchers.delete(id);
+      if (!this.watchers.size) void this.close();
+    };
+  }
+
+  async close(): Promise<void> {
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.close();
+  }
+
+  private wake(payload: string | undefined): void {
+    let id: string;
+    try {
+      // PostgreSQL writes its JSON with spaces: read it back to the key's own form.
+      id = JSON.stringify(JSON.parse(payload ?? ''));
+    } catch {
+      return;
+    }
+    for (const onChange of [...(this.watchers.get(id) ?? [])]) onChange();
+  }
+
+  private wakeAll(): void {
+    for (const set of [...this.watchers.values()]) for (const onChange of [...set]) onChange();
+  }
+}
