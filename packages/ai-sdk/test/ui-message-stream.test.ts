@@ -1,3 +1,6 @@
+import { Runner } from '@replan/core';
+import { createPlanExecuteAgent } from '@replan/planexecute';
+import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { describe, expect, it } from 'vitest';
 import type { DynamicToolUIPart, UIMessage } from 'ai';
 import { assistantMessageId, resumeFromApprovals, toUIMessageStream, UnknownApprovalError, type ReplanUIChunk } from '../src/index.js';
@@ -109,5 +112,35 @@ describe('toUIMessageStream', () => {
   it('has no approval to resume for a plain user message', async () => {
     const { runner } = tripRunner();
     expect(await resumeFromApprovals(runner, { ...user, messages: [userMessage] })).toBeUndefined();
+  });
+});
+
+describe('toUIMessageStream in graph mode', () => {
+  it('sends every graph step as pending with its dependencies, then done, by graph id', async () => {
+    const models = scriptPlanExecute({
+      plan: {
+        steps: [
+          { id: 'flights', task: 'find flights', dependsOn: [] },
+          { id: 'hotels', task: 'find hotels', dependsOn: [] },
+          { id: 'summary', task: 'sum up $flights and $hotels', dependsOn: ['flights', 'hotels'] },
+        ],
+      },
+      steps: { flights: 'TP1351', hotels: 'Hotel Lisboa', summary: 'TP1351 and Hotel Lisboa' },
+      answer: 'Done.',
+    });
+    const agent = createPlanExecuteAgent({ model: models.model, mode: 'graph' });
+    const runner = new Runner({ agent, appName: 'trips' });
+    const run = runner.run({ ...user, input: 'Plan a trip', stream: true });
+    const chunks = chunksOf(await collect(toUIMessageStream(run, { runner, ...user })));
+    const summary = chunks.filter((c) => c.type === 'data-step' && c.id === 'step-summary').map((c) => (c as { data: StepData }).data);
+    expect(summary.map((s) => s.status)).toEqual(['pending', 'running', 'done']);
+    expect(summary[0]).toMatchObject({ id: 'summary', dependsOn: ['flights', 'hotels'], step: 'sum up $flights and $hotels' });
+    const message = await readMessage(chunks);
+    expect(dataParts(message, 'data-step').map((p) => [p.id, p.data.status, p.data.result])).toEqual([
+      ['step-flights', 'done', 'TP1351'],
+      ['step-hotels', 'done', 'Hotel Lisboa'],
+      ['step-summary', 'done', 'TP1351 and Hotel Lisboa'],
+    ]);
+    expect(message.parts.filter((p) => p.type === 'text').at(-1)).toMatchObject({ text: 'Done.' });
   });
 });
