@@ -7,6 +7,15 @@ import type { ReplanUIChunk, StepData } from './ui-data-parts.js';
 /** Planner and replanner events: their `plan`/`respond` calls become `data-plan` and the answer, never tool parts. */
 const PLANNING_TAGS = new Set(['planning', 'repair', 'plan', 'revised-plan', 'plan-step', 'plan-review', 'plan-reviewed', 'plan-rejected']);
 
+/** A position among a stored event's chunks; `undefined` where the live stream already sent it as deltas. */
+export type Slot = ReplanUIChunk | undefined;
+
+/** What a stored event gives (see `EventChunkEncoder.stored`). */
+export interface StoredChunks {
+  readonly pre: readonly ReplanUIChunk[];
+  readonly slots: readonly Slot[];
+}
+
 /** True for an event stored in this session's log (a nested `agentTool` event lives in its child session). */
 export const isOwnEvent = (event: AgentEvent): boolean => event.meta?.childSessionId === undefined;
 
@@ -33,19 +42,27 @@ export class EventChunkEncoder {
 
   constructor(private readonly sessionId: string) {}
 
-  /** The chunks of a stored event of the session (`seq` numbers the parts it opens, so replays match). */
-  stored(event: AgentEvent, seq: number): ReplanUIChunk[] {
-    const out: ReplanUIChunk[] = [];
+  /**
+   * The chunks of a stored event of the session. `slots` are the same in a live stream and in a
+   * replay, position for position (a chunk's id numbers its slot): where the live stream already
+   * sent a text as deltas, the slots of its start and deltas are empty (`undefined`) and only its end
+   * is sent. `pre` are live-only chunks that close streamed parts before them (never in a replay).
+   */
+  stored(event: AgentEvent, seq: number): StoredChunks {
+    const out: Slot[] = [];
+    const pre: ReplanUIChunk[] = [];
     const actions = event.actions;
     if (event.author === 'user' && event.path === 'user') {
       if (actions?.resumeValues) this.noteAnswers(actions.resumeValues);
       if (event.message || actions?.resumeValues)
         out.push({ type: 'start', messageId: assistantMessageId(this.sessionId, event.invocationId) });
-      return out;
+      return { pre, slots: out };
     }
     if (event.error) {
-      out.push(...this.closeLive(event.path), { type: 'error', errorText: `${event.error.name}: ${event.error.message}` });
+      pre.push(...this.closeLive(event.path));
+      out.push({ type: 'error', errorText: `${event.error.name}: ${event.error.message}` });
     }
+    if (actions?.invocationEnd) pre.push(...this.closeAll());
     const kind = planExecuteEventKind(event);
     const tag = typeof event.meta?.planExecute === 'string' ? event.meta.planExecute : undefined;
     switch (kind?.kind) {
@@ -66,8 +83,8 @@ export class EventChunkEncoder {
     }
     if (kind?.kind === 'step-result') out.push(this.stepFinished(event, kind.executedStep, kind.stepNumber, kind.stepId));
     if (actions?.interrupt) out.push(this.interruptChunk(actions.interrupt));
-    if (actions?.invocationEnd) out.push(...this.finish());
-    return out;
+    if (actions?.invocationEnd) out.push({ type: 'finish' });
+    return { pre, slots: out };
   }
 
   /** The chunks of a streamed delta (never stored): it opens or extends the path's live text or reasoning part. */
@@ -85,9 +102,12 @@ export class EventChunkEncoder {
 
   /** Closes what is open and ends the message (the run ended, or stopped on an interrupt). */
   finish(): ReplanUIChunk[] {
+    return [...this.closeAll(), { type: 'finish' }];
+  }
+
+  private closeAll(): ReplanUIChunk[] {
     const out: ReplanUIChunk[] = [];
     for (const path of new Set([...this.liveText.keys(), ...this.liveReasoning.keys()])) out.push(...this.closeLive(path));
-    out.push({ type: 'finish' });
     return out;
   }
 
@@ -137,8 +157,8 @@ export class EventChunkEncoder {
     return { type: 'data-step', id: `step-${stepId ?? number}`, data };
   }
 
-  private messageChunks(message: Message, path: string, seq: number): ReplanUIChunk[] {
-    const out: ReplanUIChunk[] = [];
+  private messageChunks(message: Message, path: string, seq: number): Slot[] {
+    const out: Slot[] = [];
     let index = 0;
     for (const block of message.content) {
       index++;
@@ -146,7 +166,7 @@ export class EventChunkEncoder {
         const open = this.liveReasoning.get(path);
         if (open !== undefined) {
           this.liveReasoning.delete(path);
-          out.push({ type: 'reasoning-end', id: open });
+          out.push(undefined, undefined, { type: 'reasoning-end', id: open });
         } else {
           const id = `reasoning-${seq}-${index}`;
           out.push({ type: 'reasoning-start', id }, { type: 'reasoning-delta', id, delta: block.reasoning }, { type: 'reasoning-end', id });
@@ -165,11 +185,12 @@ export class EventChunkEncoder {
     return out;
   }
 
-  private textChunks(text: string, path: string, seq: number, index: number): ReplanUIChunk[] {
+  private textChunks(text: string, path: string, seq: number, index: number): Slot[] {
     const open = this.liveText.get(path);
     if (open !== undefined) {
+      // The replay's start and delta slots stay empty: the live stream sent them as deltas.
       this.liveText.delete(path);
-      return [{ type: 'text-end', id: open }];
+      return [undefined, undefined, { type: 'text-end', id: open }];
     }
     const id = `text-${seq}-${index}`;
     return [

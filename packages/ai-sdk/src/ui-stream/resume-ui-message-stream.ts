@@ -106,11 +106,9 @@ async function* replayed(options: ResumeUIMessageStreamOptions, signal: AbortSig
         const event = events[next] as AgentEvent;
         const seq = next + 1;
         if (event.invocationId !== invocationId) return yield* ending(encoder, tag, next);
-        let n = 0;
-        for (const chunk of encoder.stored(event, seq)) {
-          if (!(next === start.from && n <= start.skip)) yield { id: formatChunkId(tag, { seq, n }), chunk };
-          n++;
-        }
+        // No live parts are open in a replay: every slot is filled and nothing comes before them.
+        for (const [n, chunk] of encoder.stored(event, seq).slots.entries())
+          if (chunk && !(next === start.from && n <= start.skip)) yield { id: formatChunkId(tag, { seq, n }), chunk };
         next++;
         if (event.actions?.invocationEnd) return;
       }

@@ -47,10 +47,14 @@ async function* liveChunks(run: Run, store: SessionStore, key: SessionKey): Asyn
         seq = await locate(store, key, event, encoder);
         located = true;
       }
-      k = 0;
       notifySessionChanged(key);
-      let n = 0;
-      for (const chunk of encoder.stored(event, seq)) yield { id: formatChunkId(tag, { seq, n: n++ }), chunk };
+      const { pre, slots } = encoder.stored(event, seq);
+      // Live-only chunks (closing streamed parts) come first, numbered after the previous event.
+      seq--;
+      for (const chunk of pre) yield live(chunk);
+      seq++;
+      k = 0;
+      for (const [n, chunk] of slots.entries()) if (chunk) yield { id: formatChunkId(tag, { seq, n }), chunk };
       if (event.actions?.invocationEnd) ended = true;
     }
     // The run has ended and released its lease: resumed streams waiting on it can tell now.
