@@ -3,7 +3,14 @@ import { createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { describe, expect, it } from 'vitest';
 import type { DynamicToolUIPart, UIMessage } from 'ai';
-import { assistantMessageId, resumeFromApprovals, toUIMessageStream, UnknownApprovalError, type ReplanUIChunk, type StepData } from '../src/index.js';
+import {
+  assistantMessageId,
+  resumeFromApprovals,
+  toUIMessageStream,
+  UnknownApprovalError,
+  type ReplanUIChunk,
+  type StepData,
+} from '../src/index.js';
 import { collect, readMessage, tripRunner } from './support/trip-run.js';
 
 const user = { userId: 'ana', sessionId: 'trip-1' };
