@@ -1,4 +1,5 @@
-import { Runner } from '@replan/core';
+import { ReActAgent, Runner } from '@replan/core';
+import { ScriptedModel } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import type { DynamicToolUIPart, UIMessage } from 'ai';
 import {
   assistantMessageId,
   resumeFromApprovals,
+  resumeUIMessageStream,
   toUIMessageStream,
   UnknownApprovalError,
   type ReplanUIChunk,
@@ -149,5 +151,34 @@ describe('toUIMessageStream in graph mode', () => {
       ['step-summary', 'done', 'TP1351 and Hotel Lisboa'],
     ]);
     expect(message.parts.filter((p) => p.type === 'text').at(-1)).toMatchObject({ text: 'Done.' });
+  });
+});
+
+describe('toUIMessageStream with any agent', () => {
+  it('streams reasoning and text deltas of a ReActAgent; the replay builds the same message', async () => {
+    const model = new ScriptedModel({
+      responses: [
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', reasoning: 'Lisbon is warm in May.' },
+            { type: 'text', text: 'Go to Lisbon in May.' },
+          ],
+        },
+      ],
+    });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'advisor', model }), appName: 'trips' });
+    const run = runner.run({ ...user, input: 'When?', stream: true });
+    const live = chunksOf(await collect(toUIMessageStream(run, { runner, ...user })));
+    expect(live.map((c) => c.type)).toEqual(
+      expect.arrayContaining(['reasoning-start', 'reasoning-delta', 'reasoning-end', 'text-start', 'text-delta', 'text-end', 'finish']),
+    );
+    const message = await readMessage(live);
+    expect(message.parts.map((p) => [p.type, 'text' in p ? p.text : undefined])).toEqual([
+      ['reasoning', 'Lisbon is warm in May.'],
+      ['text', 'Go to Lisbon in May.'],
+    ]);
+    const replay = chunksOf(await collect(resumeUIMessageStream({ runner, ...user })));
+    expect(await readMessage(replay)).toEqual(message);
   });
 });

@@ -38,6 +38,7 @@ export class EventChunkEncoder {
   private readonly approvalCalls = new Map<string, string>();
   private readonly deniedCalls = new Set<string>();
   private revision = -1;
+  /** Text and reasoning parts opened so far in this message: their ids, the same live and replayed (the AI SDK keeps a reasoning part's id). */
   private parts = 0;
 
   constructor(private readonly sessionId: string) {}
@@ -48,7 +49,7 @@ export class EventChunkEncoder {
    * sent a text as deltas, the slots of its start and deltas are empty (`undefined`) and only its end
    * is sent. `pre` are live-only chunks that close streamed parts before them (never in a replay).
    */
-  stored(event: AgentEvent, seq: number): StoredChunks {
+  stored(event: AgentEvent): StoredChunks {
     const out: Slot[] = [];
     const pre: ReplanUIChunk[] = [];
     const actions = event.actions;
@@ -78,8 +79,8 @@ export class EventChunkEncoder {
         break;
     }
     if (!tag || !PLANNING_TAGS.has(tag)) {
-      if (event.message) out.push(...this.messageChunks(event.message, event.path, seq));
-      else if (actions?.final) out.push(...this.textChunks(actions.final.text, event.path, seq, 0));
+      if (event.message) out.push(...this.messageChunks(event.message, event.path));
+      else if (actions?.final) out.push(...this.textChunks(actions.final.text, event.path));
     }
     if (kind?.kind === 'step-result') out.push(this.stepFinished(event, kind.executedStep, kind.stepNumber, kind.stepId));
     if (actions?.interrupt) out.push(this.interruptChunk(actions.interrupt));
@@ -88,14 +89,14 @@ export class EventChunkEncoder {
   }
 
   /** The chunks of a streamed delta (never stored): it opens or extends the path's live text or reasoning part. */
-  partial(event: AgentEvent, seq: number, k: number): ReplanUIChunk[] {
+  partial(event: AgentEvent): ReplanUIChunk[] {
     const tag = event.meta?.planExecute;
     if (!event.message || (typeof tag === 'string' && PLANNING_TAGS.has(tag))) return [];
     const out: ReplanUIChunk[] = [];
     for (const block of event.message.content) {
-      if (block.type === 'text' && block.text) out.push(...this.liveDelta(this.liveText, 'text', event.path, block.text, `${seq}+${k}`));
+      if (block.type === 'text' && block.text) out.push(...this.liveDelta(this.liveText, 'text', event.path, block.text));
       else if (block.type === 'reasoning' && block.reasoning)
-        out.push(...this.liveDelta(this.liveReasoning, 'reasoning', event.path, block.reasoning, `${seq}+${k}`));
+        out.push(...this.liveDelta(this.liveReasoning, 'reasoning', event.path, block.reasoning));
     }
     return out;
   }
@@ -157,22 +158,19 @@ export class EventChunkEncoder {
     return { type: 'data-step', id: `step-${stepId ?? number}`, data };
   }
 
-  private messageChunks(message: Message, path: string, seq: number): Slot[] {
+  private messageChunks(message: Message, path: string): Slot[] {
     const out: Slot[] = [];
-    let index = 0;
     for (const block of message.content) {
-      index++;
       if (message.role === 'assistant' && block.type === 'reasoning' && block.reasoning) {
         const open = this.liveReasoning.get(path);
         if (open !== undefined) {
           this.liveReasoning.delete(path);
           out.push(undefined, undefined, { type: 'reasoning-end', id: open });
         } else {
-          const id = `reasoning-${seq}-${index}`;
+          const id = `reasoning-${this.parts++}`;
           out.push({ type: 'reasoning-start', id }, { type: 'reasoning-delta', id, delta: block.reasoning }, { type: 'reasoning-end', id });
         }
-      } else if (message.role === 'assistant' && block.type === 'text' && block.text)
-        out.push(...this.textChunks(block.text, path, seq, index));
+      } else if (message.role === 'assistant' && block.type === 'text' && block.text) out.push(...this.textChunks(block.text, path));
       else if (block.type === 'tool_call')
         out.push({ type: 'tool-input-available', toolCallId: block.id, toolName: block.name, input: block.args, dynamic: true });
       else if (block.type === 'tool_result') {
@@ -185,14 +183,14 @@ export class EventChunkEncoder {
     return out;
   }
 
-  private textChunks(text: string, path: string, seq: number, index: number): Slot[] {
+  private textChunks(text: string, path: string): Slot[] {
     const open = this.liveText.get(path);
     if (open !== undefined) {
       // The replay's start and delta slots stay empty: the live stream sent them as deltas.
       this.liveText.delete(path);
       return [undefined, undefined, { type: 'text-end', id: open }];
     }
-    const id = `text-${seq}-${index}`;
+    const id = `text-${this.parts++}`;
     return [
       { type: 'text-start', id },
       { type: 'text-delta', id, delta: text },
@@ -200,10 +198,10 @@ export class EventChunkEncoder {
     ];
   }
 
-  private liveDelta(open: Map<string, string>, type: 'text' | 'reasoning', path: string, delta: string, at: string): ReplanUIChunk[] {
+  private liveDelta(open: Map<string, string>, type: 'text' | 'reasoning', path: string, delta: string): ReplanUIChunk[] {
     const current = open.get(path);
     if (current !== undefined) return [{ type: `${type}-delta`, id: current, delta }];
-    const id = `${type}-live-${at}-${this.parts++}`;
+    const id = `${type}-${this.parts++}`;
     open.set(path, id);
     return [
       { type: `${type}-start`, id },

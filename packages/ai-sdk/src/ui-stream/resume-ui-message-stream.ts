@@ -95,7 +95,7 @@ async function* replayed(options: ResumeUIMessageStreamOptions, signal: AbortSig
   // The run's events the client already has set the encoder's state (plan revision, steps, approvals).
   for (let i = 0; i < start.from; i++) {
     const event = session.events[i] as AgentEvent;
-    if (event.invocationId === invocationId) encoder.stored(event, i + 1);
+    if (event.invocationId === invocationId) encoder.stored(event);
   }
   const waiter = new SessionChangeWaiter(store, key, options.pollMs ?? 1000, options.subscribe);
   try {
@@ -107,7 +107,7 @@ async function* replayed(options: ResumeUIMessageStreamOptions, signal: AbortSig
         const seq = next + 1;
         if (event.invocationId !== invocationId) return yield* ending(encoder, tag, next);
         // No live parts are open in a replay: every slot is filled and nothing comes before them.
-        for (const [n, chunk] of encoder.stored(event, seq).slots.entries())
+        for (const [n, chunk] of encoder.stored(event).slots.entries())
           if (chunk && !(next === start.from && n <= start.skip)) yield { id: formatChunkId(tag, { seq, n }), chunk };
         next++;
         if (event.actions?.invocationEnd) return;

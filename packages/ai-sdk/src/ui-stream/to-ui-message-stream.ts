@@ -39,7 +39,7 @@ async function* liveChunks(run: Run, store: SessionStore, key: SessionKey): Asyn
     for await (const event of run) {
       if (!isOwnEvent(event)) continue;
       if (event.partial) {
-        if (located) for (const chunk of encoder.partial(event, seq, k)) yield live(chunk);
+        if (located) for (const chunk of encoder.partial(event)) yield live(chunk);
         continue;
       }
       if (located) seq++;
@@ -48,7 +48,7 @@ async function* liveChunks(run: Run, store: SessionStore, key: SessionKey): Asyn
         located = true;
       }
       notifySessionChanged(key);
-      const { pre, slots } = encoder.stored(event, seq);
+      const { pre, slots } = encoder.stored(event);
       // Live-only chunks (closing streamed parts) come first, numbered after the previous event.
       seq--;
       for (const chunk of pre) yield live(chunk);
@@ -75,7 +75,7 @@ async function locate(store: SessionStore, key: SessionKey, first: AgentEvent, e
   if (index < 0) return events.length + 1;
   for (let i = 0; i < index; i++) {
     const earlier = events[i] as AgentEvent;
-    if (earlier.invocationId === first.invocationId) encoder.stored(earlier, i + 1);
+    if (earlier.invocationId === first.invocationId) encoder.stored(earlier);
   }
   return index + 1;
 }
