@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import projects from './vitest.workspace.js';
+import projects, { maxWorkers } from './vitest.workspace.js';
 
 // Vitest 4 does not load vitest.workspace.ts by itself: the projects defined there are read here.
-export default defineConfig({ test: { projects } });
+export default defineConfig({ test: { projects, maxWorkers } });

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
@@ -50,22 +51,29 @@ const project = (name: string, root: string, test: TestOptions = {}): TestProjec
   test: { name, root: src(root), include: ['test/**/*.test.ts'], testTimeout: 20_000, ...test },
 });
 
+/**
+ * In-process projects share their workers' module graph (`isolate: false`): each test file starts from fresh
+ * objects of its own, never from module state, so isolation only re-imported the same sources once per file,
+ * which was most of the fast suite's time.
+ */
+const inProcess = (name: string, root: string, test: TestOptions = {}) => project(name, root, { isolate: false, ...test });
+
 /** In process, no PostgreSQL: `pnpm test:fast` runs these (and CI runs them on Node 22 and 24 as well). */
 export const fastProjects = [
-  project('core', './packages/core', { exclude: processTests }),
-  project('providers', './packages/providers'),
-  project('planexecute', './packages/planexecute'),
-  project('otel', './packages/otel'),
-  project('mcp', './packages/mcp', { exclude: ['test/**/*-processes.test.ts'] }),
-  project('ai-sdk', './packages/ai-sdk', { exclude: ['test/**/*.browser.test.ts'] }),
-  project('a2a', './packages/a2a', { exclude: ['test/**/*-processes.test.ts'] }),
-  project('eval', './packages/eval', { exclude: ['test/**/*-processes.test.ts'] }),
+  inProcess('core', './packages/core', { exclude: processTests }),
+  inProcess('providers', './packages/providers'),
+  inProcess('planexecute', './packages/planexecute'),
+  inProcess('otel', './packages/otel'),
+  inProcess('mcp', './packages/mcp', { exclude: ['test/**/*-processes.test.ts'] }),
+  inProcess('ai-sdk', './packages/ai-sdk', { exclude: ['test/**/*.browser.test.ts'] }),
+  inProcess('a2a', './packages/a2a', { exclude: ['test/**/*-processes.test.ts'] }),
+  inProcess('eval', './packages/eval', { exclude: ['test/**/*-processes.test.ts'] }),
   // The studio's server, views and CLI in process; its browser tests are in `studio-browser`.
-  project('studio', './packages/studio', { exclude: ['test/**/*.browser.test.ts'] }),
+  inProcess('studio', './packages/studio', { exclude: ['test/**/*.browser.test.ts'] }),
   // Tests that examples show (e.g. examples/replay-test/replay.test.ts), so they cannot rot.
-  project('examples', './examples', { include: ['*/**/*.test.ts'] }),
+  inProcess('examples', './examples', { include: ['*/**/*.test.ts'] }),
   // The docs agree with the repository: one package list (packages/*), every example listed, no design or issue citations.
-  project('docs', './tests/docs'),
+  inProcess('docs', './tests/docs'),
 ];
 
 /** Child processes, PostgreSQL, installs from outside the repo: only `pnpm test` runs these. */
@@ -100,3 +108,9 @@ export const slowProjects = [
 ];
 
 export default [...fastProjects, ...slowProjects];
+
+/**
+ * Vitest runs `cores - 1` files at once, which is one on a two-core machine: the suite then used one core.
+ * Tests here wait on child processes, PostgreSQL and chromium as much as they compute, so use every core.
+ */
+export const maxWorkers = Math.max(2, availableParallelism());

@@ -9,6 +9,7 @@ import { durableTools } from './durable-tools.js';
 import { studioOpen } from './studio-open.js';
 import { runQueue } from './run-queue.js';
 import { longStepBench } from './long-step.js';
+import { promptCacheBench } from './prompt-cache.js';
 
 const benches: [string, () => Promise<string>][] = [
   ['react-overhead', reactOverhead],
@@ -22,6 +23,7 @@ const benches: [string, () => Promise<string>][] = [
   ['studio-open', studioOpen],
   ['run-queue', runQueue],
   ['long-step', longStepBench],
+  ['prompt-cache', promptCacheBench],
 ];
 const only = process.argv[2];
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);

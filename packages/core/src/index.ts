@@ -6,7 +6,28 @@
  * @module
  */
 // Messages and content blocks
-export type { ContentBlock, TextBlock, ReasoningBlock, ReasoningKind, ToolCallBlock, ToolResultBlock } from './messages/content-block.js';
+export type {
+  ContentBlock,
+  TextBlock,
+  ReasoningBlock,
+  ReasoningKind,
+  ToolCallBlock,
+  ToolResultBlock,
+  ImageBlock,
+  FileBlock,
+  MediaBlock,
+  MediaSource,
+  UrlSource,
+  DataSource,
+  BlobSource,
+  ImageDetail,
+  ToolResultContent,
+} from './messages/content-block.js';
+export { imageFromBytes, imageFromFile, imageFromUrl, fileFromBytes, fileFromPath, fileFromUrl } from './messages/media-blocks.js';
+export type { ImageOptions, FileOptions } from './messages/media-blocks.js';
+export { isMediaBlock, isBase64, mediaByteLength, toolResultContent } from './messages/media-check.js';
+export { InvalidMediaError } from './errors/media-errors.js';
+export { BlobLimitError, BlobTooLargeError, SessionBlobsTooLargeError } from './errors/blob-errors.js';
 export type { Message, Role } from './messages/message.js';
 export {
   textBlock,
@@ -19,6 +40,7 @@ export {
   toolResultsOf,
   reasoningOf,
   stringifyToolOutput,
+  mediaPlaceholder,
 } from './messages/message.js';
 
 // Models
@@ -34,7 +56,13 @@ export type {
   ToolChoice,
   ResponseFormat,
   FinishReason,
+  PromptCache,
+  PromptCacheRetention,
+  AnsweringModel,
 } from './models/chat-model.js';
+export { fallbackModel } from './models/fallback-model.js';
+export type { FallbackModelOptions, FallbackChatModel, FallbackInfo } from './models/fallback-model.js';
+export type { FallbackReason } from './models/fallback-reason.js';
 export type { Usage } from './models/usage.js';
 export { addUsage, emptyUsage, totalTokens } from './models/usage.js';
 
@@ -97,6 +125,10 @@ export type {
   AppendOptions,
 } from './sessions/session-store.js';
 export { InMemorySessionStore } from './sessions/in-memory-session-store.js';
+export type { InMemorySessionStoreOptions } from './sessions/in-memory-session-store.js';
+export type { BlobLimits } from './sessions/blobs/blob-limits.js';
+export { inlineBlobs } from './sessions/blobs/inline-blobs.js';
+export type { BlobReader } from './sessions/blobs/inline-blobs.js';
 export type { SessionLease, LeaseOptions, LeaseHolder } from './sessions/session-lease.js';
 export { FileSessionStore } from './sessions/file-session-store.js';
 export type { FileSessionStoreOptions } from './sessions/file-session-store.js';
@@ -109,6 +141,8 @@ export type { Agent } from './agents/agent.js';
 export type { InvocationContext } from './agents/invocation-context.js';
 export { ReActAgent } from './agents/react-agent.js';
 export type { ReActAgentOptions, Instruction } from './agents/react-agent.js';
+export { promptCacheKey } from './agents/prompt-cache.js';
+export type { PromptCacheOptions } from './agents/prompt-cache.js';
 export type { ReActHooks, HookContext, ToolHookContext, HookErrorSite } from './agents/react-hooks.js';
 export { SequentialAgent } from './agents/sequential-agent.js';
 export { ParallelAgent } from './agents/parallel-agent.js';
@@ -168,7 +202,10 @@ export { ReplanError, ConfigurationError, InvalidArgumentError } from './errors/
 export { ContextLengthError, isContextLengthError } from './errors/context-length-error.js';
 export type { ContextLengthDetails } from './errors/context-length-error.js';
 export { CompactionError } from './errors/compaction-error.js';
+export { FallbackExhaustedError } from './errors/fallback-error.js';
+export type { FallbackAttempt } from './errors/fallback-error.js';
 export type { CompactionOptions } from './compaction/compaction-options.js';
+export { estimateMediaTokens, IMAGE_TOKEN_ESTIMATE, LOW_DETAIL_IMAGE_TOKEN_ESTIMATE } from './compaction/media-tokens.js';
 export { DEFAULT_COMPACTION_INSTRUCTION } from './compaction/summary-prompt.js';
 export type { ToolResultsOptions } from './tools/offload/tool-result-preview.js';
 export {

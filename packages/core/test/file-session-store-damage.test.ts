@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConcurrentUpdateError, FileSessionStore, SessionCorruptError } from '@replan/core';
-import { thisProcess } from '@replan/core/store-kit';
+import { SESSION_SCHEMA_VERSION, thisProcess } from '@replan/core/store-kit';
 import { contractEvent } from '@replan/core/testing';
 
 /** A lock as another process on this machine, in this pid namespace, writes it (with its own pid and start). */
@@ -89,7 +89,7 @@ describe('FileSessionStore refuses damage instead of spreading it', () => {
     for (const id of ['ok-1', 'bad-header', 'ok-2', 'bad-middle']) await store.create(key(id), [contractEvent('a'), contractEvent('b')]);
     await writeFile(fileOf(store, 'bad-header'), '{"schemaVersion":1,"kind":"replan.sess\n');
     await damageLine(fileOf(store, 'bad-middle'), 3, (t) => t.replace('"seq":2', '"seq":7'));
-    await damageLine(fileOf(store, 'bad-middle'), 3, (t) => t.replace('"schemaVersion":1', '"schemaVersion":9'));
+    await damageLine(fileOf(store, 'bad-middle'), 3, (t) => t.replace(`"schemaVersion":${SESSION_SCHEMA_VERSION}`, '"schemaVersion":9'));
     const page = await store.list({ appName: 'app', userId: 'u1' });
     expect(page.sessions.map((s) => s.id).sort()).toEqual(['ok-1', 'ok-2']);
     const damaged = [...(page.damaged ?? [])].sort((a, b) => a.file.localeCompare(b.file));

@@ -21,6 +21,8 @@ runSessionStoreContract({
   createStore: async () => new FileSessionStore({ dir: await freshDir() }),
   test: { describe, it, expect },
   leases: true,
+  blobs: true,
+  createStoreWithLimits: async (limits) => new FileSessionStore({ dir: await freshDir(), ...limits }),
 });
 
 const key = (id: string, userId = 'u1') => ({ appName: 'app', userId, id });
@@ -54,8 +56,8 @@ describe('FileSessionStore files', () => {
       .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ schemaVersion: SESSION_SCHEMA_VERSION, appName: 'app', userId: 'u1', id: 's' });
     expect(lines.slice(1).map((l) => [l.schemaVersion, l.seq])).toEqual([
-      [1, 1],
-      [1, 2],
+      [SESSION_SCHEMA_VERSION, 1],
+      [SESSION_SCHEMA_VERSION, 2],
     ]);
   });
 
@@ -147,7 +149,7 @@ describe('FileSessionStore files', () => {
 
   it('refuses a foreign schema version in the header, an event line, or the last line', async () => {
     const header = await storeWith('h', ['a']);
-    const h = (await readFile(header.file, 'utf8')).replace('"schemaVersion":1', '"schemaVersion":99');
+    const h = (await readFile(header.file, 'utf8')).replace(`"schemaVersion":${SESSION_SCHEMA_VERSION}`, '"schemaVersion":99');
     await writeFile(header.file, h);
     expect((await corruptError(header.store.get(key('h')))).message).toMatch(/schemaVersion 99/);
     await expect(header.store.appendEvents(key('h'), [contractEvent('x')], { expectedVersion: 1 })).rejects.toBeInstanceOf(
@@ -158,11 +160,11 @@ describe('FileSessionStore files', () => {
       const { store, file } = await storeWith(`e${index}`, ['a', 'b']);
       const lines = (await readFile(file, 'utf8')).split('\n');
       const line = JSON.parse(lines[index]!);
-      lines[index] = JSON.stringify({ ...line, schemaVersion: 2 });
+      lines[index] = JSON.stringify({ ...line, schemaVersion: SESSION_SCHEMA_VERSION + 1 });
       await writeFile(file, lines.join('\n'));
       const error = await corruptError(store.get(key(`e${index}`)));
       expect(error.eventId).toBe(line.eventId);
-      expect(error.message).toMatch(/schemaVersion 2/);
+      expect(error.message).toMatch(new RegExp(`schemaVersion ${SESSION_SCHEMA_VERSION + 1}`));
       if (index === 2)
         await expect(store.appendEvents(key('e2'), [contractEvent('x')], { expectedVersion: 2 })).rejects.toBeInstanceOf(
           SessionCorruptError,

@@ -7,4 +7,6 @@ runSessionStoreContract({
   createStore: () => new InMemorySessionStore(),
   test: { describe, it, expect },
   leases: true,
+  blobs: true,
+  createStoreWithLimits: (limits) => new InMemorySessionStore(limits),
 });

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
-import { jsonSchema, tool, type Tool, type ToolContext } from '@replan/core';
+import { jsonSchema, tool, type Tool, type ToolContext, type ToolResultContent } from '@replan/core';
 
 const weatherArgs = z.object({
   city: z.string(),
@@ -143,5 +143,24 @@ describe('tool() infers its arguments from zod v3 and JSON Schema too', () => {
     });
     // @ts-expect-error a validator returns issues ({ path, message }[]), not a boolean
     jsonSchema({ type: 'object' }, () => true);
+  });
+});
+
+describe('a tool may return content blocks', () => {
+  test('an array of text, image and file blocks is its output type', async () => {
+    const { imageFromBytes } = await import('@replan/core');
+    const shot = tool({
+      name: 'screenshot',
+      description: 'Takes a screenshot',
+      parameters: z.object({}),
+      execute: (): ToolResultContent[] => [
+        { type: 'text', text: 'the page' },
+        imageFromBytes(new Uint8Array([0x89]), { mediaType: 'image/png' }),
+      ],
+    });
+    expectTypeOf(shot).toEqualTypeOf<Tool<Record<string, never>, ToolResultContent[]>>();
+    // A blob-backed or URL image is a ToolResultContent too; a block with two sources is not.
+    expectTypeOf({ type: 'image', mediaType: 'image/png', blob: 'x', size: 1 } as const).toExtend<ToolResultContent>();
+    expectTypeOf({ type: 'image', mediaType: 'image/png', url: 'x', data: 'y' } as const).not.toExtend<ToolResultContent>();
   });
 });

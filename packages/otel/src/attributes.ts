@@ -12,6 +12,7 @@ export const Attr = {
   requestMaxTokens: 'gen_ai.request.max_tokens',
   requestTemperature: 'gen_ai.request.temperature',
   responseFinishReasons: 'gen_ai.response.finish_reasons',
+  responseModel: 'gen_ai.response.model',
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
   cacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',

@@ -203,6 +203,8 @@ class OpenTelemetryObserver implements RunObserver {
     const usage = info.usage;
     const attributes: Attributes = { 'gen_ai.conversation.id': info.sessionId };
     if (info.finishReason) attributes[Attr.responseFinishReasons] = [info.finishReason];
+    // The model that answered: another than the requested one when a fallbackModel handed the call on.
+    if (info.response) attributes[Attr.responseModel] = info.model;
     if (usage) {
       attributes[Attr.inputTokens] = usage.inputTokens;
       attributes[Attr.outputTokens] = usage.outputTokens;

@@ -12,6 +12,7 @@ import {
   addUsage,
   agentTool,
   emptyUsage,
+  fallbackModel,
   type SessionStore,
   type Usage,
 } from '@replan/core';
@@ -177,6 +178,21 @@ describe('openTelemetry()', () => {
     });
     process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT = 'true';
     expect(contentKeys((await runScenario()).spans).has('gen_ai.input.messages')).toBe(true);
+  });
+
+  it('a chat span names the model that answered in gen_ai.response.model (a fallback model answered here)', async () => {
+    const { exporter, provider } = tracing();
+    const primary = new ScriptedModel({ id: 'primary-model', responses: [Object.assign(new Error('overloaded'), { status: 529 })] });
+    const backup = new ScriptedModel({ id: 'backup-model', responses: ['answered'] });
+    const runner = new Runner({
+      agent: new ReActAgent({ name: 'solo', model: fallbackModel([primary, backup]) }),
+      appName: 'x',
+      observers: [openTelemetry({ tracerProvider: provider })],
+    });
+    expect((await runner.run({ userId: 'u', sessionId: 'fb', input: 'go' }).result()).output).toBe('answered');
+    const [chat] = byName(exporter.getFinishedSpans(), 'chat primary-model');
+    expect(chat!.attributes['gen_ai.request.model']).toBe('primary-model');
+    expect(chat!.attributes['gen_ai.response.model']).toBe('backup-model');
   });
 
   it('a failing model call marks its chat span, the agents it unwinds and the run as errors', async () => {

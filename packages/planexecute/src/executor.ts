@@ -23,6 +23,7 @@ import { linearExecutorContext } from './linear-context.js';
 import { asStepResult, stepOutcome, toolErrorsOf } from './step-outcome.js';
 import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutorInput, type PlanExecuteKeys } from './session-keys.js';
 import type { PartScope } from './part-scope.js';
+import type { PartPromptCache } from './part-prompt-cache.js';
 
 export interface ExecutorOptions {
   readonly model: ChatModel;
@@ -55,6 +56,11 @@ export interface ExecutorOptions {
   readonly compaction?: CompactionOptions;
   /** Offload large tool results of a step (see `ReActAgent`'s `toolResults`). */
   readonly toolResults?: ToolResultsOptions;
+  /**
+   * Prompt caching (see `PartPromptCache`): on by default, one key per session for all of this
+   * executor's steps, so parallel graph steps share their cached prefix; `false` turns it off.
+   */
+  readonly promptCache?: PartPromptCache;
 }
 
 /**
@@ -154,6 +160,7 @@ export function stepReActAgent(
     ...(options.settings ? { settings: options.settings } : {}),
     ...(options.compaction ? { compaction: options.compaction } : {}),
     ...(options.toolResults ? { toolResults: options.toolResults } : {}),
+    ...(options.promptCache !== false ? { promptCache: options.promptCache ?? {} } : {}),
     inputMessages,
   });
 }

@@ -1,4 +1,12 @@
-import { LoopAgent, type Agent, type ChatModel, type CompactionOptions, type Guardrails, type Tool } from '@replan/core';
+import {
+  LoopAgent,
+  type Agent,
+  type ChatModel,
+  type CompactionOptions,
+  type Guardrails,
+  type Tool,
+  type ToolResultsOptions,
+} from '@replan/core';
 import type { z } from 'zod';
 import { createExecutor, Executor } from './executor.js';
 import { createPlanner, Planner, type StructuredOutput } from './planner.js';
@@ -15,6 +23,7 @@ import type { PlanReviewOptions } from './review/plan-review-answer.js';
 import { resolveMaxStalls, resolveReview, withPlanReview } from './review/with-plan-review.js';
 import type { PlanCheck } from './policy/plan-check.js';
 import { withCheckPlan } from './policy/with-check-plan.js';
+import type { PartPromptCache } from './part-prompt-cache.js';
 
 interface CommonOptions {
   /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */
@@ -114,6 +123,16 @@ export interface PlanExecuteQuickOptions<S extends z.ZodType | undefined = undef
   /** Keep long steps inside the executor model's window (the executor's `compaction`; see `ReActAgent`). */
   readonly compaction?: CompactionOptions;
   /**
+   * Offload large tool results of a step (the executor's `toolResults`; see `ReActAgent`), and cap
+   * each step result the replanner is shown at the same size, with a note saying how to read it whole.
+   */
+  readonly toolResults?: ToolResultsOptions;
+  /**
+   * Prompt caching for the planner, the executor and the replanner (see `PartPromptCache`): on by
+   * default, one cache key per session and role; `false` turns it off.
+   */
+  readonly promptCache?: PartPromptCache;
+  /**
    * A plan policy run on the plan and on every revision before it is accepted, and before review
    * (see `PlanCheck`): a refusal goes back to the model as a repair with its reason; after
    * `maxRepairs` (2) refusals the run fails with `PlanningError`. With `streamingPlan`, steps
@@ -193,10 +212,12 @@ function defaultAgents(
 ): { planner: Agent; executor: Agent; replanner: Agent } {
   const planSchema = { mode, ...(o.planSchema ? { planSchema: o.planSchema } : {}) };
   const contextPolicy = o.contextPolicy ? { contextPolicy: o.contextPolicy } : {};
+  const promptCache = o.promptCache !== undefined ? { promptCache: o.promptCache } : {};
   return {
     planner: createPlanner({
       model: o.plannerModel ?? o.model,
       ...planSchema,
+      ...promptCache,
       ...(o.tools ? { tools: o.tools } : {}),
       ...(o.structuredOutput ? { structuredOutput: o.structuredOutput } : {}),
     }),
@@ -205,8 +226,16 @@ function defaultAgents(
       ...(o.tools ? { tools: o.tools } : {}),
       ...(o.stepMaxIterations !== undefined ? { maxIterations: o.stepMaxIterations } : {}),
       ...(o.compaction ? { compaction: o.compaction } : {}),
+      ...(o.toolResults ? { toolResults: o.toolResults } : {}),
       ...contextPolicy,
+      ...promptCache,
     }),
-    replanner: createReplanner({ model: o.replannerModel ?? o.model, ...planSchema, ...contextPolicy }),
+    replanner: createReplanner({
+      model: o.replannerModel ?? o.model,
+      ...planSchema,
+      ...contextPolicy,
+      ...promptCache,
+      ...(o.toolResults ? { stepResults: o.toolResults } : {}),
+    }),
   };
 }

@@ -25,6 +25,7 @@ import { GraphPlannerPrompt } from './graph/graph-prompts.js';
 import { checkGraphPlan } from './graph/graph-validation.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
+import { partCache, type PartPromptCache } from './part-prompt-cache.js';
 
 /** How the planner gets a structured plan from its model. */
 export type StructuredOutput = 'tool-call' | 'response-format';
@@ -56,6 +57,8 @@ export interface PlannerOptions<S extends z.ZodType = typeof defaultPlanSchema> 
    * as a repair (see `PlanCheck`). `createPlanExecuteAgent({ checkPlan })` sets it on its planner.
    */
   readonly checkPlan?: PlanCheck<z.output<S>>;
+  /** Prompt caching (see `PartPromptCache`): on by default, keyed by session and this planner's name; `false` turns it off. */
+  readonly promptCache?: PartPromptCache;
 }
 
 const stripJsonFence = (text: string) => text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
@@ -141,7 +144,8 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
       ? await this.options.buildInput(input)
       : formatPlannerPrompt(input, this.options.instruction ?? (this.mode === 'graph' ? GraphPlannerPrompt.system : undefined));
     // After a rejected plan (plan review), the reviewer's feedback comes last.
-    return { userInput, request: { ...this.request, messages: [...messages, ...reviewFeedbackMessages(ctx, this.keys)] } };
+    const request = { ...this.request, ...partCache(this.options.promptCache, ctx, this.name) };
+    return { userInput, request: { ...request, messages: [...messages, ...reviewFeedbackMessages(ctx, this.keys)] } };
   }
 
   /** Reads (and in graph mode, checks) the plan in a model answer. @internal */

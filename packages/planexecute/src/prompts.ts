@@ -30,21 +30,27 @@ The executor can use these tools:
   inputs: ['objective', 'tools'],
 };
 
-/** The executor's prompt. Inputs: objective, plan, completed steps with results, current step. */
+/**
+ * The executor's prompt. Inputs: objective, completed steps with results, plan, current step.
+ * Ordered for prompt caching, what changes least first: the instruction and the objective never
+ * change in a run; the completed steps only grow at their end; the plan is rewritten by every
+ * revision; the step is new each time. So one step's prompt is a prefix of the next's up to the
+ * results they share.
+ */
 export const ExecutorPrompt: PromptTemplate = {
   system: `You are a careful executor agent. The conversation below states the overall objective; a plan has been made for it. Carry out exactly the one step you are given, using your tools when they help, then answer with that step's result: the facts, numbers or text the next steps need. Do not do later steps.`,
-  task: `## PLAN
-{plan}
-
-## COMPLETED STEPS AND RESULTS
+  task: `## COMPLETED STEPS AND RESULTS
 {executedSteps}
+
+## PLAN
+{plan}
 
 ## YOUR STEP
 {step}`,
-  inputs: ['objective', 'plan', 'executedSteps', 'step'],
+  inputs: ['objective', 'executedSteps', 'plan', 'step'],
 };
 
-/** The replanner's prompt. Inputs: objective, plan, completed steps with results, tool names. */
+/** The replanner's prompt. Inputs: objective, completed steps with results, plan, tool names (ordered as `ExecutorPrompt`, for caching). */
 export const ReplannerPrompt: PromptTemplate = {
   system: `You review progress toward the objective stated in the conversation below and choose exactly ONE action:
 
@@ -52,14 +58,14 @@ export const ReplannerPrompt: PromptTemplate = {
 2. More work is needed: call "{planTool}" with a revised plan that lists ONLY the steps still to do (never completed ones), adapted to what the results taught you. If a step failed (see its tool errors), plan a way around the failure.
 
 Steps in the plan must be specific, self-contained and necessary, in a logical order.`,
-  task: `## CURRENT PLAN
-{plan}
-
-## COMPLETED STEPS AND RESULTS
+  task: `## COMPLETED STEPS AND RESULTS
 {executedSteps}
 
+## CURRENT PLAN
+{plan}
+
 Decide now: call "{respondTool}" or "{planTool}".`,
-  inputs: ['objective', 'plan', 'executedSteps', 'planTool', 'respondTool'],
+  inputs: ['objective', 'executedSteps', 'plan', 'planTool', 'respondTool'],
 };
 
 /** Replaces `{name}` placeholders; unknown names are left as they are. */

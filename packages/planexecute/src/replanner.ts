@@ -29,6 +29,8 @@ import { formatGraphReplannerPrompt } from './graph/graph-prompts.js';
 import { checkGraphPlan, type FinishedSteps } from './graph/graph-validation.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
+import { partCache, type PartPromptCache } from './part-prompt-cache.js';
+import { resolveStepResults, type StepResultsOptions } from './step-result-cap.js';
 
 export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
   readonly model: ChatModel;
@@ -63,6 +65,15 @@ export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema
    * sets it on its replanner.
    */
   readonly checkPlan?: PlanCheck<z.output<S>>;
+  /** Prompt caching (see `PartPromptCache`): on by default, keyed by session and this replanner's name; `false` turns it off. */
+  readonly promptCache?: PartPromptCache;
+  /**
+   * Cap each step result the prompt shows at `maxTokens` (about 4 characters a token): a longer one
+   * is shown as its head and tail with a note saying that the session keeps it whole and how a
+   * later step gets it (by naming `$n` / `$id`). `createPlanExecuteAgent({ toolResults })` sets it to
+   * the same size. Off by default.
+   */
+  readonly stepResults?: StepResultsOptions;
 }
 
 /** What the replanner decided. */
@@ -135,6 +146,7 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
   readonly planSchema: S;
   private readonly respondSchema: z.ZodType;
   private readonly tools: readonly ToolSpec[];
+  private readonly maxResultChars: number | undefined;
 
   constructor(
     readonly options: ReplannerOptions<S>,
@@ -153,6 +165,7 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
     );
     this.planSchema = (options.planSchema ?? (this.mode === 'graph' ? graphPlanSchema : defaultPlanSchema)) as S;
     this.respondSchema = options.respondSchema ?? defaultRespondSchema;
+    this.maxResultChars = resolveStepResults(options.stepResults, `Replanner "${this.name}"`);
     this.tools = [planToolFor(this.planSchema, `Replanner "${this.name}"`), respondToolFor(this.respondSchema)];
   }
 
@@ -167,6 +180,7 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
         tools: this.tools,
         toolChoice: 'required',
         ...(this.options.settings ? { settings: this.options.settings } : {}),
+        ...partCache(this.options.promptCache, ctx, this.name),
       },
       parse: (m) => {
         const parsed = parseReplannerAnswer(m, this.planSchema, this.respondSchema);
@@ -223,7 +237,7 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
     const state = readExecutionState(ctx.state, this.keys);
     const pending = pendingStep(ctx, this.keys);
     const executedSteps = pending ? [...state.executedSteps, pending] : state.executedSteps;
-    const context = linearReplannerContext(executedSteps, this.contextPolicy);
+    const context = linearReplannerContext(executedSteps, this.contextPolicy, this.maxResultChars);
     const input: ExecutionContext = { ...state, executedSteps, context };
     const messages = this.options.buildInput
       ? await this.options.buildInput(input as ExecutionContext<z.output<S>>)
@@ -233,7 +247,7 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
 
   /** Graph mode: the graph executor already stored every step in `ExecutedSteps`. */
   private async graphInput(ctx: InvocationContext): Promise<ReplannerInput> {
-    const input = graphReplannerInput(ctx.state, this.contextPolicy, this.keys);
+    const input = graphReplannerInput(ctx.state, this.contextPolicy, this.keys, this.maxResultChars);
     const messages = this.options.buildGraphInput
       ? await this.options.buildGraphInput(input)
       : formatGraphReplannerPrompt(input, { planTool: 'plan', respondTool: 'respond' }, this.options.instruction);

@@ -86,7 +86,7 @@ describe('prompts and user input', () => {
 
   it('exports templates that name their inputs and fill them', () => {
     expect(PlannerPrompt.inputs).toEqual(['objective', 'tools']);
-    expect(ExecutorPrompt.inputs).toEqual(['objective', 'plan', 'executedSteps', 'step']);
+    expect(ExecutorPrompt.inputs).toEqual(['objective', 'executedSteps', 'plan', 'step']);
     expect(ReplannerPrompt.inputs).toContain('executedSteps');
     expect(fillTemplate(ExecutorPrompt.task ?? '', { step: 'do X' })).toContain('## YOUR STEP\ndo X');
     expect(fillTemplate('{a} {b}', { a: '1' })).toBe('1 {b}');

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { ConcurrentUpdateError, SessionNotFoundError, type AgentEvent, type SessionKey, type SessionLease } from '@replan/core';
-import { SESSION_SCHEMA_VERSION, splitStateDelta } from '@replan/core/store-kit';
+import { SESSION_SCHEMA_VERSION, splitStateDelta, type NewBlob } from '@replan/core/store-kit';
+import { blobColumns } from './blob-queries.js';
 import { LEASE_COLUMNS, leaseGuard, lostLease } from './lease-queries.js';
 import type { Tables } from './sql-names.js';
 
@@ -17,6 +18,8 @@ export interface PendingAppend {
   readonly expectedVersion: number;
   /** The writer's lease: its token is checked in the same UPDATE as the version. */
   readonly lease?: SessionLease;
+  /** Blobs the events name that the session does not hold yet: written by the same statement. */
+  readonly blobs?: readonly NewBlob[];
 }
 
 /** How one append of a batch ended: its new version, or why it was refused (nothing of it written). */
@@ -66,6 +69,7 @@ export async function appendBatch(
   const ords = appends.map((_, i) => i);
   const events = appends.flatMap((a, ord) => a.events.map((e, i) => ({ ord, seq: a.expectedVersion + i + 1, e })));
   const shared = sharedWrites(appends);
+  const blobs = appends.flatMap((a, ord) => (a.blobs ?? []).map((b) => ({ ord, b })));
   const { rows } = await client.query<{ ord: number }>({
     // Named: parsed and planned once per connection, not for every batch.
     name: statementName(tables, notify ? 'append-batch-notify' : 'append-batch'),
@@ -101,6 +105,13 @@ export async function appendBatch(
        ON CONFLICT (app_name, user_id, key) DO UPDATE
        SET value = EXCLUDED.value, schema_version = EXCLUDED.schema_version, updated_at = EXCLUDED.updated_at
        RETURNING 1
+     ), blobs_written AS (
+       INSERT INTO ${tables.blobs} (app_name, user_id, session_id, blob_id, media_type, size, bytes)
+       SELECT i.app_name, i.user_id, i.id, b.id, b.media_type, b.size, b.bytes
+       FROM unnest($20::int[], $21::text[], $22::text[], $23::int[], $24::bytea[]) AS b(ord, id, media_type, size, bytes)
+       JOIN bumped x ON x.ord = b.ord JOIN input i ON i.ord = b.ord
+       ON CONFLICT DO NOTHING
+       RETURNING 1
      )
      ${
        notify
@@ -129,6 +140,8 @@ export async function appendBatch(
       shared.user.map((w) => w.ord),
       shared.user.map((w) => w.key),
       shared.user.map((w) => w.value),
+      blobs.map((x) => x.ord),
+      ...blobColumns(blobs.map((x) => x.b)),
     ],
   });
   const passed = new Set(rows.map((r) => r.ord));

@@ -142,6 +142,25 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT app_name, user_id, id, lease_token, lease_owner, lease_expires_at FROM ${t.sessions} WHERE lease_token > 0;
       ALTER TABLE ${t.sessions} DROP COLUMN lease_owner, DROP COLUMN lease_token, DROP COLUMN lease_expires_at;`,
   },
+  {
+    version: 5,
+    name: 'blobs: the bytes of images and files, per session',
+    // Events name blobs ({ blob: sha256, size, mediaType }) from then on, written with session
+    // schema version 2; events of version 1 hold no blobs and load as they are. A blob is written
+    // in the statement that inserts the event naming it, and goes with its session.
+    sql: (t) => `
+      CREATE TABLE ${t.blobs} (
+        app_name text COLLATE "C" NOT NULL,
+        user_id text COLLATE "C" NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
+        blob_id text COLLATE "C" NOT NULL,
+        media_type text NOT NULL,
+        size integer NOT NULL,
+        bytes bytea NOT NULL,
+        PRIMARY KEY (app_name, user_id, session_id, blob_id),
+        FOREIGN KEY (app_name, user_id, session_id) REFERENCES ${t.sessions} (app_name, user_id, id) ON DELETE CASCADE
+      );`,
+  },
 ];
 
 /** Advisory lock class for migrations ("repl"); the object id is the schema's hash. */

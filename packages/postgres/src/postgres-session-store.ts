@@ -28,7 +28,11 @@ import {
   decodeCursor,
   encodeCursor,
   eventsForStorage,
+  extractBlobs,
+  resolveBlobLimits,
+  type ResolvedBlobLimits,
 } from '@replan/core/store-kit';
+import { newBlobsOf, readBlobRow } from './blob-queries.js';
 import { AppendBatcher, type QueuedAppend } from './append-batcher.js';
 import { appendBatch, type AppendOutcome, type PendingAppend } from './batch-append.js';
 import { lockBounds } from './connection-settings.js';
@@ -49,7 +53,9 @@ export type { PostgresSessionStoreOptions } from './store-options.js';
  *
  * Tables (in `schema`): `replan_sessions` (key, initial state, version), `replan_events` (one
  * row per event, unique per session and sequence number, deleted with their session),
- * `replan_app_state` and `replan_user_state` (one row per key), and `replan_migrations`.
+ * `replan_app_state` and `replan_user_state` (one row per key), `replan_blobs` (the bytes of
+ * images and files, per session, written by the statement that appends the event naming them, and
+ * deleted with their session), and `replan_migrations`.
  * `migrate()` creates them; it also runs on first use, and is safe from many workers at once.
  *
  * An append is one statement: it bumps the session's version only if it still equals
@@ -60,10 +66,8 @@ export type { PostgresSessionStoreOptions } from './store-options.js';
  * `replan_leases`, apart from the session row, on a pool of their own. Every query is scoped by
  * (appName, userId, id), so one user can never reach another user's session.
  *
- * Group commit: appends that arrive while a commit is running (from any session and caller of
- * this store) are committed together by the next one, each with its own version check — one
- * session's conflict fails only that append — and each caller is answered only after the commit
- * that holds its append.
+ * Group commit: appends that arrive during a commit go together in the next one, each with its
+ * own version check; each caller is answered once the commit holding its append is done.
  *
  * Faults: a lost connection never crashes the process (every client the store checks out listens
  * for errors while it is out); calls fail with `SessionStoreError` of `kind: 'connection'`, and
@@ -75,7 +79,7 @@ export class PostgresSessionStore implements SessionStore {
   private readonly schemaName: string;
   private migrated: Promise<void> | undefined;
   private readonly batcher = new AppendBatcher((batch) => this.commitAppends(batch));
-  private readonly notifyAppends: boolean;
+  private readonly limits: ResolvedBlobLimits;
   private readonly watchers: SessionWatchers;
 
   constructor(options: PostgresSessionStoreOptions) {
@@ -87,22 +91,15 @@ export class PostgresSessionStore implements SessionStore {
     if (options.leasePool !== undefined && options.pool === undefined)
       throw new ConfigurationError('PostgresSessionStore leasePool goes with pool; with connectionString, set leaseConnections instead.');
     const bounds = lockBounds(options);
+    this.limits = resolveBlobLimits('PostgresSessionStore', options);
     this.schemaName = options.schema ?? 'public';
     this.tables = new Tables(this.schemaName);
     this.db = new StoreConnections(options, bounds);
-    this.notifyAppends = options.notifyAppends ?? false;
-    this.watchers = new SessionWatchers(this.db.mainPool, this.tables.changeChannel, (error) =>
-      console.warn(`PostgresSessionStore.watchSession: ${error.message}; retrying`),
-    );
+    this.watchers = new SessionWatchers(this.db.mainPool, this.tables, options);
   }
 
-  /**
-   * Calls `onChange` when an append to the session commits, in any process whose store has
-   * `notifyAppends` (PostgreSQL LISTEN/NOTIFY; one connection stays checked out while anything is
-   * watched), and after a reconnect. Returns how to stop watching.
-   */
-  watchSession(key: SessionKey, onChange: () => void): () => void {
-    assertSessionKey(key);
+  /** Wakes `onChange` on commits to the session: see `SessionWatchers`. */
+  watchSession(key: SessionKey, onChange: () => void) {
     return this.watchers.watch(key, onChange);
   }
 
@@ -120,7 +117,7 @@ export class PostgresSessionStore implements SessionStore {
     // One statement, no transaction: its row locks last only while it runs.
     await this.wrap('create', key, async () => {
       await this.ready();
-      await this.db.attempt(false, (client) => insertSession(client, this.tables, key, state, clean));
+      await this.db.attempt(false, (client) => insertSession(client, this.tables, key, state, clean, this.limits));
     });
     const session = await this.get(key);
     if (!session) throw new SessionStoreError(`Session ${shortId(key.id)} vanished right after it was created.`);
@@ -218,14 +215,17 @@ export class PostgresSessionStore implements SessionStore {
     assertSessionKey(key);
     assertExpectedVersion(expectedVersion);
     if (lease !== undefined) assertSessionLease(lease);
-    const clean = eventsForStorage(events);
-    if (clean.length)
+    const found = extractBlobs(key.id, eventsForStorage(events), this.limits);
+    // New blobs, checked against the session's (ids and sizes read, never bytes; no query without media).
+    const blobs = await newBlobsOf((query) => this.blobQuery('append to', key, query), this.tables, key, found, this.limits);
+    if (found.events.length)
       // Queued at once (the commit migrates first if needed), so close() waits for it.
       return this.batcher.append({
         key: { appName: key.appName, userId: key.userId, id: key.id },
-        events: clean,
+        events: found.events,
         expectedVersion,
         ...(lease ? { lease } : {}),
+        ...(blobs.length ? { blobs } : {}),
       });
     // Nothing to write: only check the version (one statement, no transaction).
     return this.wrap('append to', key, async () => {
@@ -245,6 +245,16 @@ export class PostgresSessionStore implements SessionStore {
       if (found.version !== expectedVersion) throw new ConcurrentUpdateError(key.id, expectedVersion, found.version);
       return { version: expectedVersion };
     });
+  }
+
+  /** The bytes of blob `id` of the session (see `SessionStore.readBlob`). */
+  async readBlob(key: SessionKey, id: string): Promise<Uint8Array> {
+    assertSessionKey(key);
+    return this.blobQuery('read a blob of', key, (client) => readBlobRow(client, this.tables, key, id));
+  }
+
+  private blobQuery<T>(what: string, key: SessionKey, query: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.wrap(what, key, () => this.ready().then(() => this.db.withClient(query)));
   }
 
   /** Takes the session's lease; expiry is judged by the database's clock (see lease-queries.ts). */
@@ -298,7 +308,7 @@ export class PostgresSessionStore implements SessionStore {
     const settle = (queued: QueuedAppend, outcome: AppendOutcome) =>
       'error' in outcome ? queued.reject(outcome.error) : queued.resolve(outcome);
     const run = (appends: PendingAppend[]) =>
-      this.db.attempt(false, (client) => appendBatch(client, this.tables, appends, this.notifyAppends));
+      this.db.attempt(false, (client) => appendBatch(client, this.tables, appends, this.watchers.notify));
     try {
       await this.ready();
     } catch (error) {

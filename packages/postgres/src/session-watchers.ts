@@ -1,25 +1,38 @@
 import type pg from 'pg';
 import type { SessionKey } from '@replan/core';
+import { assertSessionKey } from '@replan/core/store-kit';
 import { NotifyListener } from './queue/notify-listener.js';
+import type { Tables } from './sql-names.js';
+import type { PostgresSessionStoreOptions } from './store-options.js';
 
 const keyOf = (key: SessionKey) => JSON.stringify([key.appName, key.userId, key.id]);
 
 /**
- * `watchSession` of a `PostgresSessionStore`: one LISTEN connection (checked out while anyone
- * watches) on the schema's change channel, routing each NOTIFY to the watchers of its session.
- * After the connection came back, every watcher is called: notifications sent meanwhile were lost.
+ * `watchSession` of a `PostgresSessionStore`: one LISTEN connection (checked out of the store's
+ * pool while anyone watches) on the schema's change channel, routing each NOTIFY to the watchers
+ * of its session. After the connection came back, every watcher is called: notifications sent
+ * meanwhile were lost. `notify`: this store's appends NOTIFY (`notifyAppends`).
  */
 export class SessionWatchers {
   private readonly watchers = new Map<string, Set<() => void>>();
   private listener: NotifyListener | undefined;
 
+  private readonly channel: string;
+  readonly notify: boolean;
+
   constructor(
     private readonly pool: pg.Pool,
-    private readonly channel: string,
-    private readonly onError: (error: Error) => void,
-  ) {}
+    tables: Tables,
+    options: Pick<PostgresSessionStoreOptions, 'notifyAppends'>,
+    private readonly onError: (error: Error) => void = (error) =>
+      console.warn(`PostgresSessionStore.watchSession: ${error.message}; retrying`),
+  ) {
+    this.channel = tables.changeChannel;
+    this.notify = options.notifyAppends ?? false;
+  }
 
   watch(key: SessionKey, onChange: () => void): () => void {
+    assertSessionKey(key);
     const id = keyOf(key);
     let set = this.watchers.get(id);
     if (!set) {

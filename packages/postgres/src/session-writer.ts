@@ -1,6 +1,14 @@
 import type pg from 'pg';
 import { SessionExistsError, type AgentEvent, type SessionKey } from '@replan/core';
-import { SESSION_SCHEMA_VERSION, splitStateDelta } from '@replan/core/store-kit';
+import {
+  SESSION_SCHEMA_VERSION,
+  blobsToStore,
+  extractBlobs,
+  resolveBlobLimits,
+  splitStateDelta,
+  type ResolvedBlobLimits,
+} from '@replan/core/store-kit';
+import { blobColumns } from './blob-queries.js';
 import type { Tables } from './sql-names.js';
 
 /** Keys and JSON texts of `values`, in key order (so every writer locks shared rows in the same order). */
@@ -13,7 +21,8 @@ function keyValues(values: Record<string, unknown>): [string[], string[]] {
  * Inserts a new session row with its first events and the `app:`/`user:` keys its initial state
  * and events set, in ONE statement (so its row locks last only while it runs): the store's
  * `create`, and the run queue's `submit` (session and job in one transaction), share it.
- * `state` is already JSON-checked; `events` are already stripped for storage.
+ * `state` is already JSON-checked; `events` are already stripped for storage. Their images and
+ * files with inline data are stored as blobs in the same statement (within `limits`).
  * `SessionExistsError` when the session exists (then nothing is written).
  */
 export async function insertSession(
@@ -21,8 +30,13 @@ export async function insertSession(
   tables: Tables,
   key: SessionKey,
   state: Readonly<Record<string, unknown>> | undefined,
-  events: readonly AgentEvent[],
+  input: readonly AgentEvent[],
+  limits: ResolvedBlobLimits = resolveBlobLimits('PostgresSessionStore', undefined),
 ): Promise<void> {
+  const found = extractBlobs(key.id, input, limits);
+  const { events } = found;
+  // A new session holds no blobs yet: it can only name the ones it brings.
+  const blobs = blobsToStore(key.id, found, new Map(), limits);
   const initial = splitStateDelta(state);
   const app: Record<string, unknown> = {};
   const user: Record<string, unknown> = {};
@@ -57,6 +71,11 @@ export async function insertSession(
        ON CONFLICT (app_name, user_id, key) DO UPDATE
        SET value = EXCLUDED.value, schema_version = EXCLUDED.schema_version, updated_at = EXCLUDED.updated_at
        RETURNING 1
+     ), blobs_written AS (
+       INSERT INTO ${tables.blobs} (app_name, user_id, session_id, blob_id, media_type, size, bytes)
+       SELECT $1, $2, $3, b.id, b.media_type, b.size, b.bytes
+       FROM unnest($15::text[], $16::text[], $17::int[], $18::bytea[]) AS b(id, media_type, size, bytes) WHERE EXISTS (SELECT 1 FROM created)
+       RETURNING 1
      )
      SELECT count(*)::int AS created FROM created`,
     [
@@ -74,6 +93,7 @@ export async function insertSession(
       appValues,
       userKeys,
       userValues,
+      ...blobColumns(blobs),
     ],
   );
   if (rows[0]?.created !== 1) throw new SessionExistsError(key.id);

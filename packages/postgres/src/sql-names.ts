@@ -15,6 +15,8 @@ export class Tables {
   readonly userState: string;
   /** One row per session that ever had a lease: its last token, holder, expiry and holder process. */
   readonly leases: string;
+  /** The bytes of sessions' images and files, one row per session and blob id (SHA-256). */
+  readonly blobs: string;
   readonly migrations: string;
   /** The run queue's jobs (one row per session that went through the queue) and its operations view. */
   readonly jobs: string;
@@ -35,6 +37,7 @@ export class Tables {
     this.appState = t('replan_app_state');
     this.userState = t('replan_user_state');
     this.leases = t('replan_leases');
+    this.blobs = t('replan_blobs');
     this.migrations = t('replan_migrations');
     this.jobs = t('replan_jobs');
     this.runsView = t('replan_runs');

@@ -1,7 +1,11 @@
 import type pg from 'pg';
+import type { BlobLimits } from '@replan/core';
 
-/** How to construct a `PostgresSessionStore`: where its connections come from, and how long it waits for locks. */
-export interface PostgresSessionStoreOptions {
+/**
+ * How to construct a `PostgresSessionStore`: where its connections come from, how long it waits
+ * for locks, and the size limits of its blobs (`maxBlobBytes`, `maxSessionBlobBytes`).
+ */
+export interface PostgresSessionStoreOptions extends BlobLimits {
   /** A pool you own; `close()` leaves it open. Give this or `connectionString`. */
   readonly pool?: pg.Pool;
   /** Connection string for pools the store creates (and ends on `close()`). */

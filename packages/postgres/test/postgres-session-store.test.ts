@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { SessionCorruptError, type SessionStore } from '@replan/core';
+import { SESSION_SCHEMA_VERSION } from '@replan/core/store-kit';
 import { contractEvent, runSessionStoreContract } from '@replan/core/testing';
 import { PostgresSessionStore } from '@replan/postgres';
 import { useTestPostgres } from './support/use-test-postgres.js';
@@ -15,6 +16,9 @@ runSessionStoreContract({
   disposeStore: (store: SessionStore) => store.close?.(),
   test: { describe, it, expect },
   leases: true,
+  blobs: true,
+  createStoreWithLimits: (limits) =>
+    new PostgresSessionStore({ connectionString: db.connectionString, schema: db.freshSchema('contract'), ...limits }),
 });
 
 /** A store on a fresh schema plus a raw pool on the same database, both closed after `body`. */
@@ -45,7 +49,7 @@ describe('PostgresSessionStore', () => {
       const e = contractEvent('a', { actions: { stateDelta: { 'app:motd': 'hi', 'user:lang': 'fr', own: 1, 'temp:x': 2 } } });
       await store.create({ ...key('s'), state: { 'app:init': true, topic: 't' } }, [e]);
       const events = await sql.query(`SELECT seq, event_id, schema_version FROM "${schema}".replan_events`);
-      expect(events.rows).toEqual([{ seq: 1, event_id: e.id, schema_version: 1 }]);
+      expect(events.rows).toEqual([{ seq: 1, event_id: e.id, schema_version: SESSION_SCHEMA_VERSION }]);
       const app = await sql.query(`SELECT key, value FROM "${schema}".replan_app_state ORDER BY key`);
       expect(app.rows).toEqual([
         { key: 'app:init', value: true },

@@ -10,6 +10,10 @@ export type { ProviderRetry, RetryOptions } from './retry/request-retries.js';
 // Profiles
 export { PROVIDER_PROFILES } from './profiles/provider-profile.js';
 export type { ProviderProfileName } from './profiles/provider-profile.js';
+export { PROMPT_CACHING } from './cache/prompt-caching.js';
+export type { PromptCaching } from './cache/prompt-caching.js';
+export { MEDIA_PROFILES } from './media/media-profile.js';
+export type { MediaProfileName } from './media/media-profile.js';
 
 // Errors
 export {
@@ -24,6 +28,7 @@ export {
   ProviderConnectionError,
 } from './errors/provider-errors.js';
 export type { ProviderErrorDetails } from './errors/provider-errors.js';
+export { UnsupportedMediaError, UnresolvedBlobError } from './errors/media-errors.js';
 
 // Structured output
 export { StrictSchemaError } from './schema/strict-json-schema.js';

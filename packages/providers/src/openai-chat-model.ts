@@ -7,10 +7,12 @@ import { baseURLOf, createOpenAIClient, type ClientOptions } from './client.js';
 import { ProviderError } from './errors/provider-errors.js';
 import { withRetries, type RetryOptions } from './retry/request-retries.js';
 import { fromErrorPayload, toProviderError } from './errors/map-error.js';
-import { detectProfile, isGoogleEndpoint, type ProviderProfileName } from './profiles/provider-profile.js';
+import { defaultPromptCaching, PROMPT_CACHING, type PromptCaching } from './cache/prompt-caching.js';
+import { detectProfile, isGoogleEndpoint, reasoningProvidersOf, type ProviderProfileName } from './profiles/provider-profile.js';
 import { isRecord, type Json } from './reasoning/json.js';
 import type { ThinkTagsMode } from './reasoning/think-tags.js';
 import { withStructuredText } from './structured-text.js';
+import { detectMediaProfile, type MediaProfileName } from './media/media-profile.js';
 import { guardedStream, type SdkStream } from './stream/guarded-stream.js';
 
 export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
@@ -22,6 +24,11 @@ export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
   readonly settings?: ModelSettings;
   /** How reasoning goes back and settings are named; detected from `baseURL` and `model` when absent. */
   readonly profile?: ProviderProfileName;
+  /**
+   * What the server takes as images and files (`openai`, `gemini`, `ollama`, `litellm`,
+   * `openrouter`, `generic`); detected from `baseURL` and the profile when absent.
+   */
+  readonly media?: MediaProfileName;
   /** Longest wait between two stream chunks before the call fails with `TimeoutError`, ms (default 300 000; 0 = none). */
   readonly idleTimeoutMs?: number;
   /** Ask for usage on streams (`stream_options.include_usage`, default true); turn off for servers that reject it. */
@@ -33,12 +40,19 @@ export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
    * block with provider `think-tags`, streamed as `reasoning-delta`s.
    */
   readonly thinkTags?: ThinkTagsMode;
-  /** The model's id for budgets and logs (default: `model`). */
+  /**
+   * How a request's `cache` goes on the wire: `key` (`prompt_cache_key`, `prompt_cache_retention`),
+   * `breakpoints` (`cache_control` on the system message, the last tool and the last user message)
+   * or `none`. Default from the profile: `key` for `openai`, `breakpoints` for `anthropic` and
+   * for Claude on `openrouter`, else `none`.
+   */
+  readonly promptCaching?: PromptCaching;
   /**
    * The model's context window in tokens, as its provider documents it. Compaction uses it as its
    * default `maxInputTokens`; nothing is guessed when it is absent.
    */
   readonly contextWindow?: number;
+  /** The model's id for budgets and logs (default: `model`). */
   readonly id?: string;
 }
 
@@ -56,9 +70,15 @@ export class OpenAIChatModel implements ChatModel {
   /** The context window given in the options (tokens), if any. */
   readonly contextWindow?: number;
   readonly profile: ProviderProfileName;
+  /** What the server takes as images and files (see `OpenAIChatModelOptions.media`). */
+  readonly media: MediaProfileName;
+  /** The reasoning this model sends back, by its blocks' `provider` tag: its profile's own (see `reasoningProvidersOf`). */
+  readonly reasoningProviders: readonly string[];
   readonly client: OpenAI;
   /** How `<think>…</think>` in the content is read (see `OpenAIChatModelOptions.thinkTags`). */
   readonly thinkTags: ThinkTagsMode;
+  /** How a request's `cache` is sent (see `OpenAIChatModelOptions.promptCaching`). */
+  readonly promptCaching: PromptCaching;
   private readonly googleEndpoint: boolean;
   private readonly idleTimeoutMs: number;
 
@@ -73,10 +93,17 @@ export class OpenAIChatModel implements ChatModel {
     const baseURL = options.client ? options.client.baseURL : baseURLOf(options);
     this.profile = options.profile ?? detectProfile(baseURL, options.model);
     this.googleEndpoint = isGoogleEndpoint(baseURL);
+    this.reasoningProviders = reasoningProvidersOf(this.profile);
+    this.media = options.media ?? detectMediaProfile(baseURL, this.profile);
     // The SDK's own retries are off: `withRetries` makes them, visibly (`onRetry`).
     this.client = options.client ?? createOpenAIClient({ ...options, maxRetries: 0 });
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.thinkTags = options.thinkTags ?? 'auto';
+    if (options.promptCaching !== undefined && !PROMPT_CACHING.includes(options.promptCaching))
+      throw new ConfigurationError(
+        `OpenAIChatModel "${options.model}": promptCaching must be one of ${PROMPT_CACHING.join(', ')}; got ${JSON.stringify(options.promptCaching)}.`,
+      );
+    this.promptCaching = options.promptCaching ?? defaultPromptCaching(this.profile, options.model);
   }
 
   /** The request body this model would send (without `stream`); useful to inspect or log. */
@@ -85,6 +112,8 @@ export class OpenAIChatModel implements ChatModel {
       model: this.model,
       profile: this.profile,
       googleEndpoint: this.googleEndpoint,
+      caching: this.promptCaching,
+      media: this.media,
       ...(this.options.settings ? { defaults: this.options.settings } : {}),
     });
   }

@@ -13,9 +13,14 @@
  *   finishes, and handles approvals and interrupts (`approvalInterruptId`, `toolInterruptId`).
  * - Context: `buildContextMessages` turns the session's events into the messages a model sees;
  *   `quoteValue`, `quotedBlock` and `quotePreamble` fence data (tool output, other agents' words)
- *   in a prompt so it cannot pose as the prompt's own text (`QUOTE_BEGIN`, `QUOTE_END`, …).
+ *   in a prompt so it cannot pose as the prompt's own text (`QUOTE_BEGIN`, `QUOTE_END`, …);
+ *   `headTailPreview` shortens a long value the way offloaded tool results are shown.
+ * - Prompt caching: `requestCache` makes a request's `cache` from an agent's `PromptCacheOptions`.
  * - Models: `markContextLengthError` makes a model's own overflow error an instance of core's
  *   `ContextLengthError` (so compaction recognises it) while it keeps its own class.
+ * - Fallback: `fallbackReasonOf` says whether another model may answer an error (and why);
+ *   `withoutForeignReasoning` downgrades other providers' (or other models') signed or encrypted reasoning, as
+ *   `fallbackModel` does before each call.
  * - Stopping: `abortErrorOf`, `raceAbort`, `RunInterruptedSignal`; `AsyncQueue` merges the
  *   events of sub-agents that run at once.
  *
@@ -30,9 +35,13 @@ export { RunInterruptedSignal } from '../agents/run-interrupted.js';
 export { assertAgentName } from '../agents/agent-name.js';
 export { runAgent } from '../agents/run-agent.js';
 export { markContextLengthError } from '../errors/context-length-error.js';
+export { fallbackReasonOf, FALLBACK_REASONS } from '../models/fallback-reason.js';
+export { withoutForeignReasoning, isProviderBound } from '../reasoning/foreign-reasoning.js';
+export type { ReasoningTarget } from '../reasoning/foreign-reasoning.js';
 
 // Model and tool calls
 export { streamModelCall, callModel } from '../agents/model-call.js';
+export { requestCache } from '../agents/prompt-cache.js';
 export { executeToolCalls, approvalInterruptId, toolInterruptId } from '../agents/tool-execution.js';
 export type { ToolExecutionOptions } from '../agents/tool-execution.js';
 export { toolSpecOf, toolParametersSchema } from '../tools/tool.js';
@@ -52,6 +61,7 @@ export {
   quoteValue,
   quotedBlock,
 } from '../context/quoted-context.js';
+export { headTailPreview } from '../tools/offload/tool-result-preview.js';
 export { PLAN_REACT_TAGS, splitPlanReActTags, joinPlanReActTags } from '../reasoning/plan-react-tags.js';
 export type { ReActPlanner } from '../reasoning/react-planner.js';
 

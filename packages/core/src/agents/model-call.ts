@@ -6,6 +6,7 @@ import { abortErrorOf } from './abort.js';
 import type { InvocationContext } from './invocation-context.js';
 import { describeRequest } from '../replay/request-fingerprint.js';
 import { noteModelResponse } from './response-record.js';
+import { requestWithBlobBytes } from './request-blobs.js';
 
 /**
  * The one streaming model call every agent builds on. It keeps the rules of a model call in one
@@ -25,6 +26,7 @@ export async function* streamModelCall(
   signal: AbortSignal = ctx.signal,
 ): AsyncGenerator<ModelStreamPart, ModelResponse, undefined> {
   const call = beginModelCall(ctx, model, request, signal);
+  const sent = await blobBytes(ctx, request, call);
   let response: ModelResponse | undefined;
   let failure: Error | undefined;
   let ended = false;
@@ -34,7 +36,7 @@ export async function* streamModelCall(
       let next: IteratorResult<ModelStreamPart>;
       // Only the model's own failures are mapped: an error thrown into this generator at `yield` is the caller's.
       try {
-        parts ??= model.stream(request, { signal, agent: callingAgent(ctx) })[Symbol.asyncIterator]();
+        parts ??= model.stream(sent, { signal, agent: callingAgent(ctx) })[Symbol.asyncIterator]();
         next = await parts.next();
       } catch (error) {
         failure = call.failed(error);
@@ -86,13 +88,28 @@ export async function* callModel(
     }
   }
   const call = beginModelCall(ctx, model, request, ctx.signal);
+  const sent = await blobBytes(ctx, request, call);
   let response: ModelResponse;
   try {
-    response = await model.generate(request, { signal: ctx.signal, agent: callingAgent(ctx) });
+    response = await model.generate(sent, { signal: ctx.signal, agent: callingAgent(ctx) });
   } catch (error) {
     throw call.failed(error);
   }
   return call.succeeded(response);
+}
+
+/**
+ * The request with its blobs' bytes (see `requestWithBlobBytes`). A blob that cannot be read ends
+ * the call (observers hear it failed) with the store's own error — a missing one is a
+ * `SessionCorruptError` naming it — not a `ModelCallError`: no model was asked.
+ */
+async function blobBytes(ctx: InvocationContext, request: ModelRequest, call: { failed(error: unknown): Error }): Promise<ModelRequest> {
+  try {
+    return await requestWithBlobBytes(ctx.services, request);
+  } catch (error) {
+    call.failed(error);
+    throw error;
+  }
 }
 
 /** The calling agent's identity, as `ModelCallOptions.agent` carries it to the model. */
@@ -123,7 +140,12 @@ function beginModelCall(ctx: InvocationContext, model: ChatModel, request: Model
       observed?.(undefined, new Error(`the caller stopped reading model "${model.id}"'s stream`));
     },
     succeeded(response: ModelResponse): ModelResponse {
-      budget.recordUsage(model.id, response.usage, { path: ctx.path, stepId: ctx.stepId, latencyMs: Date.now() - started });
+      // A model that handed the request on (a fallback) names the model that answered: its usage is that model's.
+      budget.recordUsage(response.model?.id ?? model.id, response.usage, {
+        path: ctx.path,
+        stepId: ctx.stepId,
+        latencyMs: Date.now() - started,
+      });
       // The event storing this response gets meta.model and meta.request (ctx.event).
       const memo = ctx.modelCalls;
       noteModelResponse(memo, response, model, describeRequest(request, memo.chain, call));

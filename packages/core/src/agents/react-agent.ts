@@ -25,6 +25,7 @@ import { isContextLengthError } from '../errors/context-length-error.js';
 import type { ToolResultsOptions } from '../tools/offload/tool-result-preview.js';
 import { ToolResultOffload } from '../tools/offload/tool-result-offload.js';
 import { pendingToolCalls } from './pending-tool-calls.js';
+import { type PromptCacheOptions, requestCache } from './prompt-cache.js';
 
 export type Instruction = string | ((state: Readonly<Record<string, unknown>>, ctx: InvocationContext) => string | Promise<string>);
 
@@ -69,6 +70,8 @@ export interface ReActAgentOptions extends ContextOptions {
    * the rest (this session's results only). Off by default.
    */
   readonly toolResults?: ToolResultsOptions;
+  /** Prompt caching: every request carries `ModelRequest.cache` (default key: one per session and agent). Off by default. */
+  readonly promptCache?: PromptCacheOptions;
 }
 
 const EMPTY_NUDGE = 'Your last reply was empty. Continue: call a tool if you still need one, or give your final answer as text.';
@@ -244,12 +247,14 @@ export class ReActAgent implements Agent {
     if (plannerText) parts.push(plannerText);
     const settings = planner?.settings ? planner.settings(this.options.settings) : this.options.settings;
     const shown = this.offload ? this.offload.previews.all(context) : context;
+    const cache = requestCache(this.options.promptCache, ctx, this.name);
     return {
       messages: parts.length ? [this.systemMessage(parts.join('\n\n')), ...shown] : shown,
       ...(tools.length ? { tools } : {}),
       ...(this.options.toolChoice && tools.length ? { toolChoice: this.options.toolChoice } : {}),
       ...(output ? { responseFormat: { name: `${this.name}_output`, schema: output.jsonSchema, strict: true } } : {}),
       ...(settings ? { settings } : {}),
+      ...(cache ? { cache } : {}),
     };
   }
 

@@ -38,9 +38,10 @@ interface NotedResponse {
   readonly request: RequestRecord;
 }
 
-/** Notes that `model` answered `response` to a request described by `request` (called once a model call succeeded). */
+/** Notes that `model` (or the model the response names, when `model` handed the request on) answered `response` to a request described by `request` (called once a model call succeeded). */
 export function noteModelResponse(memo: ModelCallMemo, response: ModelResponse, model: ChatModel, request: RequestRecord): void {
-  memo.pending = { model: model.provider ? { id: model.id, provider: model.provider } : { id: model.id }, response, request };
+  const answered = response.model ?? model;
+  memo.pending = { model: answered.provider ? { id: answered.id, provider: answered.provider } : { id: answered.id }, response, request };
 }
 
 const usualFinish = (message: Message): FinishReason => (message.content.some((b) => b.type === 'tool_call') ? 'tool_calls' : 'stop');

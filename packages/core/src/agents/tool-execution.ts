@@ -7,6 +7,7 @@ import { InterruptSignal } from '../tools/interrupt-signal.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import { toolOutputJson } from '../tools/tool-output-json.js';
+import { mediaContentProblem } from '../messages/media-check.js';
 import { TOOL_RUNTIME, type ToolRuntime } from '../tools/tool-runtime.js';
 import { BudgetExceededError } from '../errors/run-errors.js';
 import { ConcurrentUpdateError } from '../errors/session-errors.js';
@@ -113,7 +114,12 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
     // returning what JSON cannot hold gets an error result the run can go on from, on every store.
     const json = toolOutputJson(returned);
     let output = json.ok ? json.value : undefined;
-    if (!json.ok) {
+    // Returned images and files are checked here, so a malformed one is the model's error result, not a failed append.
+    const mediaIssue = json.ok ? mediaContentProblem(output) : undefined;
+    if (mediaIssue) {
+      output = `Error: tool "${call.name}" returned an invalid image or file (${mediaIssue}). Its result is lost; tell the user the tool failed.`;
+      isError = true;
+    } else if (!json.ok) {
       output = `Error: tool "${call.name}" returned a value that cannot be stored as JSON (${json.problem}). Its result is lost; tell the user the tool failed.`;
       isError = true;
       console.warn(

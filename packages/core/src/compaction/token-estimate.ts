@@ -1,5 +1,7 @@
 import type { Message } from '../messages/message.js';
 import { stringifyToolOutput } from '../messages/message.js';
+import { toolResultContent } from '../messages/media-check.js';
+import { estimateMediaTokens } from './media-tokens.js';
 import type { ModelRequest, ToolSpec } from '../models/chat-model.js';
 import type { Usage } from '../models/usage.js';
 
@@ -10,8 +12,9 @@ const MESSAGE_OVERHEAD = 4;
 
 /**
  * A cheap estimate of a request's input tokens: characters ÷ 4 per message (cached per message
- * object, so an iteration costs one lookup per message), times a ratio learned from the last call's
- * reported `inputTokens`. Deliberately no tokenizer: it runs before every model call.
+ * object, so an iteration costs one lookup per message), images and files by `estimateMediaTokens`
+ * (never by their base64 length), times a ratio learned from the last call's reported
+ * `inputTokens`. Deliberately no tokenizer: it runs before every model call.
  */
 export class TokenEstimator {
   private readonly sizes = new WeakMap<Message, number>();
@@ -31,14 +34,18 @@ export class TokenEstimator {
     let size = this.sizes.get(message);
     if (size === undefined) {
       let chars = 0;
+      let media = 0;
       for (const block of message.content) {
         if (block.type === 'text') chars += block.text.length;
         else if (block.type === 'reasoning') chars += block.reasoning.length;
         else if (block.type === 'tool_call') chars += block.name.length + (block.rawArgs ?? JSON.stringify(block.args)).length;
-        else if (block.type === 'tool_result') chars += block.name.length + stringifyToolOutput(block.output).length;
-        else chars += 256; // media: a flat cost, not its bytes
+        else if (block.type === 'tool_result') {
+          // Content blocks count their text as text (the placeholders too) and their media by estimate.
+          chars += block.name.length + stringifyToolOutput(block.output).length;
+          for (const item of toolResultContent(block.output) ?? []) if (item.type !== 'text') media += estimateMediaTokens(item);
+        } else media += estimateMediaTokens(block);
       }
-      size = Math.ceil(chars / CHARS_PER_TOKEN) + MESSAGE_OVERHEAD;
+      size = Math.ceil(chars / CHARS_PER_TOKEN) + media + MESSAGE_OVERHEAD;
       this.sizes.set(message, size);
     }
     return size;

@@ -15,6 +15,10 @@ import type { ToolContext } from '../tools/tool-context.js';
 import { InterruptSignal } from '../tools/interrupt-signal.js';
 import { toolRuntimeOf } from '../tools/tool-runtime.js';
 import { childSessionId } from './child-session-link.js';
+import { isMediaBlock } from '../messages/media-check.js';
+import { inlineBlobs, sessionBlobReader } from '../sessions/blobs/inline-blobs.js';
+import type { SessionKey } from '../sessions/session.js';
+import type { SessionStore } from '../sessions/session-store.js';
 
 /** The default parameters of an agent tool: one text input. */
 export const agentToolParameters = z.object({
@@ -39,7 +43,11 @@ export interface AgentToolOptions<Schema extends SchemaInput, Output> {
    * is a string, else the arguments as JSON.
    */
   readonly input?: (args: SchemaOutput<Schema>) => string | Message | readonly ContentBlock[];
-  /** The tool result, from the child's run (default: its structured answer, else its answer text). */
+  /**
+   * The tool result, from the child's run (default: its structured answer, else its answer text —
+   * or, when the answer carries images or files, content blocks: the text, then them). It may
+   * return content blocks (`ToolResultContent[]`) as any tool may.
+   */
   readonly output?: (result: AgentToolResult) => Output | Promise<Output>;
 }
 
@@ -86,6 +94,8 @@ export function agentTool<Schema extends SchemaInput = typeof agentToolParameter
       const values: Record<string, unknown> = {};
       for (const [key, value] of parent.services.resumeValues) if (key.startsWith(prefix)) values[key.slice(prefix.length)] = value;
       const forward = parent.services.forward;
+      const childKey = { appName: session.appName, userId: session.userId, id };
+      let answer: Message | undefined;
       const result = await runChildSession({
         parent,
         agent,
@@ -98,16 +108,21 @@ export function agentTool<Schema extends SchemaInput = typeof agentToolParameter
           toolName: name,
           path: parent.path,
         },
-        input: toUserMessage(toInput(args)),
+        // Images and files the input takes from this session come as bytes: the child keeps its own blobs.
+        input: await withBlobBytes(toUserMessage(toInput(args)), parent.services.store, session),
         values,
         emit: (event) => {
+          if (event.actions?.final && event.message && !event.partial) answer = event.message;
           const nested = nestedEvent(event, nestedPath, id);
           if (nested) forward?.(nested);
         },
       });
       switch (result.status) {
-        case 'completed':
-          return toOutput(result);
+        case 'completed': {
+          if (options.output) return toOutput(result);
+          const media = answer && (await withBlobBytes(answer, parent.services.store, childKey)).content.filter(isMediaBlock);
+          return media?.length ? [{ type: 'text', text: result.output ?? '' }, ...media] : toOutput(result);
+        }
         case 'interrupted': {
           const [first, ...more] = result.interrupts.map((i) => nestedInterrupt(i, prefix, nestedPath, agent.name));
           if (!first) throw new AgentToolError(name, agent.name, result.status, id, 'interrupted without an open question');
@@ -133,6 +148,12 @@ export function agentTool<Schema extends SchemaInput = typeof agentToolParameter
       }
     },
   });
+}
+
+/** `message` with the bytes of the blobs it names (of session `key`) inline, so another session can store it. */
+async function withBlobBytes(message: Message, store: SessionStore | undefined, key: SessionKey): Promise<Message> {
+  const [inline] = await inlineBlobs([message], sessionBlobReader(store, key));
+  return inline ?? message;
 }
 
 /** The inner interrupt as the outer run holds it: its id and path carry the nesting. */

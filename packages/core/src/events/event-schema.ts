@@ -1,5 +1,30 @@
 import { z } from 'zod';
 import type { AgentEvent } from './agent-event.js';
+import type { MediaBlock } from '../messages/content-block.js';
+import { mediaProblem } from '../messages/media-check.js';
+
+/** An image or file block: one source (`url`, base64 `data`, or a stored `blob` with its `size`), checked by `mediaProblem`. */
+const mediaFields = {
+  mediaType: z.string(),
+  url: z.string().optional(),
+  data: z.string().optional(),
+  blob: z.string().optional(),
+  size: z.number().optional(),
+};
+const checkMedia = (block: unknown, ctx: { addIssue: (issue: { code: 'custom'; message: string; input: unknown }) => void }) => {
+  const problem = mediaProblem(block as MediaBlock);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, input: block });
+};
+/** An image block as stored. */
+export const imageBlockSchema = z
+  .object({ type: z.literal('image'), ...mediaFields, detail: z.enum(['auto', 'low', 'high']).optional() })
+  .loose()
+  .superRefine(checkMedia);
+/** A file block as stored. */
+export const fileBlockSchema = z
+  .object({ type: z.literal('file'), ...mediaFields, filename: z.string().optional() })
+  .loose()
+  .superRefine(checkMedia);
 
 const contentBlockSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }).loose(),
@@ -34,7 +59,19 @@ const contentBlockSchema = z.discriminatedUnion('type', [
       output: z.unknown(),
       isError: z.boolean().optional(),
     })
-    .loose(),
+    .loose()
+    .superRefine((block, ctx) => {
+      // An output of content blocks (text, images, files): its media blocks are checked like a message's.
+      if (!Array.isArray(block.output)) return;
+      block.output.forEach((item: unknown, i) => {
+        const type = (item as { type?: unknown } | null)?.type;
+        if (type !== 'image' && type !== 'file') return;
+        const problem = mediaProblem(item as MediaBlock);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem, input: item, path: ['output', i] });
+      });
+    }),
+  imageBlockSchema,
+  fileBlockSchema,
 ]);
 
 const usageSchema = z
@@ -43,6 +80,7 @@ const usageSchema = z
     outputTokens: z.number(),
     reasoningTokens: z.number().optional(),
     cachedTokens: z.number().optional(),
+    cacheWriteTokens: z.number().optional(),
   })
   .loose();
 

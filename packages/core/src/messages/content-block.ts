@@ -26,6 +26,12 @@ export interface ReasoningBlock {
   readonly provider?: string;
   /** Provider fields that must be replayed verbatim (e.g. an OpenRouter `reasoning_details` item). */
   readonly providerData?: Record<string, unknown>;
+  /**
+   * The id of the model that produced this signed or encrypted block, set when a `fallbackModel`
+   * answered: such a block goes back to that model only (two models behind one gateway share a
+   * `provider` tag but not their signatures).
+   */
+  readonly model?: string;
 }
 
 /** A request from the model to run a tool. */
@@ -48,10 +54,68 @@ export interface ToolResultBlock {
   readonly type: 'tool_result';
   readonly toolCallId: string;
   readonly name: string;
-  /** A JSON value or a string. */
+  /**
+   * A JSON value or a string — or content blocks (`ToolResultContent[]`: text, images, files) when
+   * the tool returned such an array; `toolResultContent(output)` tells them apart.
+   */
   readonly output: unknown;
   readonly isError?: boolean;
 }
 
+/** Media at a URL (`https:` or `data:`), fetched by whoever reads it (the provider, usually). */
+export interface UrlSource {
+  readonly url: string;
+  readonly data?: never;
+  readonly blob?: never;
+}
+
+/** Media inline, as standard base64 (what `imageFromBytes` makes). Stores move it into a blob when they save the event. */
+export interface DataSource {
+  readonly data: string;
+  readonly url?: never;
+  readonly blob?: never;
+}
+
+/**
+ * Media kept in the session store's blobs: `blob` is the SHA-256 of the bytes (64 lowercase hex
+ * digits), `size` their length in bytes. Stores write this in place of `data`; the bytes are read
+ * back (`SessionStore.readBlob`) only when a model call sends them.
+ */
+export interface BlobSource {
+  readonly blob: string;
+  readonly size: number;
+  readonly url?: never;
+  readonly data?: never;
+}
+
+/** Where a media block's bytes are: exactly one of `url`, `data` or `blob`. */
+export type MediaSource = UrlSource | DataSource | BlobSource;
+
+/** How closely a vision model should look at an image (OpenAI's `detail`; other providers ignore it). */
+export type ImageDetail = 'auto' | 'low' | 'high';
+
+/** An image, e.g. `{ type: 'image', mediaType: 'image/png', data: '<base64>' }`. Build one with `imageFromBytes`, `imageFromFile` or `imageFromUrl`. */
+export type ImageBlock = {
+  readonly type: 'image';
+  /** The IANA media type, e.g. `image/png`, `image/jpeg`, `image/webp`, `image/gif`. */
+  readonly mediaType: string;
+  readonly detail?: ImageDetail;
+} & MediaSource;
+
+/** A file (a PDF, a text or CSV file, …). Build one with `fileFromBytes`, `fileFromPath` or `fileFromUrl`. */
+export type FileBlock = {
+  readonly type: 'file';
+  /** The IANA media type, e.g. `application/pdf`, `text/csv`. */
+  readonly mediaType: string;
+  /** The file's name as the model is told it (providers that take files want one). */
+  readonly filename?: string;
+} & MediaSource;
+
+/** An image or a file block. */
+export type MediaBlock = ImageBlock | FileBlock;
+
+/** What a tool may return as content blocks (an array of these is sent to the model as content, not as JSON). */
+export type ToolResultContent = TextBlock | ImageBlock | FileBlock;
+
 /** Every kind of content a message can hold, discriminated by `type`. */
-export type ContentBlock = TextBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock;
+export type ContentBlock = TextBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | ImageBlock | FileBlock;

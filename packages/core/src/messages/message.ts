@@ -1,4 +1,5 @@
-import type { ContentBlock, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock } from './content-block.js';
+import type { ContentBlock, MediaBlock, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock } from './content-block.js';
+import { toolResultContent } from './media-check.js';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -60,10 +61,22 @@ export function toUserMessage(input: string | Message | readonly ContentBlock[])
   return input as Message;
 }
 
-/** Renders a tool output as the text a model reads. */
+/** How an image or file reads where only text can go: `[image image/png]`, `[file invoice.pdf (application/pdf)]`. */
+export function mediaPlaceholder(block: MediaBlock): string {
+  return block.type === 'image'
+    ? `[image ${block.mediaType}]`
+    : `[file ${block.filename !== undefined ? `${block.filename} (${block.mediaType})` : block.mediaType}]`;
+}
+
+/**
+ * Renders a tool output as the text a model reads. Content blocks (a tool that returned text,
+ * images and files) read as their text, one block a line, with each image or file as `mediaPlaceholder`.
+ */
 export function stringifyToolOutput(output: unknown): string {
   if (typeof output === 'string') return output;
   if (output === undefined) return '';
+  const content = toolResultContent(output);
+  if (content) return content.map((b) => (b.type === 'text' ? b.text : mediaPlaceholder(b))).join('\n');
   try {
     return JSON.stringify(output);
   } catch {

@@ -28,21 +28,52 @@ export interface ModelSettings {
   readonly extra?: Record<string, unknown>;
 }
 
+/**
+ * How long a provider keeps a cached prompt prefix: `short` is its default (OpenAI `in-memory`,
+ * Anthropic `5m`), `long` its extended retention (OpenAI `24h`, Anthropic `1h`).
+ */
+export type PromptCacheRetention = 'short' | 'long';
+
+/**
+ * Ask the provider to cache the request's prefix. A model maps it to what its server takes —
+ * `prompt_cache_key` / `prompt_cache_retention` (OpenAI), `cache_control` breakpoints (Anthropic
+ * models behind LiteLLM or OpenRouter) — or ignores it. It never changes the answer, only its price.
+ */
+export interface PromptCache {
+  /** Requests that share a prefix and a key are routed to the same cache (e.g. one per session and role). */
+  readonly key?: string;
+  readonly retention?: PromptCacheRetention;
+}
+
 export interface ModelRequest {
   readonly messages: readonly Message[];
   readonly tools?: readonly ToolSpec[];
   readonly toolChoice?: ToolChoice;
   readonly responseFormat?: ResponseFormat;
   readonly settings?: ModelSettings;
+  /** Prompt caching hints (see `PromptCache`); absent, nothing cache-related is sent. */
+  readonly cache?: PromptCache;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'refusal';
+
+/** Which model produced a response: its `ChatModel.id` and, when it names one, its `ChatModel.provider`. */
+export interface AnsweringModel {
+  readonly id: string;
+  readonly provider?: string;
+}
 
 export interface ModelResponse {
   /** The assistant message. */
   readonly message: Message;
   readonly finishReason: FinishReason;
   readonly usage?: Usage;
+  /**
+   * The model that actually answered, when the called `ChatModel` handed the request on (e.g.
+   * `fallbackModel`): the stored event's `meta.model`, budgets and observers use it instead of the
+   * called model's id. Absent for a model that answers itself.
+   */
+  readonly model?: AnsweringModel;
 }
 
 /** One piece of a streamed answer; the last part is always `finish` with the whole response. */
@@ -85,6 +116,13 @@ export interface ChatModel {
    * server): compaction uses it as its default `maxInputTokens`. Never guessed.
    */
   readonly contextWindow?: number;
+  /**
+   * The `provider` tags of the reasoning blocks this model sends back to its server (signatures,
+   * encrypted or redacted reasoning, Gemini tool-call signatures under `gemini`); `[]` when it sends
+   * none back. `fallbackModel` uses it to downgrade other providers' reasoning before calling this
+   * model; a model that leaves it out is called with the request unchanged when it is the primary.
+   */
+  readonly reasoningProviders?: readonly string[];
   generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse>;
   stream(req: ModelRequest, opts?: ModelCallOptions): AsyncIterable<ModelStreamPart>;
 }

@@ -104,6 +104,10 @@ export interface RequestSize {
   readonly estimatedInputTokens: number;
 }
 
+/**
+ * A model call's end. `model` and `provider` name the model that answered: the called model's, or,
+ * when it handed the request on (`fallbackModel`), the answering model's (`response.model`).
+ */
 export interface ModelCallEndInfo extends Omit<ModelCallStartInfo, 'kind'> {
   readonly kind: 'model-call-end';
   readonly latencyMs: number;

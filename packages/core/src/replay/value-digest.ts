@@ -1,4 +1,6 @@
-import type { ContentBlock } from '../messages/content-block.js';
+import { createHash } from 'node:crypto';
+import type { ContentBlock, MediaBlock } from '../messages/content-block.js';
+import { toolResultContent } from '../messages/media-check.js';
 import type { Message } from '../messages/message.js';
 
 /**
@@ -95,11 +97,47 @@ function blockDigest(h: number, block: ContentBlock): number {
       h = mixValue(mixString(h, block.name), block.args);
       if (block.argsError !== undefined) h = mixString(mixString(h, block.argsError), block.rawArgs ?? '');
       return block.signature === undefined ? h : mixString(h, block.signature);
-    case 'tool_result':
-      return mixNumber(mixValue(mixString(h, block.name), block.output), block.isError ? Tag.True : Tag.False);
+    case 'tool_result': {
+      h = mixString(h, block.name);
+      const content = toolResultContent(block.output);
+      if (content) {
+        h = mixNumber(mixNumber(h, Tag.Array), content.length);
+        for (const item of content) h = blockDigest(h, item);
+      } else h = mixValue(h, block.output);
+      return mixNumber(h, block.isError ? Tag.True : Tag.False);
+    }
+    case 'image':
+    case 'file':
+      return mediaDigest(h, block);
     default:
       return mixValue(h, block);
   }
+}
+
+/** The blob id (SHA-256) of inline data, cached by block: a live run resends the same blocks on every call. */
+const dataIds = new WeakMap<MediaBlock, string>();
+
+/**
+ * An image or file digests as its media type, options and blob id — never its bytes: inline
+ * `data` counts as the SHA-256 of its bytes, which is the blob id a store gives it, so a live run
+ * (data) and its resume or replay (blob) fingerprint alike. A URL counts as itself.
+ */
+function mediaDigest(h: number, block: MediaBlock): number {
+  h = mixString(h, block.mediaType);
+  if (block.type === 'image' && block.detail !== undefined) h = mixString(h, block.detail);
+  if (block.type === 'file' && block.filename !== undefined) h = mixString(h, block.filename);
+  if (block.url !== undefined) return mixString(mixNumber(h, 1), block.url);
+  let id = block.blob;
+  if (id === undefined) {
+    id = dataIds.get(block);
+    if (id === undefined) {
+      id = createHash('sha256')
+        .update(Buffer.from(block.data ?? '', 'base64'))
+        .digest('hex');
+      dataIds.set(block, id);
+    }
+  }
+  return mixString(mixNumber(h, 2), id);
 }
 
 // Byte → two hex digits: `Number#toString(16)` is ~10× slower on numbers past 2^31.

@@ -9,6 +9,7 @@ import { checkedResumeValues } from './resume-values.js';
 import { SessionExistsError } from '../errors/session-errors.js';
 import type { ContentBlock } from '../messages/content-block.js';
 import { type Message, messageText, toUserMessage } from '../messages/message.js';
+import { assertMediaBlocks } from '../messages/media-check.js';
 import type { GuardrailTrip } from '../guardrails/guardrail.js';
 import { emptyUsage } from '../models/usage.js';
 import type { Session, SessionKey } from '../sessions/session.js';
@@ -120,13 +121,14 @@ export class Runner {
   /**
    * Starts an invocation at once: stores the user's input, then runs the agent. The returned `Run`
    * runs and stores whether or not it is read (see `Run`). A bad `userId`/`sessionId`
-   * (`InvalidArgumentError`) or an initial `state` that is not JSON (`StateValueError`) rejects
-   * `result()` (and the iteration) before anything is stored.
+   * (`InvalidArgumentError`), a `state` that is not JSON (`StateValueError`) or a bad image or file
+   * (`InvalidMediaError`) rejects `result()` (and the iteration) before anything is stored.
    */
   run(options: RunOptions): Run {
     return new Run(async (emit, signal) => {
       const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId ?? this.newId() };
       assertSessionKey(key);
+      assertMediaBlocks(toUserMessage(options.input).content, "the run's input");
       if (options.state) options = { ...options, state: jsonStateDelta(options.state) };
       const release = claimSession(this.sessionStore, key);
       const lease = this.leaseFor(key);

@@ -1,16 +1,19 @@
-import { open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { AgentEvent } from '../events/agent-event.js';
 import { ConfigurationError, ReplanError } from '../errors/replan-error.js';
-import { SessionCorruptError, SessionExistsError, SessionStoreError } from '../errors/session-errors.js';
+import { SessionExistsError, SessionStoreError } from '../errors/session-errors.js';
 import { errorCode, createFileExclusive, syncDir } from './file/durable-fs.js';
-import { FileLayout, SESSION_FILE_SUFFIX } from './file/file-names.js';
+import { FileLayout } from './file/file-names.js';
 import { acquireLock, LockTimeout, lockHeldMessage, type LockOptions } from './file/file-lock.js';
 import { addPendingWrites, readScopeState, type PendingWrite } from './file/scope-state-file.js';
 import { decodeSessionLog, encodeEventLines, encodeHeader, type LoadedLog } from './file/session-log-format.js';
-import { assertFileHolds, readSummary, readVersion } from './file/session-file-reads.js';
+import { assertFileHolds } from './file/session-file-reads.js';
 import { SessionWriter } from './file/session-writer.js';
 import { FileLeases } from './file/lease-file.js';
+import { FileBlobs } from './file/blob-files.js';
+import { listSessionFiles } from './file/list-session-files.js';
+import { type BlobLimits, resolveBlobLimits } from './blobs/blob-limits.js';
 import {
   assertLeaseOwner,
   assertLeaseTtl,
@@ -23,13 +26,12 @@ import { newCreateId, pendingWritesOf, settlePendingWrites, sharedStateHooks, ty
 import { foldSessionState } from './fold-state.js';
 import { jsonStateDelta } from './json-state.js';
 import { assertSessionKey, assertUserKey } from './session-key-rules.js';
-import type { Session, SessionKey, SessionSummary } from './session.js';
-import { pageSummaries } from './session-paging.js';
-import type { AppendOptions, CreateSessionInput, DamagedSession, ListSessionsInput, SessionPage, SessionStore } from './session-store.js';
+import type { Session, SessionKey } from './session.js';
+import type { AppendOptions, CreateSessionInput, ListSessionsInput, SessionPage, SessionStore } from './session-store.js';
 import { splitStateDelta } from './state-scope.js';
 import { assertExpectedVersion, assertPageLimit, eventsForStorage } from './stored-event.js';
 
-export interface FileSessionStoreOptions {
+export interface FileSessionStoreOptions extends BlobLimits {
   /** The directory that holds every session (created when missing). */
   readonly dir: string;
   /** How long a writer waits for another process's append to the same session (default 10 s). */
@@ -48,8 +50,9 @@ const MAX_IDLE_WRITERS = 256;
  * Sessions as files: one append-only JSONL log per session, the embedded durable default.
  *
  * Layout under `dir`: `sessions/<app>/<user>/<id>.jsonl` (a header line with the key, creation
- * time and initial state, then one line per event), `app-state/<app>.json` and
- * `user-state/<app>/<user>.json`. Names are encoded, so any id is safe.
+ * time and initial state, then one line per event), `sessions/<app>/<user>/<id>.blobs/<sha256>`
+ * (the bytes of its images and files, flushed before the event naming them; deleted with it),
+ * `app-state/<app>.json` and `user-state/<app>/<user>.json`. Names are encoded, so any id is safe.
  *
  * Guarantees (docs/session-stores.md): an append is one O_APPEND write, flushed (`fdatasync`)
  * before it returns, and never rewrites or cuts earlier bytes; appends that arrive while one is
@@ -66,6 +69,7 @@ export class FileSessionStore implements SessionStore {
   private readonly lock: LockOptions;
   private readonly writers = new Map<string, SessionWriter>();
   private readonly leases: FileLeases;
+  private readonly blobs: FileBlobs;
 
   constructor(options: FileSessionStoreOptions) {
     if (typeof options?.dir !== 'string' || options.dir === '')
@@ -73,6 +77,7 @@ export class FileSessionStore implements SessionStore {
     this.layout = new FileLayout(resolve(options.dir));
     this.lock = { timeoutMs: options.lockTimeoutMs ?? 10_000, staleMs: options.staleLockMs ?? 30_000 };
     this.leases = new FileLeases(this.layout, this.lock, (path) => this.relative(path));
+    this.blobs = new FileBlobs(this.layout, resolveBlobLimits('FileSessionStore', options), (path) => this.relative(path));
   }
 
   /** The absolute directory this store writes to. */
@@ -86,7 +91,7 @@ export class FileSessionStore implements SessionStore {
     return this.io('create', key, async () => {
       const path = this.layout.sessionFile(key);
       if (await exists(path)) throw new SessionExistsError(key.id);
-      const clean = eventsForStorage(events);
+      const clean = await this.blobs.put(key, eventsForStorage(events), false);
       const initial = splitStateDelta(jsonStateDelta(input.state));
       const createId = newCreateId();
       // Encoded first: a value JSON cannot hold fails here, before anything is written.
@@ -132,49 +137,7 @@ export class FileSessionStore implements SessionStore {
     assertUserKey(input);
     assertPageLimit(input.limit);
     const key = { appName: input.appName, userId: input.userId, id: '' };
-    return this.io('list', key, async () => {
-      const dir = this.layout.userSessionsDir(input.appName, input.userId);
-      let names: string[];
-      try {
-        names = await readdir(dir);
-      } catch (error) {
-        if (errorCode(error) === 'ENOENT') return { sessions: [] };
-        throw error;
-      }
-      const all: SessionSummary[] = [];
-      const damaged: DamagedSession[] = [];
-      const report = (path: string, error: unknown, id?: string) => {
-        if (!(error instanceof SessionCorruptError)) throw error;
-        damaged.push({ ...(id !== undefined ? { id } : {}), file: this.relative(path), error: error.message });
-      };
-      for (const name of names.sort()) {
-        if (!name.endsWith(SESSION_FILE_SUFFIX)) continue; // locks and temporary files
-        const path = `${dir}/${name}`;
-        try {
-          const summary = await readSummary(path, input, this.relative(path));
-          if (summary) all.push(summary);
-        } catch (error) {
-          report(path, error);
-        }
-      }
-      const page = pageSummaries(all, input.limit, input.cursor);
-      // Versions only for the page: each costs a read of the file's last batch.
-      const sessions: SessionSummary[] = [];
-      for (const s of page.sessions) {
-        const path = this.layout.sessionFile(s);
-        try {
-          const version = await readVersion(path, s, this.relative(path));
-          if (version !== undefined) sessions.push({ ...s, version });
-        } catch (error) {
-          report(path, error, s.id);
-        }
-      }
-      return {
-        sessions,
-        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-        ...(damaged.length ? { damaged } : {}),
-      };
-    });
+    return this.io('list', key, () => listSessionFiles(this.layout, input, (path) => this.relative(path)));
   }
 
   async delete(key: SessionKey): Promise<void> {
@@ -198,6 +161,7 @@ export class FileSessionStore implements SessionStore {
         await assertFileHolds(path, key, this.relative(path));
         await unlink(path);
         await syncDir(dirname(path));
+        await this.blobs.remove(key);
       } catch (error) {
         if (errorCode(error) !== 'ENOENT') throw error;
       } finally {
@@ -214,7 +178,15 @@ export class FileSessionStore implements SessionStore {
     assertSessionKey(key);
     assertExpectedVersion(expectedVersion);
     if (lease !== undefined) assertSessionLease(lease);
-    return this.io('append to', key, () => this.writerFor(key).append(eventsForStorage(events), expectedVersion, lease));
+    return this.io('append to', key, async () =>
+      this.writerFor(key).append(await this.blobs.put(key, eventsForStorage(events)), expectedVersion, lease),
+    );
+  }
+
+  /** The bytes of blob `id` of the session (see `SessionStore.readBlob`), checked against their SHA-256. */
+  async readBlob(key: SessionKey, id: string): Promise<Uint8Array> {
+    assertSessionKey(key);
+    return this.io('read a blob of', key, () => this.blobs.read(key, id));
   }
 
   /** Leases for one machine: see `FileLeases` (the process that took a lease on this host must be alive). */

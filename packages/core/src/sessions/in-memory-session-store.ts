@@ -1,5 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import { ConcurrentUpdateError, SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
+import { ConcurrentUpdateError, SessionCorruptError, SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
+import { type BlobLimits, type ResolvedBlobLimits, resolveBlobLimits } from './blobs/blob-limits.js';
+import { blobsToStore, extractBlobs } from './blobs/extract-blobs.js';
 import type { Session, SessionKey } from './session.js';
 import type { AppendOptions, CreateSessionInput, ListSessionsInput, SessionPage, SessionStore } from './session-store.js';
 import { pageSummaries } from './session-paging.js';
@@ -30,7 +32,12 @@ interface StoredSession {
   readonly createdAt: number;
   updatedAt: number;
   lease?: LeaseRecord;
+  /** The bytes of its images and files, by blob id (SHA-256). */
+  readonly blobs: Map<string, Buffer>;
 }
+
+/** Options of `InMemorySessionStore`: the blob size limits. */
+export interface InMemorySessionStoreOptions extends BlobLimits {}
 
 /** One map key per (app, user): JSON of the pair, which no two distinct pairs share (unlike joining with a separator). */
 const userKeyOf = (k: { readonly appName: string; readonly userId: string }) => JSON.stringify([k.appName, k.userId]);
@@ -44,12 +51,17 @@ export class InMemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, Map<string, Map<string, StoredSession>>>();
   private readonly appState = new Map<string, Record<string, unknown>>();
   private readonly userState = new Map<string, Record<string, unknown>>();
+  private readonly limits: ResolvedBlobLimits;
+
+  /** Images and files appended with inline `data` are kept apart, in a map per session (see `readBlob`), within `options`' limits. */
+  constructor(options: InMemorySessionStoreOptions = {}) {
+    this.limits = resolveBlobLimits('InMemorySessionStore', options);
+  }
 
   async create(input: CreateSessionInput, events: readonly AgentEvent[] = []): Promise<Session> {
     assertSessionKey(input);
     if (this.find(input)) throw new SessionExistsError(input.id);
     const state = jsonStateDelta(input.state);
-    const clean = eventsForStorage(events); // checked before anything is kept
     const now = Date.now();
     const stored: StoredSession = {
       key: { appName: input.appName, userId: input.userId, id: input.id },
@@ -57,7 +69,9 @@ export class InMemorySessionStore implements SessionStore {
       events: [],
       createdAt: now,
       updatedAt: now,
+      blobs: new Map(),
     };
+    const clean = this.withBlobsNow(stored, eventsForStorage(events)); // checked before anything is kept
     this.applyDelta(stored, state);
     this.pushEvents(stored, clean);
     let users = this.sessions.get(input.appName);
@@ -110,7 +124,9 @@ export class InMemorySessionStore implements SessionStore {
     if (!stored) throw new SessionNotFoundError(key.appName, key.userId, key.id);
     if (lease) assertAppendLease(key.id, stored.lease, lease);
     if (stored.events.length !== expectedVersion) throw new ConcurrentUpdateError(key.id, expectedVersion, stored.events.length);
-    const clean = eventsForStorage(events); // all checked before any is kept: the append is all-or-nothing
+    // All checked before any is kept: the append is all-or-nothing. Blobs are checked without
+    // waiting, so no other append can slip in between the version check and the write.
+    const clean = this.withBlobsNow(stored, eventsForStorage(events));
     this.pushEvents(stored, clean);
     stored.updatedAt = Date.now();
     return { version: stored.events.length };
@@ -146,6 +162,25 @@ export class InMemorySessionStore implements SessionStore {
   async leaseHolder(key: SessionKey): Promise<LeaseHolder | undefined> {
     assertSessionKey(key);
     return liveHolderOf(this.find(key)?.lease, Date.now());
+  }
+
+  /** The bytes of blob `id` of the session; `SessionCorruptError` when the session names none such. */
+  async readBlob(key: SessionKey, id: string): Promise<Uint8Array> {
+    assertSessionKey(key);
+    const stored = this.leased(key);
+    const bytes = stored.blobs.get(id);
+    if (!bytes) throw new SessionCorruptError(key.id, `blob "${id}" is missing from the store`);
+    return bytes;
+  }
+
+  /** The events with their inline media moved into `stored.blobs` (limits and named blobs checked first). */
+  private withBlobsNow(stored: StoredSession, events: AgentEvent[]): AgentEvent[] {
+    const { id } = stored.key;
+    const found = extractBlobs(id, events, this.limits);
+    if (!found.blobs.length && !found.named.size) return found.events;
+    const held = new Map([...stored.blobs].map(([blob, bytes]) => [blob, bytes.length]));
+    for (const blob of blobsToStore(id, found, held, this.limits)) stored.blobs.set(blob.id, blob.bytes);
+    return found.events;
   }
 
   private leased(key: SessionKey): StoredSession {

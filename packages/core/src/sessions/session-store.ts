@@ -84,5 +84,13 @@ export interface SessionStore {
    * ending (a crashed process): both look the same in the log.
    */
   leaseHolder?(key: SessionKey): Promise<LeaseHolder | undefined>;
+  /**
+   * The bytes of a blob of this session: an image or file block that was appended with inline
+   * `data` is stored as `{ blob, size, mediaType }` (`blob` is the SHA-256 of the bytes, hex) and
+   * its bytes are kept apart from the log, read back only through this method — a model call
+   * does so just before it sends the request. A blob the session names but the store lacks fails
+   * with `SessionCorruptError` naming it. Optional: a store without it keeps `data` inline.
+   */
+  readBlob?(key: SessionKey, id: string): Promise<Uint8Array>;
   close?(): Promise<void>;
 }

@@ -22,5 +22,17 @@ export interface SessionSummary extends SessionKey {
   readonly updatedAt: number;
 }
 
-/** The saved schema version of session records; stores refuse records from other versions. */
-export const SESSION_SCHEMA_VERSION = 1;
+/**
+ * The schema version of the session records this replan writes. Version 2: image and file blocks
+ * may name blobs (`{ blob, size, mediaType }`) kept apart from the log. Stores read every version
+ * from `OLDEST_SESSION_SCHEMA_VERSION` up to this one (version 1 records hold no blobs and load
+ * as they are) and refuse the others.
+ */
+export const SESSION_SCHEMA_VERSION = 2;
+
+/** The oldest schema version of session records this replan still reads. */
+export const OLDEST_SESSION_SCHEMA_VERSION = 1;
+
+/** Whether a record of this schema version can be read (from `OLDEST_SESSION_SCHEMA_VERSION` to `SESSION_SCHEMA_VERSION`). */
+export const isReadableSchemaVersion = (version: unknown): version is number =>
+  typeof version === 'number' && Number.isInteger(version) && version >= OLDEST_SESSION_SCHEMA_VERSION && version <= SESSION_SCHEMA_VERSION;

@@ -2,7 +2,7 @@ import type { AgentEvent } from '../events/agent-event.js';
 import { agentEventSchema } from '../events/event-schema.js';
 import { SessionCorruptError } from '../errors/session-errors.js';
 import { InvalidArgumentError } from '../errors/replan-error.js';
-import { SESSION_SCHEMA_VERSION } from './session.js';
+import { isReadableSchemaVersion, OLDEST_SESSION_SCHEMA_VERSION, SESSION_SCHEMA_VERSION } from './session.js';
 import { eventForStorage } from './apply-state.js';
 
 /** One stored event as a durable store reads it back, before it is trusted. */
@@ -18,15 +18,15 @@ export interface StoredEventRecord {
 }
 
 /**
- * Fails with `SessionCorruptError` unless `schemaVersion` is the one this replan writes.
+ * Fails with `SessionCorruptError` unless this replan reads `schemaVersion` (see `isReadableSchemaVersion`).
  * `what` names the record in the message (e.g. `the session header`, `event 3`).
  */
 export function assertSchemaVersion(sessionId: string, what: string, schemaVersion: unknown, eventId?: string): void {
-  if (schemaVersion === SESSION_SCHEMA_VERSION) return;
+  if (isReadableSchemaVersion(schemaVersion)) return;
   throw new SessionCorruptError(
     sessionId,
     `${what} was written with schemaVersion ${JSON.stringify(schemaVersion)}, but this version of replan reads ` +
-      `schemaVersion ${SESSION_SCHEMA_VERSION} (use the replan version that wrote it)`,
+      `schemaVersion ${OLDEST_SESSION_SCHEMA_VERSION} to ${SESSION_SCHEMA_VERSION} (use the replan version that wrote it)`,
     eventId,
   );
 }

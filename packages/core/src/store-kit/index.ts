@@ -16,6 +16,11 @@
  * - what is read back: `decodeStoredEvent` and `assertSchemaVersion` (a corrupt or foreign record
  *   is a `SessionCorruptError`), `parseAgentEvent` / `agentEventSchema`, `foldSessionState`
  *   (state as the fold of the events), `SESSION_SCHEMA_VERSION`;
+ * - images and files: `extractBlobs` (an append's inline `data` becomes blobs named by SHA-256, with
+ *   `maxBlobBytes` checked), `blobsToStore` (which of them are new, the session's named blobs and
+ *   `maxSessionBlobBytes` checked), `resolveBlobLimits`, `assertSessionBlobTotal`, `unheldBlobError`,
+ *   `isBlobId`, `blobIdOf`;
+ *   a store that keeps blobs implements `readBlob` (a missing one is a `SessionCorruptError`);
  * - a run's input: `toUserMessage` (what `runner.run({ input })` stores as the user's message, for a
  *   queue that creates a session with its input before any runner sees it);
  * - leases (optional `acquireLease` / `renewLease` / `releaseLease`, and `AppendOptions.lease`):
@@ -28,7 +33,18 @@
  * See docs/extending.md ("Writing a session store").
  * @module
  */
-export { SESSION_SCHEMA_VERSION } from '../sessions/session.js';
+export { SESSION_SCHEMA_VERSION, OLDEST_SESSION_SCHEMA_VERSION, isReadableSchemaVersion } from '../sessions/session.js';
+export { blobsToStore, extractBlobs, unheldBlobError } from '../sessions/blobs/extract-blobs.js';
+export type { ExtractedBlobs, NewBlob } from '../sessions/blobs/extract-blobs.js';
+export {
+  assertSessionBlobTotal,
+  resolveBlobLimits,
+  DEFAULT_MAX_BLOB_BYTES,
+  DEFAULT_MAX_SESSION_BLOB_BYTES,
+} from '../sessions/blobs/blob-limits.js';
+export type { ResolvedBlobLimits } from '../sessions/blobs/blob-limits.js';
+export { blobIdOf, isBlobId } from '../sessions/blobs/blob-id.js';
+export { mapMessageMedia, mediaOf } from '../messages/map-media.js';
 export {
   assertSchemaVersion,
   assertExpectedVersion,

@@ -4,6 +4,8 @@ import { identifierCases } from './contract/identifier-cases.js';
 import { stateValueCases } from './contract/state-value-cases.js';
 import { leaseCases } from './contract/lease-cases.js';
 import { runFencingCases } from './contract/run-fencing-cases.js';
+import { blobCases } from './contract/blob-cases.js';
+import type { BlobLimits } from '../sessions/blobs/blob-limits.js';
 
 /** The slice of a Jest-compatible test API the contract needs (Vitest's and Jest's both fit). */
 export interface ContractTestApi {
@@ -30,6 +32,13 @@ export interface SessionStoreContractOptions {
    * check a store that has the methods and pass over one that has none.
    */
   readonly leases?: boolean;
+  /**
+   * The blob cases (images and files kept apart from the log, `readBlob`): `true` requires
+   * `readBlob`; `false` skips them; by default they check a store that has it.
+   */
+  readonly blobs?: boolean;
+  /** A fresh store with these blob size limits, for the limit cases (skipped without it). */
+  readonly createStoreWithLimits?: (limits: BlobLimits) => SessionStore | Promise<SessionStore>;
 }
 
 let seq = 0;
@@ -295,5 +304,10 @@ export function runSessionStoreContract(options: SessionStoreContractOptions): v
     stateValueCases({ it, expect, withStore, app });
     if (options.leases !== false) leaseCases({ it, expect, withStore, app }, options.leases);
     runFencingCases({ it, expect, withStore, app });
+    if (options.blobs !== false)
+      blobCases(
+        { it, expect, withStore, app },
+        { required: options.blobs, createStoreWithLimits: options.createStoreWithLimits, disposeStore: options.disposeStore },
+      );
   });
 }

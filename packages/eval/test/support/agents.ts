@@ -82,7 +82,9 @@ export function researchRunner(options: ResearchOptions = {}): Runner {
           args: { response: (options.answer ?? ((i) => `Answer to ${i}`))(objective, runs) },
         });
       }
-      const step = /Look up (\w+)/.exec(messageText(request.messages.at(-1 - (afterTool(request) ? 2 : 0))))?.[1] ?? 'Lyon';
+      // The step to run is stated last, after the completed steps and the plan.
+      const task = messageText(request.messages.at(-1 - (afterTool(request) ? 2 : 0)));
+      const step = /Look up (\w+)/.exec(task.split('## YOUR STEP')[1] ?? task)?.[1] ?? 'Lyon';
       if (afterTool(request)) return `${step} looked up`;
       return callTools({ id: volatileId(), name: 'lookup', args: { city: step, units: 'metric' } });
     },

@@ -46,6 +46,26 @@ export function buildTestServer({ name = 'test-server', effectsFile, onCrash }) 
     { description: 'Answers with a text of the given size.', inputSchema: { bytes: z.number() } },
     async ({ bytes }) => ({ content: [{ type: 'text', text: 'x'.repeat(bytes) }] }),
   );
+  server.registerTool(
+    'report',
+    {
+      description: 'A long report of numbered lines, one of them the needle: as text, as structured content, or as a resource part.',
+      inputSchema: { lines: z.number(), needle: z.string(), shape: z.enum(['text', 'structured', 'resource']) },
+    },
+    async ({ lines, needle, shape }) => {
+      const rows = Array.from({ length: lines }, (_, i) => (i === Math.floor(lines / 2) ? needle : `row ${i}: nothing of note`));
+      if (shape === 'structured') return { content: [{ type: 'text', text: JSON.stringify({ rows }) }], structuredContent: { rows } };
+      const text = rows.join('\n');
+      if (shape === 'resource')
+        return {
+          content: [
+            { type: 'text', text: 'the report' },
+            { type: 'resource', resource: { uri: 'file:///report.txt', text } },
+          ],
+        };
+      return { content: [{ type: 'text', text }] };
+    },
+  );
   server.registerTool('record', { description: 'Records an effect.', inputSchema: { label: z.string() } }, async ({ label }) => {
     effect(label);
     return { content: [{ type: 'text', text: `recorded ${label}` }] };

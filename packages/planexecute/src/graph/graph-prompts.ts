@@ -29,20 +29,20 @@ export const GraphExecutorPrompt: PromptTemplate = {
   inputs: ['objective', 'results', 'task'],
 };
 
-/** The graph replanner's prompt. Inputs: objective, the graph with each step's status, results, tool names. */
+/** The graph replanner's prompt. Inputs: objective, results, the graph with each step's status (it changes as steps finish, so it comes after the results), tool names. */
 export const GraphReplannerPrompt: PromptTemplate = {
   system: `You review progress toward the objective stated in the conversation below. A plan graph was run; each step is marked done, failed or not run. Choose exactly ONE action:
 
 1. The objective is met, or the results show it cannot be met: call "{respondTool}" with the complete final answer for the user, based on the step results.
 2. More work is needed (a step failed, or the results call for more): call "{planTool}" with a graph of ONLY the steps still to run. Finished steps are never run again: never reuse their ids; a new step may depend on a done step's id and use its result as $id. Replace a failed step with a new step (new id) that works around the failure, and re-plan the steps that depended on it.`,
-  task: `## PLAN GRAPH
-{graph}
-
-## COMPLETED STEPS AND RESULTS
+  task: `## COMPLETED STEPS AND RESULTS
 {executedSteps}
 
+## PLAN GRAPH
+{graph}
+
 Decide now: call "{respondTool}" or "{planTool}".`,
-  inputs: ['objective', 'graph', 'executedSteps', 'planTool', 'respondTool'],
+  inputs: ['objective', 'executedSteps', 'graph', 'planTool', 'respondTool'],
 };
 
 /** What a graph step's prompt is built from (the argument of a graph executor's `buildInput`). */

@@ -2,23 +2,25 @@ import { applyContextPolicy, type ResolvedContextPolicy } from '../context-polic
 import { executedGraphSteps, readExecutionState, SessionKeys, type PlanExecuteKeys } from '../session-keys.js';
 import { graphStepsOf } from './graph-plan.js';
 import type { GraphReplannerInput } from './graph-prompts.js';
+import { cappedStepItem } from '../step-result-cap.js';
 
 export type { GraphReplannerInput } from './graph-prompts.js';
 
 /**
  * What the graph replanner is shown: the plan in force, every step run under this objective, and
  * their results as the policy allows. Failed steps and results no run step consumed (the graph's
- * outputs) count as referenced: always shown verbatim.
+ * outputs) count as referenced: always shown verbatim — shortened when over `maxChars` (see `cappedStepItem`).
  */
 export function graphReplannerInput(
   state: Readonly<Record<string, unknown>>,
   policy: ResolvedContextPolicy,
   keys: PlanExecuteKeys = SessionKeys,
+  maxChars?: number,
 ): GraphReplannerInput {
   const executedSteps = executedGraphSteps(state, keys);
   const steps = graphStepsOf(state[keys.Plan]);
   const consumed = new Set(executedSteps.flatMap((s) => s.dependsOn ?? []));
-  const items = executedSteps.map((s) => ({ ...s, label: `[${s.id}]` }));
+  const items = executedSteps.map((s) => cappedStepItem({ ...s, label: `[${s.id}]` }, maxChars, `$${s.id}`, true));
   const context = applyContextPolicy(items, policy, (i) => {
     const s = executedSteps[i];
     return s !== undefined && (s.error !== undefined || !consumed.has(s.id));

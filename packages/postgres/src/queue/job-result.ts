@@ -18,6 +18,7 @@ const usage = z.object({
   outputTokens: z.number(),
   reasoningTokens: z.number().optional(),
   cachedTokens: z.number().optional(),
+  cacheWriteTokens: z.number().optional(),
 });
 const bucket = z.object({ usage, modelCalls: z.number(), cost: z.number(), latencyMs: z.number() });
 

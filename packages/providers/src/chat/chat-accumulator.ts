@@ -1,9 +1,10 @@
-import type { ContentBlock, Message, ModelResponse, ModelStreamPart, Usage } from '@replan/core';
+import type { ContentBlock, ImageBlock, Message, ModelResponse, ModelStreamPart, Usage } from '@replan/core';
 import type { ProviderProfileName } from '../profiles/provider-profile.js';
 import { isRecord, type Json } from '../reasoning/json.js';
 import { ReasoningAssembler } from '../reasoning/reasoning-assembler.js';
 import { ThinkTagSplitter, type ContentSegment, type ThinkTagsMode } from '../reasoning/think-tags.js';
 import { chatUsageOf, finishReasonOf } from './chat-usage.js';
+import { outputImages } from './output-images.js';
 import { ToolCallAccumulator } from './tool-call-accumulator.js';
 
 /**
@@ -20,6 +21,8 @@ export class ChatAccumulator {
   private refusal = '';
   private readonly reasoning: ReasoningAssembler;
   private readonly tools = new ToolCallAccumulator();
+  /** Images the model made (`images` on the message or its deltas). */
+  private readonly images: ImageBlock[] = [];
   private rawFinish: unknown;
   private usage: Usage | undefined;
   private received = false;
@@ -49,6 +52,7 @@ export class ChatAccumulator {
     }
     if (Array.isArray(delta.tool_calls))
       for (const d of this.tools.push(delta.tool_calls, whole)) parts.push({ type: 'tool-call-delta', ...d });
+    if (Array.isArray(delta.images)) this.images.push(...outputImages(delta.images));
     return parts;
   }
 
@@ -71,7 +75,7 @@ export class ChatAccumulator {
     }
   }
 
-  /** The assistant message so far: reasoning blocks (think tags last), then text, then tool calls. */
+  /** The assistant message so far: reasoning blocks (think tags last), then text, images, then tool calls. */
   message(): Message {
     const content: ContentBlock[] = [...this.reasoning.blocks()];
     let tagged = this.tagged;
@@ -82,7 +86,7 @@ export class ChatAccumulator {
     if (tagged) content.push({ type: 'reasoning', reasoning: tagged, provider: 'think-tags' });
     const text = answer || this.refusal;
     if (text) content.push({ type: 'text', text });
-    content.push(...this.tools.blocks());
+    content.push(...this.images, ...this.tools.blocks());
     return { role: 'assistant', content };
   }
 

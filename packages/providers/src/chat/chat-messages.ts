@@ -1,51 +1,75 @@
-import type { ContentBlock, Message, ReasoningBlock, ToolCallBlock, ToolResultBlock } from '@replan/core';
-import { stringifyToolOutput } from '@replan/core';
+import type { ContentBlock, Message, ReasoningBlock, ToolCallBlock } from '@replan/core';
+import { isMediaBlock } from '@replan/core';
+import { mediaProfile } from '../media/media-profile.js';
+import type { MediaTarget } from '../media/media-parts.js';
 import type { Json } from '../reasoning/json.js';
 import { assistantReplay, type ReplayTarget } from '../reasoning/reasoning-replay.js';
+import { plainText, toolResultMessage, userContent } from './chat-content.js';
 
-const textOf = (content: readonly ContentBlock[], separator: string) =>
-  content
-    .filter((b) => b.type === 'text')
-    .map((b) => (b as { text: string }).text)
-    .join(separator);
+const GENERIC_MEDIA: MediaTarget = { profile: mediaProfile('generic') };
 
 /**
- * Core messages as Chat Completions messages: system and user text, assistant text with its tool
- * calls (ids byte for byte) and the reasoning fields its provider needs back, and one `tool`
- * message per tool result.
+ * Core messages as Chat Completions messages: system text, user text with its images and files,
+ * assistant text with its tool calls (ids byte for byte) and the reasoning fields its provider
+ * needs back, and one `tool` message per tool result — a result's images and files follow the
+ * tool messages in a user message (see `toolResultMessage`).
  */
-export function toChatMessages(messages: readonly Message[], target: ReplayTarget): Json[] {
+export function toChatMessages(messages: readonly Message[], target: ReplayTarget, media: MediaTarget = GENERIC_MEDIA): Json[] {
   const out: Json[] = [];
+  // Media of tool results, held until the tool messages of the turn are all out (a user message between them is refused).
+  let attached: Json[] = [];
+  const flush = () => {
+    if (attached.length) out.push({ role: 'user', content: attached });
+    attached = [];
+  };
   for (const message of messages) {
     switch (message.role) {
       case 'system':
-        out.push({ role: 'system', content: textOf(message.content, '\n\n') });
+        flush();
+        out.push({ role: 'system', content: plainText(message.content, '\n\n') });
         break;
       case 'user': {
-        pushToolResults(out, message.content);
-        const text = textOf(message.content, '\n\n');
-        if (text || !message.content.some((b) => b.type === 'tool_result')) out.push({ role: 'user', content: text });
+        attached.push(...pushToolResults(out, message.content, media));
+        const own = message.content.some((b) => b.type === 'text' || isMediaBlock(b));
+        if (!own && message.content.some((b) => b.type === 'tool_result')) break;
+        const content = userContent(message.content, media);
+        // The next user message carries the tool results' media, before its own content.
+        if (attached.length)
+          out.push({
+            role: 'user',
+            content: [...attached, ...(typeof content === 'string' ? [{ type: 'text', text: content }] : content)],
+          });
+        else out.push({ role: 'user', content });
+        attached = [];
         break;
       }
       case 'assistant':
+        flush();
         out.push(assistantMessage(message.content, target));
         break;
       case 'tool':
-        pushToolResults(out, message.content);
+        attached.push(...pushToolResults(out, message.content, media));
         break;
     }
   }
+  flush();
   return out;
 }
 
-function pushToolResults(out: Json[], content: readonly ContentBlock[]): void {
+/** Pushes a `tool` message per tool result; returns the parts of their images and files. */
+function pushToolResults(out: Json[], content: readonly ContentBlock[], media: MediaTarget): Json[] {
+  const attached: Json[] = [];
   for (const block of content)
-    if (block.type === 'tool_result')
-      out.push({ role: 'tool', tool_call_id: (block as ToolResultBlock).toolCallId, content: stringifyToolOutput(block.output) });
+    if (block.type === 'tool_result') {
+      const result = toolResultMessage(block, media);
+      out.push(result.message);
+      attached.push(...result.attached);
+    }
+  return attached;
 }
 
 function assistantMessage(content: readonly ContentBlock[], target: ReplayTarget): Json {
-  const text = textOf(content, '');
+  const text = plainText(content, '');
   const calls = content.filter((b): b is ToolCallBlock => b.type === 'tool_call');
   const reasoning = content.filter((b): b is ReasoningBlock => b.type === 'reasoning');
   const replay = assistantReplay(target, reasoning, calls);

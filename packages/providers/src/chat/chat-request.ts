@@ -1,5 +1,7 @@
 import type { ModelRequest, ModelSettings, ResponseFormat, ToolChoice, ToolSpec } from '@replan/core';
 import type { ProviderProfileName } from '../profiles/provider-profile.js';
+import { cacheKeyFields, markChatBreakpoints, type PromptCaching } from '../cache/prompt-caching.js';
+import { mediaProfile, type MediaProfileName } from '../media/media-profile.js';
 import type { Json } from '../reasoning/json.js';
 import { isEmptySchema, jsonSchemaOf, StrictSchemaError, toStrictJsonSchema } from '../schema/strict-json-schema.js';
 import { toChatMessages } from './chat-messages.js';
@@ -10,6 +12,10 @@ export interface ChatRequestOptions {
   readonly profile: ProviderProfileName;
   readonly googleEndpoint: boolean;
   readonly defaults?: ModelSettings;
+  /** How `req.cache` is sent (default `none`). */
+  readonly caching?: PromptCaching;
+  /** What the server takes as images and files (default `generic`: OpenAI's shapes, every type passed on). */
+  readonly media?: MediaProfileName;
 }
 
 /** A Chat Completions body, and the original schema of a strict structured answer (to undo optional → nullable). */
@@ -21,7 +27,8 @@ export interface ChatRequestBody {
 /** Builds the Chat Completions request body (without `stream`). Throws `StrictSchemaError` before sending a schema strict mode cannot express. */
 export function buildChatRequest(req: ModelRequest, options: ChatRequestOptions): ChatRequestBody {
   const target = { profile: options.profile, googleEndpoint: options.googleEndpoint };
-  const body: Json = { model: options.model, messages: toChatMessages(req.messages, target) };
+  const media = { profile: mediaProfile(options.media ?? 'generic'), model: options.model };
+  const body: Json = { model: options.model, messages: toChatMessages(req.messages, target, media) };
   if (req.tools?.length) {
     body.tools = req.tools.map(toolOf);
     if (req.toolChoice) body.tool_choice = toolChoiceOf(req.toolChoice);
@@ -32,6 +39,8 @@ export function buildChatRequest(req: ModelRequest, options: ChatRequestOptions)
     body.response_format = format.body;
     structuredSchema = format.original;
   }
+  if (req.cache && options.caching === 'key') Object.assign(body, cacheKeyFields(req.cache));
+  if (req.cache && options.caching === 'breakpoints') markChatBreakpoints(body, req.cache);
   Object.assign(body, settingsFields(options.profile, options.googleEndpoint, mergeSettings(options.defaults, req.settings)));
   return structuredSchema ? { body, structuredSchema } : { body };
 }

@@ -1,12 +1,14 @@
 import type { FinishReason, Usage } from '@replan/core';
 import { isRecord } from '../reasoning/json.js';
+import { cacheWriteTokensOf } from '../cache/prompt-caching.js';
 
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /**
  * Chat Completions usage: `prompt_tokens`, `completion_tokens`, reasoning tokens from
  * `completion_tokens_details.reasoning_tokens`, cached tokens from
- * `prompt_tokens_details.cached_tokens` (or DeepSeek's `prompt_cache_hit_tokens`).
+ * `prompt_tokens_details.cached_tokens` (or DeepSeek's `prompt_cache_hit_tokens`), cache writes
+ * from `cacheWriteTokensOf` (OpenRouter's and LiteLLM's names).
  */
 export function chatUsageOf(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined;
@@ -17,11 +19,13 @@ export function chatUsageOf(raw: unknown): Usage | undefined {
   const prompt = isRecord(raw.prompt_tokens_details) ? raw.prompt_tokens_details : {};
   const reasoning = count(completion.reasoning_tokens);
   const cached = count(prompt.cached_tokens) ?? count(raw.prompt_cache_hit_tokens);
+  const written = cacheWriteTokensOf(raw, prompt);
   return {
     inputTokens: input ?? 0,
     outputTokens: output ?? 0,
     ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
     ...(cached !== undefined ? { cachedTokens: cached } : {}),
+    ...(written !== undefined ? { cacheWriteTokens: written } : {}),
   };
 }
 

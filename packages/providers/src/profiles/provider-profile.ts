@@ -42,3 +42,19 @@ export function detectProfile(baseURL: string | undefined, model: string): Provi
   if (/deepseek/.test(name)) return 'deepseek';
   return baseURL ? 'plain' : 'openai';
 }
+
+/**
+ * The `provider` tags of the reasoning blocks a profile sends back (signatures, encrypted or
+ * redacted thinking, Gemini tool-call signatures): only its own shape's. `deepseek` sends back
+ * plain reasoning text only, `openai` and `plain` nothing.
+ */
+export function reasoningProvidersOf(profile: ProviderProfileName): readonly string[] {
+  switch (profile) {
+    case 'anthropic':
+    case 'gemini':
+    case 'openrouter':
+      return [profile];
+    default:
+      return [];
+  }
+}

@@ -9,7 +9,7 @@ import { isRecord, type Json } from '../reasoning/json.js';
 import { guardedStream, type SdkStream } from '../stream/guarded-stream.js';
 import { withStructuredText } from '../structured-text.js';
 import { blocksOfOutput, responseOf } from './responses-output.js';
-import { buildResponsesRequest, type ResponsesRequestBody } from './responses-request.js';
+import { buildResponsesRequest, RESPONSES_PROVIDER, type ResponsesRequestBody } from './responses-request.js';
 
 export interface OpenAIResponsesModelOptions extends ClientOptions, RetryOptions {
   readonly model: string;
@@ -26,6 +26,11 @@ export interface OpenAIResponsesModelOptions extends ClientOptions, RetryOptions
    * default `maxInputTokens`; nothing is guessed when it is absent.
    */
   readonly contextWindow?: number;
+  /**
+   * How a request's `cache` goes on the wire: `key` (default: `prompt_cache_key`,
+   * `prompt_cache_retention`) or `none` for a Responses server that refuses those fields.
+   */
+  readonly promptCaching?: 'key' | 'none';
   readonly id?: string;
 }
 
@@ -40,6 +45,8 @@ export class OpenAIResponsesModel implements ChatModel {
   readonly model: string;
   /** The context window given in the options (tokens), if any. */
   readonly contextWindow?: number;
+  /** Sends back only the reasoning items of the Responses API (blocks tagged `openai`). */
+  readonly reasoningProviders: readonly string[] = [RESPONSES_PROVIDER];
   readonly client: OpenAI;
   private readonly idleTimeoutMs: number;
 
@@ -54,6 +61,10 @@ export class OpenAIResponsesModel implements ChatModel {
     // The SDK's own retries are off: `withRetries` makes them, visibly (`onRetry`).
     this.client = options.client ?? createOpenAIClient({ ...options, maxRetries: 0 });
     this.idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
+    if (options.promptCaching !== undefined && options.promptCaching !== 'key' && options.promptCaching !== 'none')
+      throw new ConfigurationError(
+        `OpenAIResponsesModel "${options.model}": promptCaching must be 'key' or 'none'; got ${JSON.stringify(options.promptCaching)}.`,
+      );
   }
 
   buildRequest(req: ModelRequest): ResponsesRequestBody {
@@ -64,6 +75,7 @@ export class OpenAIResponsesModel implements ChatModel {
         ? { includeEncryptedReasoning: this.options.includeEncryptedReasoning }
         : {}),
       ...(this.options.reasoningSummary ? { reasoningSummary: this.options.reasoningSummary } : {}),
+      ...(this.options.promptCaching === 'none' ? { promptCacheKey: false } : {}),
     });
   }
 

@@ -1,6 +1,7 @@
 import type { ContentBlock, FinishReason, ModelResponse, ReasoningBlock, Usage } from '@replan/core';
 import { parseArguments } from '../chat/tool-call-accumulator.js';
 import { isRecord, nonEmptyString, type Json } from '../reasoning/json.js';
+import { cacheWriteTokensOf } from '../cache/prompt-caching.js';
 import { RESPONSES_PROVIDER } from './responses-request.js';
 
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -74,11 +75,13 @@ export function responsesUsageOf(raw: unknown): Usage | undefined {
   const inp = isRecord(raw.input_tokens_details) ? raw.input_tokens_details : {};
   const reasoning = count(out.reasoning_tokens);
   const cached = count(inp.cached_tokens);
+  const written = cacheWriteTokensOf(raw, inp);
   return {
     inputTokens: input ?? 0,
     outputTokens: output ?? 0,
     ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
     ...(cached !== undefined ? { cachedTokens: cached } : {}),
+    ...(written !== undefined ? { cacheWriteTokens: written } : {}),
   };
 }
 

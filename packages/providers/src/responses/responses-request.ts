@@ -1,9 +1,13 @@
 import type { ContentBlock, Message, ModelRequest, ModelSettings, ReasoningBlock, ToolChoice } from '@replan/core';
-import { stringifyToolOutput } from '@replan/core';
+import { isMediaBlock, mediaPlaceholder } from '@replan/core';
+import { plainText } from '../chat/chat-content.js';
+import { RESPONSES_MEDIA } from '../media/media-profile.js';
+import { responsesParts, responsesToolOutput } from './responses-media.js';
 import { mergeSettings } from '../chat/chat-settings.js';
 import { responseFormatOf } from '../chat/chat-request.js';
 import { isRecord, type Json } from '../reasoning/json.js';
 import { isEmptySchema } from '../schema/strict-json-schema.js';
+import { cacheKeyFields } from '../cache/prompt-caching.js';
 
 /** The provider tag of reasoning blocks made from Responses API reasoning items. */
 export const RESPONSES_PROVIDER = 'openai';
@@ -15,6 +19,8 @@ export interface ResponsesRequestOptions {
   readonly includeEncryptedReasoning?: boolean;
   /** Reasoning summary level; sent when set, or as `auto` when the request asks for reasoning. */
   readonly reasoningSummary?: 'auto' | 'concise' | 'detailed';
+  /** Send `req.cache` as `prompt_cache_key` / `prompt_cache_retention` (default true). */
+  readonly promptCacheKey?: boolean;
 }
 
 export interface ResponsesRequestBody {
@@ -29,7 +35,7 @@ export interface ResponsesRequestBody {
  */
 export function buildResponsesRequest(req: ModelRequest, options: ResponsesRequestOptions): ResponsesRequestBody {
   const settings = mergeSettings(options.defaults, req.settings);
-  const body: Json = { model: options.model, input: toResponsesInput(req.messages), store: false };
+  const body: Json = { model: options.model, input: toResponsesInput(req.messages, options.model), store: false };
   if (options.includeEncryptedReasoning !== false) body.include = ['reasoning.encrypted_content'];
   if (req.tools?.length) {
     body.tools = req.tools.map((t) => {
@@ -61,6 +67,7 @@ export function buildResponsesRequest(req: ModelRequest, options: ResponsesReque
   const effort = settings.reasoning?.effort;
   if (effort !== undefined || options.reasoningSummary !== undefined)
     body.reasoning = { ...(effort !== undefined ? { effort } : {}), summary: options.reasoningSummary ?? 'auto' };
+  if (options.promptCacheKey !== false) Object.assign(body, cacheKeyFields(req.cache));
   Object.assign(body, settings.extra);
   return structuredSchema ? { body, structuredSchema } : { body };
 }
@@ -73,18 +80,25 @@ const textOf = (content: readonly ContentBlock[], separator: string) =>
     .map((b) => (b as { text: string }).text)
     .join(separator);
 
-/** Core messages as Responses API input items. */
-export function toResponsesInput(messages: readonly Message[]): Json[] {
+/**
+ * Core messages as Responses API input items. Images and files go as `input_image` /
+ * `input_file` parts of user messages and, natively, of `function_call_output`s (a tool's
+ * returned images reach the model with its result); elsewhere they are named in the text.
+ */
+export function toResponsesInput(messages: readonly Message[], model?: string): Json[] {
+  const media = { profile: RESPONSES_MEDIA, model };
   const input: Json[] = [];
   for (const message of messages) {
-    if (message.role === 'system') input.push({ role: 'system', content: textOf(message.content, '\n\n') });
+    if (message.role === 'system') input.push({ role: 'system', content: plainText(message.content, '\n\n') });
     else if (message.role === 'assistant') pushAssistant(input, message.content);
     else {
       for (const block of message.content)
         if (block.type === 'tool_result')
-          input.push({ type: 'function_call_output', call_id: block.toolCallId, output: stringifyToolOutput(block.output) });
+          input.push({ type: 'function_call_output', call_id: block.toolCallId, output: responsesToolOutput(block.output, media) });
       const text = textOf(message.content, '\n\n');
-      if (message.role === 'user' && (text || !message.content.some((b) => b.type === 'tool_result')))
+      if (message.role === 'user' && message.content.some(isMediaBlock))
+        input.push({ role: 'user', content: responsesParts(message.content, media) });
+      else if (message.role === 'user' && (text || !message.content.some((b) => b.type === 'tool_result')))
         input.push({ role: 'user', content: text });
     }
   }
@@ -126,6 +140,9 @@ function pushAssistant(input: Json[], content: readonly ContentBlock[]): void {
             }
           : { role: 'assistant', content: block.text },
       );
+    } else if (isMediaBlock(block)) {
+      // Assistant content is text only: an image the model made is named, not sent back.
+      input.push({ role: 'assistant', content: mediaPlaceholder(block) });
     } else if (block.type === 'tool_call') {
       const id = callIds.get(block.id);
       input.push({

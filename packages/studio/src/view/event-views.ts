@@ -1,4 +1,4 @@
-import { eventKind, type AgentEvent, type ContentBlock } from '@replan/core';
+import { eventKind, mediaPlaceholder, type AgentEvent, type ContentBlock } from '@replan/core';
 import { planExecuteEventKind } from '@replan/planexecute';
 import type { BlockView, EventRow, EventView } from '../../web/src/wire-types.js';
 import { tokensOf } from './tokens.js';
@@ -37,6 +37,9 @@ function blockView(block: ContentBlock): BlockView {
         output: asText(block.output),
         isError: block.isError === true,
       };
+    default:
+      // Images and files read as a placeholder here; never their bytes.
+      return { type: 'text', text: mediaPlaceholder(block) };
   }
 }
 

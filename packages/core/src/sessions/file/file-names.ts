@@ -52,6 +52,16 @@ export class FileLayout {
     return join(this.userSessionsDir(key.appName, key.userId), `${encodeFileName(key.id)}${LEASE_FILE_SUFFIX}`);
   }
 
+  /** The blobs (bytes of images and files) of one session: a directory beside its log, a name no log can have. */
+  blobDir(key: SessionKey): string {
+    return join(this.userSessionsDir(key.appName, key.userId), `${encodeFileName(key.id)}${BLOB_DIR_SUFFIX}`);
+  }
+
+  /** One blob of a session, named by its SHA-256 (`id`, checked to be 64 hex digits by the caller). */
+  blobFile(key: SessionKey, id: string): string {
+    return join(this.blobDir(key), id);
+  }
+
   /** The `app:` state of one app. */
   appStateFile(appName: string): string {
     return join(this.dir, 'app-state', `${encodeFileName(appName)}.json`);
@@ -65,3 +75,4 @@ export class FileLayout {
 
 export const SESSION_FILE_SUFFIX = '.jsonl';
 export const LEASE_FILE_SUFFIX = '.lease';
+export const BLOB_DIR_SUFFIX = '.blobs';

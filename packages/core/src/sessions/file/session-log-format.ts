@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { AgentEvent } from '../../events/agent-event.js';
 import { SessionCorruptError } from '../../errors/session-errors.js';
-import { SESSION_SCHEMA_VERSION, type SessionKey } from '../session.js';
+import { isReadableSchemaVersion, SESSION_SCHEMA_VERSION, type SessionKey } from '../session.js';
 import { assertSchemaVersion, decodeStoredEvent } from '../stored-event.js';
 
 /**
@@ -87,12 +87,12 @@ function eventIdOfRaw(text: string): string | undefined {
 
 /** Whether a parsed line closes a committed batch (an event line of this schema marked `end`). */
 function isBatchEnd(value: unknown): value is EventLine {
-  return isObject(value) && value.schemaVersion === SESSION_SCHEMA_VERSION && value.end === true && Number.isInteger(value.seq);
+  return isObject(value) && isReadableSchemaVersion(value.schemaVersion) && value.end === true && Number.isInteger(value.seq);
 }
 
 /** An event line's fields as parsed, before the event itself is trusted. */
 function asEventLine(value: unknown): EventLine | undefined {
-  return isObject(value) && Number.isInteger(value.seq) && value.schemaVersion === SESSION_SCHEMA_VERSION
+  return isObject(value) && Number.isInteger(value.seq) && isReadableSchemaVersion(value.schemaVersion)
     ? (value as unknown as EventLine)
     : undefined;
 }
@@ -172,7 +172,7 @@ export function decodeSessionLog(data: Buffer, key: SessionKey, file: string): L
   };
   for (let i = 1; i < lines.length; ) {
     const raw = lines[i]!;
-    if (raw.ok && isObject(raw.value) && raw.value.schemaVersion !== SESSION_SCHEMA_VERSION)
+    if (raw.ok && isObject(raw.value) && !isReadableSchemaVersion(raw.value.schemaVersion))
       // A complete line from another schema is never "torn": refuse it rather than skip it.
       assertSchemaVersion(key.id, at(i), raw.value.schemaVersion, eventIdOfRaw(raw.text));
     const line = asEventLine(raw.value);
@@ -246,7 +246,7 @@ export async function findLastVersion(fh: FileHandle, size: number, key: Session
       if (complete && pos + nl + 1 > 0) {
         const json = tryJson(pending.toString('utf8', nl + 1));
         if (json.ok && isObject(json.value)) {
-          if (json.value.schemaVersion !== SESSION_SCHEMA_VERSION)
+          if (!isReadableSchemaVersion(json.value.schemaVersion))
             assertSchemaVersion(
               key.id,
               `a line near the end of ${file}`,

@@ -66,6 +66,7 @@ export function identifierCases({ it, expect, withStore, app }: ContractCaseApi)
     await expectInvalid(store.get(key), field, `get, ${label}`);
     await expectInvalid(store.delete(key), field, `delete, ${label}`);
     await expectInvalid(store.appendEvents(key, [contractEvent('x')], { expectedVersion: 1 }), field, `appendEvents, ${label}`);
+    if (store.readBlob) await expectInvalid(store.readBlob(key, 'a'.repeat(64)), field, `readBlob, ${label}`);
     if (field !== 'session id') await expectInvalid(store.list({ appName: key.appName, userId: key.userId }), field, `list, ${label}`);
   };
 

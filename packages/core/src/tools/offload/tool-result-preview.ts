@@ -68,14 +68,43 @@ export class ToolResultPreviews {
 
   private preview(block: ToolResultBlock): ToolResultBlock {
     if (block.name === READ_TOOL_RESULT || block.name === SEARCH_TOOL_RESULT) return block; // bounded already; never a preview of a preview
-    const text = stringifyToolOutput(block.output);
+    const text = offloadedText(block.output);
     if (text.length <= this.maxChars) return block;
-    const head = Math.floor(this.maxChars * 0.6);
-    const tail = Math.floor(this.maxChars * 0.3);
-    const note =
-      `[This result is ${text.length} characters long; shown are characters 0–${head} and ${text.length - tail}–${text.length}. ` +
-      `The whole result is kept: read a part with ${READ_TOOL_RESULT}({ "toolCallId": "${block.toolCallId}", "offset": ${head}, "length": ${this.maxChars} }) ` +
-      `or find lines with ${SEARCH_TOOL_RESULT}({ "toolCallId": "${block.toolCallId}", "pattern": "…" }).]`;
-    return { ...block, output: `${text.slice(0, head)}\n[…]\n${text.slice(text.length - tail)}\n${note}` };
+    const output = headTailPreview(
+      text,
+      this.maxChars,
+      (headEnd) =>
+        `The whole result is kept: read a part with ${READ_TOOL_RESULT}({ "toolCallId": "${block.toolCallId}", "offset": ${headEnd}, "length": ${this.maxChars} }) ` +
+        `or find lines with ${SEARCH_TOOL_RESULT}({ "toolCallId": "${block.toolCallId}", "pattern": "…" }).`,
+    );
+    return { ...block, output };
   }
+}
+
+/**
+ * A tool output as the offloading shows, reads and searches it: a string as it is; anything else
+ * (an MCP tool's structured content or content parts, an agent tool's structured answer) as JSON
+ * indented one value a line, so a preview is readable and a search finds the line of a field.
+ */
+export function offloadedText(output: unknown): string {
+  if (typeof output === 'string' || output === undefined) return stringifyToolOutput(output);
+  try {
+    return JSON.stringify(output, null, 2) ?? stringifyToolOutput(output);
+  } catch {
+    return stringifyToolOutput(output);
+  }
+}
+
+/**
+ * `text` shortened to its head (60% of `maxChars`) and tail (30%), with a bracketed note that
+ * says its length, which characters are shown, and then `howToRead(headEnd)`; `text` itself
+ * when it fits. The one shape of every shortened value a model is shown (tool results, step
+ * results shown to a replanner).
+ */
+export function headTailPreview(text: string, maxChars: number, howToRead: (headEnd: number) => string): string {
+  if (text.length <= maxChars) return text;
+  const head = Math.floor(maxChars * 0.6);
+  const tail = Math.floor(maxChars * 0.3);
+  const note = `[This result is ${text.length} characters long; shown are characters 0–${head} and ${text.length - tail}–${text.length}. ${howToRead(head)}]`;
+  return `${text.slice(0, head)}\n[…]\n${text.slice(text.length - tail)}\n${note}`;
 }

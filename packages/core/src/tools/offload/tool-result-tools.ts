@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { InvocationContext } from '../../agents/invocation-context.js';
 import type { AgentEvent } from '../../events/agent-event.js';
-import { stringifyToolOutput } from '../../messages/message.js';
 import { type Tool, tool } from '../tool.js';
-import { READ_TOOL_RESULT, SEARCH_TOOL_RESULT } from './tool-result-preview.js';
+import { offloadedText, READ_TOOL_RESULT, SEARCH_TOOL_RESULT } from './tool-result-preview.js';
 
 const MAX_MATCHES = 50;
 const MAX_LINE = 500;
@@ -36,24 +35,24 @@ export function toolResultTools(lookup: ToolResultLookup, maxChars: number): rea
   const search = tool({
     name: SEARCH_TOOL_RESULT,
     description:
-      'Find the lines of an earlier tool result that contain a substring, or match a regular expression written as /pattern/flags. Returns each line with its number and character offset.',
+      'Find the lines of an earlier tool result that contain a substring, or match a regular expression written as /pattern/flags. Returns each line (a long one: the part around the match) with its number and character offset.',
     parameters: z.object({
       toolCallId: z.string().describe('The id of the tool call whose result to search'),
       pattern: z.string().min(1).describe('A substring, or a regular expression as /pattern/flags'),
     }),
     execute: ({ toolCallId, pattern }) => {
       const text = lookup(toolCallId);
-      const matches = matcherOf(pattern);
+      const matchAt = matcherOf(pattern);
       const found: { line: number; offset: number; text: string }[] = [];
       let offset = 0;
       let total = 0;
       const lines = text.split('\n');
       for (let i = 0; i < lines.length; i++) {
         const line = lines[i] as string;
-        if (matches(line)) {
+        const at = matchAt(line);
+        if (at >= 0) {
           total++;
-          if (found.length < MAX_MATCHES)
-            found.push({ line: i + 1, offset, text: line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line });
+          if (found.length < MAX_MATCHES) found.push({ line: i + 1, ...excerpt(line, offset, at) });
         }
         offset += line.length + 1;
       }
@@ -63,16 +62,25 @@ export function toolResultTools(lookup: ToolResultLookup, maxChars: number): rea
   return [read, search];
 }
 
-function matcherOf(pattern: string): (line: string) => boolean {
+/** The line, or a window of it around the match when it is long (a result of one long line: minified JSON, a page), with its offset. */
+function excerpt(line: string, lineOffset: number, at: number): { offset: number; text: string } {
+  if (line.length <= MAX_LINE) return { offset: lineOffset, text: line };
+  const start = Math.max(0, Math.min(at - 100, line.length - MAX_LINE));
+  const end = start + MAX_LINE;
+  return { offset: lineOffset + start, text: `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}` };
+}
+
+/** Where `pattern` (a substring, or `/regex/flags`) first matches a line, or -1. */
+function matcherOf(pattern: string): (line: string) => number {
   const regex = /^\/(.+)\/([a-z]*)$/s.exec(pattern);
-  if (!regex) return (line) => line.includes(pattern);
+  if (!regex) return (line) => line.indexOf(pattern);
   let compiled: RegExp;
   try {
     compiled = new RegExp(regex[1] as string, (regex[2] as string).replace(/[gy]/g, ''));
   } catch (error) {
     throw new Error(`"${pattern}" is not a valid regular expression: ${(error as Error).message}. Write a substring, or /pattern/flags.`);
   }
-  return (line) => compiled.test(line);
+  return (line) => line.search(compiled);
 }
 
 /** The whole stored result of `toolCallId` in this session: this agent's own call first, then any visible one. */
@@ -98,7 +106,7 @@ function findResult(events: readonly AgentEvent[], toolCallId: string): string |
         block.name !== READ_TOOL_RESULT &&
         block.name !== SEARCH_TOOL_RESULT
       )
-        return stringifyToolOutput(block.output);
+        return offloadedText(block.output);
   }
   return undefined;
 }

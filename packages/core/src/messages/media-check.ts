@@ -1,0 +1,96 @@
+import { InvalidMediaError } from '../errors/media-errors.js';
+import type { ContentBlock, MediaBlock, ToolResultContent } from './content-block.js';
+
+/** Standard base64 (RFC 4648 §4, padded): what `Buffer.toString('base64')` writes. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** A blob id: the SHA-256 of the bytes, lowercase hex. */
+export const BLOB_ID = /^[0-9a-f]{64}$/;
+const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
+const DETAILS = new Set(['auto', 'low', 'high']);
+
+/** Whether `text` is padded standard base64 (not base64url, no line breaks, no `data:` prefix). */
+export function isBase64(text: string): boolean {
+  return text.length % 4 === 0 && BASE64.test(text);
+}
+
+/** Whether a block is an image or a file. */
+export function isMediaBlock(block: { readonly type: string } | null | undefined): block is MediaBlock {
+  return block?.type === 'image' || block?.type === 'file';
+}
+
+/** What is wrong with a media block, or `undefined` when it is well formed. */
+export function mediaProblem(block: MediaBlock): string | undefined {
+  const b = block as unknown as Record<string, unknown>;
+  if (typeof b.mediaType !== 'string' || !MEDIA_TYPE.test(b.mediaType))
+    return `mediaType must be a media type such as "image/png" or "application/pdf", got ${JSON.stringify(b.mediaType)}`;
+  const sources = ['url', 'data', 'blob'].filter((k) => b[k] !== undefined);
+  if (sources.length !== 1) return `give exactly one of url, data (base64) or blob, got ${sources.length ? sources.join(' and ') : 'none'}`;
+  if (b.url !== undefined && (typeof b.url !== 'string' || !/^(https?|data):/i.test(b.url)))
+    return `url must be an http(s): or data: URL string, got ${JSON.stringify(b.url).slice(0, 80)}`;
+  if (b.data !== undefined && (typeof b.data !== 'string' || !isBase64(b.data)))
+    return typeof b.data === 'string'
+      ? 'data is not valid base64 (standard alphabet, padded, no "data:" prefix or line breaks): build the block with imageFromBytes / fileFromBytes, or Buffer.from(bytes).toString("base64")'
+      : `data must be a base64 string, got ${typeof b.data} (pass bytes to imageFromBytes / fileFromBytes)`;
+  if (b.blob !== undefined) {
+    if (typeof b.blob !== 'string' || !BLOB_ID.test(b.blob))
+      return `blob must be a blob id (64 lowercase hex digits, the SHA-256 of the bytes), got ${JSON.stringify(b.blob).slice(0, 80)}`;
+    if (typeof b.size !== 'number' || !Number.isInteger(b.size) || b.size < 0)
+      return `a blob block needs size, its length in bytes, got ${JSON.stringify(b.size)}`;
+  }
+  if (b.type === 'image' && b.detail !== undefined && !DETAILS.has(b.detail as string))
+    return `detail must be "auto", "low" or "high", got ${JSON.stringify(b.detail)}`;
+  if (b.type === 'file' && b.filename !== undefined && typeof b.filename !== 'string')
+    return `filename must be a string, got ${typeof b.filename}`;
+  return undefined;
+}
+
+/** Throws `InvalidMediaError` (naming `where`) unless every media block of `blocks` is well formed. */
+export function assertMediaBlocks(blocks: readonly ContentBlock[], where: string): void {
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i] as ContentBlock;
+    if (!isMediaBlock(block)) continue;
+    const problem = mediaProblem(block);
+    if (problem) throw new InvalidMediaError(`${where}, block ${i + 1}`, problem);
+  }
+}
+
+/**
+ * The content blocks a tool returned, when its output is a non-empty array of text, image and
+ * file blocks; otherwise `undefined` (the output is a JSON value shown as JSON).
+ */
+export function toolResultContent(output: unknown): readonly ToolResultContent[] | undefined {
+  if (!Array.isArray(output) || output.length === 0) return undefined;
+  for (const item of output) {
+    const type = (item as { type?: unknown } | null)?.type;
+    if (type === 'text') {
+      if (typeof (item as { text?: unknown }).text !== 'string') return undefined;
+    } else if (type !== 'image' && type !== 'file') return undefined;
+  }
+  return output as ToolResultContent[];
+}
+
+/** What is wrong with the first malformed media block of a tool's content-block output (`block 2: …`), or `undefined`. */
+export function mediaContentProblem(output: unknown): string | undefined {
+  const content = toolResultContent(output);
+  if (!content) return undefined;
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i] as ToolResultContent;
+    const problem = isMediaBlock(block) ? mediaProblem(block) : undefined;
+    if (problem) return `block ${i + 1}: ${problem}`;
+  }
+  return undefined;
+}
+
+/** The size in bytes of a media block's content: `size` of a blob, the decoded length of `data`, `undefined` for a URL. */
+export function mediaByteLength(block: MediaBlock): number | undefined {
+  if (block.blob !== undefined) return block.size;
+  if (block.data === undefined) return undefined;
+  const { data } = block;
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return (data.length / 4) * 3 - padding;
+}
+
+/** The bytes of a `data` block (decoded base64). */
+export function mediaBytes(block: MediaBlock & { readonly data: string }): Uint8Array {
+  return Buffer.from(block.data, 'base64');
+}

@@ -1,0 +1,59 @@
+import type { MediaBlock } from '@replan/core';
+import { UnsupportedMediaError } from '../errors/media-errors.js';
+import type { Json } from '../reasoning/json.js';
+import type { MediaProfile } from './media-profile.js';
+import { filenameOf, isTextMedia, normalMediaType, textFileText, wireSource } from './media-source.js';
+
+/** Which wire format a part is for. */
+export type MediaApi = 'chat' | 'responses';
+
+/** The server a request goes to, as media sees it. */
+export interface MediaTarget {
+  readonly profile: MediaProfile;
+  readonly model?: string | undefined;
+}
+
+const list = (types: ReadonlySet<string>) => [...types].join(', ');
+
+/**
+ * An image or file block as a content part: Chat Completions `image_url` (a URL or a `data:`
+ * URL) and `file` (`file_data` with a `data:` URL, or a URL where the server takes one), Responses
+ * `input_image` and `input_file`; a text file given inline becomes a text part. Throws
+ * `UnsupportedMediaError` for a type or a source the server does not take.
+ */
+export function mediaPart(block: MediaBlock, api: MediaApi, target: MediaTarget): Json {
+  const { profile } = target;
+  const source = wireSource(block, target.model);
+  const type = normalMediaType(block.mediaType);
+  const refuse = (reason: string) => new UnsupportedMediaError(block.mediaType, profile.label, reason, target.model);
+
+  if (block.type === 'image') {
+    if (!type.startsWith('image/')) throw refuse('an image block needs an image/* media type; send other content as a file block');
+    if (profile.images && !profile.images.has(type))
+      throw refuse(`it takes ${list(profile.images)} images; convert the image (to PNG, say) before sending it`);
+    if (source.kind === 'url' && !profile.imageUrls)
+      throw refuse('it takes images inline only, not by URL; fetch the image and send its bytes (imageFromBytes)');
+    if (api === 'responses') return { type: 'input_image', image_url: source.url, detail: block.detail ?? 'auto' };
+    return { type: 'image_url', image_url: { url: source.url, ...(profile.detail && block.detail ? { detail: block.detail } : {}) } };
+  }
+
+  if (source.kind === 'data' && isTextMedia(type)) {
+    const text = textFileText(block, source.base64);
+    return api === 'responses' ? { type: 'input_text', text } : { type: 'text', text };
+  }
+  if (profile.files && !profile.files.has(type))
+    throw refuse(
+      profile.files.size
+        ? `it takes ${list(profile.files)} files (and text files given inline, sent as text)`
+        : 'it takes no files (only text files given inline, sent as text); send the content another way, or use a server that takes files',
+    );
+  if (source.kind === 'url') {
+    if (api === 'responses') return { type: 'input_file', file_url: source.url };
+    if (profile.fileUrls === 'none')
+      throw refuse('it takes files inline only, not by URL; fetch the file and send its bytes (fileFromBytes)');
+    if (profile.fileUrls === 'file_id') return { type: 'file', file: { file_id: source.url, format: block.mediaType } };
+    return { type: 'file', file: { filename: filenameOf(block), file_data: source.url } };
+  }
+  if (api === 'responses') return { type: 'input_file', filename: filenameOf(block), file_data: source.url };
+  return { type: 'file', file: { filename: filenameOf(block), file_data: source.url } };
+}
