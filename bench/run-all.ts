@@ -7,7 +7,7 @@ import { planContextNeedle, planContextTokens } from './plan-context.js';
 import { sessionStores } from './session-stores.js';
 import { durableTools } from './durable-tools.js';
 import { studioOpen } from './studio-open.js';
-import { runQueue } from './run-queue.js';
+import { dbosWorkers } from './dbos-workers.js';
 import { longStepBench } from './long-step.js';
 import { promptCacheBench } from './prompt-cache.js';
 
@@ -21,7 +21,7 @@ const benches: [string, () => Promise<string>][] = [
   ['session-stores', sessionStores],
   ['durable-tools', durableTools],
   ['studio-open', studioOpen],
-  ['run-queue', runQueue],
+  ['dbos-workers', dbosWorkers],
   ['long-step', longStepBench],
   ['prompt-cache', promptCacheBench],
 ];

@@ -4,7 +4,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { InMemorySessionStore, type RunResult } from '@replan/core';
-import { PLAN_REVIEW, planReviewAnswerProblem, type PlanReviewPayload } from '@replan/planexecute';
+import { PLAN_REVIEW, planExecuteEventKind, planReviewAnswerProblem, type PlanReviewPayload } from '@replan/planexecute';
 import { describe, expect, it, vi } from 'vitest';
 import { demoRunner } from './runners.js';
 import { scriptedBrain } from './scripted-brain.js';
@@ -103,5 +103,25 @@ describe('the demo with review', () => {
     });
     expect(result.status).toBe('completed');
     expect(result.output).toContain('5967 EUR per year');
+  });
+});
+
+describe('the demo with an edited plan', () => {
+  it('runs a step you wrote: it searches the documents for what it says; later reviews approved, the run completes', async () => {
+    const runner = demoRunner(new InMemorySessionStore(), scriptedBrain(), { review: true });
+    let result: RunResult = await runner.run({ userId: 'demo', input: 'How much per year?' }).result();
+    let answer: unknown = { edit: { steps: ['annual billing discount'] } };
+    for (
+      let open = result.interrupts.find((i) => i.reason === PLAN_REVIEW);
+      open;
+      open = result.interrupts.find((i) => i.reason === PLAN_REVIEW)
+    ) {
+      result = await runner.resume({ userId: 'demo', sessionId: result.sessionId, values: { [open.id]: answer } }).result();
+      answer = { approve: true };
+    }
+    expect(result.status).toBe('completed');
+    const session = await runner.sessionStore.get({ appName: runner.appName, userId: 'demo', id: result.sessionId });
+    const first = (session?.events ?? []).map((e) => planExecuteEventKind(e)).find((k) => k?.kind === 'step-result');
+    expect(first?.kind === 'step-result' && first.executedStep.result).toMatch(/^For "annual billing discount": \[billing\]/);
   });
 });

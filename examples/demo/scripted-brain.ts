@@ -1,9 +1,9 @@
-import { messageText, type Message, type ModelRequest } from '@replan/core';
-import { callTools, ScriptedModel, type ScriptedReply } from '@replan/core/testing';
+import type { ScriptedModel } from '@replan/core/testing';
+import { scriptPlanExecute } from '@replan/planexecute/testing';
 
-// The offline "model": it answers the planner, executor and replanner the way a capable model
-// would for the demo's question, reading only what the agents send it (so the run is real:
-// the tools run, the steps and results flow through the session).
+// The offline "model": `scriptPlanExecute` answers the planner, executor and replanner by who
+// calls (never by what the prompt says), the way a capable model would for the demo's question.
+// The run is real: the tools run, and the steps and results flow through the session.
 
 const PLAN = [
   'Find how many people the support team will have after the March hires (search the staffing document).',
@@ -15,59 +15,40 @@ const REVISED = [
   'Compute the yearly cost for 15 seats at 39 EUR per month with the annual discount applied.',
 ];
 
-const lastMessage = (request: ModelRequest): Message | undefined => request.messages.at(-1);
-const resultsOf = (text: string) => [...text.matchAll(/Result: (.*)/g)].map((m) => m[1] ?? '');
+const search = (query: string) => ({ name: 'search_docs', args: { query } });
+const calculate = (expression: string) => ({ name: 'calculator', args: { expression } });
+/** The calculator's answer, as the step reports it. */
+const yearlyCost = (results: readonly { readonly output: unknown }[]) => `The yearly cost is ${String(results.at(-1)?.output)} EUR.`;
 
-function executor(request: ModelRequest): ScriptedReply {
-  const last = lastMessage(request);
-  // The step is read from the executor's own instructions, never from tool results: a search result
-  // that mentions another document must not change which step this is.
-  const instructions = request.messages
-    .filter((m) => m.role !== 'tool')
-    .map(messageText)
-    .join('\n');
-  const step = (instructions.split('## YOUR STEP\n')[1] ?? '').split('\n')[0] ?? '';
-  if (last?.role === 'tool') {
-    const output = last.content.find((b) => b.type === 'tool_result')?.output;
-    if (/staffing/i.test(step)) return 'The support team will have 15 people after March (12 today + 3 joining).';
-    if (/pricing/i.test(step)) return 'The Team plan costs 39 EUR per seat per month.';
-    if (/billing/i.test(step)) return 'Annual billing gives a 15% discount.';
-    return `The yearly cost is ${String(output)} EUR.`;
-  }
-  if (/staffing/i.test(step)) return callTools({ name: 'search_docs', args: { query: 'support team people March' } });
-  if (/pricing/i.test(step)) return callTools({ name: 'search_docs', args: { query: 'Team plan price seat month' } });
-  if (/billing/i.test(step)) return callTools({ name: 'search_docs', args: { query: 'annual billing discount' } });
-  if (/discount/i.test(step)) return callTools({ name: 'calculator', args: { expression: '15 * 39 * 12 * (1 - 0.15)' } });
-  return callTools({ name: 'calculator', args: { expression: '15 * 39 * 12' } });
-}
-
-function replanner(request: ModelRequest): ScriptedReply {
-  const progress = messageText(lastMessage(request));
-  const results = resultsOf(progress);
-  if (results.length === 1) return callTools({ name: 'plan', args: { steps: PLAN.slice(1) } });
-  // after the price: notice that annual billing matters and revise the plan
-  if (results.length === 2) return callTools({ name: 'plan', args: { steps: REVISED } });
-  if (results.length === 3) return callTools({ name: 'plan', args: { steps: REVISED.slice(1) } });
-  const cost = results.at(-1)?.match(/[\d.]+/)?.[0] ?? '?';
-  return callTools({
-    name: 'respond',
-    args: {
-      response: `With 15 seats on the Team plan (39 EUR per seat per month) and the 15% annual-billing discount, the support team would pay ${cost} EUR per year.`,
-    },
-  });
-}
-
-/** The demo's offline model, with a little latency so the tree grows visibly. */
+/** The demo's offline model (one for every role), with a little latency so the tree grows visibly. */
 export function scriptedBrain(): ScriptedModel {
-  return new ScriptedModel({
-    id: 'scripted-demo',
-    latencyMs: 120,
-    chunkSize: 6,
-    respond: (request) => {
-      const choice = request.toolChoice;
-      if (typeof choice === 'object' && choice.name === 'plan') return callTools({ name: 'plan', args: { steps: PLAN } });
-      if (request.tools?.some((t) => t.name === 'respond')) return replanner(request);
-      return executor(request);
+  const [staffing, pricing, cost] = PLAN as [string, string, string];
+  const [billing, discounted] = REVISED as [string, string];
+  return scriptPlanExecute(
+    {
+      plan: { steps: PLAN },
+      steps: {
+        [staffing]: {
+          toolCalls: [search('support team people March')],
+          text: 'The support team will have 15 people after March (12 today + 3 joining).',
+        },
+        [pricing]: { toolCalls: [search('Team plan price seat month')], text: 'The Team plan costs 39 EUR per seat per month.' },
+        [cost]: { toolCalls: [calculate('15 * 39 * 12')], text: yearlyCost },
+        [billing]: { toolCalls: [search('annual billing discount')], text: 'Annual billing gives a 15% discount.' },
+        [discounted]: { toolCalls: [calculate('15 * 39 * 12 * (1 - 0.15)')], text: yearlyCost },
+      },
+      // A step you wrote in an edit (`pnpm demo --review`): search the documents for it, report the best match.
+      otherSteps: {
+        toolCalls: [(_, step) => search(step)],
+        text: (results, step) => `For "${step}": ${String(results.at(-1)?.output).split('\n')[0]}`,
+      },
+      // After the price, the replanner notices that annual billing matters and revises the plan.
+      replans: [{ steps: PLAN.slice(1) }, { steps: REVISED }, { steps: REVISED.slice(1) }],
+      answer: (results) =>
+        `With 15 seats on the Team plan (39 EUR per seat per month) and the 15% annual-billing discount, the support team would pay ${
+          results[discounted]?.match(/[\d.]+/)?.[0] ?? '?'
+        } EUR per year.`,
     },
-  });
+    { id: 'scripted-demo', latencyMs: 120, chunkSize: 6 },
+  ).model;
 }

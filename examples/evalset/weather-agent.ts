@@ -1,10 +1,10 @@
 /**
- * The agent under test: a plan–execute agent with a `forecast` tool. Offline, a ScriptedModel plays
- * the planner, the executor and the replanner; with OPENAI_API_KEY you would pass a real model.
+ * The agent under test: a plan–execute agent with a `forecast` tool. Offline, `scriptPlanExecute`
+ * plays the planner, the executor and the replanner (one script per question); with OPENAI_API_KEY you would pass a real model.
  */
-import { type ChatModel, type ModelRequest, messageText, Runner, type SessionStore, tool } from '@replan/core';
-import { callTools, ScriptedModel, type ScriptedReply } from '@replan/core/testing';
+import { type ChatModel, Runner, type SessionStore, stringifyToolOutput, tool } from '@replan/core';
 import { createPlanExecuteAgent } from '@replan/planexecute';
+import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { z } from 'zod';
 
 const forecasts: Record<string, string> = { lisbon: 'sunny, 24 °C', oslo: 'snow, -3 °C', lyon: 'rain, 12 °C' };
@@ -17,35 +17,36 @@ export const forecast = tool({
 });
 
 const cityOf = (text: string) => ['Lisbon', 'Oslo', 'Lyon'].filter((c) => text.includes(c));
+const stepFor = (city: string) => `Get the forecast for ${city}`;
 
-/** A scripted stand-in for a real model: plans one step per city, calls `forecast`, answers. */
-export function scriptedWeatherModel(): ChatModel {
-  const objective = (r: ModelRequest) => messageText(r.messages.find((m) => m.role === 'user'));
-  const everything = (r: ModelRequest) => r.messages.map((m) => messageText(m)).join('\n');
-  return new ScriptedModel({
-    id: 'weather-script',
-    respond: (request): ScriptedReply => {
-      const cities = cityOf(objective(request));
-      const steps = (list: string[]) => list.map((c) => `Get the forecast for ${c}`);
-      if (typeof request.toolChoice === 'object') return callTools({ name: 'plan', args: { steps: steps(cities) } });
-      if (request.tools?.some((t) => t.name === 'respond')) {
-        const seen = everything(request);
-        const found = cities.map((c) => new RegExp(`${c}: [^"\\n]*°C`).exec(seen)?.[0]);
-        const todo = cities.filter((_, i) => !found[i]);
-        if (todo.length) return callTools({ name: 'plan', args: { steps: steps(todo) } });
-        return callTools({ name: 'respond', args: { response: `Tomorrow — ${found.join('; ')}.` } });
-      }
-      const last = request.messages.at(-1);
-      if (last?.role === 'tool') return String(last.content[0]?.type === 'tool_result' ? last.content[0].output : 'done');
-      const step = messageText(last);
-      const city = cityOf(step.slice(step.lastIndexOf('## YOUR STEP')))[0] ?? 'Lisbon';
-      return callTools({ name: 'forecast', args: { city, day: 'tomorrow' } });
+/**
+ * A scripted stand-in for a real model, for one question: plans one step per city it names, each
+ * step calls `forecast` and reports it, the replanner plans the cities left after the first, then answers.
+ */
+export function scriptedWeatherModel(question: string): ChatModel {
+  const cities = cityOf(question);
+  const reports = (results: Readonly<Record<string, string>>) => cities.map((c) => results[stepFor(c)] ?? `${c}: no forecast`);
+  return scriptPlanExecute(
+    {
+      plan: { steps: cities.map(stepFor) },
+      steps: Object.fromEntries(
+        cities.map((city) => [
+          stepFor(city),
+          {
+            toolCalls: [{ name: 'forecast', args: { city, day: 'tomorrow' } }],
+            text: (results) => stringifyToolOutput(results.at(-1)?.output),
+          },
+        ]),
+      ),
+      replans: cities.length > 1 ? [{ steps: cities.slice(1).map(stepFor) }] : [],
+      answer: (results) => `Tomorrow — ${reports(results).join('; ')}.`,
     },
-  });
+    { id: 'weather-script' },
+  ).model;
 }
 
 /** The app's runner; an eval gives each case its own session in `store`. */
-export function weatherRunner(model: ChatModel = scriptedWeatherModel(), store?: SessionStore): Runner {
+export function weatherRunner(model: ChatModel, store?: SessionStore): Runner {
   const agent = createPlanExecuteAgent({ model, tools: [forecast] });
   // Prices per million tokens make RunResult.cost (and so `maxCost`) real.
   const prices = { 'weather-script': { inputPerMillion: 150, outputPerMillion: 600 } };

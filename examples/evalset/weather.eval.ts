@@ -2,8 +2,8 @@
  * An eval file: `replan eval examples/evalset/weather.eval.ts --junit reports/evals.xml` runs it and
  * exits 1 when a case fails (in this repository: `pnpm build && pnpm replan eval examples/evalset/weather.eval.ts`).
  */
-import { arg, defineEvalSet } from '@replan/eval';
-import { weatherRunner } from './weather-agent.js';
+import { arg, defineEvalSet, type EvalCase } from '@replan/eval';
+import { scriptedWeatherModel, weatherRunner } from './weather-agent.js';
 
 export const evalSet = defineEvalSet({
   name: 'weather',
@@ -37,4 +37,5 @@ export const evalSet = defineEvalSet({
   ],
 });
 
-export const makeRunner = () => weatherRunner();
+/** A runner per case: offline, its model is scripted for the case's question. */
+export const makeRunner = (evalCase: EvalCase) => weatherRunner(scriptedWeatherModel(JSON.stringify(evalCase.input)));

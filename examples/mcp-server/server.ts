@@ -1,6 +1,6 @@
 /**
  * A plan–execute agent served as an MCP tool over stdio: what an MCP client (Claude Code, Cursor, …)
- * spawns. Offline: ScriptedModels play the planner, executor and replanner. Its `publish` tool needs
+ * spawns. Offline: `scriptPlanExecute` plays the planner, executor and replanner. Its `publish` tool needs
  * approval, so a call stops to ask; sessions are files under the directory given as the first argument.
  * MCP client config: { "command": "npx", "args": ["tsx", "examples/mcp-server/server.ts", "/tmp/replan-mcp"] }
  */
@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { FileSessionStore, Runner, tool } from '@replan/core';
-import { callTools, ScriptedModel } from '@replan/core/testing';
 import { mcpServer } from '@replan/mcp';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
+import { scriptPlanExecute } from '@replan/planexecute/testing';
 
 const lookup = tool({
   name: 'lookup',
@@ -29,33 +29,22 @@ const publish = tool({
   },
 });
 
+// The planner, executor and replanner, scripted by who calls (never by prompt text).
+const script = scriptPlanExecute({
+  plan: { steps: ['Look up tidal power', 'Publish the summary'] },
+  steps: {
+    'Look up tidal power': { toolCalls: [{ name: 'lookup', args: { topic: 'tidal power' } }], text: 'Tidal power: 1.2 GW installed.' },
+    'Publish the summary': { toolCalls: [{ name: 'publish', args: { text: 'Tidal power: 1.2 GW installed.' } }], text: 'Published.' },
+  },
+  replans: [{ steps: ['Publish the summary'] }],
+  answer: 'Published: tidal power has 1.2 GW installed.',
+});
 const agent = createPlanExecuteAgent({
   name: 'researcher',
   description: 'Researches a topic and publishes a one-line summary (publishing asks for approval)',
-  planner: createPlanner({
-    model: new ScriptedModel({
-      respond: () => callTools({ name: 'plan', args: { steps: ['Look up tidal power', 'Publish the summary'] } }),
-    }),
-  }),
-  executor: createExecutor({
-    model: new ScriptedModel({
-      responses: [
-        callTools({ name: 'lookup', args: { topic: 'tidal power' } }),
-        'Tidal power: 1.2 GW installed.',
-        callTools({ name: 'publish', args: { text: 'Tidal power: 1.2 GW installed.' } }),
-        'Published.',
-      ],
-    }),
-    tools: [lookup, publish],
-  }),
-  replanner: createReplanner({
-    model: new ScriptedModel({
-      responses: [
-        callTools({ name: 'plan', args: { steps: ['Publish the summary'] } }),
-        callTools({ name: 'respond', args: { response: 'Published: tidal power has 1.2 GW installed.' } }),
-      ],
-    }),
-  }),
+  planner: createPlanner({ model: script.plannerModel }),
+  executor: createExecutor({ model: script.executorModel, tools: [lookup, publish] }),
+  replanner: createReplanner({ model: script.replannerModel }),
 });
 
 const dir = process.argv[2] ?? join(tmpdir(), 'replan-mcp-server');

@@ -8,9 +8,9 @@
  * `openTelemetry()` with no options: see docs/observability.md.
  */
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { InMemorySessionStore, messageText, Runner, tool, type ModelRequest } from '@replan/core';
-import { callTools, ScriptedModel } from '@replan/core/testing';
+import { InMemorySessionStore, Runner, tool } from '@replan/core';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
+import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { openTelemetry } from '@replan/otel';
 import { z } from 'zod';
 
@@ -28,36 +28,28 @@ const book = tool({
   execute: ({ place }) => `booked at ${place}`,
 });
 
-const task = (r: ModelRequest) => messageText(r.messages.findLast((m) => m.role === 'user')).split('## YOUR TASK\n')[1] ?? '';
-const stepModel = new ScriptedModel({
-  id: 'gpt-demo',
-  latencyMs: 10,
-  respond: (r) => {
-    const answered = r.messages.at(-1)?.role === 'tool';
-    if (task(r).includes('weather')) return answered ? 'Dry and 18°C.' : callTools({ name: 'weather', args: { city: 'Lyon' } });
-    return answered ? 'Table booked.' : callTools({ name: 'book_table', args: { place: 'Le Bouchon' } });
+// Every role is scripted by who calls (`scriptPlanExecute`); the one model is `gpt-demo`, priced below.
+const { model } = scriptPlanExecute(
+  {
+    plan: {
+      steps: [
+        { id: 'weather', task: 'Check the weather in Lyon', dependsOn: [] },
+        { id: 'table', task: 'Book a table', dependsOn: [] },
+      ],
+    },
+    steps: {
+      weather: { toolCalls: [{ name: 'weather', args: { city: 'Lyon' } }], text: 'Dry and 18°C.' },
+      table: { toolCalls: [{ name: 'book_table', args: { place: 'Le Bouchon' } }], text: 'Table booked.' },
+    },
+    answer: 'Dry evening, table booked.',
   },
-});
-const plan = callTools({
-  name: 'plan',
-  args: {
-    steps: [
-      { id: 'weather', task: 'Check the weather in Lyon', dependsOn: [] },
-      { id: 'table', task: 'Book a table', dependsOn: [] },
-    ],
-  },
-});
+  { id: 'gpt-demo', latencyMs: 10 },
+);
 const agent = createPlanExecuteAgent({
   mode: 'graph',
-  planner: createPlanner({ model: new ScriptedModel({ id: 'gpt-demo', responses: [plan] }), mode: 'graph' }),
-  executor: createExecutor({ model: stepModel, tools: [weather, book] }),
-  replanner: createReplanner({
-    model: new ScriptedModel({
-      id: 'gpt-demo',
-      responses: [callTools({ name: 'respond', args: { response: 'Dry evening, table booked.' } })],
-    }),
-    mode: 'graph',
-  }),
+  planner: createPlanner({ model, mode: 'graph' }),
+  executor: createExecutor({ model, tools: [weather, book] }),
+  replanner: createReplanner({ model, mode: 'graph' }),
 });
 
 const exporter = new InMemorySpanExporter();

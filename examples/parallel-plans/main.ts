@@ -1,12 +1,12 @@
 /**
- * A plan–execute agent in graph mode, offline: ScriptedModels play the planner, the step executor
- * and the replanner. Three city look-ups run at once; the comparison waits for all three.
+ * A plan–execute agent in graph mode, offline: `scriptPlanExecute` plays the planner, the step
+ * executor and the replanner. Three city look-ups run at once; the comparison waits for all three.
  * Run: pnpm build && npx tsx examples/parallel-plans/main.ts
  */
 import { z } from 'zod';
-import { messageText, Runner, tool, type ModelRequest } from '@replan/core';
-import { ScriptedModel, callTools } from '@replan/core/testing';
+import { Runner, tool, type ToolResultBlock } from '@replan/core';
 import { createPlanExecuteAgent, planExecuteEventKind } from '@replan/planexecute';
+import { scriptPlanExecute } from '@replan/planexecute/testing';
 
 const temperatures: Record<string, number> = { oslo: 4, lisbon: 19, cairo: 27 };
 
@@ -31,27 +31,34 @@ const plan = {
   ],
 };
 
-/** The step model: look a city up with the tool, then report; the comparison answers at once. */
-function stepReply(request: ModelRequest) {
-  const task = messageText(request.messages.at(-1)).split('## YOUR TASK\n')[1] ?? '';
-  const last = request.messages.at(-1);
-  if (last?.role === 'tool') {
-    const output = last.content[0]?.type === 'tool_result' ? last.content[0].output : '?';
-    return `${String(output)} °C`;
-  }
-  const city = /temperature in (\w+)/.exec(task)?.[1];
-  if (city) return callTools({ name: 'weather', args: { city } });
-  return 'Cairo is warmest at 27 °C (Lisbon 19 °C, Oslo 4 °C).';
-}
+/** Each city step looks its city up with the tool, then reports; the comparison answers at once. */
+const cityStep = (city: string) => ({
+  toolCalls: [{ name: 'weather', args: { city } }],
+  text: (results: readonly ToolResultBlock[]) => `${String(results.at(-1)?.output)} °C`,
+});
+// The planner, the step executor and the replanner, scripted by who calls (never by prompt text).
+const script = scriptPlanExecute(
+  {
+    plan,
+    steps: {
+      oslo: cityStep('Oslo'),
+      lisbon: cityStep('Lisbon'),
+      cairo: cityStep('Cairo'),
+      compare: 'Cairo is warmest at 27 °C (Lisbon 19 °C, Oslo 4 °C).',
+    },
+    answer: 'Cairo is the warmest (27 °C).',
+  },
+  { latencyMs: 100 },
+);
 
 const agent = createPlanExecuteAgent({
   mode: 'graph',
   stepConcurrency: 4,
   contextPolicy: 'referenced',
   tools: [weather],
-  model: new ScriptedModel({ responses: [callTools({ name: 'plan', args: plan })] }),
-  executorModel: new ScriptedModel({ latencyMs: 100, respond: stepReply }),
-  replannerModel: new ScriptedModel({ responses: [callTools({ name: 'respond', args: { response: 'Cairo is the warmest (27 °C).' } })] }),
+  model: script.plannerModel,
+  executorModel: script.executorModel,
+  replannerModel: script.replannerModel,
 });
 
 const started = performance.now();

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { type ChatModel, tool, type Tool } from '@replan/core';
-import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
+import { scriptPlanExecute } from '@replan/planexecute/testing';
 
 export const EXECUTOR_INSTRUCTION = 'You run one step of a travel plan. Use the tools; answer with the number you found.';
 
@@ -42,34 +42,24 @@ export function priceTool() {
   return { price, calls };
 }
 
-/** Offline stand-ins for the provider's models while recording (a production run would use real ones). */
+/** Offline stand-ins for the provider's models while recording (a production run would use real ones), scripted by who calls. */
 export function scriptedModels(): TripModels {
-  const plan = callTools({
-    name: 'plan',
-    args: {
+  const script = scriptPlanExecute({
+    plan: {
       steps: [
         { id: 'flight', task: 'find the flight price', dependsOn: [] },
         { id: 'hotel', task: 'find the hotel price', dependsOn: [] },
         { id: 'total', task: 'add $flight and $hotel', dependsOn: ['flight', 'hotel'] },
       ],
     },
-  });
-  const calls = new Map<string, number>();
-  const executor = new ScriptedModel({
-    respond: (request) => {
-      const task = JSON.stringify(request.messages.at(-1)?.content ?? []);
-      const item = task.includes('flight price') ? 'flight' : task.includes('hotel price') ? 'hotel' : 'total';
-      const n = calls.get(item) ?? 0;
-      calls.set(item, n + 1);
-      if (item === 'total') return '730';
-      return n === 0 ? callTools({ name: 'price', args: { item } }) : item === 'flight' ? '420' : '310';
+    steps: {
+      flight: { toolCalls: [{ name: 'price', args: { item: 'flight' } }], text: '420' },
+      hotel: { toolCalls: [{ name: 'price', args: { item: 'hotel' } }], text: '310' },
+      total: '730',
     },
+    answer: 'The trip costs 730 EUR.',
   });
-  return {
-    planner: new ScriptedModel({ responses: [plan] }),
-    executor,
-    replanner: new ScriptedModel({ responses: [callTools({ name: 'respond', args: { response: 'The trip costs 730 EUR.' } })] }),
-  };
+  return { planner: script.plannerModel, executor: script.executorModel, replanner: script.replannerModel };
 }
 
 /**

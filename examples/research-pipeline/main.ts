@@ -4,7 +4,7 @@
  * used as a tool (`agentTool`: a writer that drafts and publishes). Publishing needs a human's
  * approval: the run stops, and a SECOND PROCESS (this script, started again with `--resume`)
  * answers it from the same FileSessionStore directory; the nested step, then the outer call,
- * complete exactly once. Offline: ScriptedModels answer from the conversation.
+ * complete exactly once. Offline: `scriptPlanExecute` plays each agent's planner, executor and replanner.
  * Run: pnpm build && npx tsx examples/research-pipeline/main.ts
  */
 import { execFile } from 'node:child_process';
@@ -14,32 +14,23 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { z } from 'zod';
-import {
-  agentTool,
-  FileSessionStore,
-  type ModelRequest,
-  messageText,
-  type Run,
-  type RunResult,
-  Runner,
-  tool,
-  toolResultsOf,
-} from '@replan/core';
+import { agentTool, FileSessionStore, type Run, type RunResult, Runner, tool, type ToolResultBlock, toolResultsOf } from '@replan/core';
 import { type McpToolset, mcpTools } from '@replan/mcp';
-import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
+import { scriptPlanExecute } from '@replan/planexecute/testing';
 
 const APP = 'research';
 const published: string[] = []; // the publish side effect, to show it happens once (in the process that runs it)
 
-/** The text of a plan–execute prompt after a heading, e.g. the executor's step. */
-const section = (request: ModelRequest, heading: string) => {
-  const text = request.messages.map(messageText).join('\n');
-  return text.split(`## ${heading}\n`)[1]?.split('\n## ')[0] ?? '';
+const DRAFT = 'Draft the report from the notes';
+const PUBLISH = 'Publish the report';
+const FIND = 'Find papers on tidal power in the library';
+const WRITE = 'Have the writer report on them';
+/** The text a tool returned (an MCP tool's structured result, or a nested agent's answer). */
+const outputOf = (results: readonly ToolResultBlock[]) => {
+  const output = results.at(-1)?.output;
+  return typeof output === 'string' ? output : JSON.stringify(output);
 };
-const lastResult = (request: ModelRequest) => toolResultsOf(request.messages.at(-1))[0];
-const plan = (...steps: string[]) => callTools({ name: 'plan', args: { steps } });
-const respond = (response: string) => callTools({ name: 'respond', args: { response } });
 
 /** The nested agent: drafts a report, then publishes it (publishing waits for approval). */
 function writerAgent() {
@@ -53,25 +44,26 @@ function writerAgent() {
       return `published "${title}"`;
     },
   });
+  // Scripted by who calls: the second process, resuming after the publish step, gets the answer.
+  const script = scriptPlanExecute({
+    plan: { steps: [DRAFT, PUBLISH] },
+    steps: {
+      [DRAFT]: 'Draft: tidal power is predictable and turbines reach 40% capacity.',
+      [PUBLISH]: {
+        toolCalls: [{ name: 'publish', args: { title: 'Tidal power in 2026', body: 'Tidal power is predictable…' } }],
+        text: (results) => `Done: ${outputOf(results)}`,
+      },
+    },
+    replans: [{ steps: [PUBLISH] }],
+    answer: 'Published "Tidal power in 2026".',
+  });
   return createPlanExecuteAgent({
     name: 'writer',
     description: 'Drafts a report from notes and publishes it',
-    model: new ScriptedModel(),
-    plannerModel: new ScriptedModel({ respond: () => plan('Draft the report from the notes', 'Publish the report') }),
-    executorModel: new ScriptedModel({
-      respond: (request) => {
-        const result = lastResult(request);
-        if (result) return `Done: ${String(result.output)}`;
-        if (section(request, 'YOUR STEP').startsWith('Draft')) return 'Draft: tidal power is predictable and turbines reach 40% capacity.';
-        return callTools({ name: 'publish', args: { title: 'Tidal power in 2026', body: 'Tidal power is predictable…' } });
-      },
-    }),
-    replannerModel: new ScriptedModel({
-      respond: (request) =>
-        section(request, 'COMPLETED STEPS AND RESULTS').includes('published')
-          ? respond('Published "Tidal power in 2026".')
-          : plan('Publish the report'),
-    }),
+    model: script.executorModel,
+    plannerModel: script.plannerModel,
+    executorModel: script.executorModel,
+    replannerModel: script.replannerModel,
     tools: [publish],
   });
 }
@@ -80,34 +72,36 @@ function writerAgent() {
 function pipelineAgent(library: McpToolset) {
   // The writer runs in a child session of the same store; its answer text is the tool's result.
   const writer = agentTool(writerAgent(), { name: 'write_report', output: (result) => result.output ?? '' });
+  const script = scriptPlanExecute({
+    plan: { steps: [FIND, WRITE] },
+    steps: {
+      [FIND]: {
+        toolCalls: [
+          { name: 'library_search', args: { topic: 'tidal power' } },
+          // The abstract of the first paper the search found.
+          (results) => {
+            const found = results.at(-1)?.output as { papers?: { id: string }[] } | undefined;
+            return { name: 'library_fetch_abstract', args: { id: found?.papers?.[0]?.id ?? 'none' } };
+          },
+        ],
+        text: (results) => `Notes: ${outputOf(results)}`,
+      },
+      [WRITE]: {
+        toolCalls: [
+          { name: 'write_report', args: { input: 'Write a short report on tidal power from the library notes, and publish it.' } },
+        ],
+        text: (results) => `Writer: ${outputOf(results)}`,
+      },
+    },
+    replans: [{ steps: [WRITE] }],
+    answer: (results) => `Report done. ${results[WRITE]?.replace(/^Writer: /, '') ?? ''}`,
+  });
   return createPlanExecuteAgent({
     name: 'pipeline',
-    model: new ScriptedModel(),
-    plannerModel: new ScriptedModel({ respond: () => plan('Find papers on tidal power in the library', 'Have the writer report on them') }),
-    executorModel: new ScriptedModel({
-      respond: (request) => {
-        const result = lastResult(request);
-        if (result?.name === 'library_search') {
-          const { papers } = result.output as { papers: { id: string }[] };
-          return callTools({ name: 'library_fetch_abstract', args: { id: papers[0]?.id ?? 'none' } });
-        }
-        if (result?.name === 'library_fetch_abstract') return `Notes: ${String(result.output)}`;
-        if (result?.name === 'write_report') return `Writer: ${String(result.output)}`;
-        if (section(request, 'YOUR STEP').startsWith('Find')) return callTools({ name: 'library_search', args: { topic: 'tidal power' } });
-        return callTools({
-          name: 'write_report',
-          args: { input: `Write a report from these notes. ${section(request, 'COMPLETED STEPS AND RESULTS')}` },
-        });
-      },
-    }),
-    replannerModel: new ScriptedModel({
-      respond: (request) => {
-        const done = section(request, 'COMPLETED STEPS AND RESULTS');
-        return done.includes('Writer:')
-          ? respond(`Report done. ${done.split('Writer: ')[1]?.split('\n')[0]}`)
-          : plan('Have the writer report on them');
-      },
-    }),
+    model: script.executorModel,
+    plannerModel: script.plannerModel,
+    executorModel: script.executorModel,
+    replannerModel: script.replannerModel,
     tools: [...library.tools, writer],
   });
 }

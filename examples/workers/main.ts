@@ -1,43 +1,36 @@
 /**
- * A run queue in PostgreSQL: a producer submits runs, two workers claim and drive them, one run
- * waits for a human's approval and comes back with submitResume. In production the workers are
- * separate processes on any machines (see docs/workers.md); here they share this process.
+ * Many workers on DBOS: a producer starts runs, two worker processes drive them as durable DBOS
+ * workflows, one run waits for a human's approval (answered from the producer), and one worker is
+ * killed mid-way: its runs are taken over by the other, redoing no finished tool call. In
+ * production the workers are your service's processes on any machines (see docs/workers.md).
  * Offline: a ScriptedModel plays the model, and a throwaway PostgreSQL cluster (initdb/pg_ctl on
- * a free port in a temp dir) is started and removed. Without PostgreSQL installed it says so and
- * exits (under CI=true it fails instead).
+ * a free port in a temp dir) holds both the sessions and DBOS's tables. Without PostgreSQL
+ * installed it says so and exits (under CI=true it fails instead).
  * Run: pnpm build && npx tsx examples/workers/main.ts
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ReActAgent, Runner, tool, toolResultsOf } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
-import { PostgresRunQueue, PostgresSessionStore, Worker } from '@replan/postgres';
+import { PostgresSessionStore } from '@replan/postgres';
+import { dbosRuns } from '@replan/dbos';
 // The throwaway cluster comes from the repository's test support; your app uses its DATABASE_URL.
 import { findPostgresBin, startTestPostgres } from '../../packages/postgres/test/support/test-postgres.js';
 
-if (!findPostgresBin()) {
-  if (process.env.CI === 'true') throw new Error('PostgreSQL (initdb, pg_ctl) is needed for this example under CI.');
-  console.log('Skipped: PostgreSQL is not installed (no initdb/pg_ctl; set REPLAN_PG_BIN or install postgresql).');
-  process.exit(0);
-}
-
 const APP = 'shop';
-const shipped = new Map<string, string>(); // idempotency key → worker: the side effects
 
-/** One worker's runner: its own model and tool (which says who shipped), the shared database. */
-function workerRunner(name: string, store: PostgresSessionStore): Runner {
+/** The app every process builds the same way: a clerk that ships orders (express needs approval). */
+function shopRunner(name: string, store: PostgresSessionStore): Runner {
   const ship = tool({
     name: 'ship',
     description: 'Ships an order.',
     parameters: z.object({ order: z.string(), express: z.boolean() }),
-    // Express shipping costs extra: a human approves it (the run stops, interrupted).
     needsApproval: ({ express }) => express,
-    execute: ({ order }, ctx) => {
-      if (!shipped.has(ctx.idempotencyKey)) shipped.set(ctx.idempotencyKey, name);
-      return `order ${order} shipped by ${name}`;
-    },
+    execute: ({ order }) => `order ${order} shipped by ${name}`,
   });
   const model = new ScriptedModel({
-    latencyMs: 20,
+    latencyMs: 200,
     respond: (request) => {
       const results = request.messages.flatMap((m) => toolResultsOf(m));
       if (results.length) return `Done: ${String(results[0]?.output)}.`;
@@ -46,48 +39,86 @@ function workerRunner(name: string, store: PostgresSessionStore): Runner {
       return callTools({ name: 'ship', args: { order, express: text.includes('express') }, id: `ship-${order}` });
     },
   });
-  const agent = new ReActAgent({ name: 'clerk', model, tools: [ship] });
-  // The runner leases the session for as long as the worker leases the job (see docs/workers.md).
-  return new Runner({ appName: APP, agent, sessionStore: store, leaseMs: 5_000, owner: name });
+  // Short leases for the example: a dead worker's runs move within a second or two.
+  return new Runner({
+    appName: APP,
+    agent: new ReActAgent({ name: 'clerk', model, tools: [ship] }),
+    sessionStore: store,
+    leaseMs: 1_500,
+    owner: name,
+  });
 }
 
-const cluster = await startTestPostgres();
-const { connectionString } = cluster;
-const store = new PostgresSessionStore({ connectionString });
-const queue = new PostgresRunQueue({ connectionString });
-const workers = ['worker-1', 'worker-2'].map(
-  (name) => new Worker({ queue, runners: { [APP]: workerRunner(name, store) }, concurrency: 3, leaseMs: 5_000, owner: name }),
-);
-try {
-  await queue.migrate();
-  await Promise.all(workers.map((w) => w.start()));
+/** A worker process: launch DBOS with the app's runner and drive runs until killed. */
+async function worker(name: string, databaseUrl: string, systemDatabaseUrl: string): Promise<void> {
+  const store = new PostgresSessionStore({ connectionString: databaseUrl });
+  const runs = dbosRuns({ runners: shopRunner(name, store), concurrency: 4 });
+  await runs.launch({ systemDatabaseUrl, executorId: name, dbosConfig: { logLevel: 'error' } });
+  process.once('SIGTERM', () => void runs.shutdown().then(() => process.exit(0)));
+  process.stdout.write('READY\n');
+}
 
-  // The producer: six orders, one of them express.
-  const orders = ['101', '102', '103', '104', '105', '106'];
-  const sessions = await Promise.all(
-    orders.map((order) =>
-      queue.submit({ appName: APP, userId: 'alice', input: `Ship order ${order}${order === '104' ? ' express' : ''}.` }),
-    ),
+function spawnWorker(name: string, databaseUrl: string, systemDatabaseUrl: string): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(import.meta.url), 'worker', name, databaseUrl, systemDatabaseUrl],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
   );
-  const results = await Promise.all(sessions.map(({ sessionId }) => queue.waitFor({ appName: APP, userId: 'alice', sessionId })));
-  for (const [i, r] of results.entries()) console.log(`order ${orders[i]}: ${r.status}${r.output ? ` — ${r.output}` : ''}`);
-
-  // The express order waits for a human: the operations view lists it, no worker touches it.
-  const open = await queue.listRuns(); // the replan_runs view
-  console.log('not completed:', open.map((r) => `${r.sessionId.slice(0, 8)} ${r.status} (${r.runStatus})`).join(', '));
-  const waiting = results.find((r) => r.status === 'interrupted');
-  if (!waiting) throw new Error('expected the express order to wait for approval');
-  console.log(`approval asked: ${JSON.stringify(waiting.interrupts[0]?.payload)}`);
-  await queue.submitResume({ appName: APP, userId: 'alice', sessionId: waiting.sessionId, values: { [waiting.interrupts[0]!.id]: true } });
-  const approved = await queue.waitFor({ appName: APP, userId: 'alice', sessionId: waiting.sessionId });
-  console.log(`order 104 after approval: ${approved.status} — ${approved.output}`);
-
-  const byWorker: Record<string, number> = {};
-  for (const w of shipped.values()) byWorker[w] = (byWorker[w] ?? 0) + 1;
-  console.log(`side effects: ${shipped.size} shipments for ${orders.length} orders, by worker: ${JSON.stringify(byWorker)}`);
-} finally {
-  await Promise.all(workers.map((w) => w.stop()));
-  await queue.close();
-  await store.close();
-  await cluster.stop();
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('READY') && resolve(child));
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before it was ready`)));
+  });
 }
+
+async function producer(): Promise<void> {
+  if (!findPostgresBin()) {
+    if (process.env.CI === 'true') throw new Error('PostgreSQL (initdb, pg_ctl) is needed for this example under CI.');
+    console.log('Skipped: PostgreSQL is not installed (no initdb/pg_ctl; set REPLAN_PG_BIN or install postgresql).');
+    return;
+  }
+  const cluster = await startTestPostgres();
+  const databaseUrl = cluster.connectionString;
+  const systemDatabaseUrl = databaseUrl.replace(/\/postgres$/, '/shop_dbos'); // DBOS creates it
+  const store = new PostgresSessionStore({ connectionString: databaseUrl });
+  // The producer starts, answers and reads runs; it drives none (worker: false).
+  const runs = dbosRuns({ runners: shopRunner('producer', store) });
+  const workers: ChildProcess[] = [];
+  try {
+    await runs.launch({ systemDatabaseUrl, worker: false, dbosConfig: { logLevel: 'error' } });
+    workers.push(...(await Promise.all(['worker-1', 'worker-2'].map((name) => spawnWorker(name, databaseUrl, systemDatabaseUrl)))));
+
+    const orders = ['101', '102', '103', '104', '105', '106'];
+    for (const order of orders)
+      await runs.start({ userId: 'alice', sessionId: `order-${order}`, input: `Ship order ${order}${order === '104' ? ' express' : ''}.` });
+
+    // worker-1 dies with runs in hand: worker-2 takes them over (its process is gone on this host).
+    await new Promise((r) => setTimeout(r, 300));
+    workers[0]?.kill('SIGKILL');
+    console.log('worker-1 killed');
+
+    for (const order of orders) {
+      const key = { userId: 'alice', sessionId: `order-${order}` };
+      let result = await runs.result(key);
+      if (result.status === 'interrupted') {
+        const asked = result.interrupts[0]!;
+        console.log(`order ${order}: waits for approval (${asked.toolName} ${JSON.stringify(asked.payload)})`);
+        await runs.answer({ ...key, values: { [asked.id]: { approved: true } } });
+        result = await runs.result(key);
+      }
+      console.log(`order ${order}: ${result.status} — ${result.output}`);
+    }
+  } finally {
+    for (const w of workers) w.kill('SIGTERM');
+    await Promise.all(
+      workers.map((w) => (w.exitCode === null && w.signalCode === null ? new Promise((r) => w.once('exit', r)) : undefined)),
+    );
+    await runs.shutdown();
+    await store.close();
+    await cluster.stop();
+  }
+}
+
+if (process.argv[2] === 'worker') await worker(process.argv[3]!, process.argv[4]!, process.argv[5]!);
+else await producer();

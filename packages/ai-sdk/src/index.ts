@@ -1,3 +1,17 @@
+/**
+ * `@replan/ai-sdk` — the Vercel AI SDK for replan: any AI SDK language model as a `ChatModel`
+ * (`aiSdkModel`), and runs as AI SDK UI message streams that survive a reload
+ * (`toUIMessageStream`, `resumeUIMessageStream`).
+ * @module
+ */
+
+// Any AI SDK model as a ChatModel
+export { aiSdkModel, AiSdkChatModel } from './model/ai-sdk-model.js';
+export type { AiSdkModelOptions } from './model/ai-sdk-model.js';
+export type { AiSdkModelRetry } from './model/model-retries.js';
+export { AiSdkModelError, RateLimitError, ContextLengthError, AuthenticationError, InvalidRequestError } from './model/model-errors.js';
+export type { AiSdkModelErrorDetails } from './model/model-errors.js';
+
 // Runs as AI SDK UI message streams that survive a reload.
 export { toUIMessageStream } from './ui-stream/to-ui-message-stream.js';
 export type { ToUIMessageStreamOptions } from './ui-stream/to-ui-message-stream.js';

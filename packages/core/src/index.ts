@@ -192,6 +192,8 @@ export type {
   ModelCallEndInfo,
   ToolCallStartInfo,
   ToolCallEndInfo,
+  CompactionStartInfo,
+  CompactionEndInfo,
   InterruptInfo,
   ResumeInfo,
 } from './observe/run-observer.js';

@@ -81,6 +81,42 @@ describe('compaction in the ReAct loop', () => {
     expect(record?.tokensAfter).toBeLessThan(record?.tokensBefore ?? 0);
   });
 
+  it("the summarizer's usage counts in RunResult usage and cost, and in the budget", async () => {
+    const priced = (step: ReturnType<typeof longStep>, limits?: object) => {
+      const agent = new ReActAgent({
+        name: 'researcher',
+        model: step.actor,
+        tools: [step.fetchSource],
+        maxIterations: 100,
+        compaction: { model: step.summarizer, maxInputTokens: WINDOW },
+      });
+      const prices = { actor: { inputPerMillion: 1, outputPerMillion: 1 }, summarizer: { inputPerMillion: 1000, outputPerMillion: 1000 } };
+      return new Runner({ agent, appName: 'long', prices }).run({ userId: 'u', input: 'go', ...(limits ? { limits } : {}) });
+    };
+    const step = longStep(30);
+    const { result, events } = await collect(priced(step));
+    const summaries = events.filter((e) => e.actions?.compaction);
+    expect(summaries.length).toBeGreaterThan(0);
+    const tokens = (usage: { inputTokens: number; outputTokens: number } | undefined) =>
+      (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
+    const summarizerTokens = summaries.reduce((sum, e) => sum + tokens(e.usage), 0);
+    const actorTokens = events.filter((e) => !e.actions?.compaction).reduce((sum, e) => sum + tokens(e.usage), 0);
+    expect(summarizerTokens).toBeGreaterThan(0);
+    expect(result.usage.inputTokens + result.usage.outputTokens).toBe(actorTokens + summarizerTokens);
+    // Priced at the summarizer's own rate: most of the cost here is the summaries'.
+    expect(result.cost).toBeCloseTo((actorTokens + summarizerTokens * 1000) / 1e6, 6);
+    expect(result.breakdown.byAgent.researcher?.modelCalls).toBe(step.actor.calls + step.summarizer.calls);
+
+    // A token budget the acting model alone stays under, but not with the summaries: the run stops.
+    const tight = longStep(30);
+    const limit = actorTokens + Math.floor(summarizerTokens / 2);
+    const { result: stopped, events: spent } = await collect(priced(tight, { maxTokens: limit }));
+    expect(stopped.status).toBe('budget_exceeded');
+    // What the acting model used before the stop is under the limit: the summaries passed it.
+    expect(spent.filter((e) => !e.actions?.compaction).reduce((sum, e) => sum + tokens(e.usage), 0)).toBeLessThan(limit);
+    expect(stopped.usage.inputTokens + stopped.usage.outputTokens).toBeGreaterThan(limit);
+  });
+
   it('without compaction the same step outgrows the window (the test would catch a no-op)', async () => {
     const step = longStep(20);
     const agent = new ReActAgent({ name: 'researcher', model: step.actor, tools: [step.fetchSource], maxIterations: 100 });

@@ -1,1 +1,5 @@
-export {};
+export { dbosRuns, DbosRuns } from './dbos-runs.js';
+export type { DbosRunResult } from './dbos-runs.js';
+export type { DbosRunsOptions, LaunchOptions, RunKeyInput, StartInput, AnswerInput } from './dbos-runs-options.js';
+export type { RunStand } from './advance-run.js';
+export { RunNotFoundError, RunFinishedError, DbosUnreachableError } from './dbos-errors.js';

@@ -35,6 +35,11 @@ export const Attr = {
   interrupted: 'replan.interrupted',
   parentToolCallId: 'replan.parent.tool_call.id',
   cost: 'replan.cost',
+  compactionTokensBefore: 'replan.compaction.tokens_before',
+  compactionTokensAfter: 'replan.compaction.tokens_after',
+  compactionInputTokens: 'replan.compaction.summarizer.input_tokens',
+  compactionOutputTokens: 'replan.compaction.summarizer.output_tokens',
+  compactionSummary: 'replan.compaction.summary',
 } as const;
 
 /** The value of `gen_ai.provider.name` when the model does not name its provider. */

@@ -13,6 +13,8 @@ import {
 import type {
   AgentEndInfo,
   AgentStartInfo,
+  CompactionEndInfo,
+  CompactionStartInfo,
   ModelCallEndInfo,
   ModelCallStartInfo,
   RunEndInfo,
@@ -50,6 +52,9 @@ interface OpenRun {
   readonly calls: Map<string, Span>;
   /** Open tool spans by tool-call id. */
   readonly tools: Map<string, Span>;
+  /** Open compaction spans by compaction id, and by agent run the context that parents its summarizer's call. */
+  readonly compactions: Map<string, Span>;
+  readonly compacting: Map<string, Context>;
   readonly rootContext: Context;
 }
 
@@ -94,6 +99,8 @@ class OpenTelemetryObserver implements RunObserver {
       agents: new Map(),
       calls: new Map(),
       tools: new Map(),
+      compactions: new Map(),
+      compacting: new Map(),
       rootContext: trace.setSpan(ROOT_CONTEXT, root),
     });
   }
@@ -128,6 +135,7 @@ class OpenTelemetryObserver implements RunObserver {
     // Spans a failure left open (an agent unwound by an abort) end with the run.
     for (const span of run.calls.values()) span.end(info.time);
     for (const span of run.tools.values()) span.end(info.time);
+    for (const span of run.compactions.values()) span.end(info.time);
     for (const agent of run.agents.values()) if (agent.span !== run.root) agent.span.end(info.time);
     run.root.setAttribute(Attr.runStatus, info.status);
     if (FAILED_STATUSES.has(info.status)) fail(run.root, info.error, info.status);
@@ -187,11 +195,9 @@ class OpenTelemetryObserver implements RunObserver {
     if (settings?.maxTokens !== undefined) attributes[Attr.requestMaxTokens] = settings.maxTokens;
     if (settings?.temperature !== undefined) attributes[Attr.requestTemperature] = settings.temperature;
     if (this.captureContent) attributes[Attr.inputMessages] = inputMessages(info.request);
-    const span = this.tracer.startSpan(
-      `chat ${info.model}`,
-      { kind: SpanKind.CLIENT, startTime: info.time, attributes },
-      run.agents.get(info.agentRunId)?.context ?? run.rootContext,
-    );
+    // A summarizer's call hangs under its `compact` span; any other under its agent's span.
+    const parent = run.compacting.get(info.agentRunId) ?? run.agents.get(info.agentRunId)?.context ?? run.rootContext;
+    const span = this.tracer.startSpan(`chat ${info.model}`, { kind: SpanKind.CLIENT, startTime: info.time, attributes }, parent);
     run.calls.set(info.callId, span);
   }
 
@@ -252,6 +258,47 @@ class OpenTelemetryObserver implements RunObserver {
     else if (info.isError) fail(span, undefined, 'tool_error', typeof info.output === 'string' ? info.output : undefined);
     span.end(info.time);
   }
+
+  onCompactionStart(info: CompactionStartInfo): void {
+    const run = this.runs.get(info.invocationId);
+    if (!run) return;
+    const attributes: Attributes = {
+      [Attr.operationName]: 'compact',
+      [Attr.agentName]: info.agent,
+      [Attr.agentPath]: info.path,
+      [Attr.requestModel]: info.model,
+      [Attr.compactionTokensBefore]: info.tokensBefore,
+    };
+    if (info.stepId !== undefined) attributes[Attr.stepId] = info.stepId;
+    const span = this.tracer.startSpan(
+      `compact ${info.agent}`,
+      { kind: SpanKind.INTERNAL, startTime: info.time, attributes },
+      run.agents.get(info.agentRunId)?.context ?? run.rootContext,
+    );
+    run.compactions.set(info.compactionId, span);
+    run.compacting.set(info.agentRunId, trace.setSpan(ROOT_CONTEXT, span));
+  }
+
+  onCompactionEnd(info: CompactionEndInfo): void {
+    const run = this.runs.get(info.invocationId);
+    const span = run?.compactions.get(info.compactionId);
+    if (!run || !span) return;
+    run.compactions.delete(info.compactionId);
+    run.compacting.delete(info.agentRunId);
+    // The summarizer's usage under replan's own names: its `chat` child span carries the gen_ai ones,
+    // so a backend that sums gen_ai usage over spans counts it once.
+    const attributes: Attributes = { [Attr.conversationId]: info.sessionId };
+    if (info.tokensAfter !== undefined) attributes[Attr.compactionTokensAfter] = info.tokensAfter;
+    if (info.usage) {
+      attributes[Attr.compactionInputTokens] = info.usage.inputTokens;
+      attributes[Attr.compactionOutputTokens] = info.usage.outputTokens;
+    }
+    if (info.cost) attributes[Attr.cost] = info.cost;
+    if (this.captureContent && info.summary !== undefined) attributes[Attr.compactionSummary] = info.summary;
+    span.setAttributes(attributes);
+    if (info.error) fail(span, info.error);
+    span.end(info.time);
+  }
 }
 
 /** Marks a span failed: status ERROR with the message, and `error.type`. */
@@ -265,7 +312,10 @@ function fail(span: Span, error: Error | undefined, fallbackType = '_OTHER', mes
  * A run observer that records every run as OpenTelemetry spans following the GenAI semantic
  * conventions: `invoke_agent {agent}` per agent run (nested as agents nest; graph steps are
  * overlapping siblings with `replan.step.id`), `plan {agent}` for planner and replanner turns,
- * `chat {model}` per model call (the only spans with token usage) and `execute_tool {tool}`.
+ * `chat {model}` per model call (the only spans with gen_ai token usage), `execute_tool {tool}`, and
+ * `compact {agent}` per compaction of an agent's context (its summarizer's `chat` span inside; the
+ * tokens before and after and the summarizer's usage as `replan.compaction.*`; the summary only
+ * with content capture).
  * The app brings the SDK: spans go to `tracerProvider`, or the globally registered one.
  *
  * ```ts

@@ -15,7 +15,7 @@ import {
 } from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
 import { tagged, tagOf } from './event-kind.js';
-import { stepsOf } from './plan-schema.js';
+import { stepsOf, stepText } from './plan-schema.js';
 import { assertModel } from './assert-model.js';
 import { formatExecutorPrompt } from './prompts.js';
 import { resolveContextPolicy, type ContextPolicy, type ResolvedContextPolicy } from './context-policy.js';
@@ -104,7 +104,7 @@ export class Executor implements Agent {
     const context = linearExecutorContext(executedSteps, this.contextPolicy, step);
     const meta = { step, stepNumber: executedSteps.length + 1, contextPolicy: context.info };
     // Usage and observers report the step by its number in the plan's run.
-    const stepCtx = ctx.withStep(String(meta.stepNumber));
+    const stepCtx = ctx.withStep(String(meta.stepNumber), stepText(step));
     this.inputs.set(stepCtx, { ...state, step, context });
     try {
       for await (const event of this.react.run(stepCtx)) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InMemorySessionStore } from '@replan/core';
+import { z } from 'zod';
+import { InMemorySessionStore, tool } from '@replan/core';
 import { createPlanExecuteAgent, SessionKeys, type ExecutedGraphStep } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { countingTool, runnerFor, stepPairs } from './support.js';
@@ -93,6 +94,107 @@ describe('scriptPlanExecute drives a plan–execute agent with no prompt strings
       .result();
     expect(done.output).toBe('here it is');
     expect(second.s.plannerModel.calls).toBe(0);
+  });
+
+  it("tool calls and texts from the step's tool results; an answer from the step results; the router's id", async () => {
+    const search = countingTool('search', ({ q }) => (q === 'first' ? 'id-7' : `found ${q}`));
+    const s = scriptPlanExecute(
+      {
+        plan: { steps: ['look it up'] },
+        steps: {
+          'look it up': {
+            toolCalls: [
+              { name: 'search', args: { q: 'first' } },
+              (results) => ({ name: 'search', args: { q: String(results.at(-1)?.output) } }),
+            ],
+            text: (results) => `got ${results.map((r) => String(r.output)).join(' then ')}`,
+          },
+        },
+        answer: (results) => `answer: ${results['look it up']}`,
+      },
+      { id: 'priced-model' },
+    );
+    const { runner } = runnerFor(createPlanExecuteAgent({ model: s.model, tools: [search.tool] }));
+    const result = await runner.run(user).result();
+    expect(search.calls).toEqual(['first', 'id-7']);
+    expect(result.output).toBe('answer: got id-7 then found id-7');
+    expect(s.model.id).toBe('priced-model');
+  });
+
+  it('linear: a replanner in a new process, after the executor finished step n there, goes on with its n-th reply', async () => {
+    const script = {
+      plan: { steps: ['draft', 'publish'] },
+      steps: { draft: 'a draft', publish: { toolCalls: [{ name: 'publish', args: { q: 'it' } }], text: 'published' } },
+      replans: [{ steps: ['publish'] }],
+      answer: 'done',
+    };
+    const publish = tool({
+      name: 'publish',
+      description: 'publishes',
+      parameters: z.object({ q: z.string() }),
+      needsApproval: true,
+      execute: () => 'ok',
+    });
+    const store = new InMemorySessionStore();
+    const processWith = () => {
+      const s = scriptPlanExecute(script);
+      return { s, ...runnerFor(createPlanExecuteAgent({ model: s.model, tools: [publish] }), store) };
+    };
+    const stopped = await processWith().runner.run(user).result();
+    expect(stopped.interrupts[0]?.reason).toBe('approval');
+    const second = processWith();
+    const done = await second.runner
+      .resume({ userId: 'u', sessionId: stopped.sessionId, values: { [stopped.interrupts[0]?.id ?? '']: true } })
+      .result();
+    // Its first replanner call here comes after step 2: the answer, not the script's first revision again.
+    expect(done.status).toBe('completed');
+    expect(done.output).toBe('done');
+    expect(second.s.replannerModel.calls).toBe(1);
+  });
+
+  it("linear: a plan a reviewer edited runs its own steps' scripts (found by the step's task)", async () => {
+    const s = scriptPlanExecute({
+      plan: { steps: ['draft', 'polish'] },
+      steps: { draft: 'a draft', polish: 'polished', 'only step': 'done in one' },
+      answer: 'the text',
+    });
+    const { runner, state } = runnerFor(createPlanExecuteAgent({ model: s.model, review: { plan: true } }));
+    const stopped = await runner.run(user).result();
+    const done = await runner
+      .resume({
+        userId: 'u',
+        sessionId: stopped.sessionId,
+        values: { [stopped.interrupts[0]?.id ?? '']: { edit: { steps: ['only step'] } } },
+      })
+      .result();
+    expect(done.status).toBe('completed');
+    expect(stepPairs(await state(done.sessionId))).toEqual([['only step', 'done in one']]);
+    expect(s.executorModel.callers.map((c) => c?.task)).toEqual(['only step']);
+  });
+
+  it('a step the script does not name runs otherSteps, which gets the step', async () => {
+    const search = countingTool('search');
+    const s = scriptPlanExecute({
+      plan: { steps: ['draft'] },
+      steps: { draft: 'a draft' },
+      otherSteps: {
+        toolCalls: [(_, step) => ({ name: 'search', args: { q: step } })],
+        text: (results, step) => `${step}: ${results[0]?.output}`,
+      },
+      answer: 'done',
+    });
+    const { runner, state } = runnerFor(createPlanExecuteAgent({ model: s.model, tools: [search.tool], review: { plan: true } }));
+    const stopped = await runner.run(user).result();
+    const done = await runner
+      .resume({
+        userId: 'u',
+        sessionId: stopped.sessionId,
+        values: { [stopped.interrupts[0]?.id ?? '']: { edit: { steps: ['find the price'] } } },
+      })
+      .result();
+    expect(done.status).toBe('completed');
+    expect(search.calls).toEqual(['find the price']);
+    expect(stepPairs(await state(done.sessionId))).toEqual([['find the price', 'find the price: search:find the price']]);
   });
 
   it('says which step has no script', async () => {

@@ -191,18 +191,14 @@ export class PostgresSessionStore implements SessionStore {
     assertSessionKey(key);
     await this.wrap('delete', key, async () => {
       await this.ready();
-      // Events and its run-queue job go with it (ON DELETE CASCADE); app:/user: state is shared, so
-      // it stays. A `waitFor` on the job is woken (NOTIFY with the job id, at commit) to find it gone.
+      // Events go with it (ON DELETE CASCADE, as do rows of the retired run queue's jobs table);
+      // app:/user: state is shared, so it stays.
       await this.db.withClient((client) =>
-        client.query(
-          `WITH job AS (
-             SELECT id FROM ${this.tables.jobs} WHERE app_name = $1 AND user_id = $2 AND session_id = $3
-           ), gone AS (
-             DELETE FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3 RETURNING id
-           )
-           SELECT pg_notify($4, job.id::text) FROM job, gone`,
-          [key.appName, key.userId, key.id, this.tables.doneChannel],
-        ),
+        client.query(`DELETE FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`, [
+          key.appName,
+          key.userId,
+          key.id,
+        ]),
       );
     });
   }

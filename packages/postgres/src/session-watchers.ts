@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { SessionKey } from '@replan/core';
 import { assertSessionKey } from '@replan/core/store-kit';
-import { NotifyListener } from './queue/notify-listener.js';
+import { NotifyListener } from './notify-listener.js';
 import type { Tables } from './sql-names.js';
 import type { PostgresSessionStoreOptions } from './store-options.js';
 

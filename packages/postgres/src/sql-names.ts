@@ -18,12 +18,12 @@ export class Tables {
   /** The bytes of sessions' images and files, one row per session and blob id (SHA-256). */
   readonly blobs: string;
   readonly migrations: string;
-  /** The run queue's jobs (one row per session that went through the queue) and its operations view. */
+  /**
+   * The retired run queue's jobs and view (migration 3): still created, so migrations stay the
+   * released ones, but nothing writes them any more (many workers: `@replan/dbos`).
+   */
   readonly jobs: string;
   readonly runsView: string;
-  /** LISTEN/NOTIFY channels of this schema's queue: new claimable work, and finished runs (payload: job id). */
-  readonly workChannel: string;
-  readonly doneChannel: string;
   /** NOTIFY channel of appends to this schema's sessions (payload: `[appName, userId, id]` as JSON), with `notifyAppends`. */
   readonly changeChannel: string;
 
@@ -41,11 +41,8 @@ export class Tables {
     this.migrations = t('replan_migrations');
     this.jobs = t('replan_jobs');
     this.runsView = t('replan_runs');
-    // Channels are per schema (two queues in one database never wake each other) and short
-    // (identifiers stop at 63 bytes), so they carry a hash of the schema name, not the name.
-    const tag = createHash('sha256').update(schema).digest('hex').slice(0, 16);
-    this.workChannel = `replan_work_${tag}`;
-    this.doneChannel = `replan_done_${tag}`;
-    this.changeChannel = `replan_changes_${tag}`;
+    // Per schema (two schemas in one database never wake each other) and short (identifiers stop
+    // at 63 bytes), so the channel carries a hash of the schema name, not the name.
+    this.changeChannel = `replan_changes_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}`;
   }
 }

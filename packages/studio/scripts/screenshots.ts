@@ -15,6 +15,7 @@ import { scriptedBrain } from '../../../examples/demo/scripted-brain.js';
 import { seedDemo } from '../../../examples/demo/seed-demo.js';
 import { serveStudio } from '../src/index.js';
 import { launchChromium } from '../test/support/browser.js';
+import { compactionScreenshot } from './compaction-screenshot.js';
 import { planReviewScreenshots } from './plan-review-screenshots.js';
 import { graphScenario } from '../test/support/scenarios.js';
 
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
     await page.waitForSelector('.detail .block-tool-result');
     await page.screenshot({ path: `${out}studio-graph-session.png`, fullPage: true });
     await planReviewScreenshots(browser, out);
+    await compactionScreenshot(browser, out);
     console.log(`screenshots written to ${out}`);
   } finally {
     await browser.close();

@@ -73,6 +73,8 @@ export class InvocationContext {
     readonly scopeStart: number,
     /** The plan step this agent works on (graph mode: the step id), inherited by sub-agents. */
     readonly stepId?: string,
+    /** That step's task as planned (a linear step's text, a graph step's task), inherited with it. */
+    readonly stepTask?: string,
   ) {}
 
   private memo: ModelCallMemo | undefined;
@@ -117,17 +119,26 @@ export class InvocationContext {
       branch,
       options.scopeStart ?? this.services.session.events.length,
       this.stepId,
+      this.stepTask,
     );
   }
 
   /** The same context with another abort signal (e.g. to stop one group of sub-agents). */
   withSignal(signal: AbortSignal): InvocationContext {
-    return new InvocationContext({ ...this.services, signal }, this.agent, this.path, this.branch, this.scopeStart, this.stepId);
+    return new InvocationContext(
+      { ...this.services, signal },
+      this.agent,
+      this.path,
+      this.branch,
+      this.scopeStart,
+      this.stepId,
+      this.stepTask,
+    );
   }
 
-  /** The same context working on plan step `stepId` (usage and observers report it). */
-  withStep(stepId: string): InvocationContext {
-    return new InvocationContext(this.services, this.agent, this.path, this.branch, this.scopeStart, stepId);
+  /** The same context working on plan step `stepId`, whose task is `task` (usage and observers report the step). */
+  withStep(stepId: string, task?: string): InvocationContext {
+    return new InvocationContext(this.services, this.agent, this.path, this.branch, this.scopeStart, stepId, task);
   }
 
   /** Stamps id, invocation, author, path, branch and time on an event this agent emits. */

@@ -114,7 +114,9 @@ async function blobBytes(ctx: InvocationContext, request: ModelRequest, call: { 
 
 /** The calling agent's identity, as `ModelCallOptions.agent` carries it to the model. */
 function callingAgent(ctx: InvocationContext): ModelCallAgent {
-  return ctx.stepId === undefined ? { name: ctx.agent.name, path: ctx.path } : { name: ctx.agent.name, path: ctx.path, step: ctx.stepId };
+  if (ctx.stepId === undefined) return { name: ctx.agent.name, path: ctx.path };
+  const task = ctx.stepTask === undefined ? {} : { task: ctx.stepTask };
+  return { name: ctx.agent.name, path: ctx.path, step: ctx.stepId, ...task };
 }
 
 /** One model call's bookkeeping: budget first, then exactly one ending reported (success, failure or stop). */

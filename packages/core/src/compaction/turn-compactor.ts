@@ -105,6 +105,7 @@ export class TurnCompactor {
       this.summary,
       this.messages.slice(this.cut, cut).map((m) => this.view.of(m)),
     );
+    const observed = ctx.services.observation?.compaction(ctx, model, before);
     let response: ModelResponse;
     try {
       const call = streamModelCall(ctx, model, request);
@@ -112,23 +113,31 @@ export class TurnCompactor {
       while (!next.done) next = await call.next(); // deltas of a summary are not shown
       response = next.value;
     } catch (error) {
-      if (!(error instanceof ModelCallError)) throw error; // an abort or a budget stays itself
-      throw new CompactionError(
+      if (!(error instanceof ModelCallError)) {
+        observed?.(undefined, undefined, error);
+        throw error; // an abort or a budget stays itself
+      }
+      const failure = new CompactionError(
         this.agent,
         'summarizer-failed',
         `the summarizer (model "${model.id}") failed: ${error.message}. ` +
           'Every tool call and result so far is stored; resume the session once the summarizer works.',
         { cause: error },
       );
+      observed?.(undefined, undefined, failure);
+      throw failure;
     }
     const summary = messageText(response.message).trim();
-    if (!summary)
-      throw new CompactionError(
+    if (!summary) {
+      const failure = new CompactionError(
         this.agent,
         'empty-summary',
         `the summarizer (model "${model.id}") returned no text. ` +
           'Every tool call and result so far is stored; resume the session, or give compaction another model.',
       );
+      observed?.(undefined, response.usage, failure);
+      throw failure;
+    }
     const through = throughEventId(ctx.ownEvents(), this.messages, cut);
     this.summary = summary;
     this.summaryShown = undefined;
@@ -140,6 +149,7 @@ export class TurnCompactor {
       ...(response.usage ? { usage: response.usage } : {}),
       meta: { kind: 'compaction' },
     });
+    observed?.(record, response.usage);
     yield event;
     return record;
   }

@@ -95,6 +95,11 @@ export interface ModelCallAgent {
   readonly path: string;
   /** The plan step the agent works on, when it works on one: a graph step's id, a linear plan's step number (`'1'`, `'2'`, …). */
   readonly step?: string;
+  /**
+   * That step's task as planned or edited (a linear step's text, a graph step's task): e.g. for a
+   * scripted model to answer by the step it runs, whichever plan put it there.
+   */
+  readonly task?: string;
 }
 
 export interface ModelCallOptions {

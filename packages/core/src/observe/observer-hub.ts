@@ -15,6 +15,8 @@ const METHOD: { readonly [K in RunLifecycleEvent['kind']]: keyof RunObserver } =
   'model-call-end': 'onModelCallEnd',
   'tool-call-start': 'onToolCallStart',
   'tool-call-end': 'onToolCallEnd',
+  'compaction-start': 'onCompactionStart',
+  'compaction-end': 'onCompactionEnd',
   interrupt: 'onInterrupt',
   resume: 'onResume',
 };

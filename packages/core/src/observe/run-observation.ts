@@ -2,7 +2,18 @@ import type { InvocationContext } from '../agents/invocation-context.js';
 import type { ToolCallBlock } from '../messages/content-block.js';
 import type { ChatModel, ModelRequest, ModelResponse } from '../models/chat-model.js';
 import type { ObserverHub } from './observer-hub.js';
-import type { AgentScope, ModelCallEndInfo, ModelCallStartInfo, RequestSize, ToolCallEndInfo, ToolCallStartInfo } from './run-observer.js';
+import type { CompactionRecord } from '../events/agent-event.js';
+import type { Usage } from '../models/usage.js';
+import type {
+  AgentScope,
+  CompactionEndInfo,
+  CompactionStartInfo,
+  ModelCallEndInfo,
+  ModelCallStartInfo,
+  RequestSize,
+  ToolCallEndInfo,
+  ToolCallStartInfo,
+} from './run-observer.js';
 import { requestChars, estimateTokens } from './request-size.js';
 
 type RunLabels = Pick<AgentScope, 'appName' | 'userId' | 'sessionId' | 'invocationId'>;
@@ -203,6 +214,48 @@ export class RunObservation {
         output,
         error: error === undefined ? undefined : asError(error),
         interrupted,
+      });
+    };
+  }
+
+  /**
+   * Reports a compaction starting (before its summarizer call); call the returned function with
+   * the stored record and the summarizer's usage, or with `undefined` and the error.
+   */
+  compaction(
+    ctx: InvocationContext,
+    model: ChatModel,
+    tokensBefore: number,
+  ): (record: CompactionRecord | undefined, usage: Usage | undefined, error?: unknown) => void {
+    const s = this.scopeOf(ctx);
+    const scope = {
+      appName: s.appName,
+      userId: s.userId,
+      sessionId: s.sessionId,
+      invocationId: s.invocationId,
+      agentRunId: s.agentRunId,
+      agent: s.agent,
+      path: s.path,
+      branch: s.branch,
+      stepId: s.stepId,
+      compactionId: this.id('compaction-'),
+      model: model.id,
+      tokensBefore,
+    };
+    const started = Date.now();
+    this.hub.notify<CompactionStartInfo>({ ...scope, kind: 'compaction-start', time: started });
+    return (record, usage, error) => {
+      const time = Date.now();
+      this.hub.notify<CompactionEndInfo>({
+        ...scope,
+        kind: 'compaction-end',
+        time,
+        latencyMs: time - started,
+        tokensAfter: record?.tokensAfter,
+        summary: record?.summary,
+        usage,
+        cost: usage ? this.price(model.id, usage) : 0,
+        ...(error !== undefined ? { error: asError(error) } : {}),
       });
     };
   }

@@ -138,6 +138,35 @@ export interface ToolCallEndInfo extends Omit<ToolCallStartInfo, 'kind'> {
   readonly interrupted?: boolean | undefined;
 }
 
+/**
+ * An agent starts summarising older turns of its context (`compaction`). The summarizer's model
+ * call follows, reported as a model call of the same agent run.
+ */
+export interface CompactionStartInfo extends AgentScope {
+  readonly kind: 'compaction-start';
+  /** Unique id of this compaction. */
+  readonly compactionId: string;
+  /** The summarizer model's id. */
+  readonly model: string;
+  /** The estimated size of the request that set it off, in tokens. */
+  readonly tokensBefore: number;
+}
+
+export interface CompactionEndInfo extends Omit<CompactionStartInfo, 'kind'> {
+  readonly kind: 'compaction-end';
+  readonly latencyMs: number;
+  /** The estimated size of the rebuilt request, in tokens (absent when it failed). */
+  readonly tokensAfter?: number | undefined;
+  /** The summary the model is shown from now on (as stored in `actions.compaction`). */
+  readonly summary?: string | undefined;
+  /** The summarizer's usage (also in the run's totals). */
+  readonly usage?: Usage | undefined;
+  /** The summarizer call's cost by the runner's `prices` (0 when unpriced). */
+  readonly cost: number;
+  /** Set when it failed (a `CompactionError`, an abort or a budget). */
+  readonly error?: Error | undefined;
+}
+
 /** The run stopped for a human: `interrupts` are open until `runner.resume({ values })`. */
 export interface InterruptInfo extends RunScope {
   readonly kind: 'interrupt';
@@ -159,6 +188,8 @@ export type RunLifecycleEvent =
   | ModelCallEndInfo
   | ToolCallStartInfo
   | ToolCallEndInfo
+  | CompactionStartInfo
+  | CompactionEndInfo
   | InterruptInfo
   | ResumeInfo;
 
@@ -177,6 +208,8 @@ export interface RunObserver {
   onModelCallEnd?(info: ModelCallEndInfo): void;
   onToolCallStart?(info: ToolCallStartInfo): void;
   onToolCallEnd?(info: ToolCallEndInfo): void;
+  onCompactionStart?(info: CompactionStartInfo): void;
+  onCompactionEnd?(info: CompactionEndInfo): void;
   onInterrupt?(info: InterruptInfo): void;
   onResume?(info: ResumeInfo): void;
   /**

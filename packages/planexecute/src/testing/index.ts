@@ -5,4 +5,10 @@
  * @module
  */
 export { scriptPlanExecute } from './script-plan-execute.js';
-export type { PlanExecuteScript, ScriptedPlanExecute, StepScript } from './script-plan-execute.js';
+export type {
+  PlanExecuteScript,
+  ScriptedPlanExecute,
+  ScriptedPlanExecuteOptions,
+  ScriptedTurn,
+  StepScript,
+} from './script-plan-execute.js';

@@ -1,13 +1,26 @@
-import type { ModelCallAgent, ModelRequest } from '@replan/core';
+import { type ModelCallAgent, type ModelRequest, type ToolResultBlock, toolResultsOf } from '@replan/core';
 import { callTools, ScriptedModel, type ScriptedReply, type ScriptedToolCall } from '@replan/core/testing';
 import { stepsOf } from '../plan-schema.js';
 
+/** One model turn's tool calls: one call, several run together, or either chosen from the step's tool results so far. */
+export type ScriptedTurn =
+  | ScriptedToolCall
+  | readonly ScriptedToolCall[]
+  | ((results: readonly ToolResultBlock[], step: string) => ScriptedToolCall | readonly ScriptedToolCall[]);
+
 /** What the executor does for one step: its tool calls, one model turn per entry, then its final text. */
 export interface StepScript {
-  /** The tool calls of each turn before the answer; a turn with several calls runs them together. */
-  readonly toolCalls?: readonly (ScriptedToolCall | readonly ScriptedToolCall[])[];
-  /** The step's result: the executor's final text. */
-  readonly text: string;
+  /**
+   * The tool calls of each turn before the answer; a turn with several calls runs them together. A
+   * function gets the step's tool results so far (e.g. to fetch the id a search returned) and the
+   * step (its key: as written, or its id).
+   */
+  readonly toolCalls?: readonly ScriptedTurn[];
+  /**
+   * The step's result: the executor's final text, or a function of the step's tool results (what
+   * the tools returned, including a refused approval's error result).
+   */
+  readonly text: string | ((results: readonly ToolResultBlock[], step: string) => string);
 }
 
 export interface PlanExecuteScript<Plan = unknown> {
@@ -18,10 +31,28 @@ export interface PlanExecuteScript<Plan = unknown> {
    * step, or its JSON), by step id in graph mode.
    */
   readonly steps: Readonly<Record<string, StepScript | string>>;
+  /**
+   * The script of a step `steps` does not name (e.g. one a person wrote in an edit); without it,
+   * such a step fails the run with an error naming it.
+   */
+  readonly otherSteps?: StepScript | string;
   /** The replanner's revisions, in order; after them it gives the answer. */
   readonly replans?: readonly Plan[];
-  /** The final answer (the `respond` call's `response`). */
-  readonly answer: string;
+  /**
+   * The final answer (the `respond` call's `response`), or a function of the step results the
+   * executor gave in this process, by step key (as in `steps`).
+   */
+  readonly answer: string | ((results: Readonly<Record<string, string>>) => string);
+}
+
+/** How the scripted models behave, beyond what they answer. */
+export interface ScriptedPlanExecuteOptions {
+  /** The one-model router's id (`model.id`), e.g. to match a `prices` entry (default `scripted-plan-execute`). */
+  readonly id?: string;
+  /** Delay before each answer of every role, e.g. so a live view grows visibly. */
+  readonly latencyMs?: number;
+  /** Characters per streamed text chunk (default 8). */
+  readonly chunkSize?: number;
 }
 
 /** Scripted models for a plan–execute agent: pass them as `plannerModel`, `executorModel`, `replannerModel` (or `model` alone). */
@@ -42,30 +73,44 @@ export interface ScriptedPlanExecute {
 /**
  * Scripted planner, executor and replanner models for an offline test of a plan–execute agent.
  * Calls are routed by who asks (`ModelCallOptions.agent`): the executor's by the step it runs (a
- * graph step's id; a linear step's number, mapped to the first step of the plan in force), and
+ * graph step's id; a linear step's task, so an edited plan's steps are found too), and
  * within a step by how many turns it has had (counted from the request's assistant messages), never
  * by prompt wording. So prompts may change, graph steps may start in any order, and a step resumed
- * in another process gets the rest of its script. The planner and replanner answer in order
- * (within one process).
+ * in another process gets the rest of its script. The planner writes `plan` on every call; the
+ * replanner answers in order, and in linear mode, after the executor finished step n in this
+ * process, with at least its n-th reply — so a run resumed in a new process after a step goes on
+ * where the script says.
  */
-export function scriptPlanExecute<Plan>(script: PlanExecuteScript<Plan>): ScriptedPlanExecute {
+export function scriptPlanExecute<Plan>(script: PlanExecuteScript<Plan>, options: ScriptedPlanExecuteOptions = {}): ScriptedPlanExecute {
   const plans = [script.plan, ...(script.replans ?? [])];
+  const timing = { ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}) };
+  const streaming = { ...(options.chunkSize !== undefined ? { chunkSize: options.chunkSize } : {}) };
+  const progress: Progress = { results: {}, lastLinearStep: 0 };
   let replies = 0;
-  const plannerModel = new ScriptedModel({ id: 'scripted-planner', respond: () => planCall(script.plan) });
+  const plannerModel = new ScriptedModel({ id: 'scripted-planner', ...timing, ...streaming, respond: () => planCall(script.plan) });
   const replannerModel = new ScriptedModel({
     id: 'scripted-replanner',
+    ...timing,
+    ...streaming,
     respond: () => {
-      const next = script.replans?.[replies++];
-      return next === undefined ? callTools({ name: 'respond', args: { response: script.answer } }) : planCall(next);
+      const reply = Math.max(replies, progress.lastLinearStep - 1);
+      replies = reply + 1;
+      const next = script.replans?.[reply];
+      if (next !== undefined) return planCall(next);
+      const response = typeof script.answer === 'string' ? script.answer : script.answer({ ...progress.results });
+      return callTools({ name: 'respond', args: { response } });
     },
   });
   const executorModel: ScriptedModel = new ScriptedModel({
     id: 'scripted-executor',
-    respond: (request, call) => stepReply(script, plans, executorModel.callers[call], request),
+    ...timing,
+    ...streaming,
+    respond: (request, call) => stepReply(script, plans, executorModel.callers[call], request, progress),
   });
   const roles = { planner: plannerModel, replanner: replannerModel, executor: executorModel };
   const model: ScriptedModel = new ScriptedModel({
-    id: 'scripted-plan-execute',
+    id: options.id ?? 'scripted-plan-execute',
+    ...streaming,
     respond: async (request, call) => {
       const caller = model.callers[call];
       const name = caller?.name ?? '';
@@ -76,6 +121,12 @@ export function scriptPlanExecute<Plan>(script: PlanExecuteScript<Plan>): Script
   return { plannerModel, executorModel, replannerModel, model };
 }
 
+/** What the executor finished in this process: each step's text by key, and the last linear step number. */
+interface Progress {
+  readonly results: Record<string, string>;
+  lastLinearStep: number;
+}
+
 const planCall = (plan: unknown) => callTools({ name: 'plan', args: plan as Record<string, unknown> });
 
 /** The executor's reply: the step from the caller, the turn from the request's assistant messages. */
@@ -84,24 +135,38 @@ function stepReply(
   plans: readonly unknown[],
   caller: ModelCallAgent | undefined,
   request: ModelRequest,
+  progress: Progress,
 ): ScriptedReply {
   if (caller?.step === undefined)
     throw new Error(
       'scriptPlanExecute: the executor model was called without a plan step (ModelCallOptions.agent.step); use it as a plan–execute executor.',
     );
-  // A graph step's id names its script; a linear step's number is mapped through the scripted plans.
-  const key = caller.step in script.steps || !/^\d+$/.test(caller.step) ? caller.step : linearStepKey(plans, Number(caller.step));
-  const entry = key === undefined ? undefined : script.steps[key];
+  // A graph step's id names its script; a linear step by its task (as planned, or as a reviewer
+  // edited it), else (a caller that does not give the task) by its number mapped through the scripted plans.
+  const linear = !(caller.step in script.steps) && /^\d+$/.test(caller.step);
+  const key = !linear ? caller.step : (caller.task ?? linearStepKey(plans, Number(caller.step)));
+  const entry = (key === undefined ? undefined : script.steps[key]) ?? script.otherSteps;
   if (entry === undefined)
     throw new Error(
       `scriptPlanExecute: no script for step ${JSON.stringify(key ?? `#${caller.step}`)}; scripted steps: ${JSON.stringify(Object.keys(script.steps))}.`,
     );
   const step: StepScript = typeof entry === 'string' ? { text: entry } : entry;
+  // The step as the script knows it: its key, else its number.
+  const name = key ?? `#${caller.step}`;
   const turn = request.messages.filter((m) => m.role === 'assistant').length;
+  const results = request.messages.flatMap((m) => toolResultsOf(m));
   const calls = step.toolCalls?.[turn];
-  if (calls === undefined) return step.text;
-  return callTools(...(Array.isArray(calls) ? calls : [calls as ScriptedToolCall]));
+  if (calls !== undefined) {
+    const chosen = typeof calls === 'function' ? calls(results, name) : calls;
+    return callTools(...(isCallList(chosen) ? chosen : [chosen]));
+  }
+  const text = typeof step.text === 'string' ? step.text : step.text(results, name);
+  progress.results[name] = text;
+  if (linear) progress.lastLinearStep = Math.max(progress.lastLinearStep, Number(caller.step));
+  return text;
 }
+
+const isCallList = (calls: ScriptedToolCall | readonly ScriptedToolCall[]): calls is readonly ScriptedToolCall[] => Array.isArray(calls);
 
 /** A linear run's n-th step: the first step of the n-th plan in force that has any. */
 function linearStepKey(plans: readonly unknown[], n: number): string | undefined {

@@ -69,7 +69,7 @@ export function formatSession(session: Session): string {
   }
   lines.push('', 'events');
   events.forEach((event, index) => {
-    const row = eventRow(event, index);
+    const row = eventRow(event, index, events);
     lines.push(`${time(row.timestamp)} ${'  '.repeat(row.depth)}${row.path} ${row.kind}${row.summary ? `: ${row.summary}` : ''}`);
   });
   if (reading.output !== undefined) lines.push('', `answer: ${reading.output}`);

@@ -88,7 +88,7 @@ export async function handleRead(
         total: chosen.length,
         cursorEvents: byPath.length - withoutCursors.length,
         offset,
-        rows: chosen.slice(offset, offset + limit).map((e) => eventRow(e.event, e.index)),
+        rows: chosen.slice(offset, offset + limit).map((e) => eventRow(e.event, e.index, session.events)),
       };
       return sendJson(response, 200, page);
     }
@@ -97,7 +97,7 @@ export async function handleRead(
       const index = intOf(query.get('index'), 'index', 0, 0, Math.max(0, session.events.length - 1));
       const event = session.events[index];
       if (!event) throw new StudioRequestError(404, 'This session has no events.');
-      const detail: EventDetail = { view: eventView(event, index), json: asText(event) };
+      const detail: EventDetail = { view: eventView(event, index, session.events), json: asText(event) };
       return sendJson(response, 200, detail);
     }
     case 'step': {
@@ -118,7 +118,7 @@ export async function handleRead(
         key,
         label: found.label,
         status: found.status,
-        events: events.map((e) => eventView(e.event, e.index)),
+        events: events.map((e) => eventView(e.event, e.index, session.events)),
         tokens: sumTokens(events.map((e) => e.event)),
         latencyMs: lastEvent ? lastEvent.timestamp - first : 0,
         ...(result !== undefined ? { result: asText(result) } : {}),

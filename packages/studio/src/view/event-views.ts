@@ -1,6 +1,7 @@
 import { eventKind, mediaPlaceholder, type AgentEvent, type ContentBlock } from '@replan/core';
 import { planExecuteEventKind } from '@replan/planexecute';
 import type { BlockView, EventRow, EventView } from '../../web/src/wire-types.js';
+import { compactionLine, compactionView } from './compaction-view.js';
 import { tokensOf } from './tokens.js';
 
 const SUMMARY_LENGTH = 160;
@@ -51,9 +52,16 @@ export function kindLabel(event: AgentEvent): string {
   return kind.kind === 'other' ? String(event.meta?.kind ?? 'event') : kind.kind;
 }
 
-function summaryOf(event: AgentEvent): string {
+function summaryOf(event: AgentEvent, events?: readonly AgentEvent[], index = -1): string {
   const kind = eventKind(event);
   switch (kind.kind) {
+    case 'compaction': {
+      const view = compactionView(events, index) ?? { ...kind.compaction, turns: 0 };
+      const usage = event.usage
+        ? ` · summarizer ${event.usage.inputTokens.toLocaleString('en')} in / ${event.usage.outputTokens.toLocaleString('en')} out`
+        : '';
+      return `${compactionLine(view)}${usage}`;
+    }
     case 'error':
       return `${kind.error.name}: ${kind.error.message}`;
     case 'end':
@@ -84,7 +92,8 @@ function summaryOf(event: AgentEvent): string {
   }
 }
 
-export function eventRow(event: AgentEvent, index: number): EventRow {
+/** A timeline row; `events` (the session's, `event` at `index`) lets a compaction say how many turns it summarised. */
+export function eventRow(event: AgentEvent, index: number, events?: readonly AgentEvent[]): EventRow {
   return {
     index,
     id: event.id,
@@ -93,12 +102,14 @@ export function eventRow(event: AgentEvent, index: number): EventRow {
     depth: event.path.split('/').length - 1,
     timestamp: event.timestamp,
     kind: kindLabel(event),
-    summary: shorten(summaryOf(event)),
+    summary: shorten(summaryOf(event, events, index)),
     hasError: event.error !== undefined,
   };
 }
 
-export function eventView(event: AgentEvent, index: number): EventView {
+/** An event's detail; `events` as for `eventRow`. */
+export function eventView(event: AgentEvent, index: number, events?: readonly AgentEvent[]): EventView {
+  const compaction = compactionView(events, index);
   return {
     index,
     author: event.author,
@@ -108,6 +119,7 @@ export function eventView(event: AgentEvent, index: number): EventView {
     blocks: event.message ? event.message.content.map(blockView) : [],
     ...(event.usage ? { tokens: tokensOf(event.usage) } : {}),
     ...(event.error ? { error: { name: event.error.name, message: event.error.message } } : {}),
+    ...(compaction ? { compaction } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { h } from './dom.js';
 import { clock, tokens } from './format.js';
-import type { BlockView, EventView } from './wire-types.js';
+import type { BlockView, CompactionView, EventView } from './wire-types.js';
 
 function blockElement(block: BlockView): HTMLElement {
   switch (block.type) {
@@ -25,6 +25,21 @@ function blockElement(block: BlockView): HTMLElement {
   }
 }
 
+/** A compaction: what it summarised, and the summary the model is shown from then on (quoted as data). */
+function compactionElement(c: CompactionView): HTMLElement {
+  const turns = `${c.turns.toLocaleString()} turn${c.turns === 1 ? '' : 's'}`;
+  return h(
+    'div',
+    { class: 'block block-compaction' },
+    h(
+      'div',
+      { class: 'block-head' },
+      `Compaction · summarised ${turns} · context ~${c.tokensBefore.toLocaleString()} → ~${c.tokensAfter.toLocaleString()} tokens`,
+    ),
+    h('pre', null, c.summary),
+  );
+}
+
 /** One event's message (text, reasoning, tool calls and results), error and tokens, as text. */
 export function eventBody(view: EventView): HTMLElement {
   return h(
@@ -35,9 +50,10 @@ export function eventBody(view: EventView): HTMLElement {
       { class: 'event-meta' },
       h('span', { class: 'path' }, view.path),
       ` #${view.index} · ${clock(view.timestamp)}${view.role ? ` · ${view.role}` : ''}`,
-      view.tokens ? ` · ${tokens(view.tokens)}` : '',
+      view.tokens ? ` · ${view.compaction ? 'summarizer ' : ''}${tokens(view.tokens)}` : '',
     ),
     ...view.blocks.map(blockElement),
+    view.compaction ? compactionElement(view.compaction) : null,
     view.error
       ? h('div', { class: 'block block-error', attrs: { role: 'note' } }, h('strong', null, view.error.name), `: ${view.error.message}`)
       : null,

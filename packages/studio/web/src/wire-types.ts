@@ -207,6 +207,17 @@ export type BlockView =
       readonly isError: boolean;
     };
 
+/** A compaction of an agent's context: what it summarised (its `tokens` are the summarizer's usage). */
+export interface CompactionView {
+  /** The agent's turns (model answers) the summary replaced, since the previous summary. */
+  readonly turns: number;
+  /** The estimated request size before and after, in tokens. */
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** The summary the model is shown from then on. */
+  readonly summary: string;
+}
+
 export interface EventView {
   readonly index: number;
   readonly author: string;
@@ -216,6 +227,8 @@ export interface EventView {
   readonly blocks: readonly BlockView[];
   readonly tokens?: TokenCount;
   readonly error?: { readonly name: string; readonly message: string };
+  /** Set on a compaction event. */
+  readonly compaction?: CompactionView;
 }
 
 export interface StepDetail {

@@ -1,9 +1,11 @@
 // A small application as a user writes it against the installed packages: a plan–execute agent on
 // scripted models (no network), plus the other packages' entry points so their types and runtime
-// dependencies (openai, pg, @opentelemetry/api) are checked too; every package is imported. Prints the run's result as one JSON line.
+// dependencies (openai, pg, @opentelemetry/api, ai) are checked too; every package is imported. Prints the run's result as one JSON line.
 import { z } from 'zod';
 import { ConfigurationError, Runner, tool, type ChatModel, type RunResult, type SessionStore } from '@replan/core';
+import { aiSdkModel } from '@replan/ai-sdk';
 import { McpConnectionError, mcpTools } from '@replan/mcp';
+import { dbosRuns } from '@replan/dbos';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { OpenAIChatModel } from '@replan/providers';
@@ -38,8 +40,32 @@ const makeAgent = () =>
 const remote: ChatModel = new OpenAIChatModel({ model: 'gpt-4o-mini', apiKey: 'unused', baseURL: 'http://127.0.0.1:9/v1' });
 const durable: (options: { connectionString: string }) => SessionStore = (options) => new PostgresSessionStore(options);
 
-if (remote.id !== 'gpt-4o-mini' || typeof durable !== 'function' || typeof serveStudio !== 'function')
+// Constructed, never launched: the optional DBOS SDK is imported only by launch().
+const runs = dbosRuns({ runners: new Runner({ agent: makeAgent(), appName: 'consumer-dbos' }) });
+
+if (remote.id !== 'gpt-4o-mini' || typeof durable !== 'function' || typeof serveStudio !== 'function' || typeof runs.launch !== 'function')
   throw new Error('the other packages did not load');
+
+// Any AI SDK language model is a ChatModel: here a hand-written one (no provider package, no network),
+// so the peers `ai` and `@ai-sdk/provider` are loaded and their types checked.
+const aiModel = aiSdkModel({
+  specificationVersion: 'v3',
+  provider: 'local.chat',
+  modelId: 'local-model',
+  supportedUrls: {},
+  doGenerate: async () => ({
+    content: [{ type: 'text', text: 'from the AI SDK' }],
+    finishReason: { unified: 'stop', raw: 'stop' },
+    usage: {
+      inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 1, text: 1, reasoning: undefined },
+    },
+    warnings: [],
+  }),
+  doStream: async () => Promise.reject(new Error('the consumer app does not stream this model')),
+});
+const aiAnswer = await aiModel.generate({ messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] });
+if (JSON.stringify(aiAnswer.message.content) !== '[{"type":"text","text":"from the AI SDK"}]') throw new Error('aiSdkModel did not answer');
 
 // MCP is an optional peer: without @modelcontextprotocol/sdk, mcpTools says what to install and nothing
 // else is affected; with it, a server that cannot start is named. (The command does not exist.)

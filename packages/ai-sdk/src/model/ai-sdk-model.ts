@@ -1,0 +1,152 @@
+import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import { ConfigurationError } from '@replan/core';
+import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
+import { callOptionsOf, mergeSettings } from './call-options.js';
+import { toModelError } from './map-error.js';
+import { AiSdkModelError } from './model-errors.js';
+import { withRetries, type RetryOptions } from './model-retries.js';
+import { reasoningTagOf } from './provider-metadata.js';
+import { ResponseAssembler, StreamErrorPart, type AssemblerSink } from './response-assembler.js';
+import { toPrompt } from './to-prompt.js';
+
+export interface AiSdkModelOptions extends RetryOptions {
+  /** The model's id for budgets, prices and logs (default: the language model's `modelId`). */
+  readonly id?: string;
+  /**
+   * The model's context window in tokens, as its provider documents it. Compaction uses it as its
+   * default `maxInputTokens`; nothing is guessed when it is absent.
+   */
+  readonly contextWindow?: number;
+  /** Defaults for every request; a request's own settings win. */
+  readonly settings?: ModelSettings;
+  /** Provider options sent with every call (e.g. `{ anthropic: { cacheControl: { type: 'ephemeral' } } }`), merged over what the settings make. */
+  readonly providerOptions?: SharedV3ProviderOptions;
+  /** HTTP headers sent with every call (for HTTP-based providers). */
+  readonly headers?: Record<string, string>;
+  /**
+   * Told of what replan cannot use: a provider's warning (an unsupported setting), a part type it
+   * has no block for (ignored), a block a prompt cannot carry. Each message once per model.
+   * Default: one `console.warn` line each.
+   */
+  readonly onWarning?: (message: string) => void;
+}
+
+/**
+ * Any AI SDK language model (`LanguageModelV3` of `@ai-sdk/provider`: `anthropic('claude-…')`,
+ * `google('gemini-…')`, `bedrock(…)`, an OpenAI-compatible server, …) as a replan `ChatModel`.
+ * Reasoning keeps its provider metadata, so Anthropic thinking signatures and Gemini thought
+ * signatures go back on the next turn; failures are typed (`RateLimitError` with `retryAfter`,
+ * `ContextLengthError` — also core's —, `AuthenticationError`, `InvalidRequestError`) and
+ * retryable ones are retried. Calls go straight to `doGenerate` / `doStream`: URLs in the prompt
+ * are passed to the provider, not downloaded.
+ */
+export function aiSdkModel(languageModel: LanguageModelV3, options: AiSdkModelOptions = {}): AiSdkChatModel {
+  return new AiSdkChatModel(languageModel, options);
+}
+
+/** The `ChatModel` `aiSdkModel` returns; `languageModel` is the AI SDK model it calls. */
+export class AiSdkChatModel implements ChatModel {
+  readonly id: string;
+  /**
+   * Who serves the model, for observers: the first part of the language model's `provider`
+   * (`anthropic` for `anthropic.messages`, `google` for `google.generative-ai`).
+   */
+  readonly provider: string;
+  readonly contextWindow?: number;
+  /** The `provider` tags of the reasoning this model sends back (its provider's namespace; Google's is `gemini`). */
+  readonly reasoningProviders: readonly string[];
+  private readonly namespace: string;
+  private readonly warned = new Set<string>();
+
+  constructor(
+    readonly languageModel: LanguageModelV3,
+    private readonly options: AiSdkModelOptions = {},
+  ) {
+    const spec = (languageModel as { specificationVersion?: unknown } | undefined)?.specificationVersion;
+    if (spec !== 'v3')
+      throw new ConfigurationError(
+        `aiSdkModel: expected an AI SDK language model of specification v3 (ai@6, @ai-sdk/provider@3 and provider packages of that generation); got ${
+          typeof languageModel === 'string' ? `the string ${JSON.stringify(languageModel)}` : `specification ${JSON.stringify(spec)}`
+        }. Pass a provider's model object, e.g. anthropic('claude-sonnet-4-5').`,
+      );
+    this.id = options.id ?? languageModel.modelId;
+    this.namespace = languageModel.provider.split('.')[0] ?? languageModel.provider;
+    this.provider = this.namespace;
+    this.reasoningProviders = [reasoningTagOf(this.namespace)];
+    if (options.contextWindow !== undefined) {
+      if (!Number.isInteger(options.contextWindow) || options.contextWindow < 1)
+        throw new ConfigurationError(`aiSdkModel "${this.id}": contextWindow must be a positive integer (tokens).`);
+      this.contextWindow = options.contextWindow;
+    }
+  }
+
+  async generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {
+    const call = this.callOptions(req, opts);
+    const result = await withRetries(() => this.languageModel.doGenerate(call), this.options, this.id, opts?.signal);
+    const acc = new ResponseAssembler(this.sink);
+    for (const warning of result.warnings ?? []) acc.push({ type: 'stream-start', warnings: [warning] });
+    acc.addContent(result.content);
+    acc.finish(result.finishReason, result.usage);
+    return this.responseOf(acc);
+  }
+
+  async *stream(req: ModelRequest, opts?: ModelCallOptions): AsyncGenerator<ModelStreamPart, void, undefined> {
+    const call = this.callOptions(req, opts);
+    const { stream } = await withRetries(() => this.languageModel.doStream(call), this.options, this.id, opts?.signal);
+    const acc = new ResponseAssembler(this.sink);
+    const reader = stream.getReader();
+    try {
+      for (;;) {
+        const next = await reader.read().catch((error: unknown) => {
+          throw toModelError(error, { model: this.id, partial: acc.message() });
+        });
+        if (next.done) break;
+        try {
+          yield* acc.push(next.value);
+        } catch (error) {
+          if (error instanceof StreamErrorPart) throw toModelError(error.error, { model: this.id, partial: acc.message() });
+          throw error;
+        }
+      }
+    } finally {
+      // A consumer that stops early (an abort, a break) cancels the provider's stream and its HTTP request.
+      await reader.cancel().catch(() => {});
+      reader.releaseLock();
+    }
+    if (!acc.receivedAnything) throw new AiSdkModelError({ model: this.id, providerMessage: 'the stream ended without any output' });
+    yield { type: 'finish', response: this.responseOf(acc) };
+  }
+
+  private callOptions(req: ModelRequest, opts: ModelCallOptions | undefined) {
+    const settings = mergeSettings(this.options.settings, req.settings);
+    return {
+      ...callOptionsOf(req, settings, this.namespace, this.options.providerOptions),
+      prompt: toPrompt(req.messages, (what) => this.warnOnce(`${what} cannot be sent to an AI SDK model; it was left out`), this.id),
+      ...(this.options.headers ? { headers: this.options.headers } : {}),
+      ...(opts?.signal ? { abortSignal: opts.signal } : {}),
+    };
+  }
+
+  private responseOf(acc: ResponseAssembler): ModelResponse {
+    const response = acc.response();
+    if (response) return response;
+    throw new AiSdkModelError({
+      model: this.id,
+      providerMessage: `the model finished with an error${acc.rawFinishReason ? ` (${acc.rawFinishReason})` : ''}`,
+      partial: acc.message(),
+    });
+  }
+
+  private readonly sink: AssemblerSink = {
+    ignore: (type) => this.warnOnce(`the model returned a part of type "${type}", which replan has no block for; it was ignored`),
+    warn: (message) => this.warnOnce(`the provider warned: ${message}`),
+  };
+
+  private warnOnce(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    const text = `replan: aiSdkModel "${this.id}": ${message}`;
+    if (this.options.onWarning) this.options.onWarning(text);
+    else console.warn(text);
+  }
+}

@@ -1,0 +1,78 @@
+import type { LanguageModelV3FilePart, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
+import type { FileBlock, ImageBlock, MediaBlock, ToolResultContent } from '@replan/core';
+import { InvalidRequestError } from './model-errors.js';
+
+type ContentItem = Extract<LanguageModelV3ToolResultOutput, { type: 'content' }>['value'][number];
+
+/** A `data:` URL's base64 payload and media type, or `undefined` for any other URL. */
+function dataUrl(url: string): { readonly data: string; readonly mediaType: string } | undefined {
+  const match = /^data:([^;,]+)?(?:;[^,]*)?;base64,(.*)$/is.exec(url);
+  return match ? { mediaType: match[1] ?? 'application/octet-stream', data: match[2] ?? '' } : undefined;
+}
+
+/**
+ * The bytes (base64) or URL of a media block. A `data:` URL is sent as its bytes (providers take
+ * bytes, not every one takes a `data:` URL). A blob id without bytes is refused: an agent's model
+ * call reads blobs from the session store before calling the model; a direct call must give them.
+ */
+function sourceOf(block: MediaBlock, model: string): { readonly data: string } | { readonly url: string } {
+  if (block.data !== undefined) return { data: block.data };
+  if (block.url !== undefined) {
+    const inline = dataUrl(block.url);
+    return inline ? { data: inline.data } : { url: block.url };
+  }
+  throw new InvalidRequestError({
+    model,
+    providerMessage:
+      `an ${block.type} names blob "${block.blob}" without its bytes: blobs are read from the session store by an agent's model call; ` +
+      'when you call a model yourself, pass the bytes as data (imageFromBytes / fileFromBytes) or a url',
+  });
+}
+
+/** An image or file block as an AI SDK file part (an image is a file part with an `image/*` media type). */
+export function filePartOf(block: ImageBlock | FileBlock, model: string): LanguageModelV3FilePart {
+  const source = sourceOf(block, model);
+  return {
+    type: 'file',
+    mediaType: block.mediaType,
+    data: 'url' in source ? new URL(source.url) : source.data,
+    ...(block.type === 'file' && block.filename !== undefined ? { filename: block.filename } : {}),
+    // OpenAI's providers read how closely to look at an image from here; the others ignore it.
+    ...(block.type === 'image' && block.detail !== undefined ? { providerOptions: { openai: { imageDetail: block.detail } } } : {}),
+  };
+}
+
+/** A tool's content-block output (text, images, files) as the items of an AI SDK `content` tool output. */
+export function contentItemsOf(content: readonly ToolResultContent[], model: string): ContentItem[] {
+  return content.map((block): ContentItem => {
+    if (block.type === 'text') return { type: 'text', text: block.text };
+    const source = sourceOf(block, model);
+    if (block.type === 'image')
+      return 'url' in source
+        ? { type: 'image-url', url: source.url }
+        : { type: 'image-data', data: source.data, mediaType: block.mediaType };
+    return 'url' in source
+      ? { type: 'file-url', url: source.url, mediaType: block.mediaType }
+      : {
+          type: 'file-data',
+          data: source.data,
+          mediaType: block.mediaType,
+          ...(block.filename !== undefined ? { filename: block.filename } : {}),
+        };
+  });
+}
+
+/** A file the model generated (an image, usually) as a block: `image` for `image/*`, else `file`; bytes as base64. */
+export function mediaBlockOf(file: { readonly mediaType: string; readonly data: string | Uint8Array }): ImageBlock | FileBlock {
+  const data = typeof file.data === 'string' ? file.data : base64Of(file.data);
+  return file.mediaType.startsWith('image/')
+    ? { type: 'image', mediaType: file.mediaType, data }
+    : { type: 'file', mediaType: file.mediaType, data };
+}
+
+/** Standard base64 of bytes, with the globals every runtime has (no `Buffer`: this package uses no Node-only API of its own). */
+function base64Of(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+
+// Listed so that a change to the public surface is a visible diff.
+describe('public surface of @replan/ai-sdk', () => {
+  it('exports aiSdkModel, its model class and its typed errors', async () => {
+    expect(Object.keys(await import('@replan/ai-sdk')).sort()).toEqual([
+      'AiSdkChatModel',
+      'AiSdkModelError',
+      'AuthenticationError',
+      'ContextLengthError',
+      'InvalidRequestError',
+      'RateLimitError',
+      'aiSdkModel',
+    ]);
+  });
+});

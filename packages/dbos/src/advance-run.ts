@@ -1,0 +1,91 @@
+import { LeaseLostError, SessionBusyError, SessionStoreError, UnknownInterruptError, type Interrupt, type Runner } from '@replan/core';
+import type { RunRequest } from './run-ids.js';
+
+/** Where a run stands after a DBOS step: small, so DBOS stores little (the session log holds the rest). */
+export interface RunStand {
+  /**
+   * `interrupted` while it waits for `answer`; `running` once an answer was received; else how it
+   * ended: a `RunStatus` (`completed`, `failed`, `budget_exceeded`, …), or `cancelled` after `cancel`.
+   */
+  readonly status: string;
+  /** The session's log length (its version) when the step ended. */
+  readonly offset: number;
+  /** Open interrupts (status `interrupted`). */
+  readonly interrupts: readonly Interrupt[];
+  /** The answer text (status `completed`). */
+  readonly output?: string;
+  /** Why it failed (status `failed`). */
+  readonly error?: { readonly name: string; readonly message: string };
+}
+
+/** What the run workflow is given when it is enqueued. */
+export interface RunInput extends RunRequest {
+  readonly input: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * One DBOS step: advances the run through the runner until it ends or stops for a human, and
+ * returns where it stands. Replayed after a crash it continues from the session log, so a tool
+ * call whose result is stored never runs again. A session leased by a live run elsewhere (a
+ * worker being taken over) is waited for; a store connection failure is retried.
+ */
+export async function advanceRun(
+  runner: Runner,
+  run: RunInput,
+  values: Record<string, unknown> | undefined,
+  signal?: AbortSignal,
+): Promise<RunStand> {
+  const key = { appName: run.appName, userId: run.userId, id: run.sessionId };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const existing = await runner.sessionStore.get(key);
+      const result = existing
+        ? await resume(runner, run, values, signal)
+        : await runner.run({ userId: run.userId, sessionId: run.sessionId, input: run.input, ...(signal ? { signal } : {}) }).result();
+      // A lost lease: another worker drives the session now. Thrown, so this (zombie) execution records nothing.
+      if (result.error instanceof LeaseLostError) throw result.error;
+      if (result.status === 'failed' && result.error instanceof SessionStoreError && result.error.kind === 'connection' && attempt < 30) {
+        await sleep(1_000);
+        continue;
+      }
+      const session = await runner.sessionStore.get(key);
+      return {
+        status: result.status,
+        offset: session?.version ?? 0,
+        interrupts: result.interrupts,
+        ...(result.output !== undefined ? { output: result.output } : {}),
+        ...(result.status === 'failed' && result.error ? { error: { name: result.error.name, message: result.error.message } } : {}),
+      };
+    } catch (error) {
+      if (error instanceof SessionBusyError) {
+        await sleep(busyDelay(error, runner.leaseMs));
+        continue;
+      }
+      if (error instanceof SessionStoreError && error.kind === 'connection' && attempt < 30) {
+        await sleep(1_000);
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+/** Resumes with the answers; answers already stored (a replayed step) are not given twice. */
+async function resume(runner: Runner, run: RunInput, values: Record<string, unknown> | undefined, signal: AbortSignal | undefined) {
+  const options = { userId: run.userId, sessionId: run.sessionId, ...(signal ? { signal } : {}) };
+  if (!values) return runner.resume(options).result();
+  try {
+    return await runner.resume({ ...options, values }).result();
+  } catch (error) {
+    if (!(error instanceof UnknownInterruptError)) throw error;
+    return runner.resume(options).result(); // the answers were stored before a crash: continue without them
+  }
+}
+
+/** How long until a busy session's lease may be free: its expiry when known, else a third of a lease. */
+function busyDelay(error: SessionBusyError, leaseMs: number): number {
+  const expiresAt = (error as { expiresAt?: unknown }).expiresAt;
+  return typeof expiresAt === 'number' ? Math.min(leaseMs, Math.max(0, expiresAt - Date.now()) + 10) : Math.max(10, leaseMs / 3);
+}

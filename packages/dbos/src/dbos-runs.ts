@@ -1,0 +1,266 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import pg from 'pg';
+import { ConfigurationError, SessionExistsError, UnknownInterruptError, type AgentEvent, type Runner } from '@replan/core';
+import type { RunInput, RunStand } from './advance-run.js';
+import { DbosUnreachableError, RunFinishedError, RunNotFoundError, safeConnection } from './dbos-errors.js';
+import type { AnswerInput, DbosRunsOptions, LaunchOptions, RunKeyInput, StartInput } from './dbos-runs-options.js';
+import { ExecutorHeartbeats } from './executor-heartbeats.js';
+import { loadDbosSdk, type Dbos } from './load-dbos-sdk.js';
+import { ANSWER_TOPIC, queueNameOf, STAND_EVENT, workflowIdOf, type RunRequest } from './run-ids.js';
+import { registerRunWorkflow } from './run-workflow.js';
+import { takeOverDeadRuns } from './takeover.js';
+
+/** How a DBOS run stands when `result` resolves: ended, or stopped for a human (`interrupted`). */
+export interface DbosRunResult extends RunStand {
+  readonly sessionId: string;
+}
+
+/** DBOS workflow statuses after which nothing more happens. */
+const FINAL = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED']);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Launched {
+  readonly dbos: Dbos;
+  readonly pool: pg.Pool;
+  readonly heartbeats: ExecutorHeartbeats | undefined;
+  readonly timers: NodeJS.Timeout[];
+}
+
+/**
+ * Runs on DBOS Transact: each run is a durable DBOS workflow on a DBOS queue, driven by whichever
+ * worker process dequeues it. Every process that calls `launch()` is a worker (unless `worker:
+ * false`). A worker whose process died or went silent has its runs taken over by a live one.
+ */
+export class DbosRuns {
+  private readonly runners: ReadonlyMap<string, Runner>;
+  private readonly queue: string;
+  private readonly concurrency: number;
+  private readonly totalConcurrency: number | undefined;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly onError: (error: Error) => void;
+  /** Interrupts answered through this object: a `result` that still sees them open waits on. */
+  private readonly answered = new Set<string>();
+  private launched: Launched | undefined;
+  private workflow: ((run: RunInput) => Promise<RunStand>) | undefined;
+
+  constructor(options: DbosRunsOptions) {
+    const list = Array.isArray(options?.runners)
+      ? (options.runners as readonly Runner[])
+      : options?.runners
+        ? [options.runners as Runner]
+        : [];
+    if (!list.length) throw new ConfigurationError('dbosRuns needs at least one runner: dbosRuns({ runners: [runner] }).');
+    this.runners = new Map(list.map((r) => [r.appName, r]));
+    if (this.runners.size !== list.length) throw new ConfigurationError('dbosRuns runners must have distinct appNames.');
+    this.queue = options.queue ?? 'replan';
+    this.concurrency = positive('concurrency', options.concurrency ?? 4);
+    this.totalConcurrency = options.totalConcurrency === undefined ? undefined : positive('totalConcurrency', options.totalConcurrency);
+    this.leaseMs = positive('leaseMs', options.leaseMs ?? Math.max(...list.map((r) => r.leaseMs)));
+    this.pollMs = positive('pollMs', options.pollMs ?? 100);
+    this.onError = options.onError ?? ((error) => console.warn(`replan dbos: ${error.message}`));
+  }
+
+  /**
+   * Configures and launches DBOS in this process (`DBOS.setConfig`, `DBOS.launch`), registers the
+   * apps' queues, and as a worker starts its heartbeat and the takeover sweep. DBOS unreachable:
+   * `DbosUnreachableError` naming the connection.
+   */
+  async launch(options: LaunchOptions): Promise<void> {
+    if (this.launched) throw new ConfigurationError('dbosRuns was already launched in this process.');
+    if (!options?.systemDatabaseUrl)
+      throw new ConfigurationError('launch needs systemDatabaseUrl: the PostgreSQL database DBOS keeps its workflows in.');
+    const { DBOS } = await loadDbosSdk();
+    const worker = options.worker ?? true;
+    const executorId = options.executorId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    const schema = typeof options.dbosConfig?.systemDatabaseSchemaName === 'string' ? options.dbosConfig.systemDatabaseSchemaName : 'dbos';
+    const pool = new pg.Pool({ connectionString: options.systemDatabaseUrl, max: 3 });
+    pool.on('error', (error) => this.onError(error));
+    const queues = [...this.runners.keys()].map((app) => queueNameOf(this.queue, app));
+    this.workflow ??= registerRunWorkflow({
+      dbos: DBOS,
+      runners: this.runners,
+      pool,
+      schema,
+      checkEveryMs: Math.min(1_000, Math.max(50, this.leaseMs / 3)),
+    });
+    DBOS.setConfig({
+      name: options.name ?? 'replan',
+      logLevel: 'warn',
+      ...options.dbosConfig,
+      systemDatabaseUrl: options.systemDatabaseUrl,
+      applicationVersion: options.applicationVersion ?? 'replan-1',
+      executorID: executorId,
+      listenQueues: worker ? queues : [],
+    });
+    try {
+      await DBOS.launch();
+    } catch (cause) {
+      await pool.end().catch(() => undefined);
+      throw new DbosUnreachableError(safeConnection(options.systemDatabaseUrl), cause);
+    }
+    const heartbeats = worker ? new ExecutorHeartbeats(pool, schema, executorId) : undefined;
+    const timers: NodeJS.Timeout[] = [];
+    this.launched = { dbos: DBOS, pool, heartbeats, timers };
+    if (heartbeats) {
+      await heartbeats.migrate();
+      await heartbeats.beat(); // alive before the first run is dequeued
+      const every = Math.max(10, Math.floor(this.leaseMs / 3));
+      timers.push(
+        setInterval(
+          () => heartbeats.beat().catch((e: Error) => this.onError(new Error(`heartbeat failed: ${e.message}`, { cause: e }))),
+          every,
+        ),
+      );
+      const sweep = () =>
+        takeOverDeadRuns({ dbos: DBOS, pool, schema, heartbeats, executorId, queues, leaseMs: this.leaseMs }).catch((e: Error) =>
+          this.onError(new Error(`takeover sweep failed: ${e.message}`, { cause: e })),
+        );
+      timers.push(setInterval(sweep, every));
+      void sweep();
+    }
+    for (const name of queues)
+      await DBOS.registerQueue(name, {
+        workerConcurrency: this.concurrency,
+        ...(this.totalConcurrency ? { concurrency: this.totalConcurrency } : {}),
+        minPollingIntervalMs: 50,
+      });
+  }
+
+  /** Stops this process's DBOS: runs it drives stay pending and are taken over by another worker. */
+  async shutdown(): Promise<void> {
+    const launched = this.launched;
+    if (!launched) return;
+    for (const t of launched.timers) clearInterval(t);
+    await launched.dbos.shutdown();
+    await launched.heartbeats?.leave().catch(() => undefined);
+    await launched.pool.end();
+    this.launched = undefined;
+  }
+
+  /**
+   * Enqueues a new run: the session is created with the input by the worker that picks it up. A
+   * session (or run) that exists already is refused with `SessionExistsError`, nothing enqueued.
+   */
+  async start(input: StartInput): Promise<{ readonly sessionId: string }> {
+    const { dbos } = this.ready('start');
+    const runner = this.runnerOf(input.appName);
+    const run: RunInput = { appName: runner.appName, userId: input.userId, sessionId: input.sessionId ?? randomUUID(), input: input.input };
+    const workflowID = workflowIdOf(run);
+    const exists =
+      (await runner.sessionStore.get({ appName: run.appName, userId: run.userId, id: run.sessionId })) !== undefined ||
+      (await dbos.getWorkflowStatus(workflowID)) !== null;
+    if (exists) throw new SessionExistsError(run.sessionId);
+    await dbos.startWorkflow(this.workflow!, { workflowID, queueName: queueNameOf(this.queue, run.appName) })(run);
+    return { sessionId: run.sessionId };
+  }
+
+  /**
+   * Answers the run's open interrupts (`DBOS.send` to the workflow waiting in `DBOS.recv`). An id
+   * that is not open: `UnknownInterruptError`; a run that ended: `RunFinishedError`.
+   */
+  async answer(input: AnswerInput): Promise<void> {
+    const { dbos } = this.ready('answer');
+    const key = this.keyOf(input);
+    const id = workflowIdOf(key);
+    const status = await dbos.getWorkflowStatus(id);
+    if (!status) throw new RunNotFoundError(key);
+    if (FINAL.has(status.status)) throw new RunFinishedError(key, status.status);
+    const stand = await dbos.getEvent<RunStand>(id, STAND_EVENT, 0);
+    const open = stand?.status === 'interrupted' ? stand.interrupts.map((i) => i.id) : [];
+    const ids = Object.keys(input.values ?? {});
+    if (!ids.length) throw new ConfigurationError('answer needs values: { [interruptId]: answer }.');
+    for (const interruptId of ids) if (!open.includes(interruptId)) throw new UnknownInterruptError(interruptId, open);
+    await dbos.send(id, input.values, ANSWER_TOPIC, `${id}@${stand!.offset}:${ids.sort().join(',')}`);
+    for (const interruptId of ids) this.answered.add(interruptId);
+  }
+
+  /** Resolves when the run ends, or stops for a human (status `interrupted`, with its open interrupts). */
+  async result(input: RunKeyInput): Promise<DbosRunResult> {
+    const { dbos } = this.ready('result');
+    const key = this.keyOf(input);
+    const id = workflowIdOf(key);
+    for (;;) {
+      const status = await dbos.getWorkflowStatus(id);
+      if (!status) throw new RunNotFoundError(key);
+      if (status.status === 'SUCCESS') return { ...(status.output as RunStand), sessionId: key.sessionId };
+      if (FINAL.has(status.status)) {
+        const stand = await dbos.getEvent<RunStand>(id, STAND_EVENT, 0);
+        const error = status.error as { name?: string; message?: string } | undefined;
+        return {
+          status: status.status === 'CANCELLED' ? 'cancelled' : 'failed',
+          offset: stand?.offset ?? 0,
+          interrupts: [],
+          ...(error ? { error: { name: error.name ?? 'Error', message: error.message ?? String(error) } } : {}),
+          sessionId: key.sessionId,
+        };
+      }
+      const stand = await dbos.getEvent<RunStand>(id, STAND_EVENT, 0);
+      if (stand?.status === 'interrupted' && !stand.interrupts.some((i) => this.answered.has(i.id)))
+        return { ...stand, sessionId: key.sessionId };
+      await sleep(this.pollMs);
+    }
+  }
+
+  /**
+   * The session's stored events from `after` (default: the start), live: new ones as they are
+   * stored, until the run ends or stops for a human.
+   */
+  async *events(input: RunKeyInput & { readonly after?: number }): AsyncGenerator<AgentEvent> {
+    const { dbos } = this.ready('events');
+    const key = this.keyOf(input);
+    const runner = this.runnerOf(key.appName);
+    let seen = input.after ?? 0;
+    for (;;) {
+      const status = await dbos.getWorkflowStatus(workflowIdOf(key));
+      if (!status) throw new RunNotFoundError(key);
+      const stand = await dbos.getEvent<RunStand>(workflowIdOf(key), STAND_EVENT, 0);
+      const session = await runner.sessionStore.get({ appName: key.appName, userId: key.userId, id: key.sessionId });
+      const events = session?.events ?? [];
+      while (seen < events.length) yield events[seen++]!;
+      const stopped = FINAL.has(status.status) || (stand?.status === 'interrupted' && stand.offset <= seen);
+      if (stopped) return;
+      await sleep(this.pollMs);
+    }
+  }
+
+  /** Cancels the run: DBOS marks it cancelled and the step in flight is aborted (what it stored stays). */
+  async cancel(input: RunKeyInput): Promise<void> {
+    const { dbos } = this.ready('cancel');
+    const key = this.keyOf(input);
+    if (!(await dbos.getWorkflowStatus(workflowIdOf(key)))) throw new RunNotFoundError(key);
+    await dbos.cancelWorkflow(workflowIdOf(key));
+  }
+
+  private ready(method: string): Launched {
+    if (!this.launched) throw new ConfigurationError(`Call launch() before ${method}(): DBOS is not running in this process yet.`);
+    return this.launched;
+  }
+
+  private runnerOf(appName: string | undefined): Runner {
+    if (appName === undefined) {
+      if (this.runners.size === 1) return [...this.runners.values()][0]!;
+      throw new ConfigurationError(`Name the app: this dbosRuns serves ${[...this.runners.keys()].join(', ')}.`);
+    }
+    const runner = this.runners.get(appName);
+    if (!runner)
+      throw new ConfigurationError(`dbosRuns has no runner for app "${appName}" (it serves ${[...this.runners.keys()].join(', ')}).`);
+    return runner;
+  }
+
+  private keyOf(input: RunKeyInput): RunRequest {
+    return { appName: this.runnerOf(input.appName).appName, userId: input.userId, sessionId: input.sessionId };
+  }
+}
+
+/** Runs on DBOS: see `DbosRuns`. Call `launch()` in every process, then `start`, `answer`, `result`, `events`, `cancel`. */
+export function dbosRuns(options: DbosRunsOptions): DbosRuns {
+  return new DbosRuns(options);
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigurationError(`dbosRuns ${name} must be a positive integer, got ${String(value)}.`);
+  return value;
+}

@@ -1,0 +1,64 @@
+import type pg from 'pg';
+import type { Runner } from '@replan/core';
+import { advanceRun, type RunInput, type RunStand } from './advance-run.js';
+import type { Dbos } from './load-dbos-sdk.js';
+import { ANSWER_TOPIC, RUN_WORKFLOW, STAND_EVENT, workflowIdOf } from './run-ids.js';
+
+/** How long one `DBOS.recv` waits for an answer before waiting again (a run may wait for days). */
+const ANSWER_WAIT_S = 24 * 3600;
+
+export interface RunWorkflowContext {
+  readonly dbos: Dbos;
+  readonly runners: ReadonlyMap<string, Runner>;
+  /** The DBOS system database, to see a cancel while a step runs. */
+  readonly pool: pg.Pool;
+  readonly schema: string;
+  readonly checkEveryMs: number;
+}
+
+/**
+ * Registers the run workflow: step, publish where the run stands, and while it waits for a human,
+ * `DBOS.recv` the answer and step again. Each step returns only where the run stands (its log
+ * offset, status, open interrupts): the session log is the checkpoint.
+ */
+export function registerRunWorkflow(ctx: RunWorkflowContext): (run: RunInput) => Promise<RunStand> {
+  const { dbos } = ctx;
+  const workflow = async (run: RunInput): Promise<RunStand> => {
+    const runner = ctx.runners.get(run.appName);
+    // Only queues of apps with a runner are listened to, so a run gets here only where its runner is.
+    if (!runner) throw new Error(`No runner for app "${run.appName}" in this worker.`);
+    let values: Record<string, unknown> | undefined;
+    for (;;) {
+      const stand = await dbos.runStep(() => withCancel(ctx, run, (signal) => advanceRun(runner, run, values, signal)), {
+        name: 'replan.advance',
+      });
+      await dbos.setEvent(STAND_EVENT, stand);
+      if (stand.status !== 'interrupted') return stand;
+      values = undefined;
+      while (!values) values = (await dbos.recv<Record<string, unknown>>(ANSWER_TOPIC, ANSWER_WAIT_S)) ?? undefined;
+      // Received: no process's `result` reports the answered interrupts as open any more.
+      await dbos.setEvent(STAND_EVENT, { ...stand, status: 'running', interrupts: [] });
+    }
+  };
+  return dbos.registerWorkflow(workflow, { name: RUN_WORKFLOW });
+}
+
+/** Runs a step with a signal that aborts when the workflow is cancelled (`runs.cancel`). */
+async function withCancel<T>(ctx: RunWorkflowContext, run: RunInput, body: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const abort = new AbortController();
+  const id = workflowIdOf(run);
+  const table = `"${ctx.schema.replace(/"/g, '""')}".workflow_status`;
+  const timer = setInterval(() => {
+    ctx.pool
+      .query<{ status: string }>(`SELECT status FROM ${table} WHERE workflow_uuid = $1`, [id])
+      .then(({ rows }) => {
+        if (rows[0]?.status === 'CANCELLED') abort.abort(new Error(`The run of session "${run.sessionId}" was cancelled.`));
+      })
+      .catch(() => undefined); // a missed look is retried at the next tick
+  }, ctx.checkEveryMs);
+  try {
+    return await body(abort.signal);
+  } finally {
+    clearInterval(timer);
+  }
+}

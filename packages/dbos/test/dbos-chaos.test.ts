@@ -1,0 +1,109 @@
+import { join } from 'node:path';
+import { describe, expect } from 'vitest';
+import { toolResultsOf } from '@replan/core';
+import type { WorkerProcess } from './support/worker-process.js';
+import { lines, useDbos } from './support/dbos-fixture.js';
+import { GRAPH_INPUT } from './support/graph-input.js';
+
+const RUNS = 40;
+const LEASE_MS = 1_000;
+/** Kills at most: on a loaded machine a worker's restart is slow, and the runs must still get done. */
+const MAX_KILLS = 8;
+const dbos = useDbos({ leaseMs: LEASE_MS });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Effect {
+  readonly key: string;
+  readonly label: string;
+}
+interface Append {
+  readonly session: string;
+  readonly label: string;
+  readonly owner?: string;
+  readonly token?: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+describe('DBOS runs with worker processes killed at random', () => {
+  dbos.db.it(
+    `${RUNS} graph runs on 3 worker processes, one SIGKILLed every ~1.4 s (up to 8 times) and replaced: all complete, finished work never repeats, no interleaved leases`,
+    async () => {
+      const killed = new Set<string>();
+      let n = 0;
+      const live = new Set<WorkerProcess>();
+      const spawnWorker = () => {
+        const w = dbos.worker({ label: `chaos-w${++n}`, app: 'e2e', latencyMs: 60 });
+        live.add(w);
+        void w.exited.then(() => live.delete(w));
+        return w;
+      };
+      const ids = Array.from({ length: RUNS }, (_, i) => `chaos-${String(i).padStart(2, '0')}`);
+      for (const sessionId of ids) await dbos.runs.start({ appName: 'e2e', userId: 'u1', sessionId, input: GRAPH_INPUT });
+      await Promise.all([spawnWorker(), spawnWorker(), spawnWorker()].map((w) => w.ready));
+
+      const results = Promise.all(ids.map((sessionId) => dbos.runs.result({ appName: 'e2e', userId: 'u1', sessionId })));
+      let done = false;
+      void results.finally(() => (done = true));
+      const deadline = Date.now() + 80_000;
+      let kills = 0;
+      while (!done && Date.now() < deadline && kills < MAX_KILLS) {
+        await Promise.race([sleep(1_000 + Math.random() * 800), results]);
+        if (done) break;
+        const victims = [...live];
+        const victim = victims[Math.floor(Math.random() * victims.length)];
+        if (!victim) continue;
+        killed.add(victim.label);
+        kills++;
+        victim.child.kill('SIGKILL');
+        await victim.exited;
+        spawnWorker();
+      }
+      const outcomes = await Promise.race([results, sleep(Math.max(0, deadline - Date.now())).then(() => undefined)]);
+      expect(outcomes, 'every run finished within the time limit').toBeDefined();
+      expect(killed.size, 'the test killed workers').toBeGreaterThanOrEqual(2);
+
+      // Every run completed with the same answer as an uninterrupted one.
+      const outputs = new Set(outcomes!.map((r) => `${r.status}: ${r.output}`));
+      expect([...outputs]).toHaveLength(1);
+      expect([...outputs][0]).toMatch(/^completed: .*e: report on c and d/);
+
+      // Side effects: every stored tool call's happened; a repeat only after its earlier runs' process was killed.
+      const effects = await lines<Effect>(join(dbos.workDir, 'effects.log'));
+      const byKey = new Map<string, string[]>();
+      for (const e of effects) byKey.set(e.key, [...(byKey.get(e.key) ?? []), e.label]);
+      for (const id of ids) {
+        const session = (await dbos.store.get({ appName: 'e2e', userId: 'u1', id }))!;
+        const calls = session.events.flatMap((e) => (e.message?.role === 'tool' ? toolResultsOf(e.message).map((r) => r.toolCallId) : []));
+        expect(new Set(calls).size, `${id}: no tool result stored twice`).toBe(calls.length);
+        expect(calls.length).toBe(7);
+        for (const call of calls) expect(byKey.get(`${id}:${call}`), `${id}:${call} happened`).toBeDefined();
+      }
+      const repeats = [...byKey].filter(([, labels]) => labels.length > 1);
+      for (const [key, labels] of repeats)
+        for (const label of labels.slice(0, -1))
+          expect(killed.has(label), `${key} ran twice, first in ${label} which was not killed`).toBe(true);
+      console.info(`dbos chaos: ${killed.size} kills, ${repeats.length} tool calls repeated after a kill`);
+
+      // Appends: along each session's versions, leases only move forward (no two interleave).
+      const appends = (await lines<Append>(join(dbos.workDir, 'appends.log'))).filter((a) => a.session.startsWith('chaos-'));
+      expect(appends.filter((a) => a.token === undefined || a.owner === undefined)).toEqual([]);
+      const bySession = new Map<string, Append[]>();
+      for (const a of appends) bySession.set(a.session, [...(bySession.get(a.session) ?? []), a]);
+      let takeovers = 0;
+      for (const [session, list] of bySession) {
+        list.sort((a, b) => a.from - b.from);
+        for (let i = 1; i < list.length; i++) {
+          const [prev, cur] = [list[i - 1]!, list[i]!];
+          expect(cur.from, `${session}: appends never overlap`).toBeGreaterThanOrEqual(prev.to);
+          expect(cur.token, `${session}: an older lease appended after a newer one`).toBeGreaterThanOrEqual(prev.token!);
+          if (cur.token === prev.token) expect(cur.owner).toBe(prev.owner);
+          else expect(cur.owner, `${session}: token ${cur.token} is held by the worker that appended with it`).toBe(cur.label);
+          if (cur.label !== prev.label) takeovers++;
+        }
+      }
+      expect(takeovers, 'some sessions were taken over by another worker').toBeGreaterThan(0);
+    },
+    100_000,
+  );
+});

@@ -1,0 +1,61 @@
+import { describe, expect } from 'vitest';
+import { SessionExistsError, type AgentEvent } from '@replan/core';
+import { RunNotFoundError } from '@replan/dbos';
+import { useDbos } from './support/dbos-fixture.js';
+import { GRAPH_INPUT } from './support/graph-input.js';
+
+const dbos = useDbos({ leaseMs: 1_000 });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('dbosRuns: start, events, cancel', () => {
+  dbos.db.it('a start for a session that exists is refused (SessionExistsError) and nothing is enqueued', async () => {
+    const key = { appName: 'approve', userId: 'u1', id: 'existing-1' };
+    await dbos.store.create(key);
+    await expect(dbos.runs.start({ appName: 'approve', userId: 'u1', sessionId: 'existing-1', input: 'hi' })).rejects.toBeInstanceOf(
+      SessionExistsError,
+    );
+    await expect(dbos.runs.result({ appName: 'approve', userId: 'u1', sessionId: 'existing-1' })).rejects.toBeInstanceOf(RunNotFoundError);
+    // A second start of a run already enqueued (its session not yet created) is refused too.
+    await dbos.runs.start({ appName: 'approve', userId: 'u1', sessionId: 'queued-1', input: 'hi' });
+    await expect(dbos.runs.start({ appName: 'approve', userId: 'u1', sessionId: 'queued-1', input: 'hi' })).rejects.toBeInstanceOf(
+      SessionExistsError,
+    );
+  });
+
+  dbos.db.it('a run of an app no worker serves waits in its queue, and runs once a worker for it starts', async () => {
+    const other = dbos.worker({ label: 'runs-approve', app: 'approve' });
+    await other.ready;
+    const key = { appName: 'e2e', userId: 'u1', sessionId: 'waits-1' };
+    await dbos.runs.start({ ...key, input: GRAPH_INPUT });
+    await sleep(1_000);
+    expect(await dbos.store.get({ appName: 'e2e', userId: 'u1', id: 'waits-1' })).toBeUndefined();
+    const worker = dbos.worker({ label: 'runs-e2e', app: 'e2e' });
+    await worker.ready;
+    expect((await dbos.runs.result(key)).status).toBe('completed');
+  });
+
+  dbos.db.it('events() follows the run live from the log: every stored event, in order, once', async () => {
+    const worker = dbos.worker({ label: 'events-w1', app: 'e2e', latencyMs: 40 });
+    await worker.ready;
+    const key = { appName: 'e2e', userId: 'u1', sessionId: 'events-1' };
+    await dbos.runs.start({ ...key, input: GRAPH_INPUT });
+    const seen: AgentEvent[] = [];
+    for await (const event of dbos.runs.events(key)) seen.push(event);
+    const stored = (await dbos.store.get({ appName: 'e2e', userId: 'u1', id: 'events-1' }))!.events;
+    expect(seen.map((e) => e.id)).toEqual(stored.map((e) => e.id));
+    expect(stored.at(-1)?.actions?.invocationEnd?.status).toBe('completed');
+  });
+
+  dbos.db.it('cancel() stops a run under way: status cancelled, no invocation completes after it', async () => {
+    const worker = dbos.worker({ label: 'cancel-w1', app: 'e2e', latencyMs: 300 });
+    await worker.ready;
+    const key = { appName: 'e2e', userId: 'u1', sessionId: 'cancel-1' };
+    await dbos.runs.start({ ...key, input: GRAPH_INPUT });
+    while (!(await dbos.store.get({ appName: 'e2e', userId: 'u1', id: 'cancel-1' }))) await sleep(20);
+    await dbos.runs.cancel(key);
+    expect((await dbos.runs.result(key)).status).toBe('cancelled');
+    await sleep(1_000);
+    const stored = (await dbos.store.get({ appName: 'e2e', userId: 'u1', id: 'cancel-1' }))!.events;
+    expect(stored.some((e) => e.actions?.invocationEnd?.status === 'completed')).toBe(false);
+  });
+});
