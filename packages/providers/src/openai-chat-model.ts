@@ -14,6 +14,7 @@ import type { ThinkTagsMode } from './reasoning/think-tags.js';
 import { withStructuredText } from './structured-text.js';
 import { detectMediaProfile, type MediaProfileName } from './media/media-profile.js';
 import { guardedStream, type SdkStream } from './stream/guarded-stream.js';
+import { callSignal } from './call-signal.js';
 
 export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
   /** The model name the server knows (`gpt-4o-mini`, `deepseek-chat`, `llama3.1`, `anthropic/claude-sonnet-4`, ...). */
@@ -135,10 +136,13 @@ export class OpenAIChatModel implements ChatModel {
   async generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {
     const { body, structuredSchema } = this.buildRequest(req);
     let raw: unknown;
+    const call = callSignal(opts?.signal);
     try {
-      raw = await this.send(() => this.client.chat.completions.create(body as never, { signal: opts?.signal }), opts?.signal);
+      raw = await this.send(() => this.client.chat.completions.create(body as never, { signal: call.signal }), opts?.signal);
     } catch (error) {
       throw toProviderError(error, { model: this.model });
+    } finally {
+      call.release();
     }
     const completion = isRecord(raw) ? raw : {};
     const choice = Array.isArray(completion.choices) ? (completion.choices as unknown[])[0] : undefined;
@@ -165,9 +169,23 @@ export class OpenAIChatModel implements ChatModel {
     const signal = opts?.signal;
     const streamBody: Json = { ...body, stream: true };
     if (this.options.streamUsage !== false) streamBody.stream_options = { include_usage: true };
+    const call = callSignal(signal);
+    try {
+      yield* this.streamWith(streamBody, structuredSchema, signal, call.signal);
+    } finally {
+      call.release();
+    }
+  }
+
+  private async *streamWith(
+    streamBody: Json,
+    structuredSchema: ChatRequestBody['structuredSchema'],
+    signal: AbortSignal | undefined,
+    sdkSignal: AbortSignal | undefined,
+  ): AsyncGenerator<ModelStreamPart, void, undefined> {
     let stream: SdkStream;
     try {
-      stream = (await this.send(() => this.client.chat.completions.create(streamBody as never, { signal }), signal)) as never;
+      stream = (await this.send(() => this.client.chat.completions.create(streamBody as never, { signal: sdkSignal }), signal)) as never;
     } catch (error) {
       throw toProviderError(error, { model: this.model });
     }

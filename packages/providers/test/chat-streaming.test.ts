@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
 import { OpenAIChatModel, ProviderError } from '../src/index.js';
@@ -237,5 +238,18 @@ describe('abort', () => {
     const promise = model().generate(req, { signal: controller.signal });
     setTimeout(() => controller.abort(), 20);
     await expect(promise).rejects.toThrow(/abort/i);
+  });
+});
+
+describe("the run's signal", () => {
+  it('keeps no listener per call: twelve calls, generated and streamed, leave it as they found it', async () => {
+    const controller = new AbortController();
+    for (let i = 0; i < 6; i++) {
+      server.reply({ json: completion({ content: 'ok' }) });
+      await model().generate(req, { signal: controller.signal });
+      server.reply({ sse: [chunk({ content: 'ok' }, 'stop')] });
+      await collect(model(), req, controller.signal);
+    }
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });

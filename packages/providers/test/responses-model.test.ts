@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import type { ModelResponse } from '@replan/core';
 import { systemMessage, toolMessage, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
@@ -331,5 +332,19 @@ describe('OpenAIResponsesModel', () => {
     await model({ includeEncryptedReasoning: false }).generate({ messages: [userMessage('x')] });
     expect(server.last.include).toBeUndefined();
     expect(server.last.reasoning).toBeUndefined();
+  });
+});
+
+describe("the run's signal", () => {
+  it('keeps no listener per call: twelve calls, generated and streamed, leave it as they found it', async () => {
+    const controller = new AbortController();
+    const message = { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok' }] };
+    for (let i = 0; i < 6; i++) {
+      server.reply({ json: response([message]) });
+      await model().generate({ messages: [userMessage('x')] }, { signal: controller.signal });
+      server.reply({ sse: streamOf([message], response([message])) });
+      await collect(model(), { messages: [userMessage('x')] }, controller.signal);
+    }
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });

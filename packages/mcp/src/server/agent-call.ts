@@ -37,6 +37,23 @@ export const CALL_INPUT_SCHEMA = {
   },
 } as const;
 
+/** The arguments that continue a run; a tool with declared parameters takes them beside its own. */
+const RESUME_ARGUMENTS = {
+  resumeToken: CALL_INPUT_SCHEMA.properties.resumeToken,
+  answer: CALL_INPUT_SCHEMA.properties.answer,
+  answers: CALL_INPUT_SCHEMA.properties.answers,
+};
+
+/** The tool's input schema: `{ input }`, or the agent's declared parameters (with the resume arguments beside them). */
+export function callInputSchema(agent: ServedAgent): Record<string, unknown> {
+  if (!agent.parameters) return CALL_INPUT_SCHEMA;
+  const declared = agent.parameters.jsonSchema;
+  const properties = (declared.properties ?? {}) as Record<string, unknown>;
+  // Required parameters stay required for a new run only: a call with a resumeToken carries none of them.
+  const { required: _required, ...rest } = declared;
+  return { ...rest, type: 'object', properties: { ...properties, ...RESUME_ARGUMENTS } };
+}
+
 const MAX_INPUT_CHARS = 1_000_000;
 /** The meta key plan–execute agents tag their events with, and the tag of a finished step. */
 const PLAN_EXECUTE_META = 'planExecute';
@@ -78,6 +95,14 @@ function startRun(agent: ServedAgent, args: Args, channel: CallChannel, services
   if (token !== undefined) {
     if (typeof token !== 'string') return 'resumeToken must be the string an input-required result gave.';
     return resumeRun(agent, token, args, channel, services);
+  }
+  if (agent.parameters) {
+    const { answer: _answer, answers: _answers, ...own } = args;
+    const parsed = agent.parameters.parse(own);
+    if (!parsed.ok) return `Invalid arguments for ${agent.name}: ${parsed.issues}. Fix them and call again.`;
+    const text = JSON.stringify(parsed.value);
+    if (text.length > MAX_INPUT_CHARS) return `The arguments are over ${MAX_INPUT_CHARS} characters as JSON: shorten them.`;
+    return Promise.resolve(agent.runner.run({ userId: services.userId, input: text, signal: channel.signal }));
   }
   if (typeof input !== 'string' || input.trim() === '')
     return `Pass "input": the task for ${agent.name}, as a non-empty string (or "resumeToken" and "answer" to continue a run that asked for input).`;

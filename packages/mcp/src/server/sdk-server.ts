@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type CallChannel, type CallServices, CALL_INPUT_SCHEMA, callAgent } from './agent-call.js';
+import { type CallChannel, type CallServices, callAgent, callInputSchema } from './agent-call.js';
 import { errorResult, outputSchemaOf } from './call-results.js';
 import type { McpServerSdk } from './load-server-sdk.js';
 import type { ServedAgent } from './served-agent.js';
@@ -20,7 +20,7 @@ export function sdkServer(sdk: McpServerSdk, info: ServerInfo, agents: ReadonlyM
     tools: [...agents.values()].map((agent) => ({
       name: agent.name,
       description: agent.description,
-      inputSchema: CALL_INPUT_SCHEMA,
+      inputSchema: callInputSchema(agent),
       ...(agent.outputSchema ? { outputSchema: outputSchemaOf(agent.outputSchema) } : {}),
     })),
   }));

@@ -1,4 +1,4 @@
-import { ConfigurationError, type Runner, type SchemaInput } from '@replan/core';
+import { ConfigurationError, type Runner, type SchemaInput, type SchemaParse, tool } from '@replan/core';
 import { toolParametersSchema } from '@replan/core/agent-kit';
 
 /** One agent to serve: its runner, and what the MCP tool says about it (defaults: the agent's name and description). */
@@ -13,6 +13,18 @@ export interface ServedAgentOptions {
    * declares it and returns the run's structured answer as `structuredContent`.
    */
   readonly outputSchema?: SchemaInput;
+  /**
+   * The agent's declared parameters (an object schema: zod v4 or v3, or JSON Schema): the tool takes them
+   * instead of `{ input }`, checks a call's arguments against them (a failing call is an error result saying
+   * what is wrong) and gives the agent the arguments as JSON.
+   */
+  readonly parameters?: SchemaInput;
+}
+
+/** Declared parameters, resolved: their JSON Schema and their check. */
+export interface ServedParameters {
+  readonly jsonSchema: Record<string, unknown>;
+  parse(args: unknown): SchemaParse<unknown>;
 }
 
 /** A runner as the MCP server serves it. */
@@ -22,6 +34,8 @@ export interface ServedAgent {
   readonly runner: Runner;
   /** The JSON Schema of the structured answer, when the agent has one. */
   readonly outputSchema: Record<string, unknown> | undefined;
+  /** The declared parameters, when the entry has them (else the tool takes `{ input }`). */
+  readonly parameters: ServedParameters | undefined;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -43,7 +57,14 @@ export function servedAgents(runners: readonly (Runner | ServedAgentOptions)[]):
       description: options.description ?? options.runner.agent.description,
       runner: options.runner,
       outputSchema: options.outputSchema === undefined ? undefined : toolParametersSchema(name, options.outputSchema),
+      parameters: options.parameters === undefined ? undefined : declaredParameters(name, options.parameters),
     });
   }
   return served;
+}
+
+/** Resolves declared parameters the way `tool()` does (same schema kinds, same messages). */
+function declaredParameters(name: string, schema: SchemaInput): ServedParameters {
+  const resolved = tool({ name, description: name, parameters: schema, execute: () => undefined });
+  return { jsonSchema: resolved.jsonSchema, parse: (args) => resolved.parseArgs(args) };
 }

@@ -6,6 +6,7 @@ import { fromErrorPayload, toProviderError } from '../errors/map-error.js';
 import { ProviderError } from '../errors/provider-errors.js';
 import { withRetries, type RetryOptions } from '../retry/request-retries.js';
 import { isRecord, type Json } from '../reasoning/json.js';
+import { callSignal } from '../call-signal.js';
 import { guardedStream, type SdkStream } from '../stream/guarded-stream.js';
 import { withStructuredText } from '../structured-text.js';
 import { blocksOfOutput, responseOf } from './responses-output.js';
@@ -92,10 +93,13 @@ export class OpenAIResponsesModel implements ChatModel {
   async generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {
     const { body, structuredSchema } = this.buildRequest(req);
     let raw: unknown;
+    const call = callSignal(opts?.signal);
     try {
-      raw = await this.send(() => this.client.responses.create(body as never, { signal: opts?.signal }), opts?.signal);
+      raw = await this.send(() => this.client.responses.create(body as never, { signal: call.signal }), opts?.signal);
     } catch (error) {
       throw toProviderError(error, { model: this.model });
+    } finally {
+      call.release();
     }
     if (!isRecord(raw)) throw new ProviderError({ providerMessage: 'the response is not an object', model: this.model, body: raw });
     if (raw.status === 'failed' || (isRecord(raw.error) && !Array.isArray(raw.output)))
@@ -104,11 +108,26 @@ export class OpenAIResponsesModel implements ChatModel {
   }
 
   async *stream(req: ModelRequest, opts?: ModelCallOptions): AsyncGenerator<ModelStreamPart, void, undefined> {
+    const call = callSignal(opts?.signal);
+    try {
+      yield* this.streamWith(req, opts?.signal, call.signal);
+    } finally {
+      call.release();
+    }
+  }
+
+  private async *streamWith(
+    req: ModelRequest,
+    signal: AbortSignal | undefined,
+    sdkSignal: AbortSignal | undefined,
+  ): AsyncGenerator<ModelStreamPart, void, undefined> {
     const { body, structuredSchema } = this.buildRequest(req);
-    const signal = opts?.signal;
     let stream: SdkStream;
     try {
-      stream = (await this.send(() => this.client.responses.create({ ...body, stream: true } as never, { signal }), signal)) as never;
+      stream = (await this.send(
+        () => this.client.responses.create({ ...body, stream: true } as never, { signal: sdkSignal }),
+        signal,
+      )) as never;
     } catch (error) {
       throw toProviderError(error, { model: this.model });
     }

@@ -6,6 +6,7 @@ import { ConfigurationError, Runner, tool, type ChatModel, type RunResult, type 
 import { aiSdkModel } from '@replan/ai-sdk';
 import { McpConnectionError, mcpTools } from '@replan/mcp';
 import { dbosRuns } from '@replan/dbos';
+import { a2aAgentTool, a2aServer } from '@replan/a2a';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { OpenAIChatModel } from '@replan/providers';
@@ -45,6 +46,19 @@ const runs = dbosRuns({ runners: new Runner({ agent: makeAgent(), appName: 'cons
 
 if (remote.id !== 'gpt-4o-mini' || typeof durable !== 'function' || typeof serveStudio !== 'function' || typeof runs.launch !== 'function')
   throw new Error('the other packages did not load');
+// A2A's SDK is an optional peer too, loaded on first use: building a tool needs nothing yet, and listening
+// without the SDK says what to install (with it, the server listens on 127.0.0.1 and closes).
+if (a2aAgentTool('http://127.0.0.1:9', { name: 'remote' }).name !== 'remote') throw new Error('@replan/a2a did not load');
+const a2a = await a2aServer({ runner: new Runner({ agent: makeAgent(), appName: 'consumer-a2a' }) })
+  .listen()
+  .then(
+    (endpoint) => endpoint.close().then(() => 'sdk installed'),
+    (error: unknown) =>
+      error instanceof ConfigurationError && error.message.includes('npm install @a2a-js/sdk')
+        ? 'sdk not installed'
+        : `unexpected: ${String(error)}`,
+  );
+if (a2a.startsWith('unexpected')) throw new Error(`@replan/a2a: ${a2a}`);
 
 // Any AI SDK language model is a ChatModel: here a hand-written one (no provider package, no network),
 // so the peers `ai` and `@ai-sdk/provider` are loaded and their types checked.
