@@ -60,14 +60,19 @@ function sharedWrites(appends: readonly PendingAppend[]): { app: SharedWrite[]; 
  * statements lock them in the same order. Returns each append's outcome in order: one session's
  * conflict fails only its own append.
  */
-export async function appendBatch(client: pg.PoolClient, tables: Tables, appends: readonly PendingAppend[]): Promise<AppendOutcome[]> {
+export async function appendBatch(
+  client: pg.PoolClient,
+  tables: Tables,
+  appends: readonly PendingAppend[],
+  notify = false,
+): Promise<AppendOutcome[]> {
   const ords = appends.map((_, i) => i);
   const events = appends.flatMap((a, ord) => a.events.map((e, i) => ({ ord, seq: a.expectedVersion + i + 1, e })));
   const shared = sharedWrites(appends);
   const blobs = appends.flatMap((a, ord) => (a.blobs ?? []).map((b) => ({ ord, b })));
   const { rows } = await client.query<{ ord: number }>({
     // Named: parsed and planned once per connection, not for every batch.
-    name: statementName(tables, 'append-batch'),
+    name: statementName(tables, notify ? 'append-batch-notify' : 'append-batch'),
     text: `WITH input AS (
        SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $13::int[]) AS t(ord, app_name, user_id, id, expected, n, lease_token)
      ), bumped AS (
@@ -108,7 +113,13 @@ export async function appendBatch(client: pg.PoolClient, tables: Tables, appends
        ON CONFLICT DO NOTHING
        RETURNING 1
      )
-     SELECT ord FROM bumped`,
+     ${
+       notify
+         ? // Delivered at commit, to every LISTENer of the schema's change channel (watchSession).
+           `SELECT b.ord, pg_notify('${tables.changeChannel}', json_build_array(i.app_name, i.user_id, i.id)::text)
+            FROM bumped b JOIN input i ON i.ord = b.ord`
+         : 'SELECT ord FROM bumped'
+     }`,
     values: [
       ords,
       appends.map((a) => a.key.appName),

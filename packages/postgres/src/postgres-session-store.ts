@@ -41,6 +41,7 @@ import { migrateSchema } from './migrations.js';
 import { classifyFault, shortId, storeFault } from './pg-faults.js';
 import { insertSession } from './session-writer.js';
 import { sessionFromRows, type EventRow, type ScopeRow, type SessionRow } from './session-rows.js';
+import { SessionWatchers } from './session-watchers.js';
 import { Tables } from './sql-names.js';
 import { StoreConnections } from './store-connections.js';
 import type { PostgresSessionStoreOptions } from './store-options.js';
@@ -65,10 +66,8 @@ export type { PostgresSessionStoreOptions } from './store-options.js';
  * `replan_leases`, apart from the session row, on a pool of their own. Every query is scoped by
  * (appName, userId, id), so one user can never reach another user's session.
  *
- * Group commit: appends that arrive while a commit is running (from any session and caller of
- * this store) are committed together by the next one, each with its own version check — one
- * session's conflict fails only that append — and each caller is answered only after the commit
- * that holds its append.
+ * Group commit: appends that arrive during a commit go together in the next one, each with its
+ * own version check; each caller is answered once the commit holding its append is done.
  *
  * Faults: a lost connection never crashes the process (every client the store checks out listens
  * for errors while it is out); calls fail with `SessionStoreError` of `kind: 'connection'`, and
@@ -81,6 +80,7 @@ export class PostgresSessionStore implements SessionStore {
   private migrated: Promise<void> | undefined;
   private readonly batcher = new AppendBatcher((batch) => this.commitAppends(batch));
   private readonly limits: ResolvedBlobLimits;
+  private readonly watchers: SessionWatchers;
 
   constructor(options: PostgresSessionStoreOptions) {
     if (!options || (options.pool === undefined) === (options.connectionString === undefined))
@@ -95,6 +95,12 @@ export class PostgresSessionStore implements SessionStore {
     this.schemaName = options.schema ?? 'public';
     this.tables = new Tables(this.schemaName);
     this.db = new StoreConnections(options, bounds);
+    this.watchers = new SessionWatchers(this.db.mainPool, this.tables, options);
+  }
+
+  /** Wakes `onChange` on commits to the session: see `SessionWatchers`. */
+  watchSession(key: SessionKey, onChange: () => void) {
+    return this.watchers.watch(key, onChange);
   }
 
   /** Creates or updates the tables. Idempotent; concurrent calls from many processes are safe. */
@@ -276,6 +282,7 @@ export class PostgresSessionStore implements SessionStore {
   /** Ends the pools the store created; pools you passed in stay open. */
   async close(): Promise<void> {
     await this.batcher.idle();
+    await this.watchers.close();
     await this.db.end();
   }
 
@@ -296,7 +303,8 @@ export class PostgresSessionStore implements SessionStore {
   private async commitAppends(batch: QueuedAppend[]): Promise<void> {
     const settle = (queued: QueuedAppend, outcome: AppendOutcome) =>
       'error' in outcome ? queued.reject(outcome.error) : queued.resolve(outcome);
-    const run = (appends: PendingAppend[]) => this.db.attempt(false, (client) => appendBatch(client, this.tables, appends));
+    const run = (appends: PendingAppend[]) =>
+      this.db.attempt(false, (client) => appendBatch(client, this.tables, appends, this.watchers.notify));
     try {
       await this.ready();
     } catch (error) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ConfigurationError } from '@replan/core';
 
 /** Quotes an SQL identifier, so any schema name is used as given and never injected. */
@@ -23,6 +24,8 @@ export class Tables {
    */
   readonly jobs: string;
   readonly runsView: string;
+  /** NOTIFY channel of appends to this schema's sessions (payload: `[appName, userId, id]` as JSON), with `notifyAppends`. */
+  readonly changeChannel: string;
 
   constructor(schema: string) {
     if (typeof schema !== 'string' || schema.length === 0 || schema.length > 63)
@@ -38,5 +41,8 @@ export class Tables {
     this.migrations = t('replan_migrations');
     this.jobs = t('replan_jobs');
     this.runsView = t('replan_runs');
+    // Per schema (two schemas in one database never wake each other) and short (identifiers stop
+    // at 63 bytes), so the channel carries a hash of the schema name, not the name.
+    this.changeChannel = `replan_changes_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}`;
   }
 }

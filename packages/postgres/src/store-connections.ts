@@ -42,6 +42,11 @@ export class StoreConnections {
     for (const pool of new Set([this.main, this.leases])) if (pool !== source.pool && pool !== source.leasePool) this.owned.push(pool);
   }
 
+  /** The main pool (a LISTEN connection is checked out of it). */
+  get mainPool(): pg.Pool {
+    return this.main;
+  }
+
   /** Runs `body` on a client of the main pool (see `withClient`). */
   withClient<T>(body: (client: pg.PoolClient, discard: (error: Error) => void) => Promise<T>): Promise<T> {
     return withClient(this.main, body, this.settings);

@@ -34,6 +34,12 @@ export interface PostgresSessionStoreOptions extends BlobLimits {
    * transaction that long (a stalled process), rolling it back and freeing its locks.
    */
   readonly idleInTransactionTimeoutMs?: number;
+  /**
+   * NOTIFY each commit's sessions on a channel of the schema, so `watchSession` wakes in every
+   * process at once (default false: a NOTIFY takes a database-wide lock at commit, which serialises
+   * committing writers; without it, watchers re-read on their own schedule).
+   */
+  readonly notifyAppends?: boolean;
   /** The PostgreSQL schema holding the tables (default `public`); created by `migrate()`. */
   readonly schema?: string;
 }

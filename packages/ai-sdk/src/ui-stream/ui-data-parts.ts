@@ -1,0 +1,51 @@
+import type { UIMessage, UIMessageChunk } from 'ai';
+
+/** `data-plan`: the plan in force; one part per message (id `plan`), replaced on every revision. */
+export interface PlanData {
+  readonly plan: unknown;
+  /** 0 for the planner's plan, then 1, 2, … for each revision by the replanner. */
+  readonly revision: number;
+}
+
+/** Where a step stands. `pending`: a graph step not started yet. */
+export type StepStatus = 'pending' | 'running' | 'done' | 'failed';
+
+/**
+ * `data-step`: one part per step (id `step-<graph id>` in graph mode, `step-<n>` for the n-th step
+ * of a linear run), updated in place as it runs.
+ */
+export interface StepData {
+  /** The graph step's id (graph mode). */
+  readonly id?: string;
+  /** The linear step's number (1, 2, …); 0 in graph mode. */
+  readonly number: number;
+  /** The step as the plan wrote it. */
+  readonly step: unknown;
+  readonly status: StepStatus;
+  /** The ids it waits for (graph mode). */
+  readonly dependsOn?: readonly string[];
+  /** The executor's answer for the step (status `done`). */
+  readonly result?: string;
+  /** Why it failed (status `failed`). */
+  readonly error?: string;
+}
+
+/** `data-interrupt`: a question the run stopped on that is not a tool approval (e.g. a plan review). */
+export interface InterruptData {
+  readonly id: string;
+  readonly reason: string;
+  readonly payload: unknown;
+}
+
+/** The data parts a replan stream sends. */
+export type ReplanDataParts = {
+  plan: PlanData;
+  step: StepData;
+  interrupt: InterruptData;
+};
+
+/** The UI message a replan stream builds: type `useChat`/`Chat` with it to get typed data parts. */
+export type ReplanUIMessage = UIMessage<unknown, ReplanDataParts>;
+
+/** One chunk of a replan UI message stream. */
+export type ReplanUIChunk = UIMessageChunk<unknown, ReplanDataParts>;
