@@ -63,7 +63,7 @@ describe('agentTool: a child session per call', () => {
     expect(result.modelCalls).toBe(3);
     expect(result.usage).toMatchObject({ inputTokens: 30, outputTokens: 15 });
     // By agent path, the nested calls under their nested path.
-    expect(result.breakdown.byAgent['root']).toMatchObject({ modelCalls: 2 });
+    expect(result.breakdown.byAgent.root).toMatchObject({ modelCalls: 2 });
     expect(result.breakdown.byAgent['root/research/researcher']).toMatchObject({ modelCalls: 1, usage: { inputTokens: 10 } });
     expect(Object.keys(result.breakdown.byAgent).sort()).toEqual(['root', 'root/research/researcher']);
     // The session's totals, read from the stores, take in the child session's call too.

@@ -26,14 +26,14 @@ export async function damageEvent(target: StoreTarget, sessionId: string, eventI
     lines[index] =
       damage === 'garbage'
         ? `${line.slice(0, line.indexOf(',"event":') + 12)}#garbage#`
-        : JSON.stringify({ ...(JSON.parse(line) as object), schemaVersion: 2 });
+        : JSON.stringify({ ...(JSON.parse(line) as object), schemaVersion: 99 });
     await writeFile(file, lines.join('\n'));
     return;
   }
   const sql = new pg.Client({ connectionString: target.config.connectionString });
   await sql.connect();
   try {
-    const set = damage === 'garbage' ? `event = '{"id": 5, "timestamp": "soon"}'` : 'schema_version = 2';
+    const set = damage === 'garbage' ? `event = '{"id": 5, "timestamp": "soon"}'` : 'schema_version = 99';
     const { rowCount } = await sql.query(
       `UPDATE "${target.config.schema}".replan_events SET ${set} WHERE session_id = $1 AND event_id = $2`,
       [sessionId, eventId],
