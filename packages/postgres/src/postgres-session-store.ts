@@ -213,7 +213,11 @@ export class PostgresSessionStore implements SessionStore {
     if (lease !== undefined) assertSessionLease(lease);
     const found = extractBlobs(key.id, eventsForStorage(events), this.limits);
     // New blobs, checked against the session's (ids and sizes read, never bytes; no query without media).
-    const blobs = await newBlobsOf((query) => this.blobQuery('append to', key, query), this.tables, key, found, this.limits);
+    // Without media nothing is awaited before the append is queued, so a close() right after it waits for it.
+    const blobs =
+      found.blobs.length || found.named.size
+        ? await newBlobsOf((query) => this.blobQuery('append to', key, query), this.tables, key, found, this.limits)
+        : [];
     if (found.events.length)
       // Queued at once (the commit migrates first if needed), so close() waits for it.
       return this.batcher.append({
