@@ -195,12 +195,12 @@ describe('Runner leases', () => {
       appName: 'x',
       sessionStore: handleOn(store, { renew: fakeRenew }),
       owner: 'zombie',
-      leaseMs: 60,
+      leaseMs: 300, // long enough that a loaded machine delays no renewal past it (the zombie checks its lease by its own clock)
     });
     const zombieRun = zombie.run({ userId: 'u', sessionId: 's', input: 'go' });
     void zombieRun.result();
     while (fastRuns === 0 || slowRuns === 0) await sleep(5);
-    await sleep(120); // its lease has expired in the store
+    await sleep(450); // its lease has expired in the store
     const takerModel = new ScriptedModel({ responses: ['all done'] });
     const taker = new Runner({
       agent: new ReActAgent({ name: 'a', model: takerModel, tools: [fast, slow] }),
