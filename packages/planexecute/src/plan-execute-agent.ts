@@ -1,4 +1,5 @@
 import {
+  ConfigurationError,
   LoopAgent,
   type Agent,
   type ChatModel,
@@ -149,8 +150,9 @@ export type PlanOfPlanner<A> = A extends { readonly planSchema: infer S extends 
 
 type AnyOptions = PlanExecuteAgentOptions | PlanExecuteQuickOptions<z.ZodType | undefined>;
 
+/** The one-call form is any options without parts; `defaultAgents` says which role then lacks a model. */
 const isQuick = (o: AnyOptions): o is PlanExecuteQuickOptions<z.ZodType | undefined> =>
-  'model' in o && o.model !== undefined && !('planner' in o);
+  !('planner' in o) && !('executor' in o) && !('replanner' in o);
 
 /**
  * The plan–execute–replan agent: a `SequentialAgent` of the planner and a `LoopAgent` of executor
@@ -168,6 +170,11 @@ export function createPlanExecuteAgent(options: AnyOptions): PlanExecuteAgent<un
   const name = options.name ?? DEFAULT_PLAN_EXECUTE_NAME;
   const scope: PartScope = { keys: planExecuteKeys(name), names: partNamesFor(name) };
   const given = isQuick(options) ? defaultAgents(options, mode) : options;
+  for (const role of ['planner', 'executor', 'replanner'] as const)
+    if (!given[role])
+      throw new ConfigurationError(
+        `createPlanExecuteAgent: no ${role}. Pass \`planner\`, \`executor\` and \`replanner\` (from createPlanner, createExecutor, createReplanner), or none of them and a \`model\`.`,
+      );
   const scoped = withCheckPlan(
     { planner: inScope(given.planner, scope), executor: inScope(given.executor, scope), replanner: inScope(given.replanner, scope) },
     options.checkPlan as PlanCheck | undefined,
@@ -210,6 +217,12 @@ function defaultAgents(
   o: PlanExecuteQuickOptions<z.ZodType | undefined>,
   mode: PlanMode,
 ): { planner: Agent; executor: Agent; replanner: Agent } {
+  // The types require `model`; plain JavaScript (or a cast) may omit it, which failed deep inside with a TypeError.
+  for (const [role, own] of [['planner', o.plannerModel], ['executor', o.executorModel], ['replanner', o.replannerModel]] as const)
+    if (!(own ?? o.model))
+      throw new ConfigurationError(
+        `createPlanExecuteAgent: the ${role} has no model. Pass \`model\` (the model of every role not given its own) or \`${role}Model\`.`,
+      );
   const planSchema = { mode, ...(o.planSchema ? { planSchema: o.planSchema } : {}) };
   const contextPolicy = o.contextPolicy ? { contextPolicy: o.contextPolicy } : {};
   const promptCache = o.promptCache !== undefined ? { promptCache: o.promptCache } : {};

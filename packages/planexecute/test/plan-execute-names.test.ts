@@ -43,4 +43,14 @@ describe('plan–execute agent names and outputKeys', () => {
       /outputKey "r:Plan" is one of its own state keys/,
     );
   });
+
+  it('a role without a model (plain JavaScript may omit `model`) is a construction error naming the role', () => {
+    const model = new ScriptedModel({ responses: [] });
+    const untyped = createPlanExecuteAgent as (options: object) => unknown;
+    expect(() => untyped({ plannerModel: model, executorModel: model })).toThrow(ConfigurationError);
+    expect(() => untyped({ plannerModel: model, executorModel: model })).toThrow(/the replanner has no model.*`replannerModel`/);
+    expect(() => untyped({})).toThrow(/the planner has no model/);
+    expect(() => untyped({ plannerModel: model, executorModel: model, replannerModel: model })).not.toThrow();
+    expect(() => untyped({ planner: createPlanner({ model }), executor: createExecutor({ model }) })).toThrow(/no replanner/);
+  });
 });
