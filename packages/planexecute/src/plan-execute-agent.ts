@@ -218,7 +218,11 @@ function defaultAgents(
   mode: PlanMode,
 ): { planner: Agent; executor: Agent; replanner: Agent } {
   // The types require `model`; plain JavaScript (or a cast) may omit it, which failed deep inside with a TypeError.
-  for (const [role, own] of [['planner', o.plannerModel], ['executor', o.executorModel], ['replanner', o.replannerModel]] as const)
+  for (const [role, own] of [
+    ['planner', o.plannerModel],
+    ['executor', o.executorModel],
+    ['replanner', o.replannerModel],
+  ] as const)
     if (!(own ?? o.model))
       throw new ConfigurationError(
         `createPlanExecuteAgent: the ${role} has no model. Pass \`model\` (the model of every role not given its own) or \`${role}Model\`.`,
