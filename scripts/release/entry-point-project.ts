@@ -24,7 +24,10 @@ export async function writeEntryPointProject(dir: string, entryPoints: readonly 
       module: 'nodenext',
       moduleResolution: 'nodenext',
       strict: true,
-      exactOptionalPropertyTypes: true,
+      // Every declaration file is checked (ours and our peers'), so not with exactOptionalPropertyTypes: `ai` 6's
+      // own declarations fail under it (TS2344 in ai/dist/index.d.ts). Our declarations are emitted from sources
+      // compiled with it, and the consumer app checks its use of them with it (tsconfig.bundler.json).
+      exactOptionalPropertyTypes: false,
       skipLibCheck: false,
       types: ['node'],
       rootDir: '.',

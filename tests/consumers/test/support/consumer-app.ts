@@ -30,9 +30,10 @@ export interface AppOutcome {
 }
 
 /**
- * Type-checks the installed application under `moduleResolution: node16` (emitting it, and checking our
- * declaration files too: `skipLibCheck` off) and `bundler`, both strict with `exactOptionalPropertyTypes`,
- * then runs it with node.
+ * Type-checks the installed application under `moduleResolution: node16` (emitting it, and checking every
+ * declaration file too: `skipLibCheck` off) and `bundler` (strict with `exactOptionalPropertyTypes`), then runs
+ * it with node. The node16 check leaves `exactOptionalPropertyTypes` off because the `ai` peer's own
+ * declarations fail under it; ours are emitted from sources compiled with it.
  */
 export async function checkAndRunApp(dir: string): Promise<AppOutcome> {
   const tsc = join(dir, 'node_modules/typescript/bin/tsc');
