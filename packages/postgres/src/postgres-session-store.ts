@@ -1,9 +1,7 @@
 import type pg from 'pg';
 import {
-  ConcurrentUpdateError,
   ConfigurationError,
   ReplanError,
-  SessionNotFoundError,
   SessionStoreError,
   type AgentEvent,
   type AppendOptions,
@@ -16,7 +14,6 @@ import {
   type SessionKey,
   type SessionPage,
   type SessionStore,
-  type SessionSummary,
 } from '@replan/core';
 import {
   assertExpectedVersion,
@@ -25,8 +22,6 @@ import {
   assertSessionKey,
   assertUserKey,
   jsonStateDelta,
-  decodeCursor,
-  encodeCursor,
   eventsForStorage,
   extractBlobs,
   resolveBlobLimits,
@@ -35,12 +30,13 @@ import {
 import { newBlobsOf, readBlobRow } from './blob-queries.js';
 import { AppendBatcher, type QueuedAppend } from './append-batcher.js';
 import { appendBatch, type AppendOutcome, type PendingAppend } from './batch-append.js';
+import { CloseGate } from './close-gate.js';
 import { lockBounds } from './connection-settings.js';
 import * as leases from './lease-queries.js';
 import { migrateSchema } from './migrations.js';
 import { classifyFault, shortId, storeFault } from './pg-faults.js';
 import { insertSession } from './session-writer.js';
-import { sessionFromRows, type EventRow, type ScopeRow, type SessionRow } from './session-rows.js';
+import { checkVersion, listSessions, readSession } from './session-reads.js';
 import { SessionWatchers } from './session-watchers.js';
 import { Tables } from './sql-names.js';
 import { StoreConnections } from './store-connections.js';
@@ -81,6 +77,7 @@ export class PostgresSessionStore implements SessionStore {
   private readonly batcher = new AppendBatcher((batch) => this.commitAppends(batch));
   private readonly limits: ResolvedBlobLimits;
   private readonly watchers: SessionWatchers;
+  private readonly appends = new CloseGate();
 
   constructor(options: PostgresSessionStoreOptions) {
     if (!options || (options.pool === undefined) === (options.connectionString === undefined))
@@ -127,63 +124,15 @@ export class PostgresSessionStore implements SessionStore {
   async get(key: SessionKey): Promise<Session | undefined> {
     assertSessionKey(key);
     // One snapshot for all reads, so the session row, its events and shared state agree.
-    return this.transaction(
-      'read',
-      key,
-      async (client) => {
-        const args = [key.appName, key.userId, key.id];
-        const session = await client.query<SessionRow>(
-          `SELECT schema_version, state, version FROM ${this.tables.sessions} WHERE app_name = $1 AND user_id = $2 AND id = $3`,
-          args,
-        );
-        const row = session.rows[0];
-        if (!row) return undefined;
-        const events = await client.query<EventRow>(
-          `SELECT seq, event_id, schema_version, event FROM ${this.tables.events}
-         WHERE app_name = $1 AND user_id = $2 AND session_id = $3 ORDER BY seq`,
-          args,
-        );
-        const scopes = await client.query<ScopeRow>(
-          `SELECT 'app' AS scope, key, schema_version, value FROM ${this.tables.appState} WHERE app_name = $1
-         UNION ALL
-         SELECT 'user' AS scope, key, schema_version, value FROM ${this.tables.userState} WHERE app_name = $1 AND user_id = $2`,
-          [key.appName, key.userId],
-        );
-        return sessionFromRows(key, row, events.rows, scopes.rows);
-      },
-      'REPEATABLE READ READ ONLY',
-    );
+    return this.transaction('read', key, (client) => readSession(client, this.tables, key), 'REPEATABLE READ READ ONLY');
   }
 
   async list(input: ListSessionsInput): Promise<SessionPage> {
     assertUserKey(input);
     assertPageLimit(input.limit);
-    const limit = input.limit ?? 100;
-    const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
     return this.wrap('list', undefined, async () => {
       await this.ready();
-      const args: unknown[] = [input.appName, input.userId, limit + 1];
-      let where = 'app_name = $1 AND user_id = $2';
-      if (after) {
-        args.push(after.createdAt, after.id);
-        where += ' AND (created_at, id) > ($4, $5)';
-      }
-      const { rows } = await this.db.withClient((client) =>
-        client.query<{ id: string; version: number; created_at: string; updated_at: string }>(
-          `SELECT id, version, created_at, updated_at FROM ${this.tables.sessions} WHERE ${where} ORDER BY created_at, id LIMIT $3`,
-          args,
-        ),
-      );
-      const sessions: SessionSummary[] = rows.slice(0, limit).map((r) => ({
-        appName: input.appName,
-        userId: input.userId,
-        id: r.id,
-        version: r.version,
-        createdAt: Number(r.created_at),
-        updatedAt: Number(r.updated_at),
-      }));
-      const last = sessions[sessions.length - 1];
-      return rows.length > limit && last ? { sessions, nextCursor: encodeCursor(last) } : { sessions };
+      return this.db.withClient((client) => listSessions(client, this.tables, input));
     });
   }
 
@@ -203,7 +152,19 @@ export class PostgresSessionStore implements SessionStore {
     });
   }
 
-  async appendEvents(
+  /** Refused with `SessionStoreError` once `close()` began; `close()` waits for every append started before. */
+  appendEvents(key: SessionKey, events: readonly AgentEvent[], options: AppendOptions): Promise<{ version: number }> {
+    return this.appends.run(
+      () => this.append(key, events, options),
+      () =>
+        new SessionStoreError(
+          `Could not append to session ${shortId(String(key?.id))}: this PostgresSessionStore was closed. ` +
+            'Create a new store to keep writing; call close() only once nothing appends any more.',
+        ),
+    );
+  }
+
+  private async append(
     key: SessionKey,
     events: readonly AgentEvent[],
     { expectedVersion, lease }: AppendOptions,
@@ -213,13 +174,11 @@ export class PostgresSessionStore implements SessionStore {
     if (lease !== undefined) assertSessionLease(lease);
     const found = extractBlobs(key.id, eventsForStorage(events), this.limits);
     // New blobs, checked against the session's (ids and sizes read, never bytes; no query without media).
-    // Without media nothing is awaited before the append is queued, so a close() right after it waits for it.
     const blobs =
       found.blobs.length || found.named.size
         ? await newBlobsOf((query) => this.blobQuery('append to', key, query), this.tables, key, found, this.limits)
         : [];
     if (found.events.length)
-      // Queued at once (the commit migrates first if needed), so close() waits for it.
       return this.batcher.append({
         key: { appName: key.appName, userId: key.userId, id: key.id },
         events: found.events,
@@ -230,20 +189,7 @@ export class PostgresSessionStore implements SessionStore {
     // Nothing to write: only check the version (one statement, no transaction).
     return this.wrap('append to', key, async () => {
       await this.ready();
-      const { rows } = await this.db.withClient((client) =>
-        client.query<{ version: number; lease_owner: string | null; lease_token: number }>(
-          `SELECT s.version, ${leases.LEASE_COLUMNS} FROM ${this.tables.sessions} s
-           LEFT JOIN ${this.tables.leases} l ON l.app_name = s.app_name AND l.user_id = s.user_id AND l.session_id = s.id
-           WHERE s.app_name = $1 AND s.user_id = $2 AND s.id = $3`,
-          [key.appName, key.userId, key.id],
-        ),
-      );
-      const found = rows[0];
-      if (!found) throw new SessionNotFoundError(key.appName, key.userId, key.id);
-      const lost = leases.lostLease(key, lease, found);
-      if (lost) throw lost;
-      if (found.version !== expectedVersion) throw new ConcurrentUpdateError(key.id, expectedVersion, found.version);
-      return { version: expectedVersion };
+      return this.db.withClient((client) => checkVersion(client, this.tables, key, expectedVersion, lease));
     });
   }
 
@@ -283,8 +229,12 @@ export class PostgresSessionStore implements SessionStore {
     return this.wrap(what, key, () => this.ready().then(() => this.db.withLeaseClient(query)));
   }
 
-  /** Ends the pools the store created; pools you passed in stay open. */
+  /**
+   * Waits for every append already started (committed or refused), then ends the pools the store
+   * created; pools you passed in stay open. Appends made after close() began are refused.
+   */
   async close(): Promise<void> {
+    await this.appends.close();
     await this.batcher.idle();
     await this.watchers.close();
     await this.db.end();
