@@ -79,7 +79,8 @@ export async function callAgent(agent: ServedAgent, args: Args, channel: CallCha
   let answer: Message | undefined;
   for (;;) {
     for await (const event of run) {
-      if (event.actions?.final && event.message && !event.partial) answer = event.message;
+      // The answer is the root's final (a nested agent's final is a step's, not the call's answer).
+      if (event.actions?.final && !event.partial && !event.path.includes('/')) answer = event.message;
       if (event.partial || event.meta?.[PLAN_EXECUTE_META] !== 'step-result') continue;
       steps += 1;
       await channel.progress(steps, `${agent.name}: step ${stepLabel(event.meta, steps)} done`);
