@@ -45,9 +45,10 @@ export class RemoteA2aAgent implements Agent {
 
     const state = task.status?.state;
     if (state === REMOTE_STATE.completed) {
-      const { text, structured } = answerOf(task);
+      const { text, structured, media } = answerOf(task);
       yield ctx.event({
-        message: { role: 'assistant', content: [{ type: 'text', text }] },
+        // The remote answer's images and files go in the message: the agent tool hands them to the local model.
+        message: { role: 'assistant', content: [{ type: 'text', text }, ...media] },
         actions: { final: { text, ...(structured === undefined ? {} : { structured }) } },
       });
       return;

@@ -1,4 +1,5 @@
 import type { Message, Part, SendMessageRequest, Task } from '@a2a-js/sdk';
+import type { MediaBlock } from '@replan/core';
 
 /** A2A task states by number (the SDK's `TaskState`), kept here so that nothing loads the SDK early. */
 export const REMOTE_STATE = { working: 2, completed: 3, failed: 4, canceled: 5, inputRequired: 6, rejected: 7, authRequired: 8 } as const;
@@ -47,15 +48,41 @@ export function dataOf(parts: readonly Part[] | undefined): unknown {
   return undefined;
 }
 
-/** A finished task's answer: its `answer` artifact (replan servers), else every artifact's text, else its status message. */
-export function answerOf(task: Task): { text: string; structured?: unknown } {
+/**
+ * The file parts of a message or an artifact as content blocks: an `image/*` part an image block,
+ * any other a file block (named by the part's filename); bytes inline, or an http(s) URL.
+ */
+export function mediaOf(parts: readonly Part[] | undefined): MediaBlock[] {
+  const blocks: MediaBlock[] = [];
+  for (const p of parts ?? []) {
+    const content = p.content;
+    const source =
+      content?.$case === 'raw'
+        ? { data: Buffer.from(content.value).toString('base64') }
+        : content?.$case === 'url' && /^https?:/i.test(content.value)
+          ? { url: content.value }
+          : undefined;
+    if (source === undefined) continue;
+    const mediaType = p.mediaType || 'application/octet-stream';
+    blocks.push(
+      mediaType.startsWith('image/')
+        ? { type: 'image', mediaType, ...source }
+        : { type: 'file', mediaType, ...(p.filename ? { filename: p.filename } : {}), ...source },
+    );
+  }
+  return blocks;
+}
+
+/** A finished task's answer: its `answer` artifact (replan servers), else every artifact's text, else its status message; and their files. */
+export function answerOf(task: Task): { text: string; structured?: unknown; media: MediaBlock[] } {
   const answer = task.artifacts.find((a) => a.artifactId === 'answer');
   if (answer) {
     const structured = dataOf(answer.parts);
-    return { text: textOf(answer.parts), ...(structured === undefined ? {} : { structured }) };
+    return { text: textOf(answer.parts), ...(structured === undefined ? {} : { structured }), media: mediaOf(answer.parts) };
   }
   const text = task.artifacts.map((a) => textOf(a.parts)).filter((t) => t !== '');
-  return { text: text.length > 0 ? text.join('\n') : textOf(task.status?.message?.parts) };
+  const media = task.artifacts.flatMap((a) => mediaOf(a.parts));
+  return { text: text.length > 0 ? text.join('\n') : textOf(task.status?.message?.parts), media };
 }
 
 /**

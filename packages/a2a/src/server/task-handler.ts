@@ -23,9 +23,21 @@ import {
   UnknownInterruptError,
 } from '@replan/core';
 import { agentMessage, artifactResponse, isTerminal, STATE, statusResponse, type TaskIds, taskResponse, textPart } from './a2a-shapes.js';
+import { answerMedia } from './answer-files.js';
 import type { A2aServerSdk } from './load-server-sdk.js';
 import { answerValues, contentOf, taskInput } from './message-input.js';
-import { A2A_META, answerArtifact, CONTEXT_KEY, foldTaskLog, interruptMessage, planArtifact, planOf, stateOf, taskOf } from './task-log.js';
+import {
+  A2A_META,
+  answerArtifact,
+  CONTEXT_KEY,
+  foldTaskLog,
+  interruptMessage,
+  planArtifact,
+  planOf,
+  stateOf,
+  type TaskLog,
+  taskOf,
+} from './task-log.js';
 
 /** What the handler serves, and as whom. */
 export interface TaskServices {
@@ -254,13 +266,19 @@ export class ReplanTaskHandler implements A2ARequestHandler {
   private async taskNow(id: string): Promise<Task> {
     const log = foldTaskLog(await this.session(id));
     const state = stateOf(log);
-    return taskOf(log, this.live.has(id) && !isTerminal(state) ? STATE.working : state);
+    return taskOf(log, this.live.has(id) && !isTerminal(state) ? STATE.working : state, await this.answerMediaOf(log));
+  }
+
+  /** The images and files of a completed task's answer, their bytes read from the store. */
+  private answerMediaOf(log: TaskLog) {
+    if (log.end?.status !== 'completed') return Promise.resolve([]);
+    return answerMedia(log.answer, this.services.runner.sessionStore, this.key(log.ids.taskId));
   }
 
   /** The task once its run here ended, in the state the run ended with. */
   private async taskAfter(live: LiveTask, result: RunResult): Promise<Task> {
     const log = foldTaskLog(await this.session(live.ids.taskId));
-    return taskOf(log, this.endState(live, result));
+    return taskOf(log, this.endState(live, result), await this.answerMediaOf(log));
   }
 
   private endState(live: LiveTask, result: RunResult) {
@@ -291,7 +309,10 @@ export class ReplanTaskHandler implements A2ARequestHandler {
     }
     const result = await live.run.result();
     const state = this.endState(live, result);
-    if (state === STATE.completed) yield artifactResponse(ids, answerArtifact(result.output, result.structured));
+    if (state === STATE.completed) {
+      const media = await this.answerMediaOf(foldTaskLog(await this.session(ids.taskId)));
+      yield artifactResponse(ids, answerArtifact(result.output, result.structured, media));
+    }
     const message =
       state === STATE.inputRequired
         ? interruptMessage(ids, result.interrupts)

@@ -1,5 +1,6 @@
 import type { Artifact, Message, Task, TaskState } from '@a2a-js/sdk';
-import type { AgentEvent, Interrupt, RunStatus, Session } from '@replan/core';
+import type { AgentEvent, Interrupt, MediaBlock, Message as ReplanMessage, RunStatus, Session } from '@replan/core';
+import { filePart } from './answer-files.js';
 import { agentMessage, artifact, dataPart, isTerminal, STATE, type TaskIds, textPart } from './a2a-shapes.js';
 
 /** The session state key that holds the task's context id (a task is a session; its context groups a user's tasks). */
@@ -13,6 +14,8 @@ export interface TaskLog {
   readonly plan: unknown;
   readonly end: { readonly status: RunStatus; readonly output?: string } | undefined;
   readonly structured: unknown;
+  /** The run's answer message (its last top-level final), whose images and files the answer artifact carries. */
+  readonly answer: ReplanMessage | undefined;
   readonly openInterrupts: readonly Interrupt[];
   readonly canceled: boolean;
   /** The error of the last stored event, when the run stopped on one. */
@@ -32,6 +35,7 @@ export function foldTaskLog(session: Session): TaskLog {
   let plan: unknown;
   let end: TaskLog['end'];
   let structured: unknown;
+  let answer: ReplanMessage | undefined;
   let canceled = false;
   let error: string | undefined;
   const open = new Map<string, Interrupt>();
@@ -41,7 +45,10 @@ export function foldTaskLog(session: Session): TaskLog {
     if (actions?.interrupt) open.set(actions.interrupt.id, actions.interrupt);
     for (const id of Object.keys(actions?.resumeValues ?? {})) open.delete(id);
     if (actions?.invocationEnd) end = actions.invocationEnd;
-    if (actions?.final && !event.path.includes('/')) structured = actions.final.structured;
+    if (actions?.final && !event.path.includes('/')) {
+      structured = actions.final.structured;
+      answer = event.message;
+    }
     if (event.meta?.[A2A_META] === 'canceled') canceled = true;
     error = event.error ? `${event.error.name}: ${event.error.message}` : undefined;
   }
@@ -51,6 +58,7 @@ export function foldTaskLog(session: Session): TaskLog {
     plan,
     end,
     structured,
+    answer,
     openInterrupts: [...open.values()],
     canceled,
     error,
@@ -89,10 +97,11 @@ export function interruptMessage(ids: TaskIds, interrupts: readonly Interrupt[])
   );
 }
 
-/** The answer artifact of a completed run: its text, and its structured answer when it has one. */
-export function answerArtifact(output: string | undefined, structured: unknown): Artifact {
+/** The answer artifact of a completed run: its text, its structured answer when it has one, then its images and files. */
+export function answerArtifact(output: string | undefined, structured: unknown, media: readonly MediaBlock[] = []): Artifact {
   const parts = [textPart(output ?? '')];
   if (structured !== undefined && structured !== null) parts.push(dataPart(structured));
+  parts.push(...media.map(filePart));
   return artifact('answer', "The agent's answer.", parts);
 }
 
@@ -100,10 +109,10 @@ export const planArtifact = (plan: unknown): Artifact =>
   artifact('plan', 'The current plan (replaced when the agent revises it).', [dataPart(plan)]);
 
 /** The task as `tasks/get` and the first event of a stream show it, from the stored log alone. */
-export function taskOf(log: TaskLog, state = stateOf(log)): Task {
+export function taskOf(log: TaskLog, state = stateOf(log), media: readonly MediaBlock[] = []): Task {
   const artifacts = [];
   if (log.plan !== undefined) artifacts.push(planArtifact(log.plan));
-  if (log.end?.status === 'completed') artifacts.push(answerArtifact(log.end.output, log.structured));
+  if (log.end?.status === 'completed') artifacts.push(answerArtifact(log.end.output, log.structured, media));
   const message =
     state === STATE.inputRequired
       ? interruptMessage(log.ids, log.openInterrupts)

@@ -1,4 +1,5 @@
-import { type Interrupt, isApprovalAnswer, type Run, type RunResult, type Session } from '@replan/core';
+import { type Interrupt, isApprovalAnswer, type Message, type Run, type RunResult, type Session } from '@replan/core';
+import { answerMedia } from './answer-media.js';
 import { type AgentCallResult, errorResult, finishedResult, inputRequiredResult } from './call-results.js';
 import { interruptQuestion } from './interrupt-elicitation.js';
 import { readResumeToken, resumeToken } from './resume-token.js';
@@ -75,14 +76,21 @@ export async function callAgent(agent: ServedAgent, args: Args, channel: CallCha
   let run = await started;
   if (typeof run === 'string') return errorResult(run);
   let steps = 0;
+  let answer: Message | undefined;
   for (;;) {
     for await (const event of run) {
+      // The answer is the root's final (a nested agent's final is a step's, not the call's answer).
+      if (event.actions?.final && !event.partial && !event.path.includes('/')) answer = event.message;
       if (event.partial || event.meta?.[PLAN_EXECUTE_META] !== 'step-result') continue;
       steps += 1;
       await channel.progress(steps, `${agent.name}: step ${stepLabel(event.meta, steps)} done`);
     }
     const result = await run.result();
-    if (result.status !== 'interrupted') return finishedResult(result, agent.outputSchema !== undefined);
+    if (result.status !== 'interrupted') {
+      const key = { appName: agent.runner.appName, userId: services.userId, id: result.sessionId };
+      const media = result.status === 'completed' ? await answerMedia(answer, agent.runner, key) : [];
+      return finishedResult(result, agent.outputSchema !== undefined, media);
+    }
     const values = channel.elicit ? await askUser(result.interrupts, channel) : undefined;
     if (values === undefined) return waitForAnswer(agent, result, services);
     run = agent.runner.resume({ userId: services.userId, sessionId: result.sessionId, values, signal: channel.signal });

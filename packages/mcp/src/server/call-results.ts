@@ -1,9 +1,10 @@
-import type { Interrupt, RunResult } from '@replan/core';
+import type { Interrupt, MediaBlock, RunResult } from '@replan/core';
+import { mcpMediaItem } from './answer-media.js';
 
 /** What a tool call returns (the SDK's `CallToolResult`, kept structural so that public types do not need the SDK). */
 export interface AgentCallResult {
   readonly [key: string]: unknown;
-  readonly content: { readonly type: 'text'; readonly text: string }[];
+  readonly content: ({ readonly type: 'text'; readonly text: string } | Record<string, unknown>)[];
   readonly structuredContent?: Record<string, unknown>;
   readonly isError?: boolean;
 }
@@ -11,17 +12,17 @@ export interface AgentCallResult {
 /** An error result: the client's model reads `text`, which says what to do. */
 export const errorResult = (text: string): AgentCallResult => ({ content: [{ type: 'text', text }], isError: true });
 
-/** The answer of a finished run, or why it did not finish. */
-export function finishedResult(result: RunResult, structured: boolean): AgentCallResult {
+/** The answer of a finished run (its text, then its images and files), or why it did not finish. */
+export function finishedResult(result: RunResult, structured: boolean, media: readonly MediaBlock[] = []): AgentCallResult {
   if (result.status !== 'completed')
     return errorResult(`The agent stopped (${result.status})${result.error ? `: ${result.error.message}` : ''}.`);
   const text = result.output ?? '';
   if (structured && typeof result.structured === 'object' && result.structured !== null)
     return {
-      content: [{ type: 'text', text: text || JSON.stringify(result.structured) }],
+      content: [{ type: 'text', text: text || JSON.stringify(result.structured) }, ...media.map(mcpMediaItem)],
       structuredContent: result.structured as Record<string, unknown>,
     };
-  return { content: [{ type: 'text', text }] };
+  return { content: [{ type: 'text', text }, ...media.map(mcpMediaItem)] };
 }
 
 /** A run waiting on input: the interrupts, and the token to pass back with the answer. */
