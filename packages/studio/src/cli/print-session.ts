@@ -5,7 +5,7 @@ import type { SessionRow, StepStatus } from '../../web/src/wire-types.js';
 import { eventRow } from '../view/event-views.js';
 import { planRevisions } from '../view/plan-revisions.js';
 import { statusOf } from '../view/session-status.js';
-import { sumTokens } from '../view/tokens.js';
+import { cacheNote, sumTokens } from '../view/tokens.js';
 
 const MARK: Record<StepStatus, string> = { done: '✓', failed: '✗', running: '▶', pending: '·' };
 
@@ -56,7 +56,7 @@ export function formatSession(session: Session): string {
   const tokens = sumTokens(events);
   const lines = [
     `session ${session.id} · app ${session.appName} · user ${session.userId}`,
-    `status ${reading.status} · ${eventCount(events.length)} · tokens ${tokens.input} in / ${tokens.output} out`,
+    `status ${reading.status} · ${eventCount(events.length)} · tokens ${tokens.input} in / ${tokens.output} out${cacheNote(tokens)}`,
   ];
   if (reading.error) lines.push(`error ${reading.error.name}: ${reading.error.message}`);
   const plan = planRevisions(events).at(-1);
