@@ -89,7 +89,9 @@ export class AiSdkChatModel implements ChatModel {
     }
     const idle = options.idleTimeoutMs;
     if (idle !== undefined && !(Number.isFinite(idle) && idle >= 0))
-      throw new ConfigurationError(`aiSdkModel "${this.id}": idleTimeoutMs must be a number of milliseconds, 0 or more (0 = no idle timeout).`);
+      throw new ConfigurationError(
+        `aiSdkModel "${this.id}": idleTimeoutMs must be a number of milliseconds, 0 or more (0 = no idle timeout).`,
+      );
   }
 
   async generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {
