@@ -1,6 +1,12 @@
-import type { AgentEvent, Session } from '@replan/core';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AgentEvent, FileSessionStore, Runner, type Session } from '@replan/core';
+import { callTools, ScriptedModel } from '@replan/core/testing';
+import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { describe, expect, it } from 'vitest';
 import { formatSession } from '../src/cli/print-session.js';
+import { runCli } from '../src/cli/run-cli.js';
 import { eventView } from '../src/view/event-views.js';
 import { sessionDigest } from '../src/view/session-digest.js';
 import { tokens } from '../web/src/format.js';
@@ -47,5 +53,32 @@ describe('prompt-cache tokens in the studio', () => {
   it('replan show --plain prints them in the status line', () => {
     expect(formatSession(sessionOf([cachedCall, plainCall]))).toContain('tokens 1300 in / 35 out · 800 cached · 300 cache write');
     expect(formatSession(sessionOf([plainCall]))).toMatch(/tokens 100 in \/ 5 out\n/);
+  });
+
+  it('replan show (the run tree) prints them per step and in the status line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'replan-cache-'));
+    try {
+      const usage = { inputTokens: 100, outputTokens: 10, cachedTokens: 60, cacheWriteTokens: 30 };
+      const model = (id: string, responses: ConstructorParameters<typeof ScriptedModel>[0]['responses']) =>
+        new ScriptedModel({ id, responses, usage });
+      const agent = createPlanExecuteAgent({
+        planner: createPlanner({ model: model('p', [callTools({ name: 'plan', args: { steps: ['only'] } })]) }),
+        executor: createExecutor({ model: model('x', ['done']) }),
+        replanner: createReplanner({ model: model('r', [callTools({ name: 'respond', args: { response: 'ok' } })]) }),
+      });
+      const runner = new Runner({ agent, appName: 'cache-app', sessionStore: new FileSessionStore({ dir }) });
+      await runner.run({ userId: 'ana', sessionId: 'cached', input: 'go' }).result();
+      const lines: string[] = [];
+      const code = await runCli(['show', 'cached', '--store', dir], {
+        out: (t) => lines.push(t),
+        err: () => {},
+        stopped: Promise.resolve(),
+      });
+      expect(code).toBe(0);
+      expect(lines.join('\n')).toMatch(/Step 1 {2}1 call · 100 in \/ 10 out · 60 cached · 30 cache write/);
+      expect(lines.join('\n')).toContain('tokens 300 in / 30 out · 180 cached · 90 cache write');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

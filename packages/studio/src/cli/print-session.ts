@@ -1,4 +1,4 @@
-import { type AgentEvent, type Run, type RunResult, type RunStatus, type Session, sessionTotals } from '@replan/core';
+import { addUsage, type AgentEvent, emptyUsage, type Run, type RunResult, type RunStatus, type Session, sessionTotals } from '@replan/core';
 import { renderRun } from '@replan/planexecute/terminal';
 import { storedBreakdown } from '../view/step-usage.js';
 import type { SessionRow, StepStatus } from '../../web/src/wire-types.js';
@@ -19,8 +19,7 @@ const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(
 export async function renderSession(session: Session, write: (text: string) => void, color = false): Promise<void> {
   const { events } = session;
   const reading = statusOf(events);
-  const totals = sumTokens(events);
-  const usage = { inputTokens: totals.input, outputTokens: totals.output };
+  const usage = events.reduce((sum, e) => addUsage(sum, e.usage), emptyUsage());
   const modelCalls = events.filter((e) => e.usage).length;
   const result: RunResult = {
     // 'running' (or 'empty') is what the log says; the renderer only prints it.
