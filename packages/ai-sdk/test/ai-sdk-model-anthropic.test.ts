@@ -26,7 +26,7 @@ const message = (content: unknown[], stop_reason: string) => ({
   content,
   stop_reason,
   stop_sequence: null,
-  usage: { input_tokens: 20, output_tokens: 9, cache_read_input_tokens: 6 },
+  usage: { input_tokens: 20, output_tokens: 9, cache_read_input_tokens: 6, cache_creation_input_tokens: 4 },
 });
 const first = (s: typeof server) => s.received[0]?.body;
 const event = (name: string, data: Record<string, unknown>) => ({ event: name, data: { type: name, ...data } });
@@ -80,8 +80,8 @@ describe('aiSdkModel over @ai-sdk/anthropic against a local Messages API server'
       const result = await run.result();
       expect(result.status).toBe('completed');
       expect(result.output).toBe('It is 21°C in Paris.');
-      // Anthropic's input total counts the cache reads too (as OpenAI's prompt_tokens do).
-      expect(result.usage).toMatchObject({ inputTokens: 52, outputTokens: 18, cachedTokens: 12 });
+      // Anthropic's input total counts the cache reads and writes too (as OpenAI's prompt_tokens do).
+      expect(result.usage).toMatchObject({ inputTokens: 60, outputTokens: 18, cachedTokens: 12, cacheWriteTokens: 8 });
       expect(first(server).stream ?? false).toBe(stream);
 
       expect(first(server).thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });

@@ -12,6 +12,7 @@ describe('public surface of @replan/ai-sdk', () => {
       'RateLimitError',
       'ResumeIdError',
       'StreamSessionNotFoundError',
+      'TimeoutError',
       'UnknownApprovalError',
       'aiSdkModel',
       'approvalResponsesOf',

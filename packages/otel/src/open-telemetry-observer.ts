@@ -215,6 +215,7 @@ class OpenTelemetryObserver implements RunObserver {
       attributes[Attr.inputTokens] = usage.inputTokens;
       attributes[Attr.outputTokens] = usage.outputTokens;
       if (usage.cachedTokens !== undefined) attributes[Attr.cacheReadInputTokens] = usage.cachedTokens;
+      if (usage.cacheWriteTokens !== undefined) attributes[Attr.cacheCreationInputTokens] = usage.cacheWriteTokens;
       if (usage.reasoningTokens !== undefined) attributes[Attr.reasoningOutputTokens] = usage.reasoningTokens;
       if (info.cost) attributes[Attr.cost] = info.cost;
     }

@@ -37,7 +37,7 @@ function stepReply(request: ModelRequest) {
  * in parallel; the replanner adds step `d`, then answers. Models report fixed usage per call.
  */
 export function planExecuteScenario() {
-  const usage = { inputTokens: 100, outputTokens: 20, cachedTokens: 40 };
+  const usage = { inputTokens: 100, outputTokens: 20, cachedTokens: 40, cacheWriteTokens: 10 };
   const planner = new ScriptedModel({ id: 'planner-model', responses: [graphCall(['a', 'task a', []], ['b', 'task b', []])], usage });
   const steps = new ScriptedModel({ id: 'step-model', respond: stepReply, latencyMs: 15, usage });
   const replanner = new ScriptedModel({

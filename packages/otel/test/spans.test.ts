@@ -151,6 +151,7 @@ describe('openTelemetry()', () => {
           inputTokens: s.attributes['gen_ai.usage.input_tokens'] as number,
           outputTokens: s.attributes['gen_ai.usage.output_tokens'] as number,
           cachedTokens: s.attributes['gen_ai.usage.cache_read.input_tokens'] as number,
+          cacheWriteTokens: s.attributes['gen_ai.usage.cache_creation.input_tokens'] as number,
         }),
       emptyUsage(),
     );

@@ -77,6 +77,23 @@ describe('renderRun (plain lines when not a TTY)', () => {
     ]);
   });
 
+  it('adds prompt-cache reads and writes to the usage lines when the models report them', async () => {
+    const usage = { inputTokens: 100, outputTokens: 10, cachedTokens: 60, cacheWriteTokens: 30 };
+    const agent = createPlanExecuteAgent({
+      planner: createPlanner({
+        model: new ScriptedModel({ id: 'p', responses: [callTools({ name: 'plan', args: { steps: ['only'] } })], usage }),
+      }),
+      executor: createExecutor({ model: new ScriptedModel({ id: 'x', responses: ['done'], usage }) }),
+      replanner: createReplanner({ model: new ScriptedModel({ id: 'r', responses: [respondCall('ok')], usage }) }),
+    });
+    const { out, lines } = capture();
+    await renderRun(new Runner({ agent, appName: 'x' }).run({ userId: 'u', input: 'go' }), { out });
+    expect(lines()).toContainEqual(
+      expect.stringMatching(/^ {2}Step 1 {2}1 call · 100 in \/ 10 out · 60 cached · 30 cache write · model time /),
+    );
+    expect(lines()).toContain('status completed · 3 model calls · tokens 300 in / 30 out · 180 cached · 90 cache write');
+  });
+
   it('graph mode: steps by id with dependencies, lines tagged by step, a failed step', async () => {
     const h = graphHarness({
       planner: [graphCall(['a', 'task a', []], ['b', 'task b after $a', ['a']])],

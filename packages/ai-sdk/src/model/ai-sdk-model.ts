@@ -3,11 +3,15 @@ import { ConfigurationError } from '@replan/core';
 import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
 import { callOptionsOf, mergeSettings } from './call-options.js';
 import { toModelError } from './map-error.js';
-import { AiSdkModelError } from './model-errors.js';
+import { AiSdkModelError, TimeoutError } from './model-errors.js';
 import { withRetries, type RetryOptions } from './model-retries.js';
 import { reasoningTagOf } from './provider-metadata.js';
 import { ResponseAssembler, StreamErrorPart, type AssemblerSink } from './response-assembler.js';
+import { readWithin } from './read-within.js';
 import { toPrompt } from './to-prompt.js';
+
+/** Default `idleTimeoutMs`: five minutes, as `@replan/providers`' models. */
+const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 export interface AiSdkModelOptions extends RetryOptions {
   /** The model's id for budgets, prices and logs (default: the language model's `modelId`). */
@@ -23,6 +27,11 @@ export interface AiSdkModelOptions extends RetryOptions {
   readonly providerOptions?: SharedV3ProviderOptions;
   /** HTTP headers sent with every call (for HTTP-based providers). */
   readonly headers?: Record<string, string>;
+  /**
+   * Longest wait between two parts of a stream before the call fails with `TimeoutError` and its
+   * request is cancelled, ms (default 300 000; 0 = none).
+   */
+  readonly idleTimeoutMs?: number;
   /**
    * Told of what replan cannot use: a provider's warning (an unsupported setting), a part type it
    * has no block for (ignored), a block a prompt cannot carry. Each message once per model.
@@ -78,6 +87,11 @@ export class AiSdkChatModel implements ChatModel {
         throw new ConfigurationError(`aiSdkModel "${this.id}": contextWindow must be a positive integer (tokens).`);
       this.contextWindow = options.contextWindow;
     }
+    const idle = options.idleTimeoutMs;
+    if (idle !== undefined && !(Number.isFinite(idle) && idle >= 0))
+      throw new ConfigurationError(
+        `aiSdkModel "${this.id}": idleTimeoutMs must be a number of milliseconds, 0 or more (0 = no idle timeout).`,
+      );
   }
 
   async generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {
@@ -94,12 +108,19 @@ export class AiSdkChatModel implements ChatModel {
     const call = this.callOptions(req, opts);
     const { stream } = await withRetries(() => this.languageModel.doStream(call), this.options, this.id, opts?.signal);
     const acc = new ResponseAssembler(this.sink);
+    const idleTimeoutMs = this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     const reader = stream.getReader();
     try {
       for (;;) {
-        const next = await reader.read().catch((error: unknown) => {
+        const next = await readWithin(reader, idleTimeoutMs).catch((error: unknown) => {
           throw toModelError(error, { model: this.id, partial: acc.message() });
         });
+        if (next === 'timeout')
+          throw new TimeoutError({
+            model: this.id,
+            providerMessage: `the stream sent nothing for ${idleTimeoutMs} ms (idleTimeoutMs)`,
+            partial: acc.message(),
+          });
         if (next.done) break;
         try {
           yield* acc.push(next.value);

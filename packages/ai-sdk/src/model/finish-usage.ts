@@ -22,7 +22,7 @@ export function finishReasonOf(reason: LanguageModelV3FinishReason | undefined, 
   }
 }
 
-/** Token counts: totals, reasoning tokens and cache reads (the cached part of the input), when the provider reported them. */
+/** Token counts: totals, reasoning tokens, cache reads and cache writes (parts of the input), when the provider reported them. */
 export function usageOf(usage: LanguageModelV3Usage | undefined): Usage | undefined {
   if (!usage || (usage.inputTokens.total === undefined && usage.outputTokens.total === undefined)) return undefined;
   return {
@@ -30,5 +30,6 @@ export function usageOf(usage: LanguageModelV3Usage | undefined): Usage | undefi
     outputTokens: usage.outputTokens.total ?? 0,
     ...(usage.outputTokens.reasoning !== undefined ? { reasoningTokens: usage.outputTokens.reasoning } : {}),
     ...(usage.inputTokens.cacheRead !== undefined ? { cachedTokens: usage.inputTokens.cacheRead } : {}),
+    ...(usage.inputTokens.cacheWrite !== undefined ? { cacheWriteTokens: usage.inputTokens.cacheWrite } : {}),
   };
 }

@@ -101,3 +101,13 @@ export class InvalidRequestError extends AiSdkModelError {
     super({ ...details, retryable: false });
   }
 }
+
+/**
+ * The stream sent nothing for `idleTimeoutMs`: the request was cancelled. Retryable, and a
+ * `fallbackModel` hands the call on as a timeout; raise `idleTimeoutMs` for a model that thinks long in silence.
+ */
+export class TimeoutError extends AiSdkModelError {
+  constructor(details: AiSdkModelErrorDetails) {
+    super({ ...details, retryable: true }, 'raise idleTimeoutMs if the model may stay silent this long');
+  }
+}

@@ -161,22 +161,18 @@ export class RunTreeView {
     }
     const u = result.usage;
     this.line(
-      `${s.bold('status')} ${result.status} · ${result.modelCalls} model calls · tokens ${u.inputTokens} in / ${u.outputTokens} out${synthetic}` +
+      `${s.bold('status')} ${result.status} · ${result.modelCalls} model calls · tokens ${tokenText(u)}${synthetic}` +
         (result.cost ? ` · cost ${this.money(result.cost)}` : ''),
     );
     const session = result.session;
     if (session.modelCalls !== result.modelCalls)
-      this.line(
-        s.dim(
-          `session so far: ${session.modelCalls} model calls · tokens ${session.usage.inputTokens} in / ${session.usage.outputTokens} out`,
-        ),
-      );
+      this.line(s.dim(`session so far: ${session.modelCalls} model calls · tokens ${tokenText(session.usage)}`));
   }
 
   private bucket(b: UsageBucket): string {
     const calls = `${b.modelCalls} call${b.modelCalls === 1 ? '' : 's'}`;
     const cost = b.cost ? ` · ${this.money(b.cost)}` : '';
-    return `${calls} · ${b.usage.inputTokens} in / ${b.usage.outputTokens} out${cost} · model time ${duration(b.latencyMs)}`;
+    return `${calls} · ${tokenText(b.usage)}${cost} · model time ${duration(b.latencyMs)}`;
   }
 
   private money(amount: number): string {
@@ -242,4 +238,11 @@ export class RunTreeView {
     this.options.write('\n');
     return true;
   }
+}
+
+/** `120 in / 30 out`, then the prompt-cache share of the input (`· 80 cached · 20 cache write`), each part only when non-zero. */
+function tokenText(u: Usage): string {
+  const cached = u.cachedTokens ? ` · ${u.cachedTokens} cached` : '';
+  const written = u.cacheWriteTokens ? ` · ${u.cacheWriteTokens} cache write` : '';
+  return `${u.inputTokens} in / ${u.outputTokens} out${cached}${written}`;
 }

@@ -1,11 +1,11 @@
-import { type AgentEvent, type Run, type RunResult, type RunStatus, type Session, sessionTotals } from '@replan/core';
+import { addUsage, type AgentEvent, emptyUsage, type Run, type RunResult, type RunStatus, type Session, sessionTotals } from '@replan/core';
 import { renderRun } from '@replan/planexecute/terminal';
 import { storedBreakdown } from '../view/step-usage.js';
 import type { SessionRow, StepStatus } from '../../web/src/wire-types.js';
 import { eventRow } from '../view/event-views.js';
 import { planRevisions } from '../view/plan-revisions.js';
 import { statusOf } from '../view/session-status.js';
-import { sumTokens } from '../view/tokens.js';
+import { cacheNote, sumTokens } from '../view/tokens.js';
 
 const MARK: Record<StepStatus, string> = { done: '✓', failed: '✗', running: '▶', pending: '·' };
 
@@ -19,8 +19,7 @@ const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(
 export async function renderSession(session: Session, write: (text: string) => void, color = false): Promise<void> {
   const { events } = session;
   const reading = statusOf(events);
-  const totals = sumTokens(events);
-  const usage = { inputTokens: totals.input, outputTokens: totals.output };
+  const usage = events.reduce((sum, e) => addUsage(sum, e.usage), emptyUsage());
   const modelCalls = events.filter((e) => e.usage).length;
   const result: RunResult = {
     // 'running' (or 'empty') is what the log says; the renderer only prints it.
@@ -56,7 +55,7 @@ export function formatSession(session: Session): string {
   const tokens = sumTokens(events);
   const lines = [
     `session ${session.id} · app ${session.appName} · user ${session.userId}`,
-    `status ${reading.status} · ${eventCount(events.length)} · tokens ${tokens.input} in / ${tokens.output} out`,
+    `status ${reading.status} · ${eventCount(events.length)} · tokens ${tokens.input} in / ${tokens.output} out${cacheNote(tokens)}`,
   ];
   if (reading.error) lines.push(`error ${reading.error.name}: ${reading.error.message}`);
   const plan = planRevisions(events).at(-1);

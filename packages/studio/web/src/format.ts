@@ -10,9 +10,15 @@ export const clock = (ms: number): string => {
   return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
 };
 
+/** `1,200 in · 300 out`, then reasoning, cached input and cache writes, each only when non-zero. */
 export const tokens = (t: TokenCount): string => {
-  const base = `${t.input.toLocaleString()} in · ${t.output.toLocaleString()} out`;
-  return t.reasoning ? `${base} · ${t.reasoning.toLocaleString()} reasoning` : base;
+  const extra = [
+    [t.reasoning, 'reasoning'],
+    [t.cached, 'cached'],
+    [t.cacheWrite, 'cache write'],
+  ] as const;
+  const parts = extra.filter(([n]) => n).map(([n, label]) => `${n.toLocaleString()} ${label}`);
+  return [`${t.input.toLocaleString()} in · ${t.output.toLocaleString()} out`, ...parts].join(' · ');
 };
 
 /** A cost in the price table's unit: enough digits for a single cheap call. */

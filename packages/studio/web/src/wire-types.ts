@@ -19,7 +19,10 @@ export interface TokenCount {
   readonly input: number;
   readonly output: number;
   readonly reasoning: number;
+  /** Input tokens read from the provider's prompt cache (part of `input`). */
   readonly cached: number;
+  /** Input tokens written to the provider's prompt cache (part of `input`). */
+  readonly cacheWrite: number;
 }
 
 export interface SessionKeyView {
