@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentEvent, FileSessionStore, Runner, type Session } from '@replan/core';
-import { callTools, ScriptedModel } from '@replan/core/testing';
+import { callTools, ScriptedModel, type ScriptedReply } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { describe, expect, it } from 'vitest';
 import { formatSession } from '../src/cli/print-session.js';
@@ -28,8 +28,6 @@ const sessionOf = (events: AgentEvent[]): Session => ({
   version: events.length,
   state: {},
   events,
-  createdAt: 1,
-  updatedAt: 1,
 });
 
 describe('prompt-cache tokens in the studio', () => {
@@ -59,8 +57,7 @@ describe('prompt-cache tokens in the studio', () => {
     const dir = await mkdtemp(join(tmpdir(), 'replan-cache-'));
     try {
       const usage = { inputTokens: 100, outputTokens: 10, cachedTokens: 60, cacheWriteTokens: 30 };
-      const model = (id: string, responses: ConstructorParameters<typeof ScriptedModel>[0]['responses']) =>
-        new ScriptedModel({ id, responses, usage });
+      const model = (id: string, responses: readonly ScriptedReply[]) => new ScriptedModel({ id, responses, usage });
       const agent = createPlanExecuteAgent({
         planner: createPlanner({ model: model('p', [callTools({ name: 'plan', args: { steps: ['only'] } })]) }),
         executor: createExecutor({ model: model('x', ['done']) }),
