@@ -6,24 +6,18 @@
  * Run: pnpm bench long-step (or: pnpm build && npx tsx bench/long-step.ts)
  */
 import { z } from 'zod';
-import { type CompactionOptions, type ModelRequest, ReActAgent, Runner, stringifyToolOutput, tool } from '@replan/core';
+import { type CompactionOptions, ReActAgent, Runner, tool } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { fmt, medianMs, table } from './measure.js';
 import { modelFor, noop } from './react-overhead.js';
+// The example's stand-in for a tokenizer, so the bench and the example count the same way.
+import { reportedTokens, text } from '../examples/long-step/long-step.js';
 
 const WINDOW = 32_000;
 const CALLS = 200;
 const FACTS = /FACT-\d+/g;
 const filler = 'The committee met, reviewed the minutes and adjourned without further business. ';
-
-const text = (request: ModelRequest) =>
-  request.messages
-    .flatMap((m) => m.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_result' ? stringifyToolOutput(b.output) : '')))
-    .join('\n');
-/** What a real tokenizer would report: ~3.5 characters a token, a few tokens per message and per tool. */
-const reportedTokens = (request: ModelRequest) =>
-  Math.ceil(text(request).length / 3.5) + 4 * request.messages.length + 50 * (request.tools?.length ?? 0);
 
 interface StepFigures {
   largest: number;

@@ -16,12 +16,12 @@ const FACTS = /FACT-\d+: source \d+ reports \d+ units/g;
 const filler = 'The committee met, reviewed the minutes and adjourned without further business. ';
 
 /** Every character the model is shown in `request` (text and tool results). */
-const text = (request: ModelRequest) =>
+export const text = (request: ModelRequest) =>
   request.messages
     .flatMap((m) => m.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_result' ? stringifyToolOutput(b.output) : '')))
     .join('\n');
 /** What a real tokenizer would report: ~3.5 characters a token, a few tokens per message and per tool. */
-const reportedTokens = (request: ModelRequest) =>
+export const reportedTokens = (request: ModelRequest) =>
   Math.ceil(text(request).length / 3.5) + 4 * request.messages.length + 50 * (request.tools?.length ?? 0);
 const factsIn = (s: string) => [...new Set(s.match(FACTS) ?? [])];
 
