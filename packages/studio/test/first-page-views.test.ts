@@ -10,6 +10,12 @@ import { runnerView } from '../src/runner-models.js';
 import { SessionReader } from '../src/session-reader.js';
 import { approvalScenario, graphScenario, questionScenario } from './support/scenarios.js';
 
+/** Waits until `Date.now()` has moved on, so that the next write's timestamp is later than the last one's. */
+async function nextMillisecond(): Promise<void> {
+  const start = Date.now();
+  while (Date.now() <= start) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 describe('open interrupts across apps and users', () => {
   it('lists what waits in any app and user, newest first: a nested question once, under its root; answered ones not', async () => {
     const store = new InMemorySessionStore();
@@ -18,7 +24,10 @@ describe('open interrupts across apps and users', () => {
     await graph.runner.run({ userId: 'ana', sessionId: 'done', input: 'go' }).result();
     const approvals = approvalScenario(store, 'beta');
     const asked = await approvals.run({ userId: 'bo', sessionId: 'pay', input: 'send' }).result();
+    // "Newest first" compares millisecond timestamps: each listed session is written in a later millisecond.
+    await nextMillisecond();
     await questionScenario(store, 'gamma').run({ userId: 'cy', sessionId: 'budget', input: 'ask' }).result();
+    await nextMillisecond();
     await approvals.run({ userId: 'bo', sessionId: 'answered', input: 'send' }).result();
     const answered = (await store.get({ appName: 'beta', userId: 'bo', id: 'answered' }))!;
     await approvals
