@@ -81,7 +81,7 @@ const el = (tag: string, attrs: Record<string, string> = {}, ...children: (Node 
 
 const chat: PageChat = new PageChat(chatId, () => queueMicrotask(render));
 
-function renderAssistant(message: UIMessage): HTMLElement {
+function renderAssistant(message: UIMessage, finished: boolean): HTMLElement {
   const box = el(
     'div',
     { class: 'msg assistant', 'data-testid': 'assistant', 'data-message-id': message.id },
@@ -123,8 +123,9 @@ function renderAssistant(message: UIMessage): HTMLElement {
       box.append(line);
     } else if (part.type === 'text' && part !== answer) box.append(el('div', { class: 'note' }, part.text));
   }
-  // The answer is the message's last text part (once the run answered).
-  if (answer && answer.state === 'done' && message.parts.at(-1) === answer)
+  // The answer is the message's last text part once the run answered: while the stream is open, a
+  // step's closing text is the last part for a moment too (until the replanner's answer follows it).
+  if (finished && answer && answer.state === 'done' && message.parts.at(-1) === answer)
     box.append(el('div', { class: 'answer', 'data-testid': 'answer' }, answer.text));
   else if (answer) box.append(el('div', { class: 'note' }, answer.text));
   return box;
@@ -133,7 +134,7 @@ function renderAssistant(message: UIMessage): HTMLElement {
 function render(): void {
   const list = $('messages');
   list.replaceChildren(
-    ...chat.messages.map((m) =>
+    ...chat.messages.map((m, index, all) =>
       m.role === 'user'
         ? el(
             'div',
@@ -141,7 +142,7 @@ function render(): void {
             el('div', { class: 'label' }, 'you'),
             m.parts.map((p) => (p.type === 'text' ? p.text : '')).join(''),
           )
-        : renderAssistant(m),
+        : renderAssistant(m, index < all.length - 1 || chat.status === 'ready'),
     ),
   );
   $('status').textContent = chat.status === 'ready' ? '' : `(${chat.status})`;
