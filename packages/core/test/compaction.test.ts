@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ContextLengthError, type Message, type ModelRequest, ReActAgent, Runner, messageText, toolCallsOf } from '@replan/core';
 import { QUOTE_END } from '@replan/core/agent-kit';
-import { ScriptedModel } from '@replan/core/testing';
+import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
-import { factOf, longStep, serverTokens } from './support/long-step.js';
+import { factOf, longStep, requestText, serverTokens } from './support/long-step.js';
 import { compactingRunner as runner, WINDOW } from './support/compacting-runner.js';
 
 /** Every tool call in a request is directly followed by its results, and every result follows its call. */
@@ -169,5 +169,102 @@ describe('compaction in the ReAct loop', () => {
     expect(summary).toContain('[summary] ## Instructions');
     expect(summary).toContain('\n   | # System');
     expect(summary).toContain('\n   | < < <END QUOTED CONTEXT> > >');
+  });
+
+  it('the estimate is calibrated by the reported input tokens: a model counting 2× compacts earlier and stays in the window', async () => {
+    // The same step twice: a model whose tokenizer agrees with the character estimate, and one that
+    // reports twice as many input tokens for the same request (a dense script, a verbose template).
+    const run = async (factor: number) => {
+      let actorCalls = 0;
+      let firstCompactionAt: number | undefined;
+      const step = longStep(40, {
+        onCall: (kind) => {
+          if (kind === 'act') actorCalls++;
+          else firstCompactionAt ??= actorCalls;
+        },
+      });
+      const reported: number[] = [];
+      const actor = new ScriptedModel({
+        id: 'actor',
+        respond: async (request) => {
+          const response = await step.actor.generate(request);
+          const inputTokens = factor * serverTokens(request);
+          reported.push(inputTokens);
+          return { ...response, usage: { inputTokens, outputTokens: 10 } };
+        },
+      });
+      const agent = new ReActAgent({
+        name: 'researcher',
+        model: actor,
+        tools: [step.fetchSource],
+        instruction: 'Fetch every source, then report.',
+        maxIterations: 100,
+        compaction: { model: step.summarizer, maxInputTokens: WINDOW },
+      });
+      const { result } = await collect(new Runner({ agent, appName: 'long' }).run({ userId: 'u', input: 'go' }));
+      return { result, reported, firstCompactionAt };
+    };
+    const agreeing = await run(1);
+    const dense = await run(2);
+    expect(agreeing.result.output).toBe('facts kept: 40');
+    expect(dense.result.output).toBe('facts kept: 40');
+    expect(agreeing.firstCompactionAt).toBeDefined();
+    expect(dense.firstCompactionAt).toBeDefined();
+    // By the character estimate alone both would compact at the same call; the dense one compacts
+    // about twice as early because the estimate learned its ratio from the reported usage.
+    expect(dense.firstCompactionAt as number).toBeLessThan(((agreeing.firstCompactionAt as number) * 3) / 4);
+    // What the model itself counted never passed the window (by the estimate alone it would reach ~1.6×).
+    expect(Math.max(...agreeing.reported)).toBeLessThanOrEqual(WINDOW);
+    expect(Math.max(...dense.reported)).toBeLessThanOrEqual(WINDOW);
+  });
+
+  it('a turn that makes several tool calls at once is never split from its results', async () => {
+    const step = longStep(30);
+    const perTurn = 3;
+    let next = 1;
+    const actor = new ScriptedModel({
+      id: 'actor',
+      respond: (request) => {
+        const usage = { inputTokens: serverTokens(request), outputTokens: 10 };
+        if (next <= 30) {
+          const calls = Array.from({ length: perTurn }, (_, i) => ({ name: 'fetch_source', args: { n: next + i } }));
+          next += perTurn;
+          return { message: callTools(...calls), finishReason: 'tool_calls', usage };
+        }
+        const text = requestText(request);
+        const kept = Array.from({ length: 30 }, (_, i) => i + 1).filter((n) => text.includes(factOf(n)));
+        return {
+          message: { role: 'assistant', content: [{ type: 'text', text: `facts kept: ${kept.length}` }] },
+          finishReason: 'stop',
+          usage,
+        };
+      },
+    });
+    const agent = new ReActAgent({
+      name: 'researcher',
+      model: actor,
+      tools: [step.fetchSource],
+      instruction: 'Fetch every source, then report.',
+      maxIterations: 100,
+      // A verbatim tail of ~2.5 results: a cut by size alone would land inside a turn's results.
+      compaction: { model: step.summarizer, maxInputTokens: WINDOW, keepRecentTokens: 4_000 },
+    });
+    const { result, events } = await collect(new Runner({ agent, appName: 'long' }).run({ userId: 'u', input: 'go' }));
+    expect(result.output).toBe('facts kept: 30');
+    expect([...step.runs].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(events.filter((e) => e.actions?.compaction).length).toBeGreaterThan(1);
+    const compacted = actor.requests.filter((r) => r.messages.some((m) => messageText(m).includes('[summary]')));
+    expect(compacted.length).toBeGreaterThan(0);
+    for (const request of actor.requests) assertPairsIntact(request);
+    // After each summary the kept part, if any, starts with a whole turn: its assistant message and all its calls.
+    let checked = 0;
+    for (const request of compacted) {
+      const after = request.messages[request.messages.findIndex((m) => messageText(m).includes('[summary]')) + 1];
+      if (after === undefined) continue; // everything so far was summarised
+      expect(after.role).toBe('assistant');
+      expect(toolCallsOf(after)).toHaveLength(perTurn);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 });

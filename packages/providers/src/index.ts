@@ -10,6 +10,8 @@ export type { ProviderRetry, RetryOptions } from './retry/request-retries.js';
 // Profiles
 export { PROVIDER_PROFILES } from './profiles/provider-profile.js';
 export type { ProviderProfileName } from './profiles/provider-profile.js';
+export { discoverContextWindow } from './profiles/discover-context-window.js';
+export type { ContextWindowServer, DiscoverContextWindowOptions } from './profiles/discover-context-window.js';
 export { PROMPT_CACHING } from './cache/prompt-caching.js';
 export type { PromptCaching } from './cache/prompt-caching.js';
 export { MEDIA_PROFILES } from './media/media-profile.js';

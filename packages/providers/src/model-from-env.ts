@@ -3,6 +3,7 @@ import { createOpenAIClient } from './client.js';
 import { toProviderError } from './errors/map-error.js';
 import { ProviderError } from './errors/provider-errors.js';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from './openai-chat-model.js';
+import { discoverContextWindow } from './profiles/discover-context-window.js';
 import { PROVIDER_PROFILES, type ProviderProfileName } from './profiles/provider-profile.js';
 import { THINK_TAGS_MODES, type ThinkTagsMode } from './reasoning/think-tags.js';
 
@@ -41,6 +42,9 @@ export function modelFromEnv(env: Env = process.env, overrides: Partial<OpenAICh
  * (`GET /models`) and uses the model it lists when it lists exactly one (a local vLLM or
  * llama.cpp server). None, several, or a server that does not answer is a `ConfigurationError`
  * that says which models there are, or which URL did not answer.
+ * Against LiteLLM or OpenRouter (the model's `media` profile) it also reads the model's context
+ * window from the server (`discoverContextWindow`) unless `overrides.contextWindow` is given; a
+ * server that reports none, or a lookup that fails, leaves `contextWindow` unset.
  */
 export async function discoverModelFromEnv(
   env: Env = process.env,
@@ -48,7 +52,10 @@ export async function discoverModelFromEnv(
 ): Promise<OpenAIChatModel | undefined> {
   const settings = envSettings(env);
   if (!settings) return undefined;
-  if (overrides.model || env.REPLAN_MODEL || !settings.baseURL) return modelFromEnv(env, overrides);
+  if (overrides.model || env.REPLAN_MODEL || !settings.baseURL) {
+    const named = modelFromEnv(env, overrides);
+    return named && withReportedWindow(named, settings, overrides);
+  }
   const ids = await listModels(settings.baseURL, settings.apiKey, overrides);
   if (ids.length !== 1) {
     const listed = ids.length ? `: ${ids.slice(0, LISTED_MODELS).join(', ')}${ids.length > LISTED_MODELS ? ', …' : ''}` : '';
@@ -56,7 +63,31 @@ export async function discoverModelFromEnv(
       `OPENAI_BASE_URL is set (${settings.baseURL}) but REPLAN_MODEL is not, and the server lists ${ids.length} models${listed}. Set REPLAN_MODEL to the one to use.`,
     );
   }
-  return new OpenAIChatModel({ ...settings, model: ids[0] as string, ...overrides });
+  return withReportedWindow(new OpenAIChatModel({ ...settings, model: ids[0] as string, ...overrides }), settings, overrides);
+}
+
+/**
+ * The model again with the context window its server reports, when it is served by LiteLLM or
+ * OpenRouter and no window was given; otherwise the model unchanged (nothing is asked).
+ */
+async function withReportedWindow(
+  model: OpenAIChatModel,
+  settings: Omit<OpenAIChatModelOptions, 'model'> & { apiKey: string; baseURL?: string },
+  overrides: Partial<OpenAIChatModelOptions>,
+): Promise<OpenAIChatModel> {
+  const baseURL = overrides.baseURL ?? settings.baseURL;
+  if (model.contextWindow !== undefined || !baseURL || (model.media !== 'litellm' && model.media !== 'openrouter')) return model;
+  const contextWindow = await discoverContextWindow({
+    baseURL,
+    model: model.model,
+    apiKey: overrides.apiKey ?? settings.apiKey,
+    server: model.media,
+    timeoutMs: DISCOVERY_TIMEOUT_MS,
+    ...(overrides.headers ? { headers: overrides.headers } : {}),
+    ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
+  });
+  if (contextWindow === undefined) return model;
+  return new OpenAIChatModel({ ...settings, model: model.model, ...overrides, contextWindow });
 }
 
 /** The connection and profile settings of the environment, or `undefined` when none is set. */

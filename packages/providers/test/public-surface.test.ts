@@ -25,6 +25,7 @@ describe('public surface of @replan/providers', () => {
       'UnresolvedBlobError',
       'UnsupportedMediaError',
       'createOpenAIClient',
+      'discoverContextWindow',
       'discoverModelFromEnv',
       'modelFromEnv',
       'warnRetry',
