@@ -2,7 +2,9 @@
  * A plan–execute agent served as an MCP tool over stdio: what an MCP client (Claude Code, Cursor, …)
  * spawns. Offline: `scriptPlanExecute` plays the planner, executor and replanner. Its `publish` tool needs
  * approval, so a call stops to ask; sessions are files under the directory given as the first argument.
- * MCP client config: { "command": "npx", "args": ["tsx", "examples/mcp-server/server.ts", "/tmp/replan-mcp"] }
+ * Run `pnpm build` in the repository first (the example imports the built packages). MCP client config, with
+ * absolute paths (a client spawns the server from a directory of its own choosing):
+ * { "command": "npx", "args": ["tsx", "/absolute/path/to/replan/examples/mcp-server/server.ts", "/absolute/path/to/sessions"] }
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -95,3 +95,50 @@ describe('a2aServer: tasks in the wrong state, and failures', () => {
     expect(result.output).toMatch(/A2aTaskFailedError|ended failed/);
   });
 });
+
+/** One raw JSON-RPC call: the error codes are what any A2A client (not only the SDK's) reads. */
+async function rpc(url: string, method: string, params: unknown): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
+}
+const userMessage = (text: string, taskId?: string) => ({
+  message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...(taskId ? { taskId } : {}) },
+});
+
+describe('a2aServer: JSON-RPC error codes', () => {
+  it('an empty message is invalid params (-32602) and starts no task', async () => {
+    const store = new InMemorySessionStore();
+    const endpoint = await serve(approvalRunner({ count: 0 }, store));
+    const reply = await rpc(endpoint.url, 'SendMessage', userMessage('  '));
+    expect(reply.error?.code).toBe(-32602);
+    expect(reply.error?.message).toMatch(/no text/);
+    expect((await store.list({ appName: 'a2a-test', userId: 'a2a' })).sessions).toHaveLength(0);
+  });
+
+  it('an answer that does not fit an input-required question is invalid params (-32602); the question stays open', async () => {
+    const deployments: Deployments = { count: 0 };
+    const endpoint = await serve(approvalRunner(deployments));
+    const asked = await rpc(endpoint.url, 'SendMessage', userMessage('Deploy v2'));
+    const task = (asked.result as { task: { id: string; status: { state: string } } }).task;
+    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const wrong = await rpc(endpoint.url, 'SendMessage', userMessage('perhaps', task.id));
+    expect(wrong.error?.code).toBe(-32602);
+    expect(wrong.error?.message).toMatch(/asks for an approval/);
+    const right = await rpc(endpoint.url, 'SendMessage', userMessage('yes', task.id));
+    expect((right.result as { task: { status: { state: string } } }).task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(deployments.count).toBe(1);
+  });
+
+  it('an unknown task id is task-not-found (-32001) for GetTask and CancelTask', async () => {
+    const endpoint = await serve(approvalRunner({ count: 0 }));
+    for (const method of ['GetTask', 'CancelTask']) {
+      const reply = await rpc(endpoint.url, method, { id: 'no-such-task' });
+      expect(reply.error?.code, method).toBe(-32001);
+      expect(reply.error?.message, method).toMatch(/no task "no-such-task"/);
+    }
+  });
+});

@@ -2,7 +2,7 @@ import { type Interrupt, isApprovalAnswer, type Message, type Run, type RunResul
 import { answerMedia } from './answer-media.js';
 import { type AgentCallResult, errorResult, finishedResult, inputRequiredResult } from './call-results.js';
 import { interruptQuestion } from './interrupt-elicitation.js';
-import { readResumeToken, resumeToken } from './resume-token.js';
+import { isRefusal, readResumeToken, resumeToken, type TicketRefusal } from './resume-token.js';
 import type { ServedAgent } from './served-agent.js';
 
 /** What the MCP request gives a call: cancellation, progress and (when the client supports it) elicitation. */
@@ -23,8 +23,13 @@ export interface CallChannel {
 export interface CallServices {
   readonly userId: string;
   readonly tokenSecret: string;
-  /** Tokens already redeemed by this process: a second call with one is refused even before the store says so. */
+  /**
+   * The tokens of resumed runs in flight in this process: a second call with one is refused even before the
+   * store shows the answers (each entry is dropped when its call ends, when the store shows them).
+   */
   readonly redeemed: Set<string>;
+  /** The longest task a call may pass, in characters (`input`, or the declared parameters as JSON). */
+  readonly maxInputChars: number;
 }
 
 /** The arguments of a call, as the tool's input schema declares them. */
@@ -55,7 +60,6 @@ export function callInputSchema(agent: ServedAgent): Record<string, unknown> {
   return { ...rest, type: 'object', properties: { ...properties, ...RESUME_ARGUMENTS } };
 }
 
-const MAX_INPUT_CHARS = 1_000_000;
 /** The meta key plan–execute agents tag their events with, and the tag of a finished step. */
 const PLAN_EXECUTE_META = 'planExecute';
 
@@ -73,8 +77,20 @@ const stepLabel = (meta: Readonly<Record<string, unknown>> | undefined, counted:
 export async function callAgent(agent: ServedAgent, args: Args, channel: CallChannel, services: CallServices): Promise<AgentCallResult> {
   const started = startRun(agent, args, channel, services);
   if (typeof started === 'string') return errorResult(started);
-  let run = await started;
+  const run = await started;
   if (typeof run === 'string') return errorResult(run);
+  try {
+    return await driveCall(agent, run, channel, services);
+  } finally {
+    // Once the resumed run has ended, its answers are in the store, which refuses the token from then on
+    // (and lets it be used again if nothing was written): the set only needs the tokens of calls in flight.
+    if (typeof args.resumeToken === 'string') services.redeemed.delete(args.resumeToken);
+  }
+}
+
+/** Follows the run to its end, asking the user by elicitation (when the client can) each time it stops on a question. */
+async function driveCall(agent: ServedAgent, first: Run, channel: CallChannel, services: CallServices): Promise<AgentCallResult> {
+  let run = first;
   let steps = 0;
   let answer: Message | undefined;
   for (;;) {
@@ -109,12 +125,12 @@ function startRun(agent: ServedAgent, args: Args, channel: CallChannel, services
     const parsed = agent.parameters.parse(own);
     if (!parsed.ok) return `Invalid arguments for ${agent.name}: ${parsed.issues}. Fix them and call again.`;
     const text = JSON.stringify(parsed.value);
-    if (text.length > MAX_INPUT_CHARS) return `The arguments are over ${MAX_INPUT_CHARS} characters as JSON: shorten them.`;
+    if (text.length > services.maxInputChars) return `The arguments are over ${services.maxInputChars} characters as JSON: shorten them.`;
     return Promise.resolve(agent.runner.run({ userId: services.userId, input: text, signal: channel.signal }));
   }
   if (typeof input !== 'string' || input.trim() === '')
     return `Pass "input": the task for ${agent.name}, as a non-empty string (or "resumeToken" and "answer" to continue a run that asked for input).`;
-  if (input.length > MAX_INPUT_CHARS) return `"input" is over ${MAX_INPUT_CHARS} characters: shorten it.`;
+  if (input.length > services.maxInputChars) return `"input" is over ${services.maxInputChars} characters: shorten it.`;
   return Promise.resolve(agent.runner.run({ userId: services.userId, input, signal: channel.signal }));
 }
 
@@ -125,21 +141,37 @@ async function resumeRun(
   channel: CallChannel,
   services: CallServices,
 ): Promise<Run | string> {
-  const ticket = readResumeToken(services.tokenSecret, token);
+  const ticket = readResumeToken(services.tokenSecret, token, ownerOf(agent, services));
   if (!ticket)
     return `This resumeToken was not issued by this server for ${agent.name}: pass the token of an input-required result, unchanged.`;
+  if (isRefusal(ticket)) return refusalText(agent, ticket);
   const values = answersOf(ticket.interruptIds, args);
   if (typeof values === 'string') return values;
   if (services.redeemed.has(token)) return ALREADY_USED;
   // Taken before the store is read, so that two calls racing with one token cannot both pass; given back
-  // when the answer is refused and the questions stay open.
+  // when the call is refused (the store goes on refusing a token whose answers it holds).
   services.redeemed.add(token);
   const problem = await ticketProblem(agent, ticket.sessionId, values, services.userId);
   if (problem !== undefined) {
-    if (problem !== ALREADY_USED) services.redeemed.delete(token);
+    services.redeemed.delete(token);
     return problem;
   }
   return agent.runner.resume({ userId: services.userId, sessionId: ticket.sessionId, values, signal: channel.signal });
+}
+
+/** Whose sessions a token redeemed on `agent` may resume: that tool's, in its runner's app, for this server's user. */
+const ownerOf = (agent: ServedAgent, services: CallServices) => ({
+  toolName: agent.name,
+  appName: agent.runner.appName,
+  userId: services.userId,
+});
+
+function refusalText(agent: ServedAgent, refusal: TicketRefusal): string {
+  if (refusal.kind === 'outdated')
+    return `This resumeToken comes from an older version of this server and can no longer be redeemed: call "${agent.name}" again with "input" to start the task anew.`;
+  return refusal.toolName === agent.name
+    ? `This resumeToken was issued for "${agent.name}" of another app or user: pass it where it was issued.`
+    : `This resumeToken was issued for the tool "${refusal.toolName}", not "${agent.name}": call "${refusal.toolName}" with it.`;
 }
 
 const ALREADY_USED = 'This resumeToken was already used: each one continues its run once.';
@@ -202,6 +234,10 @@ async function askUser(interrupts: readonly Interrupt[], channel: CallChannel): 
 }
 
 function waitForAnswer(agent: ServedAgent, result: RunResult, services: CallServices): AgentCallResult {
-  const token = resumeToken(services.tokenSecret, { sessionId: result.sessionId, interruptIds: result.interrupts.map((i) => i.id) });
+  const token = resumeToken(services.tokenSecret, {
+    sessionId: result.sessionId,
+    interruptIds: result.interrupts.map((i) => i.id),
+    ...ownerOf(agent, services),
+  });
   return inputRequiredResult(agent.name, token, result.interrupts);
 }

@@ -16,6 +16,11 @@ export interface McpServerOptions {
    * process; pass a stable secret (from your secret store) for tokens that survive a restart.
    */
   readonly tokenSecret?: string;
+  /**
+   * The longest task a call may pass, in characters (default 1,000,000): `input`, or the declared parameters
+   * as JSON. A longer one is an error result, and no session is created.
+   */
+  readonly maxInputChars?: number;
 }
 
 /** Where and how the HTTP endpoint listens. */

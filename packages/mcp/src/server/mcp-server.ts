@@ -18,6 +18,15 @@ export interface ReplanMcpServer {
   listen(options: McpHttpOptions): Promise<McpHttpEndpoint>;
 }
 
+const DEFAULT_MAX_INPUT_CHARS = 1_000_000;
+
+function maxInputCharsOf(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_INPUT_CHARS;
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigurationError(`mcpServer: \`maxInputChars\` must be a positive whole number of characters (got ${value}).`);
+  return value;
+}
+
 /**
  * Serves each runner's agent as an MCP tool taking `{ input }`. Each call runs in a new session of the
  * runner's store; progress notifications report finished plan steps; an interrupt is asked by MCP
@@ -31,6 +40,7 @@ export function mcpServer(options: McpServerOptions): ReplanMcpServer {
     userId: options.userId ?? 'mcp',
     tokenSecret: options.tokenSecret ?? randomBytes(32).toString('base64url'),
     redeemed: new Set(),
+    maxInputChars: maxInputCharsOf(options.maxInputChars),
   };
   return {
     tools: [...agents.keys()],
