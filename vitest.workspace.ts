@@ -65,7 +65,7 @@ export const fastProjects = [
   inProcess('planexecute', './packages/planexecute'),
   inProcess('otel', './packages/otel'),
   inProcess('mcp', './packages/mcp', { exclude: ['test/**/*-processes.test.ts'] }),
-  inProcess('ai-sdk', './packages/ai-sdk', { exclude: ['test/**/*.browser.test.ts'] }),
+  inProcess('ai-sdk', './packages/ai-sdk', { exclude: ['test/**/*.browser.test.ts', 'test/**/*.postgres.test.ts'] }),
   inProcess('a2a', './packages/a2a', { exclude: ['test/**/*-processes.test.ts'] }),
   inProcess('eval', './packages/eval', { exclude: ['test/**/*-processes.test.ts'] }),
   // The studio's server, views and CLI in process; its browser tests are in `studio-browser`.
@@ -90,6 +90,8 @@ export const slowProjects = [
   // The web-chat page (AI SDK Chat client) in Debian's chromium.
   project('ai-sdk-browser', './packages/ai-sdk', { include: ['test/**/*.browser.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
   project('postgres', './packages/postgres', { testTimeout: 60_000, hookTimeout: 120_000 }),
+  // Resumed UI message streams read from another PostgresSessionStore than the run's, woken by LISTEN/NOTIFY.
+  project('ai-sdk-postgres', './packages/ai-sdk', { include: ['test/**/*.postgres.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
   // A real chromium (Debian's, via playwright-core) against the studio; the page script is packages/studio/dist/web (built by `pnpm test`).
   project('studio-browser', './packages/studio', { include: ['test/**/*.browser.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
   // Child processes run the built packages (dist): `pnpm test` builds before vitest runs.

@@ -44,9 +44,9 @@ if (serve) {
 
   console.log('> reload: the reconnect route replays the run from the log');
   const replayed = await read((await transport.reconnectToStream({ chatId })) as ReadableStream<UIMessageChunk>);
-  console.log(
-    `  same message id: ${replayed.id === first.id}, same parts: ${JSON.stringify(replayed.parts) === JSON.stringify(first.parts)}`,
-  );
+  const sameId = replayed.id === first.id;
+  const sameParts = JSON.stringify(replayed.parts) === JSON.stringify(first.parts);
+  console.log(`  same message id: ${sameId}, same parts: ${sameParts}`);
 
   console.log('> approve book_flight');
   const answered: UIMessage = {
@@ -60,6 +60,17 @@ if (serve) {
   const final = await read(await transport.sendMessages({ ...common, trigger: 'submit-message', messages: [user, answered] }), answered);
   show(final);
   const answer = final.parts.filter((p) => p.type === 'text').at(-1);
-  console.log('answer:', answer?.type === 'text' ? answer.text : '(none)');
+  const answerText = answer?.type === 'text' ? answer.text : '';
+  console.log('answer:', answerText || '(none)');
   await app.close();
+  // The chat the page would show: a reload that changed the message (the AI SDK client would
+  // duplicate or reset it) or no answer fails the run, so the examples test catches it.
+  const problems = [
+    ...(sameId ? [] : [`the replayed message id ${replayed.id} is not the first stream's ${first.id}`]),
+    ...(sameParts ? [] : ['the replayed message has other parts than the first stream']),
+    ...(final.id === first.id ? [] : [`the approved run's message id ${final.id} is not the first stream's ${first.id}`]),
+    ...(answerText ? [] : ['the approved run ended without an answer (no text part)']),
+  ];
+  for (const problem of problems) console.error(`web-chat failed: ${problem}`);
+  if (problems.length) process.exitCode = 1;
 }

@@ -1,4 +1,9 @@
-import { APICallError, type LanguageModelV3CallOptions, type LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import {
+  APICallError,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3Content,
+  type LanguageModelV3StreamPart,
+} from '@ai-sdk/provider';
 import { AiSdkModelError, aiSdkModel, ContextLengthError, RateLimitError } from '@replan/ai-sdk';
 import {
   ConfigurationError,
@@ -130,6 +135,25 @@ describe('aiSdkModel: responses', () => {
           usage: { inputTokens: 3, outputTokens: 2 },
         },
       });
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/"hologram".*ignored/);
+  });
+
+  it('ignores content of an unknown type from doGenerate with one warning, keeping the rest', async () => {
+    const warnings: string[] = [];
+    const content = [
+      { type: 'text', text: 'Hello' },
+      { type: 'hologram', payload: 1 },
+      { type: 'text', text: ' there' },
+      { type: 'hologram', payload: 2 },
+    ] as unknown as LanguageModelV3Content[];
+    const languageModel = new MockLanguageModelV3({ doGenerate: async () => generated(content) });
+    const model = aiSdkModel(languageModel, { onWarning: (w) => warnings.push(w) });
+    for (let i = 0; i < 2; i++) {
+      const response = await model.generate({ messages: [userMessage('hi')] });
+      expect(response.message.content.map((b) => (b.type === 'text' ? b.text : b.type)).join('')).toBe('Hello there');
+      expect(response.finishReason).toBe('stop');
     }
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/"hologram".*ignored/);

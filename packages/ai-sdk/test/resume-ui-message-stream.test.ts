@@ -130,6 +130,47 @@ describe('resumeUIMessageStream', () => {
     expect(watchers.size).toBe(0);
   });
 
+  it("wakes on the caller's subscribe option (change notifications of a store without watchSession)", async () => {
+    const hold = gate();
+    const memory = new InMemorySessionStore();
+    const listeners = new Set<() => void>();
+    const subscribed: unknown[] = [];
+    let unsubscribed = 0;
+    // The store itself announces nothing: the caller's notifications (e.g. a message bus) are wired to its appends.
+    const store = Object.assign(Object.create(memory) as InMemorySessionStore, {
+      appendEvents: async (...args: Parameters<InMemorySessionStore['appendEvents']>) => {
+        const result = await memory.appendEvents(...args);
+        for (const onChange of [...listeners]) onChange();
+        return result;
+      },
+    });
+    expect('watchSession' in store).toBe(false);
+    const subscribe = (key: unknown, onChange: () => void) => {
+      subscribed.push(key);
+      listeners.add(onChange);
+      return () => {
+        unsubscribed++;
+        listeners.delete(onChange);
+      };
+    };
+    const { runner } = tripRunner({ store, hold: hold.opened });
+    // Not streamed: no live stream of this process wakes the reader either.
+    const run = runner.run({ ...user, input: 'Book' });
+    const key = { appName: 'trips', userId: user.userId, id: user.sessionId };
+    while (!(await store.get(key))) await new Promise((r) => setTimeout(r, 5));
+    // The poll is a minute and the test's limit 20 s: only the subscription's notices can finish it.
+    const resumed = collect(resumeUIMessageStream({ store, appName: 'trips', ...user, pollMs: 60_000, subscribe }));
+    hold.open();
+    const result = await run.result();
+    expect(result.status).toBe('interrupted');
+    const chunks = await resumed;
+    expect(subscribed).toEqual([key]);
+    expect(chunks.some((c) => c.chunk.type === 'tool-approval-request')).toBe(true);
+    expect(chunks.at(-1)?.chunk).toEqual({ type: 'finish' });
+    expect(unsubscribed).toBe(1);
+    expect(listeners.size).toBe(0);
+  });
+
   describe('bad resume ids: an empty stream with a typed error', () => {
     const errorOnly = async (after: string, sessionId = user.sessionId) => {
       const { runner } = tripRunner();

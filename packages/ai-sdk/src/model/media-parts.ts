@@ -70,7 +70,10 @@ export function mediaBlockOf(file: { readonly mediaType: string; readonly data: 
     : { type: 'file', mediaType: file.mediaType, data };
 }
 
-/** Standard base64 of bytes, with the globals every runtime has (no `Buffer`: this package uses no Node-only API of its own). */
+/**
+ * Standard base64 of bytes, with the globals every runtime has (no `Buffer`: the model mapping keeps
+ * to web-standard globals; the package's stream helpers use `node:crypto` and `node:fs`).
+ */
 function base64Of(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));

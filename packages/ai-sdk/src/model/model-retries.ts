@@ -67,7 +67,8 @@ function retryDelayMs(error: AiSdkModelError, attempt: number): number | undefin
 
 /**
  * Waits `ms`, or rejects with the run's abort error as soon as `signal` fires. Timers, not
- * `node:timers/promises`: this package uses no Node-only API of its own.
+ * `node:timers/promises`: the model mapping keeps to web-standard globals (the package's stream
+ * helpers do use Node APIs, `node:crypto` and `node:fs`, and run on Node only).
  */
 function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortErrorOf(signal));
