@@ -20,7 +20,7 @@ function keyValues(values: Record<string, unknown>): [string[], string[]] {
 /**
  * Inserts a new session row with its first events and the `app:`/`user:` keys its initial state
  * and events set, in ONE statement (so its row locks last only while it runs): the store's
- * `create`, and the run queue's `submit` (session and job in one transaction), share it.
+ * `create` runs it in its own transaction.
  * `state` is already JSON-checked; `events` are already stripped for storage. Their images and
  * files with inline data are stored as blobs in the same statement (within `limits`).
  * `SessionExistsError` when the session exists (then nothing is written).
