@@ -10,6 +10,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { DBOS } from '@dbos-inc/dbos-sdk';
 import { z } from 'zod';
 import { ReActAgent, Runner, tool, toolResultsOf } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
@@ -94,9 +95,12 @@ async function producer(): Promise<void> {
       await runs.start({ userId: 'alice', sessionId: `order-${order}`, input: `Ship order ${order}${order === '104' ? ' express' : ''}.` });
 
     // worker-1 dies with runs in hand: worker-2 takes them over (its process is gone on this host).
-    await new Promise((r) => setTimeout(r, 300));
+    // Killed only once it holds a run (DBOS's workflow table says which executor holds which).
+    const held = await runsHeldBy('worker-1', 15_000);
     workers[0]?.kill('SIGKILL');
-    console.log('worker-1 killed');
+    console.log(`worker-1 killed holding ${held} run(s)`);
+    const failures: string[] = [];
+    if (!held) failures.push('worker-1 held no run when it was killed, so no takeover was shown');
 
     for (const order of orders) {
       const key = { userId: 'alice', sessionId: `order-${order}` };
@@ -108,6 +112,13 @@ async function producer(): Promise<void> {
         result = await runs.result(key);
       }
       console.log(`order ${order}: ${result.status} — ${result.output}`);
+      if (result.status !== 'completed')
+        failures.push(`order ${order} ended ${result.status}${result.error ? `: ${result.error.message}` : ''}`);
+    }
+    // A failed demonstration must not look like a passing one: say what went wrong and exit non-zero.
+    if (failures.length) {
+      for (const f of failures) console.error(`FAILED: ${f}`);
+      process.exitCode = 1;
     }
   } finally {
     for (const w of workers) w.kill('SIGTERM');
@@ -117,6 +128,16 @@ async function producer(): Promise<void> {
     await runs.shutdown();
     await store.close();
     await cluster.stop();
+  }
+}
+
+/** How many run workflows `executorId` holds (PENDING), waiting up to `waitMs` for at least one. */
+async function runsHeldBy(executorId: string, waitMs: number): Promise<number> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const held = await DBOS.listWorkflows({ workflowName: 'replan.run', status: 'PENDING', executorId });
+    if (held.length || Date.now() > deadline) return held.length;
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
