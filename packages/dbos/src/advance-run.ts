@@ -21,6 +21,8 @@ export interface RunStand {
 /** What the run workflow is given when it is enqueued. */
 export interface RunInput extends RunRequest {
   readonly input: string;
+  /** Which `start` call enqueued it: of two concurrent starts, the one whose id DBOS stored won. */
+  readonly startId?: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -141,18 +141,30 @@ export class DbosRuns {
 
   /**
    * Enqueues a new run: the session is created with the input by the worker that picks it up. A
-   * session (or run) that exists already is refused with `SessionExistsError`, nothing enqueued.
+   * session (or run) that exists already is refused with `SessionExistsError`, nothing enqueued; of
+   * two concurrent starts of one session (from any processes), one enqueues and the other is refused.
    */
   async start(input: StartInput): Promise<{ readonly sessionId: string }> {
     const { dbos } = this.ready('start');
     const runner = this.runnerOf(input.appName);
-    const run: RunInput = { appName: runner.appName, userId: input.userId, sessionId: input.sessionId ?? randomUUID(), input: input.input };
+    const run: RunInput = {
+      appName: runner.appName,
+      userId: input.userId,
+      sessionId: input.sessionId ?? randomUUID(),
+      input: input.input,
+      startId: randomUUID(),
+    };
     const workflowID = workflowIdOf(run);
     const exists =
       (await runner.sessionStore.get({ appName: run.appName, userId: run.userId, id: run.sessionId })) !== undefined ||
       (await dbos.getWorkflowStatus(workflowID)) !== null;
     if (exists) throw new SessionExistsError(run.sessionId);
     await dbos.startWorkflow(this.workflow!, { workflowID, queueName: queueNameOf(this.queue, run.appName) })(run);
+    // DBOS starts a workflow id once and hands a later start the existing one: a start that raced
+    // another past the check above finds the winner's startId stored as the input, and is refused.
+    const [stored] = await dbos.listWorkflows({ workflowIDs: [workflowID], loadInput: true });
+    const storedStartId = (stored?.input?.[0] as Partial<RunInput> | undefined)?.startId;
+    if (storedStartId !== run.startId) throw new SessionExistsError(run.sessionId);
     return { sessionId: run.sessionId };
   }
 

@@ -22,6 +22,25 @@ describe('dbosRuns: start, events, cancel', () => {
     );
   });
 
+  dbos.db.it('of two concurrent starts of one session, exactly one enqueues; the other is refused with SessionExistsError', async () => {
+    const { DBOS } = await import('@dbos-inc/dbos-sdk');
+    for (let i = 0; i < 5; i++) {
+      const sessionId = `race-${i}`;
+      // Both pass the "does it exist" check before either enqueues.
+      const settled = await Promise.allSettled(
+        ['first', 'second'].map((input) => dbos.runs.start({ appName: 'approve', userId: 'u1', sessionId, input })),
+      );
+      const won = settled.flatMap((r, n) => (r.status === 'fulfilled' ? [n] : []));
+      expect(won, `${sessionId}: one start resolved`).toHaveLength(1);
+      const lost = settled[1 - won[0]!]!;
+      expect(lost.status === 'rejected' && lost.reason, `${sessionId}: the other was refused`).toBeInstanceOf(SessionExistsError);
+      // One workflow, and it runs the winner's input.
+      const workflows = await DBOS.listWorkflows({ workflow_id_prefix: `replan/approve/u1/${sessionId}`, loadInput: true });
+      expect(workflows).toHaveLength(1);
+      expect((workflows[0]!.input?.[0] as { input: string }).input).toBe(['first', 'second'][won[0]!]);
+    }
+  });
+
   dbos.db.it('a run of an app no worker serves waits in its queue, and runs once a worker for it starts', async () => {
     const other = dbos.worker({ label: 'runs-approve', app: 'approve' });
     await other.ready;
