@@ -62,7 +62,10 @@ describe('evals of runs a guardrail blocks', () => {
     const { evalCase } = sessionToEvalCase(session!);
     expect(evalCase.expect.status).toBe('blocked');
     expect(evalCase.expect).not.toHaveProperty('answer');
-    expect(evalCase.expect.trajectory?.calls.map((c) => c.args.city)).toEqual(['Lyon', 'Porto']);
+    expect(evalCase.expect.trajectory?.calls).toEqual([
+      { name: 'lookup', args: { city: 'Lyon', units: 'metric' } },
+      { name: 'lookup', args: { city: 'Porto', units: 'metric' } },
+    ]);
     const report = await runEval({
       set: defineEvalSet({ name: 'prod', cases: [evalCase] }),
       runner: researchRunner({ cities, guardrails: noPorto }),
