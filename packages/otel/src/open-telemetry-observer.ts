@@ -138,6 +138,13 @@ class OpenTelemetryObserver implements RunObserver {
     for (const span of run.compactions.values()) span.end(info.time);
     for (const agent of run.agents.values()) if (agent.span !== run.root) agent.span.end(info.time);
     run.root.setAttribute(Attr.runStatus, info.status);
+    // A blocked run is an outcome, not an error: its span stays unset, and names the guardrail that tripped.
+    const guardrail = info.result?.guardrail;
+    if (guardrail) {
+      run.root.setAttribute(Attr.guardrailName, guardrail.name);
+      run.root.setAttribute(Attr.guardrailStage, guardrail.stage);
+      if (guardrail.reason !== undefined) run.root.setAttribute(Attr.guardrailReason, guardrail.reason);
+    }
     if (FAILED_STATUSES.has(info.status)) fail(run.root, info.error, info.status);
     run.root.end(info.time);
   }

@@ -96,6 +96,43 @@ describe('plan review, graph mode (each answer resumed by a new Runner on the fi
     });
   });
 
+  it("replans: 'changed' reviews a revision that rewrites an unfinished step under the same id (diff.changed)", async () => {
+    // A graph runs every step it can before the replanner is asked, so a failed step (its one
+    // iteration spent on a tool call) is what leaves approved steps unfinished at a revision.
+    const store = await fileStore();
+    const search = countingTool('search');
+    const options = {
+      mode: 'graph' as const,
+      review: { plan: true, replans: 'changed' as const },
+      tools: [search.tool],
+      stepMaxIterations: 1,
+    };
+    const first = processOn(store, { planner: [chain] }, options);
+    const stopped = await first.runner.run({ ...user, input: 'go' }).result();
+
+    // The failed 'a' is replaced under a new id (ids that ran are never reused); 'b' keeps its id with a new task.
+    const revision = graphCall(['a2', 'task A, another way', []], ['b', 'task B, shorter, from $a2', ['a2']]);
+    const second = processOn(store, { executor: [callTools({ name: 'search', args: { q: 'x' } })], replanner: [revision] }, options);
+    const revised = await second.runner
+      .resume({ ...user, sessionId: stopped.sessionId, values: { [reviewOf(stopped).id]: { approve: true } } })
+      .result();
+    expect(reviewOf(revised).payload).toMatchObject({
+      role: 'replanner',
+      diff: {
+        added: [{ id: 'a2', task: 'task A, another way', dependsOn: [] }],
+        removed: [{ id: 'a', task: 'task A', dependsOn: [] }],
+        changed: [
+          {
+            before: { id: 'b', task: 'task B from $a', dependsOn: ['a'] },
+            after: { id: 'b', task: 'task B, shorter, from $a2', dependsOn: ['a2'] },
+          },
+        ],
+      },
+    });
+    expect(second.executor.calls).toBe(1); // the failed 'a' only: nothing of the revision ran before the review
+    expect(search.calls).toEqual(['x']);
+  });
+
   it('an edit of a revised graph may depend on finished steps but never reuse their ids', async () => {
     const store = await fileStore();
     const options = { mode: 'graph' as const, review: { plan: false, replans: 'always' as const } };

@@ -160,6 +160,35 @@ describe('plan review, linear mode (each answer resumed by a new Runner on the f
     expect(stepPairs(await third.state(stopped.sessionId)).map(([step]) => step)).toEqual(['a', 'b2', 'c', 'd']);
   });
 
+  it("replans: 'changed' reviews a revision that drops an unfinished approved step, with it in diff.removed", async () => {
+    const store = await fileStore();
+    const options = { review: { plan: true, replans: 'changed' as const } };
+    const first = processOn(store, { planner: [planCall(['a', 'b', 'c'])] }, options);
+    const stopped = await first.runner.run({ ...user, input: 'go' }).result();
+
+    const second = processOn(store, { executor: [reply('A'), reply('never')], replanner: [planCall(['c'])] }, options);
+    const revised = await second.runner
+      .resume({ ...user, sessionId: stopped.sessionId, values: { [reviewOf(stopped).id]: { approve: true } } })
+      .result();
+    const review = reviewOf(revised);
+    expect(review.payload).toEqual({
+      kind: 'plan_review',
+      role: 'replanner',
+      agent: 'replanner',
+      plan: { steps: ['c'] },
+      diff: { added: [], removed: ['b'], changed: [] },
+    });
+    expect(second.executor.calls).toBe(1); // only 'a': nothing of the revision ran before the review
+
+    const third = processOn(store, { executor: [reply('C')], replanner: [respondCall('done')] }, options);
+    const done = await third.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { approve: true } } }).result();
+    expect(done.status).toBe('completed');
+    expect(stepPairs(await third.state(stopped.sessionId))).toEqual([
+      ['a', 'A'],
+      ['c', 'C'],
+    ]);
+  });
+
   it('a revision rejected, then an answer instead: the feedback is cleared, not left for the next run', async () => {
     const store = await fileStore();
     const options = { review: { plan: false, replans: 'always' as const } };

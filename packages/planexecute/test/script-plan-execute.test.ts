@@ -70,6 +70,88 @@ describe('scriptPlanExecute drives a plan–execute agent with no prompt strings
     expect(s.model.callers.map((c) => c?.name)).toContain('planner');
   });
 
+  it('graph: the same script gives the same step results and per-step tool calls whatever order the parallel steps start in', async () => {
+    const ids = ['a', 'b', 'c', 'd'];
+    /** One run: the parallel steps listed in `order`, `concurrency` at once, each tool call taking `delay(q)` ms. */
+    const runOnce = async (order: readonly string[], concurrency: number, delay: (q: string) => number) => {
+      const started: string[] = [];
+      const fetchTool = tool({
+        name: 'fetch',
+        description: 'Fetches.',
+        parameters: z.object({ q: z.string() }),
+        execute: async ({ q }) => {
+          started.push(q);
+          await new Promise((resolve) => setTimeout(resolve, delay(q)));
+          return `data:${q}`;
+        },
+      });
+      const s = scriptPlanExecute({
+        plan: {
+          steps: [
+            ...order.map((id) => ({ id, task: `fetch ${id}`, dependsOn: [] })),
+            { id: 'merge', task: 'merge $a $b $c $d', dependsOn: ids },
+          ],
+        },
+        steps: {
+          ...Object.fromEntries(
+            ids.map((id) => [
+              id,
+              {
+                // Two turns: the second call is chosen from the first's result, so a mixed-up step would show.
+                toolCalls: [
+                  { name: 'fetch', args: { q: `${id}1` } },
+                  (results: readonly { output: unknown }[]) => ({
+                    name: 'fetch',
+                    args: { q: `${String(results.at(-1)?.output).slice(5)}+${id}2` },
+                  }),
+                ],
+                text: (results: readonly { output: unknown }[]) => `${id}: ${results.map((r) => String(r.output)).join(', ')}`,
+              },
+            ]),
+          ),
+          merge: 'merged',
+        },
+        answer: (results) => ids.map((id) => results[id]).join(' | '),
+      });
+      const agent = createPlanExecuteAgent({ model: s.model, mode: 'graph', tools: [fetchTool], stepConcurrency: concurrency });
+      const { runner, state, events } = runnerFor(agent, new InMemorySessionStore());
+      const result = await runner.run(user).result();
+      expect(result.status).toBe('completed');
+      const executed = (await state(result.sessionId))[SessionKeys.ExecutedSteps] as ExecutedGraphStep[];
+      const callsById: Record<string, unknown[]> = {};
+      for (const e of await events(result.sessionId)) {
+        const id = e.path.split('/executor/')[1];
+        if (!id || e.partial) continue;
+        for (const block of e.message?.content ?? []) if (block.type === 'tool_call') (callsById[id] ??= []).push(block.args);
+      }
+      return { output: result.output, results: Object.fromEntries(executed.map((e) => [e.id, e.result])), callsById, started };
+    };
+
+    const forward = await runOnce(ids, 1, () => 0);
+    const reversed = await runOnce([...ids].reverse(), 4, (q) => (q.startsWith('a') ? 30 : q.startsWith('d') ? 0 : 10));
+    // The steps really started in other orders…
+    expect(forward.started.slice(0, 2)).toEqual(['a1', 'a1+a2']);
+    expect(reversed.started[0]).toBe('d1');
+    expect(reversed.started).not.toEqual(forward.started);
+    // …and each step still got its own script, fed by its own tool results.
+    expect(forward.results).toEqual({
+      a: 'a: data:a1, data:a1+a2',
+      b: 'b: data:b1, data:b1+b2',
+      c: 'c: data:c1, data:c1+c2',
+      d: 'd: data:d1, data:d1+d2',
+      merge: 'merged',
+    });
+    expect(reversed.results).toEqual(forward.results);
+    expect(forward.callsById).toEqual({
+      a: [{ q: 'a1' }, { q: 'a1+a2' }],
+      b: [{ q: 'b1' }, { q: 'b1+b2' }],
+      c: [{ q: 'c1' }, { q: 'c1+c2' }],
+      d: [{ q: 'd1' }, { q: 'd1+d2' }],
+    });
+    expect(reversed.callsById).toEqual(forward.callsById);
+    expect(reversed.output).toBe(forward.output);
+  });
+
   it('a plan review answered in a new process: the same script drives the rest', async () => {
     const script = {
       plan: { steps: ['draft', 'polish'] },

@@ -26,8 +26,9 @@ function inputOf(message: Message): EvalInput {
  * Turns a stored session (e.g. a production failure read from `PostgresSessionStore`) into an eval
  * case and its recording: the first invocation's user input, the tool calls it made (mode `exact`,
  * args compared as recorded, call ids left out), its final answer, and its status when the
- * invocation ended (`completed` / `max_iterations`). Edit the expectations where the recorded
- * behaviour was wrong, then replay the recording in a test. Images and files of the input stay
+ * invocation ended (`completed` / `max_iterations` / `blocked`; a blocked run expects no answer).
+ * Edit the expectations where the recorded behaviour was wrong, then replay the recording in a
+ * test. Images and files of the input stay
  * as the session's blob ids: to run the case against another store, give them their bytes first
  * (`inlineBlobs` from `@replan/core`; `replan eval --from-session` does). Throws `EvalSetError`
  * for a session with no user input.
@@ -37,7 +38,8 @@ export function sessionToEvalCase(session: Pick<Session, 'id' | 'events'>, optio
   if (!first?.message) throw new EvalSetError(`Session "${session.id}" has no user input to turn into an eval case.`);
   const events = session.events.filter((e) => e.invocationId === first.invocationId && !e.partial);
   const end = events.findLast((e) => e.actions?.invocationEnd)?.actions?.invocationEnd;
-  const answer = end?.output ?? events.findLast((e) => e.actions?.final)?.actions?.final?.text;
+  // A blocked run gave no answer: an output guardrail withheld the final text it stored.
+  const answer = end?.status === 'blocked' ? undefined : (end?.output ?? events.findLast((e) => e.actions?.final)?.actions?.final?.text);
   // Recorded args are JSON, which compares as itself (see `Matcher`).
   const calls = toolCallsOfEvents(events).map((call) => ({ name: call.name, args: call.args as Readonly<Record<string, Matcher>> }));
   const expect: CaseExpectations = {

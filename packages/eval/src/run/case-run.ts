@@ -34,6 +34,7 @@ function observe(evalCase: EvalCase, result: RunResult, session: Session | undef
   return {
     input: caseInputText(evalCase),
     status: result.status,
+    ...(result.guardrail ? { guardrail: result.guardrail } : {}),
     answer: result.output,
     toolCalls: toolCallsOfEvents(events),
     plans,

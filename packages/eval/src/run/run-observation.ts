@@ -1,4 +1,4 @@
-import type { AgentEvent, RunStatus, Usage } from '@replan/core';
+import type { AgentEvent, GuardrailTrip, RunStatus, Usage } from '@replan/core';
 import { toolCallsOf, toolResultsOf } from '@replan/core';
 import { planExecuteEventKind } from '@replan/planexecute';
 
@@ -15,6 +15,8 @@ export interface ObservedToolCall {
 export interface RunObservation {
   readonly input: string;
   readonly status: RunStatus;
+  /** The guardrail that blocked the run (status `blocked`). */
+  readonly guardrail?: GuardrailTrip | undefined;
   readonly answer: string | undefined;
   readonly toolCalls: readonly ObservedToolCall[];
   /** Every plan the run wrote (the first, then each revision), as step texts. */

@@ -1,4 +1,4 @@
-import { type ChatModel, type ModelRequest, messageText, Runner, type SessionStore, type Tool, tool } from '@replan/core';
+import { type ChatModel, type Guardrails, type ModelRequest, messageText, Runner, type SessionStore, type Tool, tool } from '@replan/core';
 import { callTools, ScriptedModel, type ScriptedReply } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { z } from 'zod';
@@ -35,6 +35,8 @@ export interface ResearchOptions {
   readonly lookupDescription?: string;
   /** No price table: every model call is unpriced. */
   readonly unpriced?: boolean;
+  /** The agent's input and output guardrails. */
+  readonly guardrails?: Guardrails;
 }
 
 /** The research agent's tool: `lookup({ city, units })`; `onTool` is told when it really runs. */
@@ -90,7 +92,11 @@ export function researchRunner(options: ResearchOptions = {}): Runner {
     },
   });
   const tools: Tool[] = [lookup];
-  const agent = createPlanExecuteAgent({ model: options.model ?? model, tools: options.wrapTools?.(tools) ?? tools });
+  const agent = createPlanExecuteAgent({
+    model: options.model ?? model,
+    tools: options.wrapTools?.(tools) ?? tools,
+    ...(options.guardrails ? { guardrails: options.guardrails } : {}),
+  });
   return new Runner({
     agent,
     appName: 'eval-test',
