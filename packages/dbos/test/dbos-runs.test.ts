@@ -37,7 +37,7 @@ describe('dbosRuns: start, events, cancel', () => {
       // One workflow, and it runs the winner's input.
       const workflows = await DBOS.listWorkflows({ workflow_id_prefix: `replan/approve/u1/${sessionId}`, loadInput: true });
       expect(workflows).toHaveLength(1);
-      expect((workflows[0]!.input?.[0] as { input: string }).input).toBe(['first', 'second'][won[0]!]);
+      expect((workflows[0]!.input as [{ input: string }] | undefined)?.[0]?.input).toBe(['first', 'second'][won[0]!]);
     }
   });
 
