@@ -17,7 +17,8 @@ import { collect } from './support.js';
 import { longStep } from './support/long-step.js';
 import { compactingRunner as runner, WINDOW } from './support/compacting-runner.js';
 
-// Compaction across a resume, with bad input, and under replay (the loop itself: compaction.test.ts).
+// Compaction across a resume, with bad input, and under replay (the loop itself: compaction.test.ts; a resume
+// in another process after a kill: compaction-recovery-processes.test.ts).
 describe('compaction and resume', () => {
   const dirs: string[] = [];
   afterEach(async () => {

@@ -23,7 +23,7 @@ import {
   type ModelRequest,
   type SessionStore,
 } from '@replan/core';
-import { ReplayModel, ScriptedModel, callTools } from '@replan/core/testing';
+import { ReplayModel, ScriptedModel, callTools, contractEvent } from '@replan/core/testing';
 import { TokenEstimator } from '../src/compaction/token-estimate.js';
 import { requestChars } from '../src/observe/request-size.js';
 import { contractImageBytes } from '../src/testing/contract/blob-cases.js';
@@ -163,6 +163,30 @@ describe('blobs in the file store', () => {
     await store.delete(key('big'));
     // The log and its blobs are gone (the lease file stays, as for any deleted session).
     expect((await readdir(userDir)).filter((name) => !name.endsWith('.lease'))).toEqual([]);
+  });
+
+  it('writes no blob for an append refused by its lease, nor for the loser of two appends at one version', async () => {
+    const store = new FileSessionStore({ dir: await freshDir() });
+    const blobDir = join(store.dir, 'sessions', 'media', 'u', 'refused.blobs');
+    const files = async () => (await readdir(blobDir).catch(() => [])).filter((name) => /^[0-9a-f]{64}$/.test(name)).sort();
+    const withImage = (seed: number) =>
+      contractEvent('image', { message: { role: 'user', content: [imageFromBytes(contractImageBytes(2_000, seed))] } });
+    await store.create(key('refused'));
+    const old = await store.acquireLease(key('refused'), { owner: 'old', ttlMs: 10_000 });
+    await store.releaseLease(key('refused'), old);
+    await store.acquireLease(key('refused'), { owner: 'new', ttlMs: 10_000 });
+    const leased = await store.appendEvents(key('refused'), [withImage(20)], { expectedVersion: 0, lease: old }).catch((e: Error) => e);
+    expect((leased as Error).name).toBe('LeaseLostError');
+    expect(await files()).toEqual([]);
+    // Both arrive while neither is written: one group, one winner, and only its image is kept.
+    const both = await Promise.allSettled(
+      [20, 21].map((seed) => store.appendEvents(key('refused'), [withImage(seed)], { expectedVersion: 0 })),
+    );
+    const won = both.findIndex((r) => r.status === 'fulfilled');
+    expect(both.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((both[1 - won] as PromiseRejectedResult).reason.name).toBe('ConcurrentUpdateError');
+    expect(await files()).toEqual([sha256(contractImageBytes(2_000, 20 + won))]);
+    await store.close();
   });
 
   it('fails a resume whose blob is gone with SessionCorruptError naming it', async () => {

@@ -14,6 +14,7 @@ import { FileLeases } from './file/lease-file.js';
 import { FileBlobs } from './file/blob-files.js';
 import { listSessionFiles } from './file/list-session-files.js';
 import { type BlobLimits, resolveBlobLimits } from './blobs/blob-limits.js';
+import type { ExtractedBlobs } from './blobs/extract-blobs.js';
 import {
   assertLeaseOwner,
   assertLeaseTtl,
@@ -91,7 +92,9 @@ export class FileSessionStore implements SessionStore {
     return this.io('create', key, async () => {
       const path = this.layout.sessionFile(key);
       if (await exists(path)) throw new SessionExistsError(key.id);
-      const clean = await this.blobs.put(key, eventsForStorage(events), false);
+      const found = this.blobs.extract(key, eventsForStorage(events));
+      const clean = found.events;
+      await this.blobs.put(key, found);
       const initial = splitStateDelta(jsonStateDelta(input.state));
       const createId = newCreateId();
       // Encoded first: a value JSON cannot hold fails here, before anything is written.
@@ -178,9 +181,12 @@ export class FileSessionStore implements SessionStore {
     assertSessionKey(key);
     assertExpectedVersion(expectedVersion);
     if (lease !== undefined) assertSessionLease(lease);
-    return this.io('append to', key, async () =>
-      this.writerFor(key).append(await this.blobs.put(key, eventsForStorage(events)), expectedVersion, lease),
-    );
+    return this.io('append to', key, async () => {
+      // Sizes and base64 are checked now; the bytes are written by the writer, once the append passed its checks.
+      const found = this.blobs.extract(key, eventsForStorage(events));
+      const prepare = found.blobs.length || found.named.size ? () => this.putBlobs(key, found) : undefined;
+      return this.writerFor(key).append(found.events, expectedVersion, lease, prepare);
+    });
   }
 
   /** The bytes of blob `id` of the session (see `SessionStore.readBlob`), checked against their SHA-256. */
@@ -248,6 +254,12 @@ export class FileSessionStore implements SessionStore {
       this.writers.set(path, writer);
     }
     return writer;
+  }
+
+  /** Writes an append's blobs, holding the session's lock; the undo removes those it created. */
+  private async putBlobs(key: SessionKey, found: ExtractedBlobs): Promise<() => Promise<void>> {
+    const created = await this.blobs.put(key, found);
+    return () => this.blobs.discard(key, created);
   }
 
   /** Reads and decodes a session file (`undefined` when absent); tells its writer what it saw. */

@@ -28,9 +28,13 @@ export const factOf = (n: number) => `FACT-${n}: value-${n * 7}`;
 /**
  * The long step: a source tool returning ~6 KB around one fact per source, an acting model that
  * fetches sources 1..count (reporting its request size as usage), then answers with how many facts
- * it can see; a summarizer that keeps every fact line it is shown.
+ * it can see; a summarizer that keeps every fact line it is shown. `onCall` sees each model call
+ * (which waits for the promise it returns), `onRun` each run of the tool (the tests in child processes count them in a file).
  */
-export function longStep(count = 60, opts: { onCall?: (model: 'act' | 'sum', request: ModelRequest) => void } = {}) {
+export function longStep(
+  count = 60,
+  opts: { onCall?: (model: 'act' | 'sum', request: ModelRequest) => void | Promise<void>; onRun?: (n: number) => void } = {},
+) {
   const runs: number[] = [];
   let fetched = 0;
   const fetchSource = tool({
@@ -39,6 +43,7 @@ export function longStep(count = 60, opts: { onCall?: (model: 'act' | 'sum', req
     parameters: z.object({ n: z.number() }),
     execute: ({ n }) => {
       runs.push(n);
+      opts.onRun?.(n);
       fetched = Math.max(fetched, n);
       const filler = `Source ${n} says little of interest here. `.repeat(150);
       return `${filler.slice(0, 3000)}\n${factOf(n)}\n${filler.slice(0, 3000)}`;
@@ -47,8 +52,11 @@ export function longStep(count = 60, opts: { onCall?: (model: 'act' | 'sum', req
   const seen: number[] = [];
   const actor = new ScriptedModel({
     id: 'actor',
-    respond: (request) => {
-      opts.onCall?.('act', request);
+    respond: async (request) => {
+      await opts.onCall?.('act', request);
+      // Sources fetched so far, as the request shows them too (every fact is kept, in a summary or a
+      // result): a model resumed in another process knows only what it is sent.
+      for (const [, n] of requestText(request).matchAll(/FACT-(\d+): /g)) fetched = Math.max(fetched, Number(n));
       const tokens = serverTokens(request);
       seen.push(tokens);
       const usage = { inputTokens: tokens, outputTokens: 10 };
@@ -65,8 +73,8 @@ export function longStep(count = 60, opts: { onCall?: (model: 'act' | 'sum', req
   });
   const summarizer = new ScriptedModel({
     id: 'summarizer',
-    respond: (request) => {
-      opts.onCall?.('sum', request);
+    respond: async (request) => {
+      await opts.onCall?.('sum', request);
       const facts = requestText(request).match(/FACT-\d+: value-\d+/g) ?? [];
       return {
         message: { role: 'assistant', content: [{ type: 'text', text: [...new Set(facts)].join('\n') }] },

@@ -6,7 +6,7 @@ import { InvalidArgumentError } from '../../errors/replan-error.js';
 import { SessionCorruptError, SessionNotFoundError } from '../../errors/session-errors.js';
 import { isBlobId } from '../blobs/blob-id.js';
 import type { ResolvedBlobLimits } from '../blobs/blob-limits.js';
-import { blobsToStore, extractBlobs } from '../blobs/extract-blobs.js';
+import { blobsToStore, type ExtractedBlobs, extractBlobs } from '../blobs/extract-blobs.js';
 import type { SessionKey } from '../session.js';
 import { createFileExclusive, errorCode, syncDir } from './durable-fs.js';
 import type { FileLayout } from './file-names.js';
@@ -16,6 +16,10 @@ import type { FileLayout } from './file-names.js';
  * one file per distinct image or file (content-addressed: the same bytes twice are one file).
  * Each is written under a temporary name, flushed, linked into place and its directory flushed
  * before the event naming it is appended, so a log never names a blob a crash could lose.
+ * An append's blobs are written by its session's writer, holding the session's lock and once the
+ * append passed its version and lease checks: a refused append leaves no blob behind to count
+ * toward `maxSessionBlobBytes` or to read back, and no other writer can start naming a blob
+ * while it is being taken back.
  */
 export class FileBlobs {
   constructor(
@@ -25,16 +29,35 @@ export class FileBlobs {
   ) {}
 
   /**
-   * Stores the inline media of `events` as blobs and returns the events naming them (the same
-   * events when they hold none). `exists` is false while `create` writes the session's first events.
+   * Takes the inline media out of `events` (`found.events` name blobs instead), checking each
+   * block's size and base64 before anything is written.
    */
-  async put(key: SessionKey, events: AgentEvent[], exists = true): Promise<AgentEvent[]> {
-    const found = extractBlobs(key.id, events, this.limits);
-    if (!found.blobs.length && !found.named.size) return found.events;
-    if (exists) await this.assertSession(key);
+  extract(key: SessionKey, events: readonly AgentEvent[]): ExtractedBlobs {
+    return extractBlobs(key.id, events, this.limits);
+  }
+
+  /**
+   * Writes the blobs of `found` the session does not hold yet, after checking it holds those the
+   * events name and that the new ones fit `maxSessionBlobBytes`. Returns the ids of the files it
+   * created, for `discard` should the events naming them not be committed.
+   */
+  async put(key: SessionKey, found: ExtractedBlobs): Promise<string[]> {
+    if (!found.blobs.length && !found.named.size) return [];
     const fresh = blobsToStore(key.id, found, await this.sizes(key), this.limits);
-    for (const blob of fresh) await createFileExclusive(this.layout.blobFile(key, blob.id), blob.bytes);
-    return found.events;
+    const created: string[] = [];
+    for (const blob of fresh) if (await createFileExclusive(this.layout.blobFile(key, blob.id), blob.bytes)) created.push(blob.id);
+    return created;
+  }
+
+  /**
+   * Removes blobs `put` created for events that were then not committed. Only call it holding the
+   * session's lock (or before the session exists): a blob is content-addressed, so another append
+   * may otherwise have found it and named it meanwhile.
+   */
+  async discard(key: SessionKey, ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    for (const id of ids) await rm(this.layout.blobFile(key, id), { force: true });
+    await syncDir(this.layout.blobDir(key));
   }
 
   /** The bytes of blob `id`, checked against their SHA-256; `SessionCorruptError` when missing or damaged. */

@@ -37,10 +37,19 @@ export interface WriteHooks {
   checkLease?(lease: SessionLease): Promise<void>;
 }
 
+/**
+ * What an append writes beside its events (the store's blobs): run holding the lock, once the
+ * append passed its lease and version checks, so a refused append writes none of it. A failure
+ * refuses only that append. The returned undo takes it back when the events then fail before any
+ * byte of them reached the log (the lock still held, so no other writer can have come to rely on it).
+ */
+export type PrepareAppend = () => Promise<(() => Promise<void>) | undefined>;
+
 interface Waiting {
   readonly events: readonly AgentEvent[];
   readonly expectedVersion: number;
   readonly lease?: SessionLease | undefined;
+  readonly prepare?: PrepareAppend | undefined;
   readonly resolve: (r: { version: number }) => void;
   readonly reject: (e: unknown) => void;
 }
@@ -95,9 +104,14 @@ export class SessionWriter {
     if (!this.flushing) this.state = state;
   }
 
-  append(events: readonly AgentEvent[], expectedVersion: number, lease?: SessionLease): Promise<{ version: number }> {
+  append(
+    events: readonly AgentEvent[],
+    expectedVersion: number,
+    lease?: SessionLease,
+    prepare?: PrepareAppend,
+  ): Promise<{ version: number }> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ events, expectedVersion, lease, resolve, reject });
+      this.queue.push({ events, expectedVersion, lease, prepare, resolve, reject });
       if (!this.flushing) void this.flush();
     });
   }
@@ -228,7 +242,7 @@ export class SessionWriter {
 
     // Version checks and encoding per caller: one caller's bad batch fails only that caller.
     let version = before.version;
-    const accepted: { waiting: Waiting; batch: AcceptedBatch; text: string }[] = [];
+    const accepted: { waiting: Waiting; batch: AcceptedBatch; text: string; undo: (() => Promise<void>) | undefined }[] = [];
     for (const w of group) {
       if (w.lease && this.hooks.checkLease) {
         // Under the lock, like the version check: a lease taken over refuses the batch, nothing written.
@@ -260,23 +274,37 @@ export class SessionWriter {
         );
         continue;
       }
-      accepted.push({ waiting: w, batch: { events: w.events, fromVersion: version }, text });
+      let undo: (() => Promise<void>) | undefined;
+      try {
+        undo = await w.prepare?.();
+      } catch (error) {
+        w.reject(error);
+        continue;
+      }
+      accepted.push({ waiting: w, batch: { events: w.events, fromVersion: version }, text, undo });
       version += w.events.length;
     }
     if (!accepted.length) return;
     const batches = accepted.map((a) => a.batch);
+    // Only while none of the batches' bytes can be in the log: once some may be, a reader may see them.
+    const undoAll = async () => {
+      for (const a of accepted) await a.undo?.().catch(() => undefined);
+    };
 
     try {
       await this.hooks.before(batches);
     } catch (error) {
+      await undoAll();
       for (const a of accepted) a.waiting.reject(error);
       return;
     }
     const data = Buffer.from((before.endsWithNewline ? '' : '\n') + accepted.map((a) => a.text).join(''));
     let committed: boolean[];
+    let wrote = false; // a write that throws wrote nothing
     try {
       // One write call: O_APPEND puts it whole at the end, after any other writer's bytes.
       const bytesWritten = data.length <= SYNC_WRITE_BYTES ? writeSync(fh.fd, data) : (await fh.write(data, 0, data.length)).bytesWritten;
+      wrote = true;
       if (bytesWritten !== data.length)
         throw new SessionStoreError(
           `Could not append to session "${this.key.id}" in ${this.file}: only ${bytesWritten} of ${data.length} bytes were written (disk full?). Nothing was committed; free space and retry.`,
@@ -287,6 +315,7 @@ export class SessionWriter {
       committed = await this.verify(fh, info, before, data.length, batches);
     } catch (error) {
       this.state = undefined;
+      if (!wrote) await undoAll();
       await this.hooks
         .after(
           batches,

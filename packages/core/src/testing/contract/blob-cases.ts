@@ -36,7 +36,8 @@ const withContent = (content: ContentBlock[]): AgentEvent => ({ ...contractEvent
  * mediaType }` and its bytes come back from `readBlob` (also inside tool results); the same bytes
  * are one blob; an unknown blob is a `SessionCorruptError` naming it; blobs are the session's
  * own and go when it is deleted; an append naming a blob the session lacks, or with bad base64,
- * is refused writing nothing; and, given `createStoreWithLimits`, the size limits are typed errors.
+ * is refused writing nothing; and, given `createStoreWithLimits`, the size limits are typed errors
+ * and an append refused for its version keeps none of its blobs.
  */
 export function blobCases({ it, expect, withStore, app }: ContractCaseApi, options: BlobCaseOptions): void {
   const withBlobStore = (body: (store: SessionStore & Required<Pick<SessionStore, 'readBlob'>>) => Promise<void>) =>
@@ -154,6 +155,10 @@ export function blobCases({ it, expect, withStore, app }: ContractCaseApi, optio
     }),
   );
 
+  const readBlob = (store: SessionStore, k: SessionKey, id: string) => {
+    if (!store.readBlob) throw new Error('This store has no readBlob: implement it, or pass { blobs: false } to runSessionStoreContract.');
+    return store.readBlob(k, id);
+  };
   const withLimits = (limits: BlobLimits, body: (store: SessionStore) => Promise<void>) => async () => {
     if (!options.createStoreWithLimits) return;
     const store = await options.createStoreWithLimits(limits);
@@ -185,6 +190,22 @@ export function blobCases({ it, expect, withStore, app }: ContractCaseApi, optio
       const first = await rejectionOf(store.create(key('b6-new'), [withContent([image(contractImageBytes(1001, 8))])]));
       expect(first?.name).toBe('BlobTooLargeError');
       expect(await store.get(key('b6-new'))).toBeUndefined();
+    }),
+  );
+
+  it(
+    'keeps nothing of an append refused for its version: its image neither counts toward maxSessionBlobBytes nor reads back',
+    withLimits({ maxSessionBlobBytes: 5000 }, async (store) => {
+      await store.create(key('b7'), [contractEvent('first')]);
+      const refused = contractImageBytes(3000, 9);
+      const conflict = await rejectionOf(store.appendEvents(key('b7'), [withContent([image(refused)])], { expectedVersion: 0 }));
+      expect(conflict?.name).toBe('ConcurrentUpdateError');
+      // Had the refused image been kept, 3000 more bytes would pass the 5000-byte limit.
+      const kept = contractImageBytes(3000, 10);
+      await store.appendEvents(key('b7'), [withContent([image(kept)])], { expectedVersion: 1 });
+      expect(sha256(await readBlob(store, key('b7'), sha256(kept)))).toBe(sha256(kept));
+      expect((await rejectionOf(readBlob(store, key('b7'), sha256(refused))))?.name).toBe('SessionCorruptError');
+      expect((await store.get(key('b7')))?.version).toBe(2);
     }),
   );
 }
