@@ -122,9 +122,12 @@ describe('scriptPlanExecute drives a plan–execute agent with no prompt strings
       for (const e of await events(result.sessionId)) {
         const id = e.path.split('/executor/')[1];
         if (!id || e.partial) continue;
-        const calls = callsById[id] ?? [];
-        callsById[id] = calls;
-        for (const block of e.message?.content ?? []) if (block.type === 'tool_call') calls.push(block.args);
+        for (const block of e.message?.content ?? []) {
+          if (block.type !== 'tool_call') continue;
+          const calls = callsById[id] ?? [];
+          callsById[id] = calls;
+          calls.push(block.args);
+        }
       }
       return { output: result.output, results: Object.fromEntries(executed.map((e) => [e.id, e.result])), callsById, started };
     };
