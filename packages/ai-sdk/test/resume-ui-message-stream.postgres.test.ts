@@ -20,7 +20,11 @@ describe('resumeUIMessageStream on PostgreSQL', () => {
       const { runner } = tripRunner({ store: writer, hold: hold.opened });
       // Not streamed: no live stream of this process announces the run's events either.
       const run = runner.run({ ...user, input: 'Book' });
-      while (!(await reader.get(key))) await new Promise((r) => setTimeout(r, 10));
+      // Resumed once the run is under way (its search call stored, the search held): a session that
+      // exists but whose run has not taken its lease yet would read as a finished run.
+      const searching = async () =>
+        (await reader.get(key))?.events.some((e) => e.message?.content.some((b) => b.type === 'tool_call')) ?? false;
+      while (!(await searching())) await new Promise((r) => setTimeout(r, 10));
       // The poll is ten minutes and the test's limit one: only the writer's notifications can finish it.
       const resumed = collect(resumeUIMessageStream({ store: reader, appName: 'trips', ...user, pollMs: 600_000 }));
       hold.open();

@@ -112,7 +112,14 @@ async function* replayed(options: ResumeUIMessageStreamOptions, signal: AbortSig
         next++;
         if (event.actions?.invocationEnd) return;
       }
-      if (!(await stillRunning(store, key, events))) return yield* ending(encoder, tag, next);
+      if (!(await stillRunning(store, key, events))) {
+        // The run may have stored its last events (an approval request, say) and let go of its
+        // lease between our read of the log and the lease check: read once more before ending.
+        const last = (await store.get(key))?.events ?? events;
+        if (last.length === events.length) return yield* ending(encoder, tag, next);
+        events = last;
+        continue;
+      }
       // A run that just stored an interrupt or an error is about to let go of its lease, which no
       // store announces: look again soon rather than at the next poll.
       await waiter.wait(signal, stopsHere(events) ? STOPPING_RECHECK_MS : Number.POSITIVE_INFINITY);
