@@ -120,11 +120,14 @@ export class DbosRuns {
       timers.push(setInterval(sweep, every));
       void sweep();
     }
+    // DBOS keeps one configuration per queue in its database, shared by every process: the last
+    // worker to register sets it; a producer (its own limits are moot) must not override them.
     for (const name of queues)
       await DBOS.registerQueue(name, {
         workerConcurrency: this.concurrency,
-        ...(this.totalConcurrency ? { concurrency: this.totalConcurrency } : {}),
+        ...(this.totalConcurrency ? { globalConcurrency: this.totalConcurrency } : {}),
         minPollingIntervalMs: 50,
+        onConflict: worker ? 'update_if_latest_version' : 'never_update',
       });
   }
 
