@@ -43,7 +43,10 @@ export interface LaunchOptions {
   readonly applicationVersion?: string;
   /** This process's DBOS executor id (default `host-pid-random`; unique per process). */
   readonly executorId?: string;
-  /** Drive runs here (default `true`); `false` only starts, answers and reads runs. */
+  /**
+   * Drive runs here (default `true`); `false` only starts, answers and reads runs, and leaves the
+   * queues' limits (`concurrency`, `totalConcurrency`) to the workers.
+   */
   readonly worker?: boolean;
   /**
    * More `DBOS.setConfig` settings (`logLevel`, `systemDatabaseSchemaName`, `systemDatabasePoolSize`, …),
