@@ -6,9 +6,16 @@ export interface DbosRunsOptions {
   readonly runners: Runner | readonly Runner[];
   /** The DBOS queue name prefix (default `replan`); each app's runs go on `<queue>.<appName>`. */
   readonly queue?: string;
-  /** Runs one worker process drives at once, per app (default 4). */
+  /**
+   * Runs one worker process drives at once, per app (default 4). DBOS keeps one setting per queue
+   * in its database: the last worker launched sets it for all, so give every worker of an app the
+   * same value; a producer (`worker: false`) never changes it.
+   */
   readonly concurrency?: number;
-  /** Runs driven at once across all workers, per app (default: no limit). */
+  /**
+   * Runs driven at once across all workers, per app (default: no limit). Like `concurrency`, set
+   * by the last worker launched (give all workers the same value), never by a producer.
+   */
   readonly totalConcurrency?: number;
   /**
    * How long a silent worker is presumed alive (default: the runners' `leaseMs`, 30 s unless set).
@@ -36,7 +43,10 @@ export interface LaunchOptions {
   readonly applicationVersion?: string;
   /** This process's DBOS executor id (default `host-pid-random`; unique per process). */
   readonly executorId?: string;
-  /** Drive runs here (default `true`); `false` only starts, answers and reads runs. */
+  /**
+   * Drive runs here (default `true`); `false` only starts, answers and reads runs, and leaves the
+   * queues' limits (`concurrency`, `totalConcurrency`) to the workers.
+   */
   readonly worker?: boolean;
   /**
    * More `DBOS.setConfig` settings (`logLevel`, `systemDatabaseSchemaName`, `systemDatabasePoolSize`, …),

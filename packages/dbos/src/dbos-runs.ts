@@ -63,9 +63,9 @@ export class DbosRuns {
   }
 
   /**
-   * Configures and launches DBOS in this process (`DBOS.setConfig`, `DBOS.launch`), registers the
-   * apps' queues, and as a worker starts its heartbeat and the takeover sweep. DBOS unreachable:
-   * `DbosUnreachableError` naming the connection.
+   * Configures and launches DBOS in this process (`DBOS.setConfig`, `DBOS.launch`); as a worker,
+   * registers the apps' queues with its limits and starts its heartbeat and the takeover sweep.
+   * DBOS unreachable: `DbosUnreachableError` naming the connection.
    */
   async launch(options: LaunchOptions): Promise<void> {
     if (this.launched) throw new ConfigurationError('dbosRuns was already launched in this process.');
@@ -120,12 +120,17 @@ export class DbosRuns {
       timers.push(setInterval(sweep, every));
       void sweep();
     }
-    for (const name of queues)
-      await DBOS.registerQueue(name, {
-        workerConcurrency: this.concurrency,
-        ...(this.totalConcurrency ? { concurrency: this.totalConcurrency } : {}),
-        minPollingIntervalMs: 50,
-      });
+    // DBOS keeps one configuration per queue in its database, shared by every process: the last
+    // worker to register sets it. A producer registers nothing (enqueueing needs no registration):
+    // even `onConflict: 'never_update'` would insert its own limits when it launches first, and a
+    // worker launched next dispatches with them until DBOS rereads the queue (up to a second).
+    if (worker)
+      for (const name of queues)
+        await DBOS.registerQueue(name, {
+          workerConcurrency: this.concurrency,
+          ...(this.totalConcurrency ? { globalConcurrency: this.totalConcurrency } : {}),
+          minPollingIntervalMs: 50,
+        });
   }
 
   /** Stops this process's DBOS: runs it drives stay pending and are taken over by another worker. */

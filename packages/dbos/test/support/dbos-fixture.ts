@@ -78,6 +78,9 @@ export function useDbos(options: { leaseMs: number }) {
     get workDir() {
       return get('workDir');
     },
+    get systemDatabaseUrl() {
+      return get('systemDatabaseUrl');
+    },
     /** Starts a worker process; it is killed after the test if still running. */
     worker(config: Pick<WorkerConfig, 'label' | 'app'> & Partial<WorkerConfig>): WorkerProcess {
       const w = startWorker({
