@@ -134,6 +134,9 @@ describe('discoverContextWindow: the window a server reports, never guessed', ()
     server.reply({ sse: [], done: false, stall: true });
     const controller = new AbortController();
     const pending = discoverContextWindow({ baseURL: server.baseURL, model: 'm', server: 'litellm', signal: controller.signal });
+    // Aborted once the server holds the request, so the stalled reply is used up here (an abort
+    // before the request is sent, as Node 22's fetch allows, would leave it queued for the next test).
+    while (server.received.length === 0) await new Promise((r) => setTimeout(r, 5));
     controller.abort(new Error('user stopped'));
     await expect(pending).rejects.toThrow('user stopped');
   });
