@@ -178,3 +178,90 @@ describe('plan review, graph mode (each answer resumed by a new Runner on the fi
     expect(first.executor.calls).toBe(0);
   });
 });
+
+describe("replans: 'changed' and a failed graph step retried under a new id", () => {
+  // 'a' fails (its one iteration spent on a tool call), so 'b' never runs; ids that ran are never
+  // reused, so the replanner can only issue 'a' again under a new id.
+  const failA = () => callTools({ name: 'search', args: { q: 'x' } });
+  const approvedA = { id: 'a', task: 'task A', dependsOn: [] };
+  const approvedB = { id: 'b', task: 'task B from $a', dependsOn: ['a'] };
+
+  /** Runs the chain to its approval, `a` failing after it; the replanner answers `revisions`. */
+  async function failThenRevise(replans: 'changed' | 'always', executor: unknown[], revisions: unknown[]) {
+    const store = await fileStore();
+    const search = countingTool('search');
+    const options = { mode: 'graph' as const, review: { plan: true, replans }, tools: [search.tool], stepMaxIterations: 1 };
+    const first = processOn(store, { planner: [chain] }, options);
+    const stopped = await first.runner.run({ ...user, input: 'go' }).result();
+    const second = processOn(store, { executor: [failA(), ...(executor as never[])], replanner: revisions as never[] }, options);
+    const result = await second.runner
+      .resume({ ...user, sessionId: stopped.sessionId, values: { [reviewOf(stopped).id]: { approve: true } } })
+      .result();
+    return { result, second, sessionId: stopped.sessionId };
+  }
+
+  it('the same task under a new id, dependents re-pointed: runs on without review and completes', async () => {
+    const retry = graphCall(['a2', 'task A', []], ['b', 'task B from $a2', ['a2']]);
+    const { result, second, sessionId } = await failThenRevise('changed', [reply('A'), reply('B')], [retry, respondCall('done')]);
+    expect(result.interrupts).toEqual([]);
+    expect(result.status).toBe('completed');
+    const state = await second.state(sessionId);
+    expect(doneIds(state)).toEqual(['a', 'a2', 'b']);
+    expect((state[SessionKeys.ExecutedSteps] as { id: string; error?: string }[]).map((s) => s.error !== undefined)).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect(state.ApprovedPlan).toEqual({ steps: [approvedA, approvedB] }); // nothing new was approved
+  });
+
+  it('once the retry has succeeded, the failed step counts as finished: a later revision shows only what it adds', async () => {
+    const retry = graphCall(['a2', 'task A', []], ['b', 'task B from $a2', ['a2']]);
+    const more = graphCall(['c', 'check $b', ['b']]);
+    const { result } = await failThenRevise('changed', [reply('A'), reply('B')], [retry, more]);
+    expect((reviewOf(result).payload as PlanReviewPayload).diff).toEqual({
+      added: [{ id: 'c', task: 'check $b', dependsOn: ['b'] }],
+      removed: [],
+      changed: [],
+    });
+  });
+
+  it('the retry with another task stops for review; the diff shows it added, the failed step removed, the dependent re-pointed', async () => {
+    const rewritten = graphCall(['a2', 'task A, another way', []], ['b', 'task B from $a2', ['a2']]);
+    const { result, second } = await failThenRevise('changed', [], [rewritten]);
+    expect(reviewOf(result).payload).toMatchObject({
+      role: 'replanner',
+      diff: {
+        added: [{ id: 'a2', task: 'task A, another way', dependsOn: [] }],
+        removed: [approvedA],
+        changed: [{ before: approvedB, after: { id: 'b', task: 'task B from $a2', dependsOn: ['a2'] } }],
+      },
+    });
+    expect(second.executor.calls).toBe(1); // the failed 'a' only
+  });
+
+  it('a matched retry is no change, but what else the revision changes stops for review and is in the diff', async () => {
+    const revision = graphCall(['a2', 'task A', []], ['b', 'task B, shorter, from ${a2}', ['a2']], ['c', 'check $b', ['b']]);
+    const { result } = await failThenRevise('changed', [], [revision]);
+    const { diff } = reviewOf(result).payload as PlanReviewPayload;
+    expect(diff).toEqual({
+      added: [{ id: 'c', task: 'check $b', dependsOn: ['b'] }],
+      removed: [],
+      changed: [{ before: approvedB, after: { id: 'b', task: 'task B, shorter, from ${a2}', dependsOn: ['a2'] } }],
+    });
+  });
+
+  it("under replans: 'always' the same retry stops for review, with an empty diff", async () => {
+    const retry = graphCall(['a2', 'task A', []], ['b', 'task B from $a2', ['a2']]);
+    const { result, second } = await failThenRevise('always', [], [retry]);
+    const payload = reviewOf(result).payload as PlanReviewPayload;
+    expect(payload.plan).toEqual({
+      steps: [
+        { id: 'a2', task: 'task A', dependsOn: [] },
+        { id: 'b', task: 'task B from $a2', dependsOn: ['a2'] },
+      ],
+    });
+    expect(payload.diff).toEqual({ added: [], removed: [], changed: [] });
+    expect(second.executor.calls).toBe(1);
+  });
+});

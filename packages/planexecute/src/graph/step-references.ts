@@ -37,3 +37,12 @@ export function substituteReferences(task: string, results: ReadonlyMap<string, 
   });
   return { text, used };
 }
+
+/** The task with each reference to a renamed id pointed at its new id, written as it was (`$id` or `${id}`). */
+export function renameReferences(task: string, renames: ReadonlyMap<string, string>): string {
+  return task.replace(REFERENCE, (all, braced: string | undefined, bare: string | undefined) => {
+    const to = renames.get((braced ?? bare) as string);
+    if (to === undefined) return all;
+    return braced !== undefined ? `\${${to}}` : `$${to}`;
+  });
+}

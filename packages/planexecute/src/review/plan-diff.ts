@@ -1,4 +1,5 @@
 import type { PlanMode } from '../graph/graph-plan.js';
+import { withRetries } from './graph-retries.js';
 
 /** One step a revision rewrote: as the approved plan had it, and as the revision has it. */
 export interface PlanStepChange {
@@ -9,7 +10,8 @@ export interface PlanStepChange {
 /**
  * What a revision changes in the approved steps still to run. Linear plans are compared by step
  * content (a rewritten step in the place of an approved one is `changed`); graph plans by step id
- * (same id, other task or dependencies: `changed`).
+ * (same id, other task or dependencies: `changed`), a failed step retried under a new id with the
+ * same task being the same step (see `graphRetries`).
  */
 export interface PlanDiff {
   readonly added: readonly unknown[];
@@ -26,22 +28,31 @@ const idOf = (step: unknown): string | undefined => {
   return typeof id === 'string' ? id : undefined;
 };
 
-/** The diff from `before` (the approved steps still to run) to `after` (the revision's steps). */
-export function diffSteps(before: readonly unknown[], after: readonly unknown[], mode: PlanMode): PlanDiff {
-  return mode === 'graph' ? diffById(before, after) : diffByContent(before, after);
+/**
+ * The diff from `before` (the approved steps still to run) to `after` (the revision's steps).
+ * Graph mode: `retries` maps failed approved ids to their retries' ids (`graphRetries`).
+ */
+export function diffSteps(
+  before: readonly unknown[],
+  after: readonly unknown[],
+  mode: PlanMode,
+  retries: ReadonlyMap<string, string> = new Map(),
+): PlanDiff {
+  return mode === 'graph' ? diffById(before, after, retries) : diffByContent(before, after);
 }
 
-function diffById(before: readonly unknown[], after: readonly unknown[]): PlanDiff {
-  const old = new Map(before.map((s) => [idOf(s), s]));
+/** Approved steps are compared as their retries re-point them, and reported as they were approved. */
+function diffById(before: readonly unknown[], after: readonly unknown[], retries: ReadonlyMap<string, string>): PlanDiff {
+  const old = new Map(before.map((s) => [idOf(withRetries(s, retries)), s]));
   const ids = new Set(after.map(idOf));
   const added: unknown[] = [];
   const changed: PlanStepChange[] = [];
   for (const step of after) {
     const was = old.get(idOf(step));
     if (was === undefined) added.push(step);
-    else if (contentOf(was) !== contentOf(step)) changed.push({ before: was, after: step });
+    else if (contentOf(withRetries(was, retries)) !== contentOf(step)) changed.push({ before: was, after: step });
   }
-  return { added, removed: before.filter((s) => !ids.has(idOf(s))), changed };
+  return { added, removed: before.filter((s) => !ids.has(idOf(withRetries(s, retries)))), changed };
 }
 
 /** Linear plans: the longest common run of equal steps is kept; in each gap, steps paired by place are `changed`. */
@@ -81,17 +92,19 @@ function diffByContent(before: readonly unknown[], after: readonly unknown[]): P
 }
 
 /**
- * The approved steps still to run: graph steps whose id has not succeeded; linear steps less one
- * content-equal step for each step that succeeded since the approval.
+ * The approved steps still to run: graph steps whose id (or whose retry's id, see `graphRetries`)
+ * has not succeeded; linear steps less one content-equal step for each step that succeeded since
+ * the approval.
  */
 export function unfinishedSteps(
   approved: readonly unknown[],
   succeededSince: readonly { readonly id?: string; readonly step: unknown }[],
   mode: PlanMode,
+  retries: ReadonlyMap<string, string> = new Map(),
 ): unknown[] {
   if (mode === 'graph') {
     const done = new Set(succeededSince.map((s) => s.id));
-    return approved.filter((s) => !done.has(idOf(s)));
+    return approved.filter((s) => !done.has(idOf(s)) && !done.has(retries.get(idOf(s) ?? '')));
   }
   const left = [...approved];
   for (const done of succeededSince) {

@@ -4,6 +4,7 @@ import type { PlanMode } from '../graph/graph-plan.js';
 import { stepsOf } from '../plan-schema.js';
 import type { PlanExecuteKeys } from '../session-keys.js';
 import type { PlanReviewKeys } from './review-keys.js';
+import { retryKeyOf } from './retry-key.js';
 
 /** A step appended to `ExecutedSteps` that finished with a result. */
 export interface SucceededStep {
@@ -17,6 +18,8 @@ export interface PlanHistory {
   readonly approved: unknown;
   /** Steps that succeeded since it was approved. */
   readonly succeededSince: readonly SucceededStep[];
+  /** Ids of the graph steps that failed since it was approved (a revision may retry them under new ids). */
+  readonly failedSince: readonly string[];
   /** Revisions in a row, up to this one, that repeat the plan before them with no step newly succeeded. */
   readonly stalls: number;
 }
@@ -42,6 +45,7 @@ export function planHistory(
   let approved: unknown;
   let approvedExplicitly = false;
   let succeededSince: SucceededStep[] = [];
+  let failedSince: string[] = [];
   let succeeded = 0;
   let lastSignature: string | undefined;
   let succeededAtLast = 0;
@@ -53,16 +57,19 @@ export function planHistory(
       succeeded++;
       succeededSince.push(step);
     }
+    failedSince.push(...failedIn(event, keys));
     const delta = event.actions?.stateDelta ?? {};
     const tag = tagOf(event);
     if (tag === 'plan' && keys.Plan in delta && !approvedExplicitly) {
       approved = delta[keys.Plan];
       succeededSince = [];
+      failedSince = [];
     }
     if (reviewKeys.ApprovedPlan in delta) {
       approved = delta[reviewKeys.ApprovedPlan];
       approvedExplicitly = true;
       succeededSince = [];
+      failedSince = [];
     }
     if (tag === REVIEWED || tag === REJECTED) stalls = 0; // a person looked at it: count again from here
     if (!(keys.Plan in delta)) continue;
@@ -73,18 +80,25 @@ export function planHistory(
     lastSignature = signature;
     succeededAtLast = succeeded;
   }
-  return { approved, succeededSince, stalls };
+  return { approved, succeededSince, failedSince, stalls };
 }
 
 /** Steps this event appended to `ExecutedSteps` that finished without an error. */
 function succeededIn(event: AgentEvent, keys: PlanExecuteKeys): SucceededStep[] {
-  const appended = event.actions?.stateAppend?.[keys.ExecutedSteps];
-  if (!Array.isArray(appended)) return [];
-  return appended.filter((s) => s && typeof s === 'object' && (s as { error?: unknown }).error === undefined) as SucceededStep[];
+  return appendedSteps(event, keys).filter((s) => s.error === undefined) as SucceededStep[];
 }
 
-/** A plan as a stall compares it: its steps' content (graph steps by task: a retry under a new id is the same plan). */
+/** Ids of the graph steps this event appended to `ExecutedSteps` that ended in an error. */
+function failedIn(event: AgentEvent, keys: PlanExecuteKeys): string[] {
+  return appendedSteps(event, keys).flatMap((s) => (s.error !== undefined && typeof s.id === 'string' ? [s.id] : []));
+}
+
+function appendedSteps(event: AgentEvent, keys: PlanExecuteKeys): { readonly id?: unknown; readonly error?: unknown }[] {
+  const appended = event.actions?.stateAppend?.[keys.ExecutedSteps];
+  return Array.isArray(appended) ? appended.filter((s) => s && typeof s === 'object') : [];
+}
+
+/** A plan as a stall compares it: its steps by their retry key (graph steps by task: a retry under a new id is the same plan). */
 function signatureOf(plan: unknown, mode: PlanMode): string {
-  const steps = stepsOf(plan);
-  return JSON.stringify(mode === 'graph' ? steps.map((s) => (s as { task?: unknown }).task) : steps);
+  return JSON.stringify(stepsOf(plan).map((s) => retryKeyOf(s, mode)));
 }

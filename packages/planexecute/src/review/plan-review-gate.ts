@@ -7,6 +7,7 @@ import type { PlanMode } from '../graph/graph-plan.js';
 import { checkGraphPlan, type FinishedSteps } from '../graph/graph-validation.js';
 import { stepsOf } from '../plan-schema.js';
 import { executedGraphSteps, type PlanExecuteKeys } from '../session-keys.js';
+import { graphRetries } from './graph-retries.js';
 import { diffSteps, isEmptyDiff, unfinishedSteps } from './plan-diff.js';
 import { planHistory, REJECTED, REVIEWED } from './plan-history.js';
 import { InvalidPlanReviewAnswerError, PlanStalledError } from './plan-review-errors.js';
@@ -162,8 +163,13 @@ export class PlanReviewGate implements Agent {
       if (!review) throw new PlanStalledError(this.name, plan, history.stalls);
       reason = `stalled: the same plan ${history.stalls} times in a row without a newly finished step`;
     }
-    const approvedSteps = unfinishedSteps(stepsOf(history.approved), history.succeededSince, inner.mode);
-    const diff = diffSteps(approvedSteps, stepsOf(plan), inner.mode);
+    const approved = stepsOf(history.approved);
+    const revision = stepsOf(plan);
+    // Graph ids that ran are never reused: a failed step can come back only under a new id.
+    const retries =
+      inner.mode === 'graph' ? graphRetries(approved, history.failedSince, history.succeededSince, revision) : new Map<string, string>();
+    const approvedSteps = unfinishedSteps(approved, history.succeededSince, inner.mode, retries);
+    const diff = diffSteps(approvedSteps, revision, inner.mode, retries);
     if (!reason && (!review || review.replans === 'never' || (review.replans === 'changed' && isEmptyDiff(diff)))) return undefined;
     return { kind: PLAN_REVIEW, role, agent: this.name, plan, diff, ...(reason ? { reason } : {}) };
   }
