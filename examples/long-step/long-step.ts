@@ -1,13 +1,16 @@
 /**
  * A long plan step that fits its window, offline: one step fetches 60 sources of ~6 KB (~90k tokens
  * in all) under a 24k-token window with compaction on; then a 400 KB tool result is offloaded and the
- * model finds its needle with `search_tool_result`. The models are scripted (`ScriptedModel`) and
- * report usage as a real tokenizer would (about 3.5 characters a token, not the estimate's 4).
+ * model finds its needle with `search_tool_result`. The models are scripted: the plan–execute roles
+ * with `scriptPlanExecute` (the step answers from what its model is shown, a compaction's summary
+ * included), reporting usage as a real tokenizer would (about 3.5 characters a token, not the
+ * estimate's 4); the summarizer and the reader with `ScriptedModel`.
  */
 import { z } from 'zod';
 import { type ModelRequest, ReActAgent, Runner, stringifyToolOutput, tool, toolResultsOf } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
+import { scriptPlanExecute } from '@replan/planexecute/testing';
 
 export const WINDOW = 24_000;
 export const SOURCES = 60;
@@ -39,41 +42,41 @@ export interface LongStepOutcome {
 
 /** One step reads 60 sources; the answer must keep every fact. */
 export async function longStep(): Promise<LongStepOutcome> {
-  let fetched = 0;
   let largestRequest = 0;
   const source = tool({
     name: 'fetch_source',
     description: 'Fetch one source by number',
     parameters: z.object({ n: z.number() }),
-    execute: ({ n }) => {
-      fetched = n;
-      return `${filler.repeat(36)}\n${fact(n)}\n${filler.repeat(36)}`; // ~6 KB, one fact in the middle
-    },
+    execute: ({ n }) => `${filler.repeat(36)}\n${fact(n)}\n${filler.repeat(36)}`, // ~6 KB, one fact in the middle
   });
-  const executorModel = new ScriptedModel({
-    contextWindow: WINDOW,
-    respond: (request) => {
-      const usage = { inputTokens: reportedTokens(request), outputTokens: 20 };
-      largestRequest = Math.max(largestRequest, usage.inputTokens);
-      if (fetched < SOURCES)
-        return { message: callTools({ name: 'fetch_source', args: { n: fetched + 1 } }), finishReason: 'tool_calls', usage };
-      // The step's answer: every fact it can still see, verbatim or in the summary.
-      const seen = factsIn(text(request));
-      return { message: { role: 'assistant', content: [{ type: 'text', text: seen.join('\n') }] }, finishReason: 'stop', usage };
+  const task = `Read sources 1–${SOURCES} and list every fact`;
+  const roles = scriptPlanExecute(
+    {
+      plan: { steps: [task] },
+      steps: {
+        // Each call: the source after the last fact it can still see (verbatim or in a summary);
+        // once it has seen the last one, the step's answer is every fact it can still see.
+        [task]: {
+          turn: ({ request, text }) => {
+            largestRequest = Math.max(largestRequest, reportedTokens(request));
+            const seen = factsIn(text);
+            const last = Math.max(0, ...seen.map((f) => Number(/\d+/.exec(f)?.[0])));
+            return last < SOURCES ? { toolCalls: { name: 'fetch_source', args: { n: last + 1 } } } : { text: seen.join('\n') };
+          },
+        },
+      },
+      // The replanner answers with the facts of the step's result.
+      answer: (results) => factsIn(results[task] ?? '').join('\n'),
     },
-  });
+    { contextWindow: WINDOW, usage: (request) => ({ inputTokens: reportedTokens(request), outputTokens: 20 }) },
+  );
   // A cheap summarizer that keeps every fact (the default instruction asks for that).
   const summarizer = new ScriptedModel({ respond: (request) => factsIn(text(request)).join('\n') });
   const agent = createPlanExecuteAgent({
-    model: executorModel,
-    plannerModel: new ScriptedModel({
-      responses: [callTools({ name: 'plan', args: { steps: [`Read sources 1–${SOURCES} and list every fact`] } })],
-    }),
-    executorModel,
-    // The replanner answers with the facts of the step's result.
-    replannerModel: new ScriptedModel({
-      respond: (request) => callTools({ name: 'respond', args: { response: factsIn(text(request)).join('\n') } }),
-    }),
+    model: roles.executorModel,
+    plannerModel: roles.plannerModel,
+    executorModel: roles.executorModel,
+    replannerModel: roles.replannerModel,
     tools: [source],
     stepMaxIterations: SOURCES + 10,
     compaction: { model: summarizer }, // maxInputTokens: the executor model's contextWindow

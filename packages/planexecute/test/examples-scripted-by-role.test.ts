@@ -2,22 +2,18 @@
  * The examples script their plan–execute agents with `scriptPlanExecute` (by who calls, never by
  * what the prompt says): an example that matches prompt wording breaks when a prompt changes, and
  * teaches readers to copy it. This scans every example source for the headings of the plan–execute
- * prompts (read from the prompt sources, so a new heading is covered) and for planners or replanners
- * scripted by hand.
+ * prompts (read from the prompt sources, so a new heading is covered), for planners or replanners
+ * scripted by hand, and for plan–execute roles given a hand-written `ScriptedModel` (a summarizer
+ * or a plain ReAct agent's model may be one).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const examples = join(root, 'examples');
-
-/** Example sources that may script a planner or replanner by hand, and why. */
-const handScripted: Readonly<Record<string, string>> = {
-  // Its models answer with the facts they can still see after compaction: what the example measures.
-  'long-step/long-step.ts': 'compaction keeps every fact',
-};
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -31,6 +27,40 @@ function sources(dir: string): string[] {
 function promptHeadings(): string[] {
   const files = ['prompts.ts', 'graph/graph-prompts.ts'].map((f) => readFileSync(join(root, 'packages/planexecute/src', f), 'utf8'));
   return [...new Set(files.flatMap((text) => [...text.matchAll(/## ([A-Z][A-Z ]*[A-Z])/g)].map((m) => m[1] ?? '')))];
+}
+
+const roleOptions = new Set(['model', 'plannerModel', 'executorModel', 'replannerModel']);
+const builders = /^create(PlanExecuteAgent|Planner|Executor|GraphExecutor|Replanner)$/;
+
+/**
+ * The role options (`model`, `plannerModel`, …) of each plan–execute builder call in `text` that
+ * get a `new ScriptedModel(…)`, inline or through a variable of the file; other options' models
+ * (e.g. `compaction: { model }`) are not roles.
+ */
+function handWrittenRoles(text: string): string[] {
+  const file = ts.createSourceFile('example.ts', text, ts.ScriptTarget.Latest, true);
+  const declared = new Map<string, ts.Expression>();
+  const calls: ts.CallExpression[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) declared.set(node.name.text, node.initializer);
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && builders.test(node.expression.text)) calls.push(node);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  const handWritten = (e: ts.Expression | undefined): boolean =>
+    e !== undefined &&
+    ((ts.isNewExpression(e) && e.expression.getText(file) === 'ScriptedModel') ||
+      (ts.isIdentifier(e) && declared.get(e.text) !== e && handWritten(declared.get(e.text))));
+  return calls.flatMap((call) => {
+    const options = call.arguments[0];
+    if (options === undefined || !ts.isObjectLiteralExpression(options)) return [];
+    return options.properties.flatMap((p) => {
+      const name = p.name && ts.isIdentifier(p.name) ? p.name.text : '';
+      if (!roleOptions.has(name)) return [];
+      const value = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
+      return handWritten(value) ? [`${(call.expression as ts.Identifier).text}: ${name}`] : [];
+    });
+  });
 }
 
 const files = sources(examples).map((path) => ({ name: relative(examples, path).replaceAll('\\', '/'), text: readFileSync(path, 'utf8') }));
@@ -52,17 +82,32 @@ describe('the examples script plan–execute agents by role, not by prompt text'
 
   it('no example scripts a planner or replanner by hand (plan and respond calls come from scriptPlanExecute)', () => {
     const byHand = files
-      .filter(({ name, text }) => !(name in handScripted) && /\bScriptedModel\b/.test(text))
+      .filter(({ text }) => /\bScriptedModel\b/.test(text))
       .filter(({ text }) => /name: '(plan|respond)'/.test(text) || /toolChoice/.test(text))
       .map(({ name }) => name);
     expect(byHand).toEqual([]);
   });
 
-  it('no example builds a plan–execute agent on a hand-written ScriptedModel', () => {
-    const byHand = files
-      .filter(({ name, text }) => !(name in handScripted) && /new ScriptedModel\(/.test(text))
-      .filter(({ text }) => /\bcreate(PlanExecuteAgent|Planner|Executor|GraphExecutor|Replanner)\(/.test(text))
-      .map(({ name }) => name);
+  it('finds the roles given a hand-written ScriptedModel, inline or through a variable, and no other option', () => {
+    const source = `
+      const summarizer = new ScriptedModel({});
+      const planner = new ScriptedModel({});
+      const s = scriptPlanExecute({ plan: {}, steps: {}, answer: '' });
+      createPlanExecuteAgent({ model: s.model, plannerModel: planner, executorModel: new ScriptedModel({}), replannerModel: s.replannerModel, compaction: { model: summarizer } });
+      const replannerModel = new ScriptedModel({});
+      createReplanner({ model: summarizer, replannerModel });`;
+    expect(handWrittenRoles(source)).toEqual([
+      'createPlanExecuteAgent: plannerModel',
+      'createPlanExecuteAgent: executorModel',
+      'createReplanner: model',
+      'createReplanner: replannerModel',
+    ]);
+  });
+
+  it('no example gives a plan–execute role a hand-written ScriptedModel (planner, executor and replanner come from scriptPlanExecute)', () => {
+    const byHand = files.flatMap(({ name, text }) => handWrittenRoles(text).map((role) => `${name}: ${role}`));
     expect(byHand).toEqual([]);
+    // The check reads the builders' calls: the examples build plan–execute agents it can see.
+    expect(files.filter(({ text }) => /\bcreatePlanExecuteAgent\(/.test(text)).length).toBeGreaterThan(5);
   });
 });

@@ -12,3 +12,4 @@ export type {
   ScriptedTurn,
   StepScript,
 } from './script-plan-execute.js';
+export type { StepTurn, StepView, TurnStepScript } from './step-view.js';

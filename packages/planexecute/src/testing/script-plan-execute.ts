@@ -1,6 +1,16 @@
-import { type ModelCallAgent, type ModelRequest, type ToolResultBlock, toolResultsOf } from '@replan/core';
-import { callTools, ScriptedModel, type ScriptedReply, type ScriptedToolCall } from '@replan/core/testing';
+import {
+  type Message,
+  type ModelCallAgent,
+  type ModelRequest,
+  type ModelResponse,
+  type ToolResultBlock,
+  toolCallsOf,
+  toolResultsOf,
+  type Usage,
+} from '@replan/core';
+import { callTools, reply, ScriptedModel, type ScriptedToolCall } from '@replan/core/testing';
 import { stepsOf } from '../plan-schema.js';
+import { stepView, type TurnStepScript } from './step-view.js';
 
 /** One model turn's tool calls: one call, several run together, or either chosen from the step's tool results so far. */
 export type ScriptedTurn =
@@ -8,7 +18,11 @@ export type ScriptedTurn =
   | readonly ScriptedToolCall[]
   | ((results: readonly ToolResultBlock[], step: string) => ScriptedToolCall | readonly ScriptedToolCall[]);
 
-/** What the executor does for one step: its tool calls, one model turn per entry, then its final text. */
+/**
+ * What the executor does for one step: its tool calls, one model turn per entry (counted from the
+ * request's assistant messages), then its final text. A step whose context is compacted loses
+ * those messages: script it with `turn` (`TurnStepScript`) instead.
+ */
 export interface StepScript {
   /**
    * The tool calls of each turn before the answer; a turn with several calls runs them together. A
@@ -28,14 +42,15 @@ export interface PlanExecuteScript<Plan = unknown> {
   readonly plan: Plan;
   /**
    * Each step's script (or just its final text): by the step as written in linear mode (a string
-   * step, or its JSON), by step id in graph mode.
+   * step, or its JSON), by step id in graph mode. A `TurnStepScript` answers each call from what
+   * the model is shown (e.g. a step whose context is compacted).
    */
-  readonly steps: Readonly<Record<string, StepScript | string>>;
+  readonly steps: Readonly<Record<string, StepScript | TurnStepScript | string>>;
   /**
    * The script of a step `steps` does not name (e.g. one a person wrote in an edit); without it,
    * such a step fails the run with an error naming it.
    */
-  readonly otherSteps?: StepScript | string;
+  readonly otherSteps?: StepScript | TurnStepScript | string;
   /** The replanner's revisions, in order; after them it gives the answer. */
   readonly replans?: readonly Plan[];
   /**
@@ -53,6 +68,17 @@ export interface ScriptedPlanExecuteOptions {
   readonly latencyMs?: number;
   /** Characters per streamed text chunk (default 8). */
   readonly chunkSize?: number;
+  /**
+   * The context window every model claims (`ChatModel.contextWindow`, tokens): compaction's default
+   * `maxInputTokens`. Unset, they claim none.
+   */
+  readonly contextWindow?: number;
+  /**
+   * The usage every answer reports, from the request it answers, e.g. its input tokens as a
+   * provider's tokenizer would count them (compaction calibrates its estimate on them). Unset,
+   * every answer reports `ScriptedModel`'s default.
+   */
+  readonly usage?: (request: ModelRequest) => Usage;
 }
 
 /** Scripted models for a plan–execute agent: pass them as `plannerModel`, `executorModel`, `replannerModel` (or `model` alone). */
@@ -74,8 +100,8 @@ export interface ScriptedPlanExecute {
  * Scripted planner, executor and replanner models for an offline test of a plan–execute agent.
  * Calls are routed by who asks (`ModelCallOptions.agent`): the executor's by the step it runs (a
  * graph step's id; a linear step's task, so an edited plan's steps are found too), and
- * within a step by how many turns it has had (counted from the request's assistant messages), never
- * by prompt wording. So prompts may change, graph steps may start in any order, and a step resumed
+ * within a step by how many turns it has had (counted from the request's assistant messages) or,
+ * for a `turn` step, by what the request shows — never by prompt wording. So prompts may change, graph steps may start in any order, and a step resumed
  * in another process gets the rest of its script. The planner writes `plan` on every call; the
  * replanner answers in order, and in linear mode, after the executor finished step n in this
  * process, with at least its n-th reply — so a run resumed in a new process after a step goes on
@@ -84,28 +110,37 @@ export interface ScriptedPlanExecute {
 export function scriptPlanExecute<Plan>(script: PlanExecuteScript<Plan>, options: ScriptedPlanExecuteOptions = {}): ScriptedPlanExecute {
   const plans = [script.plan, ...(script.replans ?? [])];
   const timing = { ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}) };
-  const streaming = { ...(options.chunkSize !== undefined ? { chunkSize: options.chunkSize } : {}) };
+  const streaming = {
+    ...(options.chunkSize !== undefined ? { chunkSize: options.chunkSize } : {}),
+    ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+  };
+  const measured = withUsage(options.usage);
   const progress: Progress = { results: {}, lastLinearStep: 0 };
   let replies = 0;
-  const plannerModel = new ScriptedModel({ id: 'scripted-planner', ...timing, ...streaming, respond: () => planCall(script.plan) });
+  const plannerModel = new ScriptedModel({
+    id: 'scripted-planner',
+    ...timing,
+    ...streaming,
+    respond: measured(() => planCall(script.plan)),
+  });
   const replannerModel = new ScriptedModel({
     id: 'scripted-replanner',
     ...timing,
     ...streaming,
-    respond: () => {
+    respond: measured(() => {
       const reply = Math.max(replies, progress.lastLinearStep - 1);
       replies = reply + 1;
       const next = script.replans?.[reply];
       if (next !== undefined) return planCall(next);
       const response = typeof script.answer === 'string' ? script.answer : script.answer({ ...progress.results });
       return callTools({ name: 'respond', args: { response } });
-    },
+    }),
   });
   const executorModel: ScriptedModel = new ScriptedModel({
     id: 'scripted-executor',
     ...timing,
     ...streaming,
-    respond: (request, call) => stepReply(script, plans, executorModel.callers[call], request, progress),
+    respond: measured((request, call) => stepReply(script, plans, executorModel.callers[call], request, progress)),
   });
   const roles = { planner: plannerModel, replanner: replannerModel, executor: executorModel };
   const model: ScriptedModel = new ScriptedModel({
@@ -115,7 +150,8 @@ export function scriptPlanExecute<Plan>(script: PlanExecuteScript<Plan>, options
       const caller = model.callers[call];
       const name = caller?.name ?? '';
       const role = name.endsWith('replanner') ? 'replanner' : name.endsWith('planner') ? 'planner' : 'executor';
-      return (await roles[role].generate(request, caller ? { agent: caller } : {})).message;
+      // The whole response, so a role's usage is reported as it gave it.
+      return roles[role].generate(request, caller ? { agent: caller } : {});
     },
   });
   return { plannerModel, executorModel, replannerModel, model };
@@ -127,6 +163,17 @@ interface Progress {
   lastLinearStep: number;
 }
 
+/** A respond function whose answers report `usage` of their request (unchanged without one). */
+function withUsage(usage: ((request: ModelRequest) => Usage) | undefined) {
+  return (respond: (request: ModelRequest, call: number) => Message | string) =>
+    (request: ModelRequest, call: number): Message | ModelResponse => {
+      const answer = respond(request, call);
+      const message = typeof answer === 'string' ? reply(answer) : answer;
+      if (usage === undefined) return message;
+      return { message, finishReason: toolCallsOf(message).length ? 'tool_calls' : 'stop', usage: usage(request) };
+    };
+}
+
 const planCall = (plan: unknown) => callTools({ name: 'plan', args: plan as Record<string, unknown> });
 
 /** The executor's reply: the step from the caller, the turn from the request's assistant messages. */
@@ -136,7 +183,7 @@ function stepReply(
   caller: ModelCallAgent | undefined,
   request: ModelRequest,
   progress: Progress,
-): ScriptedReply {
+): Message | string {
   if (caller?.step === undefined)
     throw new Error(
       'scriptPlanExecute: the executor model was called without a plan step (ModelCallOptions.agent.step); use it as a plan–execute executor.',
@@ -150,9 +197,19 @@ function stepReply(
     throw new Error(
       `scriptPlanExecute: no script for step ${JSON.stringify(key ?? `#${caller.step}`)}; scripted steps: ${JSON.stringify(Object.keys(script.steps))}.`,
     );
-  const step: StepScript = typeof entry === 'string' ? { text: entry } : entry;
+  const step = typeof entry === 'string' ? { text: entry } : entry;
   // The step as the script knows it: its key, else its number.
   const name = key ?? `#${caller.step}`;
+  const finish = (text: string) => {
+    progress.results[name] = text;
+    if (linear) progress.lastLinearStep = Math.max(progress.lastLinearStep, Number(caller.step));
+    return text;
+  };
+  if ('turn' in step) {
+    const next = step.turn(stepView(request, name));
+    if ('text' in next) return finish(next.text);
+    return callTools(...(isCallList(next.toolCalls) ? next.toolCalls : [next.toolCalls]));
+  }
   const turn = request.messages.filter((m) => m.role === 'assistant').length;
   const results = request.messages.flatMap((m) => toolResultsOf(m));
   const calls = step.toolCalls?.[turn];
@@ -160,10 +217,7 @@ function stepReply(
     const chosen = typeof calls === 'function' ? calls(results, name) : calls;
     return callTools(...(isCallList(chosen) ? chosen : [chosen]));
   }
-  const text = typeof step.text === 'string' ? step.text : step.text(results, name);
-  progress.results[name] = text;
-  if (linear) progress.lastLinearStep = Math.max(progress.lastLinearStep, Number(caller.step));
-  return text;
+  return finish(typeof step.text === 'string' ? step.text : step.text(results, name));
 }
 
 const isCallList = (calls: ScriptedToolCall | readonly ScriptedToolCall[]): calls is readonly ScriptedToolCall[] => Array.isArray(calls);
