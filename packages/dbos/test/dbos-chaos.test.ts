@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { toolResultsOf } from '@replan/core';
 import type { WorkerProcess } from './support/worker-process.js';
@@ -29,7 +30,7 @@ interface Append {
 
 describe('DBOS runs with worker processes killed at random', () => {
   dbos.db.it(
-    `${RUNS} graph runs on 3 worker processes, one SIGKILLed every ~1.4 s (up to 8 times) and replaced: all complete, finished work never repeats, no interleaved leases`,
+    `${RUNS} graph runs on 3 worker processes, one SIGKILLed every ~1.4 s as it starts a tool call (up to 8 times) and replaced: all complete, finished work never repeats, no interleaved leases`,
     async () => {
       const killed = new Set<string>();
       let n = 0;
@@ -47,13 +48,44 @@ describe('DBOS runs with worker processes killed at random', () => {
       const results = Promise.all(ids.map((sessionId) => dbos.runs.result({ appName: 'e2e', userId: 'u1', sessionId })));
       let done = false;
       void results.finally(() => (done = true));
+      /**
+       * A live worker that has just started a tool call (its effect is logged as the call starts,
+       * which then takes TOOL_MS more): killed now, the kill lands mid-call, so every test run
+       * exercises the repeat rule below. Undefined when none starts one within half a second.
+       */
+      const workerInToolCall = async (): Promise<WorkerProcess | undefined> => {
+        const effectsFile = join(dbos.workDir, 'effects.log');
+        const seen = (await lines<Effect>(effectsFile)).length;
+        for (const until = Date.now() + 500; Date.now() < until && !done; await sleep(5)) {
+          const started = (await lines<Effect>(effectsFile)).slice(seen);
+          const worker = [...live].find((w) => started.some((e) => e.label === w.label));
+          if (worker) return worker;
+        }
+        return undefined;
+      };
+      /** What DBOS and the session log say of a run that did not complete (for the failure message). */
+      const whyNot = async (sessionId: string) => {
+        const pool = new pg.Pool({ connectionString: dbos.systemDatabaseUrl, max: 1 });
+        try {
+          const { rows } = await pool.query(
+            'SELECT status, executor_id, recovery_attempts, error FROM dbos.workflow_status WHERE workflow_uuid LIKE $1',
+            [`%${sessionId}%`],
+          );
+          const session = await dbos.store.get({ appName: 'e2e', userId: 'u1', id: sessionId });
+          const tail = (session?.events ?? [])
+            .slice(-4)
+            .map((e) => String(e.meta?.kind ?? e.message?.role ?? (e.error ? `error ${e.error.name}` : '?')));
+          return `DBOS ${JSON.stringify(rows)}; log tail ${tail.join(', ')}; killed ${[...killed].join(', ')}`;
+        } finally {
+          await pool.end();
+        }
+      };
       const deadline = Date.now() + 80_000;
       let kills = 0;
       while (!done && Date.now() < deadline && kills < MAX_KILLS) {
         await Promise.race([sleep(1_000 + Math.random() * 800), results]);
         if (done) break;
-        const victims = [...live];
-        const victim = victims[Math.floor(Math.random() * victims.length)];
+        const victim = (await workerInToolCall()) ?? [...live][Math.floor(Math.random() * live.size)];
         if (!victim) continue;
         killed.add(victim.label);
         kills++;
@@ -67,9 +99,11 @@ describe('DBOS runs with worker processes killed at random', () => {
 
       // Every run completed with the same answer as an uninterrupted one.
       const outputs = new Set(outcomes!.map((r) => `${r.status}: ${r.output}`));
-      const failed = outcomes!
-        .filter((r) => r.status !== 'completed')
-        .map((r) => `${r.sessionId} ${r.status}: ${r.error?.name} ${r.error?.message}`);
+      const failed = await Promise.all(
+        outcomes!
+          .filter((r) => r.status !== 'completed')
+          .map(async (r) => `${r.sessionId} ${r.status}: ${r.error?.name} ${r.error?.message}; ${await whyNot(r.sessionId)}`),
+      );
       expect(failed, 'every run completed').toEqual([]);
       expect([...outputs]).toHaveLength(1);
       expect([...outputs][0]).toMatch(/^completed: .*e: report on c and d/);
@@ -112,6 +146,7 @@ describe('DBOS runs with worker processes killed at random', () => {
       // A kill between a commit and its log line hides who stored it; that is rare.
       expect(unknownStorer, 'who stored each tool result is known').toBeLessThanOrEqual(killed.size);
       console.info(`dbos chaos: ${killed.size} kills, ${repeats} in-flight tool calls repeated by a later worker`);
+      // Kills are aimed at workers that just started a tool call, so some calls ran again.
       expect(repeats, 'some kills landed while a tool call ran (so the repeat rule was exercised)').toBeGreaterThan(0);
 
       // Appends: along each session's versions, leases only move forward (no two interleave).
