@@ -52,8 +52,9 @@ export const GRAPH = {
  * @param {number} o.latencyMs model latency
  * @param {(label: string) => void} o.mark
  * @param {ReturnType<typeof import('./effect-log.mjs').effectLog>} o.log
+ * @param {number} [o.toolMs] added to every tool call's own time (default 0)
  */
-export function buildGraphAgent({ latencyMs, mark, log }) {
+export function buildGraphAgent({ latencyMs, mark, log, toolMs = 0 }) {
   const model = markedModels(mark, log.attempt, latencyMs);
 
   const planner = createPlanner({
@@ -66,7 +67,7 @@ export function buildGraphAgent({ latencyMs, mark, log }) {
   // quoting the task (with the results it references) and the tool results it was given.
   const executor = createGraphExecutor({
     stepConcurrency: GRAPH.stepConcurrency,
-    tools: [recordTool(mark, log)],
+    tools: [recordTool(mark, log, toolMs)],
     model: model(
       'executor',
       (request) => {

@@ -14,8 +14,9 @@ const running = new Map();
 /**
  * @param {(label: string) => void} mark
  * @param {ReturnType<typeof import('./effect-log.mjs').effectLog>} log
+ * @param {number} [extraMs] added to every call's wait (a slower tool, so a kill can land mid-call)
  */
-export function recordTool(mark, log) {
+export function recordTool(mark, log, extraMs = 0) {
   return tool({
     name: 'record',
     description: 'Records an item (a side effect, made once per idempotency key).',
@@ -32,7 +33,7 @@ export function recordTool(mark, log) {
         mark(`tool:record:start ${ctx.toolCallId}`);
         log.applyOnce(ctx.idempotencyKey, { item });
         mark(`tool:record:effect ${ctx.toolCallId}`);
-        await sleep(ms);
+        await sleep(ms + extraMs);
         if (after) await running.get(after);
         ctx.state.set(`recorded:${item}`, true);
         ctx.state.set(`user:seen:${item}`, true);

@@ -5,7 +5,8 @@
  * (graceful) or SIGKILL (a crash). Runs on the built packages (dist).
  *
  * Usage: node dbos-worker.mjs '<json config>'
- *   { connectionString, systemDatabaseUrl, schema, workDir, label, leaseMs, latencyMs, concurrency, app, variant? }
+ *   { connectionString, systemDatabaseUrl, schema, workDir, label, leaseMs, latencyMs, toolMs?, concurrency, app, variant? }
+ *   (toolMs: added to each graph tool call's time, so a kill can land while a call runs)
  * Prints `READY` once DBOS is launched. Writes, in workDir:
  *   effects.log — one line per side effect: { key, label } (repeats included);
  *   appends.log — one line per committed append: { session, label, owner, token, from, to }.
@@ -19,7 +20,7 @@ import { PostgresSessionStore } from '@replan/postgres';
 import { dbosRuns } from '@replan/dbos';
 import { buildGraphAgent } from '../../../../tests/e2e/child/graph-scenario.mjs';
 
-/** @type {{ connectionString: string, systemDatabaseUrl: string, schema: string, workDir: string, label: string, leaseMs: number, latencyMs: number, concurrency: number, app: 'e2e' | 'approve', variant?: string }} */
+/** @type {{ connectionString: string, systemDatabaseUrl: string, schema: string, workDir: string, label: string, leaseMs: number, latencyMs: number, toolMs?: number, concurrency: number, app: 'e2e' | 'approve', variant?: string }} */
 const config = JSON.parse(process.argv[2] ?? '{}');
 const line = (/** @type {string} */ file, /** @type {object} */ entry) =>
   appendFileSync(join(config.workDir, file), `${JSON.stringify(entry)}\n`);
@@ -80,7 +81,10 @@ function approvalAgent() {
   return new ReActAgent({ name: 'agent', model, tools: [record] });
 }
 
-const agent = config.app === 'approve' ? approvalAgent() : buildGraphAgent({ latencyMs: config.latencyMs, mark: () => undefined, log });
+const agent =
+  config.app === 'approve'
+    ? approvalAgent()
+    : buildGraphAgent({ latencyMs: config.latencyMs, toolMs: config.toolMs ?? 0, mark: () => undefined, log });
 const runner = new Runner({ agent, appName: config.app, sessionStore: store, leaseMs: config.leaseMs, owner: config.label });
 const runs = dbosRuns({
   runners: [runner],

@@ -12,6 +12,8 @@ export interface WorkerConfig {
   readonly label: string;
   readonly leaseMs: number;
   readonly latencyMs: number;
+  /** Added to each graph tool call's time (default 0). */
+  readonly toolMs?: number;
   readonly concurrency: number;
   readonly app: 'e2e' | 'approve';
   readonly variant?: string;
