@@ -204,7 +204,13 @@ export class DbosRuns {
       if (status.status === 'SUCCESS') return { ...(status.output as RunStand), sessionId: key.sessionId };
       if (FINAL.has(status.status)) {
         const stand = await dbos.getEvent<RunStand>(id, STAND_EVENT, 0);
-        const error = status.error as { name?: string; message?: string } | undefined;
+        const recorded = status.error as { name?: string; message?: string } | undefined;
+        // DBOS records no error for some ends (more recovery attempts than allowed, say): a failed
+        // run still says why, in DBOS's own words.
+        const error =
+          recorded || status.status === 'CANCELLED'
+            ? recorded
+            : { name: 'DbosWorkflowError', message: `DBOS ended the run's workflow with status ${status.status} and recorded no error.` };
         return {
           status: status.status === 'CANCELLED' ? 'cancelled' : 'failed',
           offset: stand?.offset ?? 0,

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { SessionExistsError, type AgentEvent } from '@replan/core';
 import { RunNotFoundError } from '@replan/dbos';
@@ -39,6 +40,27 @@ describe('dbosRuns: start, events, cancel', () => {
       expect(workflows).toHaveLength(1);
       expect((workflows[0]!.input as [{ input: string }] | undefined)?.[0]?.input).toBe(['first', 'second'][won[0]!]);
     }
+  });
+
+  dbos.db.it('a workflow DBOS ended with no recorded error (too many recovery attempts) is a failed result that says so', async () => {
+    const key = { appName: 'approve', userId: 'u1', sessionId: 'no-error-1' };
+    await dbos.runs.start({ ...key, input: 'hi' }); // no worker for the app here: it stays in its queue
+    const client = new pg.Client({ connectionString: dbos.systemDatabaseUrl });
+    await client.connect();
+    try {
+      await client.query(
+        `UPDATE dbos.workflow_status SET status = 'MAX_RECOVERY_ATTEMPTS_EXCEEDED', error = NULL WHERE workflow_uuid = $1`,
+        ['replan/approve/u1/no-error-1'],
+      );
+    } finally {
+      await client.end();
+    }
+    const result = await dbos.runs.result(key);
+    expect(result.status).toBe('failed');
+    expect(result.error).toEqual({
+      name: 'DbosWorkflowError',
+      message: "DBOS ended the run's workflow with status MAX_RECOVERY_ATTEMPTS_EXCEEDED and recorded no error.",
+    });
   });
 
   dbos.db.it('a run of an app no worker serves waits in its queue, and runs once a worker for it starts', async () => {
