@@ -1,13 +1,15 @@
 /**
- * The Next.js route handlers of docs/ai-sdk.md, type-checked here (`pnpm typecheck`); a test keeps
- * the doc's snippets identical to the regions below. In an app they are two files:
+ * The Next.js route handlers of docs/ai-sdk.md, type-checked here (`pnpm typecheck`) and called with
+ * web `Request`s by packages/ai-sdk/test/next-routes.test.ts; a test keeps the doc's snippets
+ * identical to the regions below. In an app they are two files:
  * `app/api/chat/route.ts` (POST) and `app/api/chat/[id]/stream/route.ts` (GET, the AI SDK
  * client's reconnect route). The same handlers serve Hono: `app.post('/api/chat', (c) => POST(c.req.raw))`.
  */
 import { FileSessionStore } from '@replan/core';
 import { tripRunner } from './trip-agent.js';
 
-const runner = tripRunner(new FileSessionStore({ dir: './sessions' }));
+// Sessions live in ./sessions; REPLAN_WEB_CHAT_STORE names another directory (its test uses a temporary one).
+const runner = tripRunner(new FileSessionStore({ dir: process.env.REPLAN_WEB_CHAT_STORE ?? './sessions' }));
 const userIdOf = (_request: Request) => 'demo-user'; // your app's login
 
 // #region post
