@@ -107,3 +107,82 @@ export function structuredRunner(): Runner {
   });
   return new Runner({ agent, appName: 'mcp-test' });
 }
+
+/** A gate the `fetch_report` tool waits on: the test opens it once the client has gone. */
+export interface Gate {
+  started: () => void;
+  open: Promise<void>;
+  /** Whether the tool saw its run aborted while it waited. */
+  aborted: boolean;
+}
+
+/** A plan–execute agent whose first step waits on `gate` (a slow tool), then reports; the answer is "Report: ready.". */
+export function gatedPlannerRunner(gate: Gate, store: SessionStore = new InMemorySessionStore()): Runner {
+  const fetchReport = tool({
+    name: 'fetch_report',
+    description: 'Fetches the report (slow)',
+    parameters: z.object({}),
+    execute: async (_args, ctx) => {
+      ctx.signal.addEventListener('abort', () => {
+        gate.aborted = true;
+      });
+      gate.started();
+      await gate.open;
+      ctx.signal.throwIfAborted();
+      return 'ready';
+    },
+  });
+  const agent = createPlanExecuteAgent({
+    name: 'reporter',
+    planner: createPlanner({
+      model: new ScriptedModel({ responses: [callTools({ name: 'plan', args: { steps: ['fetch the report', 'summarise it'] } })] }),
+    }),
+    executor: createExecutor({
+      model: new ScriptedModel({ responses: [callTools({ name: 'fetch_report', args: {} }), 'the report is ready', 'summarised'] }),
+      tools: [fetchReport],
+    }),
+    replanner: createReplanner({
+      model: new ScriptedModel({
+        responses: [
+          callTools({ name: 'plan', args: { steps: ['summarise it'] } }),
+          callTools({ name: 'respond', args: { response: 'Report: ready.' } }),
+        ],
+      }),
+    }),
+  });
+  return new Runner({ agent, appName: 'mcp-test', sessionStore: store });
+}
+
+/** A ReAct agent that fetches the report (waiting on `gate`), then deploys it, which needs approval. */
+export function gatedApprovalRunner(gate: Gate, deployments: Deployments, store: SessionStore = new InMemorySessionStore()): Runner {
+  const fetchReport = tool({
+    name: 'fetch_report',
+    description: 'Fetches the report (slow)',
+    parameters: z.object({}),
+    execute: async () => {
+      gate.started();
+      await gate.open;
+      return 'ready';
+    },
+  });
+  const deploy = tool({
+    name: 'deploy',
+    description: 'Deploys the report',
+    parameters: z.object({}),
+    needsApproval: true,
+    execute: () => {
+      deployments.count += 1;
+      return 'deployed';
+    },
+  });
+  const model = new ScriptedModel({
+    respond: (request) => {
+      const results = request.messages.flatMap((m) => m.content).filter((b) => b.type === 'tool_result');
+      if (results.length === 0) return callTools({ name: 'fetch_report', args: {} });
+      if (results.length === 1) return callTools({ name: 'deploy', args: {} });
+      return 'Report deployed.';
+    },
+  });
+  const agent = new ReActAgent({ name: 'publisher', description: 'Fetches and deploys a report', model, tools: [fetchReport, deploy] });
+  return new Runner({ agent, appName: 'mcp-test', sessionStore: store });
+}
