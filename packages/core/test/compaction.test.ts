@@ -193,15 +193,7 @@ describe('compaction in the ReAct loop', () => {
           return { ...response, usage: { inputTokens, outputTokens: 10 } };
         },
       });
-      const agent = new ReActAgent({
-        name: 'researcher',
-        model: actor,
-        tools: [step.fetchSource],
-        instruction: 'Fetch every source, then report.',
-        maxIterations: 100,
-        compaction: { model: step.summarizer, maxInputTokens: WINDOW },
-      });
-      const { result } = await collect(new Runner({ agent, appName: 'long' }).run({ userId: 'u', input: 'go' }));
+      const { result } = await collect(runner(step, {}, undefined, actor).run({ userId: 'u', input: 'go' }));
       return { result, reported, firstCompactionAt };
     };
     const agreeing = await run(1);
@@ -240,16 +232,9 @@ describe('compaction in the ReAct loop', () => {
         };
       },
     });
-    const agent = new ReActAgent({
-      name: 'researcher',
-      model: actor,
-      tools: [step.fetchSource],
-      instruction: 'Fetch every source, then report.',
-      maxIterations: 100,
-      // A verbatim tail of ~2.5 results: a cut by size alone would land inside a turn's results.
-      compaction: { model: step.summarizer, maxInputTokens: WINDOW, keepRecentTokens: 4_000 },
-    });
-    const { result, events } = await collect(new Runner({ agent, appName: 'long' }).run({ userId: 'u', input: 'go' }));
+    // A verbatim tail of ~2.5 results: a cut by size alone would land inside a turn's results.
+    const compacting = runner(step, { keepRecentTokens: 4_000 }, undefined, actor);
+    const { result, events } = await collect(compacting.run({ userId: 'u', input: 'go' }));
     expect(result.output).toBe('facts kept: 30');
     expect([...step.runs].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     expect(events.filter((e) => e.actions?.compaction).length).toBeGreaterThan(1);
