@@ -45,6 +45,19 @@ export { sessionToEvalCase } from './production/session-to-eval-case.js';
 export type { SessionEvalCase, SessionToEvalCaseOptions } from './production/session-to-eval-case.js';
 export { readEvalCaseFile, readRecordingFile, writeEvalCaseFiles, EVAL_FILE_SCHEMA_VERSION } from './production/case-files.js';
 
+// Task suites: deterministic domains, scored by outcome (docs/testing-and-evals.md, "Prove it on your model")
+export { defineDomain } from './suites/domain.js';
+export type { Domain } from './suites/domain.js';
+export { defineSuite } from './suites/suite.js';
+export type { Suite, AnySuite, SuiteTask, TaskExpectation, DeepPartial } from './suites/suite.js';
+export type { TaskOracle, OracleStep, OracleTurn } from './suites/oracle.js';
+export { runSuite, suiteSessionId } from './suites/run-suite.js';
+export type { RunSuiteOptions, SuiteReport, SuiteRunRef } from './suites/run-suite.js';
+export { oracleModel, SUITE_AGENT_KINDS } from './suites/suite-agent.js';
+export type { SuiteAgentKind, SuiteAgentContext, SuiteAgentFactory } from './suites/suite-agent.js';
+export { renderSuiteTable, renderSuiteMarkdown } from './suites/render-suite-table.js';
+export { builtinSuites } from './suites/builtin/index.js';
+
 // Errors
 export { EvalSetError, EvalUsageError, EvalFileError } from './errors.js';
 

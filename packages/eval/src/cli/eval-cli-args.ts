@@ -8,6 +8,17 @@ export const EVAL_USAGE = `replan eval — run an eval set, or turn a stored ses
       <file> default-exports { set, runner } or { set, makeRunner } (or a function returning one),
       or exports evalSet with runner or makeRunner.
 
+  replan eval --suite <travel|retail|research|all|file> [--agent react,plan-execute,graph] [--oracle]
+              [--repeat <k>] [--concurrency <n>] [--config <file>] [--record <dir> | --replay <dir>]
+              [--json <path>] [--markdown <path>] [--junit <path>] [--no-color]
+      runs task suites (deterministic tools over a small database, scored by the final database and
+      the answer) with each agent kind and prints a table: success, pass^k, model calls, tokens,
+      cost, latency. The model comes from OPENAI_BASE_URL / OPENAI_API_KEY / REPLAN_MODEL, or from
+      --config <file> (default-exports { model, prices? }: e.g. an AI SDK model through aiSdkModel).
+      --oracle runs each task's scripted solution instead (proves the suites, says nothing of a model).
+      --record <dir> keeps every run's session in <dir>; --replay <dir> replays them with no model.
+      Exit code 0 when every task passes, 1 when one fails, 2 on a usage or configuration error.
+
   replan eval --from-session <id> --store <dir | postgres://…> --out <dir> [--app <name>] [--user <id>] [--name <case>]
       writes <out>/<case>.case.json and <out>/<case>.recording.json from the stored session, for a
       test that replays it offline (ReplayModel.fromSession); see docs/testing-and-evals.md.`;
@@ -17,8 +28,25 @@ export interface EvalCliArgs {
   readonly flags: ReadonlyMap<string, string>;
 }
 
-const VALUED = new Set(['junit', 'markdown', 'concurrency', 'repeat', 'from-session', 'store', 'out', 'app', 'user', 'name']);
-const SWITCHES = new Set(['help', 'no-color']);
+const VALUED = new Set([
+  'junit',
+  'markdown',
+  'concurrency',
+  'repeat',
+  'from-session',
+  'store',
+  'out',
+  'app',
+  'user',
+  'name',
+  'suite',
+  'agent',
+  'config',
+  'record',
+  'replay',
+  'json',
+]);
+const SWITCHES = new Set(['help', 'no-color', 'oracle']);
 
 /** The arguments after `replan eval`: `<file> --flag value …` (a repeated flag keeps its last value). */
 export function parseEvalArgs(argv: readonly string[]): EvalCliArgs {

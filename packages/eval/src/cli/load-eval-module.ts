@@ -19,8 +19,13 @@ export interface EvalModule {
 
 type Exports = Record<string, unknown>;
 
-async function importFile(file: string, shown: string): Promise<Exports> {
-  if (!existsSync(file)) throw new EvalUsageError(`No eval file ${shown}: give the path of a .ts, .js or .mjs module.`);
+/** Imports a `.ts` (through tsx), `.js` or `.mjs` module given on the command line; `EvalUsageError` when it cannot. */
+export function importModule(path: string): Promise<Exports> {
+  return importFile(resolve(path), path, 'file');
+}
+
+async function importFile(file: string, shown: string, what = 'eval file'): Promise<Exports> {
+  if (!existsSync(file)) throw new EvalUsageError(`No ${what} ${shown}: give the path of a .ts, .js or .mjs module.`);
   if (/\.[mc]?tsx?$/.test(file)) {
     let api: { register: () => unknown };
     try {

@@ -12,6 +12,7 @@ import { renderTerminal } from '../report/render-terminal.js';
 import { runEval } from '../run/run-eval.js';
 import { countFlag, EVAL_USAGE, type EvalCliArgs, parseEvalArgs } from './eval-cli-args.js';
 import { loadEvalModule } from './load-eval-module.js';
+import { runSuiteCli, type SuiteCliIo } from './suite-cli.js';
 
 /** Where `runEvalCli` writes, and what the `replan` CLI lends it. */
 export interface EvalCliIo {
@@ -23,6 +24,8 @@ export interface EvalCliIo {
   readonly openStore?: (spec: string) => Promise<SessionStore>;
   /** Finds a session by id when `--app`/`--user` are not both given (the `replan` CLI searches a file store's directory). */
   readonly findSession?: (store: SessionStore, id: string, owner: { appName?: string; userId?: string }) => Promise<Session | undefined>;
+  /** Where `--suite` reads its model from (`OPENAI_BASE_URL`, `OPENAI_API_KEY`, `REPLAN_MODEL`; default `process.env`). */
+  readonly env?: SuiteCliIo['env'];
   /** ANSI colours in the report (default: when stdout is a TTY); `--no-color` turns them off. */
   readonly color?: boolean;
 }
@@ -106,7 +109,7 @@ async function fromSession(args: EvalCliArgs, io: EvalCliIo): Promise<number> {
 
 /**
  * `replan eval …` (the arguments after `eval`): runs an eval file and prints its report (writing
- * JUnit and Markdown when asked), or turns a stored session into a case and its recording
+ * JUnit and Markdown when asked), runs task suites (`--suite`), or turns a stored session into a case and its recording
  * (`--from-session`). Resolves with the exit code: 0 all passed, 1 a case failed, 2 a usage or
  * configuration error (its message, which says what to do, goes to `io.err`).
  */
@@ -118,6 +121,8 @@ export async function runEvalCli(argv: readonly string[], io: EvalCliIo): Promis
       io.out(EVAL_USAGE);
       return EXIT.passed;
     }
+    if (args.flags.has('suite'))
+      return (await runSuiteCli(args, { out: io.out, ...(io.env ? { env: io.env } : {}) })) ? EXIT.passed : EXIT.failed;
     return args.flags.has('from-session') ? await fromSession(args, io) : await evalFile(args, io);
   } catch (error) {
     // EvalUsageError, EvalSetError, EvalFileError, and the store's own (a damaged session, a bad id):

@@ -1,5 +1,5 @@
-/** The criteria a case can be judged by, one per expectation. */
-export type CriterionName = 'trajectory' | 'plan' | 'answer' | 'status' | 'cost' | 'latency';
+/** The criteria a run can be judged by: one per eval-case expectation, and `state` (the database) and `facts` (the answer) for suite tasks. */
+export type CriterionName = 'trajectory' | 'plan' | 'answer' | 'status' | 'cost' | 'latency' | 'state' | 'facts';
 
 /** How one run did on one criterion. */
 export interface CriterionResult {

@@ -16,6 +16,8 @@ export interface CaseRunReport {
   /** Its model calls without a price (the runner has no `prices` for their model): shown as "unpriced", never as $0. */
   readonly unpricedModelCalls: number;
   readonly usage: Usage;
+  /** Its model calls (suite runs report them; `runEval` leaves them out). */
+  readonly modelCalls?: number;
   readonly latencyMs: number;
   /** Why the run could not be judged (its runner threw, the session was not stored, …). */
   readonly error?: { readonly name: string; readonly message: string };

@@ -38,23 +38,31 @@ function testCase(suite: string, c: CaseReport): string {
   return [open, ...body, '    </testcase>'].join('\n');
 }
 
+const countsOf = (cases: readonly CaseReport[], ms: number) => {
+  const errors = cases.filter(isError).length;
+  const failures = cases.filter((c) => !c.pass).length - errors;
+  return `tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="${seconds(ms)}"`;
+};
+
 /**
- * The report as JUnit XML (one `<testsuite>` named after the set, one `<testcase>` per case):
- * CI systems show its failures next to unit tests. A failing case is a `<failure>` naming the
- * criteria that failed; a case whose runs all threw (the agent failed, or could not start) is an `<error>`. Every text is XML-escaped and
- * characters XML cannot hold are written as visible escapes (ESC as `\u001b`).
+ * The report as JUnit XML (one `<testsuite>` named after the set, one `<testcase>` per case; given
+ * several reports, e.g. suites × agent kinds, one `<testsuite>` each): CI systems show its failures
+ * next to unit tests. A failing case is a `<failure>` naming the criteria that failed; a case whose
+ * runs all threw (the agent failed, or could not start) is an `<error>`. Every text is XML-escaped
+ * and characters XML cannot hold are written as visible escapes (ESC as `\u001b`).
  */
-export function renderJUnit(report: EvalReport): string {
-  const errors = report.cases.filter(isError).length;
-  const failures = report.failed - errors;
-  const counts = `tests="${report.cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="${seconds(report.durationMs)}"`;
-  const name = xmlText(report.name);
+export function renderJUnit(report: EvalReport | readonly EvalReport[]): string {
+  const reports: readonly EvalReport[] = Array.isArray(report) ? report : [report as EvalReport];
+  const all = reports.flatMap((r) => r.cases);
+  const total = reports.reduce((ms, r) => ms + r.durationMs, 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="replan eval" ${counts}>`,
-    `  <testsuite name="${name}" ${counts} timestamp="${new Date(report.startedAt).toISOString()}">`,
-    ...report.cases.map((c) => testCase(report.name, c)),
-    '  </testsuite>',
+    `<testsuites name="replan eval" ${countsOf(all, total)}>`,
+    ...reports.flatMap((r) => [
+      `  <testsuite name="${xmlText(r.name)}" ${countsOf(r.cases, r.durationMs)} timestamp="${new Date(r.startedAt).toISOString()}">`,
+      ...r.cases.map((c) => testCase(r.name, c)),
+      '  </testsuite>',
+    ]),
     '</testsuites>',
     '',
   ].join('\n');

@@ -55,11 +55,11 @@ function summarise(runs: readonly CaseRunReport[], threshold: number): Criterion
   });
 }
 
-function caseReport(evalCase: EvalCase, set: EvalSet, runs: readonly CaseRunReport[]): CaseReport {
-  const threshold = evalCase.passRate ?? set.passRate ?? 1;
+/** A case's report from its runs: it passes when the share of passing runs reaches `threshold`. */
+export function caseReportOf(name: string, threshold: number, runs: readonly CaseRunReport[]): CaseReport {
   const passRate = runs.length ? runs.filter((r) => r.pass).length / runs.length : 0;
   return {
-    name: evalCase.name,
+    name,
     pass: runs.length > 0 && passRate >= threshold,
     passRate,
     threshold,
@@ -70,6 +70,33 @@ function caseReport(evalCase: EvalCase, set: EvalSet, runs: readonly CaseRunRepo
     usage: sumUsage(runs),
     latencyMs: mean(runs.map((r) => r.latencyMs)),
     sessionIds: runs.flatMap((r) => (r.sessionId ? [r.sessionId] : [])),
+  };
+}
+
+const caseReport = (evalCase: EvalCase, set: EvalSet, runs: readonly CaseRunReport[]): CaseReport =>
+  caseReportOf(evalCase.name, evalCase.passRate ?? set.passRate ?? 1, runs);
+
+/** The whole report from its cases' reports. */
+export function evalReportOf(
+  name: string,
+  cases: readonly CaseReport[],
+  repeat: number,
+  durationMs: number,
+  startedAt: number,
+): EvalReport {
+  const passed = cases.filter((c) => c.pass).length;
+  return {
+    name,
+    pass: passed === cases.length,
+    cases,
+    passed,
+    failed: cases.length - passed,
+    repeat,
+    cost: cases.reduce((total, c) => total + c.cost, 0),
+    unpricedModelCalls: cases.reduce((total, c) => total + c.unpricedModelCalls, 0),
+    usage: sumUsage(cases),
+    durationMs,
+    startedAt,
   };
 }
 
@@ -112,18 +139,5 @@ export async function runEval(options: RunEvalOptions): Promise<EvalReport> {
       return caseReport(evalCase, set, runs);
     }),
   );
-  const passed = cases.filter((c) => c.pass).length;
-  return {
-    name: set.name,
-    pass: passed === cases.length,
-    cases,
-    passed,
-    failed: cases.length - passed,
-    repeat,
-    cost: cases.reduce((total, c) => total + c.cost, 0),
-    unpricedModelCalls: cases.reduce((total, c) => total + c.unpricedModelCalls, 0),
-    usage: sumUsage(cases),
-    durationMs: performance.now() - started,
-    startedAt,
-  };
+  return evalReportOf(set.name, cases, repeat, performance.now() - started, startedAt);
 }

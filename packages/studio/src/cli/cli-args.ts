@@ -11,7 +11,9 @@ export const USAGE = `replan — look at and act on replan sessions
                   (app and user are found in a file store when omitted)
   replan eval <file> [--junit <path>] [--markdown <path>] [--concurrency <n>] [--repeat <n>]
   replan eval --from-session <id> --store <dir | postgres://…> --out <dir>
-                  run an eval set for CI, or turn a stored session into an eval case
+  replan eval --suite <travel|retail|research|all|file> [--agent <kinds>] [--repeat <k>] [--oracle]
+                  run an eval set for CI, turn a stored session into an eval case, or run task
+                  suites on the model from OPENAI_BASE_URL / REPLAN_MODEL
                   (needs @replan/eval; replan eval --help tells more)
   replan help     this text (also replan --help, replan -h, replan <command> --help)
 
