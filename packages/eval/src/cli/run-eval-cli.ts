@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { FileSessionStore, ReplanError, type Session, type SessionStore } from '@replan/core';
 import { EvalUsageError } from '../errors.js';
 import { writeEvalCaseFiles } from '../production/case-files.js';
@@ -12,6 +11,7 @@ import { renderTerminal } from '../report/render-terminal.js';
 import { runEval } from '../run/run-eval.js';
 import { countFlag, EVAL_USAGE, type EvalCliArgs, parseEvalArgs } from './eval-cli-args.js';
 import { loadEvalModule } from './load-eval-module.js';
+import { writeReport } from './write-report.js';
 import { runSuiteCli, type SuiteCliIo } from './suite-cli.js';
 
 /** Where `runEvalCli` writes, and what the `replan` CLI lends it. */
@@ -37,15 +37,6 @@ async function defaultOpenStore(spec: string): Promise<SessionStore> {
   if (/^postgres(ql)?:\/\//i.test(spec))
     throw new EvalUsageError('A postgres:// store needs the replan CLI (@replan/studio with @replan/postgres): run it as replan eval ….');
   return new FileSessionStore({ dir: resolve(spec) });
-}
-
-async function writeReport(path: string, text: string, what: string): Promise<void> {
-  try {
-    await mkdir(dirname(resolve(path)), { recursive: true });
-    await writeFile(path, text);
-  } catch (error) {
-    throw new EvalUsageError(`Cannot write the ${what} report to ${path}: ${(error as Error).message}`);
-  }
 }
 
 async function evalFile(args: EvalCliArgs, io: EvalCliIo): Promise<number> {

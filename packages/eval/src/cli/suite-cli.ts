@@ -1,5 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { type ChatModel, FileSessionStore, InMemorySessionStore, type PriceTable, type SessionStore } from '@replan/core';
 import { ReplayModel } from '@replan/core/testing';
 import { EvalUsageError } from '../errors.js';
@@ -13,6 +12,7 @@ import type { AnySuite } from '../suites/suite.js';
 import { SUITE_AGENT_KINDS, type SuiteAgentKind } from '../suites/suite-agent.js';
 import { countFlag, type EvalCliArgs } from './eval-cli-args.js';
 import { loadSuiteConfig, loadSuiteFile } from './load-suite-config.js';
+import { writeReport } from './write-report.js';
 
 /** Where the suite command writes. */
 export interface SuiteCliIo {
@@ -76,15 +76,6 @@ async function modelOf(
   return { model };
 }
 
-async function writeOut(path: string, text: string, what: string): Promise<void> {
-  try {
-    await mkdir(dirname(resolve(path)), { recursive: true });
-    await writeFile(path, text);
-  } catch (error) {
-    throw new EvalUsageError(`Cannot write the ${what} report to ${path}: ${(error as Error).message}`);
-  }
-}
-
 /** The failing tasks, one line each: suite, agent, task and why. */
 function failureLines(reports: readonly SuiteReport[]): string[] {
   const lines: string[] = [];
@@ -133,11 +124,11 @@ export async function runSuiteCli(args: EvalCliArgs, io: SuiteCliIo): Promise<bo
   const what = args.flags.has('oracle') ? 'scripted oracles (they prove the suites, not a model)' : 'your model';
   io.out([renderSuiteTable(reports), `runs: ${what}`, ...(failures.length ? ['', ...failures] : [])].join('\n'));
   const json = args.flags.get('json');
-  if (json) await writeOut(json, `${JSON.stringify(reports, null, 2)}\n`, 'JSON');
+  if (json) await writeReport(json, `${JSON.stringify(reports, null, 2)}\n`, 'JSON');
   const markdown = args.flags.get('markdown');
   if (markdown)
-    await writeOut(markdown, [renderSuiteMarkdown(reports), ...reports.map((r) => renderMarkdown(r.report))].join('\n'), 'Markdown');
+    await writeReport(markdown, [renderSuiteMarkdown(reports), ...reports.map((r) => renderMarkdown(r.report))].join('\n'), 'Markdown');
   const junit = args.flags.get('junit');
-  if (junit) await writeOut(junit, renderJUnit(reports.map((r) => r.report)), 'JUnit');
+  if (junit) await writeReport(junit, renderJUnit(reports.map((r) => r.report)), 'JUnit');
   return reports.every((r) => r.report.pass);
 }
