@@ -99,7 +99,7 @@ async function* replayed(options: ResumeUIMessageStreamOptions, signal: AbortSig
   if (invocationId === undefined) return;
   const encoder = new EventChunkEncoder(key.id);
   // The run's events the client already has set the encoder's state (plan revision, steps, approvals).
-  const earlier = withheldAnswers(session.events.slice(0, start.from));
+  const earlier = withheldAnswers(session.events);
   for (let i = 0; i < start.from; i++) {
     const event = session.events[i] as AgentEvent;
     if (event.invocationId === invocationId) encoder.stored(event, earlier.get(event.id));

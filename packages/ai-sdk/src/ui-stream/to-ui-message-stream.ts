@@ -87,7 +87,7 @@ async function locate(store: SessionStore, key: SessionKey, first: AgentEvent, e
   const events = (await store.get(key))?.events ?? [];
   const index = events.findIndex((e) => e.id === first.id);
   if (index < 0) return events.length + 1;
-  const withheld = withheldAnswers(events.slice(0, index));
+  const withheld = withheldAnswers(events);
   for (let i = 0; i < index; i++) {
     const earlier = events[i] as AgentEvent;
     if (earlier.invocationId === first.invocationId) encoder.stored(earlier, withheld.get(earlier.id));
