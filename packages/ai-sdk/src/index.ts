@@ -38,6 +38,7 @@ export type {
   StepData,
   StepStatus,
   InterruptData,
+  GuardrailData,
   ReplanDataParts,
   ReplanUIMessage,
   ReplanUIChunk,

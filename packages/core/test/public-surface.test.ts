@@ -9,6 +9,7 @@ describe('public surface of @replan/core', () => {
   it('the main entry exports what an application uses', async () => {
     expect(await valueExports(import('@replan/core'))).toEqual([
       'AgentToolError',
+      'AnswerGate',
       'BlobLimitError',
       'BlobTooLargeError',
       'BudgetExceededError',
@@ -71,6 +72,8 @@ describe('public surface of @replan/core', () => {
       'fileFromBytes',
       'fileFromPath',
       'fileFromUrl',
+      'guardrailBlockOf',
+      'guardrailBlockText',
       'imageFromBytes',
       'imageFromFile',
       'imageFromUrl',
@@ -99,6 +102,7 @@ describe('public surface of @replan/core', () => {
       'toolResultsOf',
       'totalTokens',
       'userMessage',
+      'withheldAnswers',
     ]);
   });
 

@@ -1,6 +1,10 @@
-import { InMemorySessionStore, type Guardrails } from '@replan/core';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileSessionStore, InMemorySessionStore, type Guardrails } from '@replan/core';
 import { describe, expect, it } from 'vitest';
 import { defineEvalSet, runEval, sessionToEvalCase } from '@replan/eval';
+import { runEvalCli } from '@replan/eval/cli';
 import { researchRunner } from './support/agents.js';
 
 const onTopic: Guardrails = {
@@ -74,5 +78,50 @@ describe('evals of runs a guardrail blocks', () => {
       ['trajectory', true],
       ['status', true],
     ]);
+  });
+
+  it('an answer the output guardrails never passed (the guardrail threw) is not the expected answer either', async () => {
+    const store = new InMemorySessionStore();
+    const broken: Guardrails = {
+      output: [
+        {
+          name: 'moderation',
+          check: () => {
+            throw new Error('moderation service down');
+          },
+        },
+      ],
+    };
+    const runner = researchRunner({ store, cities, guardrails: broken, answer: () => 'The code is 4242.' });
+    expect((await runner.run({ userId: 'u', sessionId: 'b3', input: 'Compare Lyon' }).result()).status).toBe('failed');
+    const session = await store.get({ appName: runner.appName, userId: 'u', id: 'b3' });
+    expect(JSON.stringify(sessionToEvalCase(session!).evalCase)).not.toContain('4242');
+  });
+
+  it('replan eval --from-session says which guardrail blocked the session and writes no answer', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'replan-eval-blocked-'));
+    try {
+      const store = new FileSessionStore({ dir: join(dir, 'store') });
+      const runner = researchRunner({ store, cities, guardrails: noPorto, answer: () => 'Porto wins, code 4242.' });
+      await runner.run({ userId: 'u', sessionId: 'b4', input: 'Compare Lyon and Porto' }).result();
+      const out: string[] = [];
+      const argv = [
+        '--from-session',
+        'b4',
+        '--store',
+        join(dir, 'store'),
+        '--out',
+        join(dir, 'cases'),
+        '--app',
+        runner.appName,
+        '--user',
+        'u',
+      ];
+      expect(await runEvalCli(argv, { out: (t) => out.push(t), err: (t) => out.push(t) })).toBe(0);
+      expect(out.join('\n')).toContain('Blocked by the output guardrail "no_porto": mentions Porto, so the case expects no answer');
+      expect(await readFile(join(dir, 'cases', 'session-b4.case.json'), 'utf8')).not.toContain('4242');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

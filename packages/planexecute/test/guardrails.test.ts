@@ -67,6 +67,23 @@ describe('guardrails on a plan–execute agent', () => {
     expect(result.guardrail?.stage).toBe('output');
   });
 
+  it('renderRun never prints an answer an output guardrail blocked, streamed or not: it prints the block', async () => {
+    for (const stream of [false, true]) {
+      const h = planExecute(
+        { output: [{ name: 'no_phones', check: (answer) => ({ tripwire: answer.includes('555-'), reason: 'a phone number' }) }] },
+        'call 555-0100',
+      );
+      const { out, text } = capture();
+      const result = await renderRun(h.runner.run({ ...user, input: 'who do I call?', stream }), {
+        out: { ...out, isTTY: stream },
+        color: false,
+      });
+      expect(result.status).toBe('blocked');
+      expect(text()).not.toContain('555-');
+      expect(text()).toContain('Blocked by the output guardrail "no_phones": a phone number');
+    }
+  });
+
   it('a throwing guardrail fails the run with a GuardrailError naming it', async () => {
     const h = planExecute({
       output: [

@@ -29,6 +29,7 @@ import { answerValues, contentOf, taskInput } from './message-input.js';
 import {
   A2A_META,
   answerArtifact,
+  endedText,
   CONTEXT_KEY,
   foldTaskLog,
   interruptMessage,
@@ -317,7 +318,15 @@ export class ReplanTaskHandler implements A2ARequestHandler {
       state === STATE.inputRequired
         ? interruptMessage(ids, result.interrupts)
         : state === STATE.failed
-          ? agentMessage(ids, [textPart(`The run ended ${result.status}${result.error ? `: ${result.error.message}` : ''}.`)])
+          ? agentMessage(ids, [
+              textPart(
+                endedText(
+                  result.status,
+                  result.guardrail,
+                  result.error ? `The run ended ${result.status}: ${result.error.message}.` : undefined,
+                ),
+              ),
+            ])
           : state === STATE.working
             ? agentMessage(ids, [textPart('The server stopped this run; resubscribe to continue it.')])
             : undefined;

@@ -1,5 +1,15 @@
 import type { Artifact, Message, Task, TaskState } from '@a2a-js/sdk';
-import type { AgentEvent, Interrupt, MediaBlock, Message as ReplanMessage, RunStatus, Session } from '@replan/core';
+import {
+  type AgentEvent,
+  type GuardrailTrip,
+  guardrailBlockText,
+  type Interrupt,
+  type MediaBlock,
+  type Message as ReplanMessage,
+  type RunStatus,
+  type Session,
+  withheldAnswers,
+} from '@replan/core';
 import { filePart } from './answer-files.js';
 import { agentMessage, artifact, dataPart, isTerminal, STATE, type TaskIds, textPart } from './a2a-shapes.js';
 
@@ -12,7 +22,7 @@ export const A2A_META = 'a2a';
 export interface TaskLog {
   readonly ids: TaskIds;
   readonly plan: unknown;
-  readonly end: { readonly status: RunStatus; readonly output?: string } | undefined;
+  readonly end: { readonly status: RunStatus; readonly output?: string; readonly guardrail?: GuardrailTrip } | undefined;
   readonly structured: unknown;
   /** The run's answer message (its last top-level final), whose images and files the answer artifact carries. */
   readonly answer: ReplanMessage | undefined;
@@ -39,13 +49,15 @@ export function foldTaskLog(session: Session): TaskLog {
   let canceled = false;
   let error: string | undefined;
   const open = new Map<string, Interrupt>();
+  // An answer an output guardrail blocked stays in the log for audit; the task never shows it.
+  const withheld = withheldAnswers(session.events);
   for (const event of session.events) {
     const actions = event.actions;
     plan = planOf(event) ?? plan;
     if (actions?.interrupt) open.set(actions.interrupt.id, actions.interrupt);
     for (const id of Object.keys(actions?.resumeValues ?? {})) open.delete(id);
     if (actions?.invocationEnd) end = actions.invocationEnd;
-    if (actions?.final && !event.path.includes('/')) {
+    if (actions?.final && !event.path.includes('/') && !withheld.has(event.id)) {
       structured = actions.final.structured;
       answer = event.message;
     }
@@ -72,6 +84,12 @@ export function stateOf(log: TaskLog): TaskState {
   if (log.openInterrupts.length > 0) return STATE.inputRequired;
   if (log.error !== undefined) return STATE.failed;
   return STATE.working;
+}
+
+/** Why a run ended without an answer, for the task's status message: the guardrail that blocked it, else the status and error. */
+export function endedText(status: RunStatus | string | undefined, guardrail: GuardrailTrip | undefined, error: string | undefined): string {
+  if (guardrail) return `${guardrailBlockText(guardrail)}.`;
+  return error ?? `The run ended ${status}.`;
 }
 
 /** The interrupts as an A2A status message: a sentence for people, and the questions as data for programs. */
@@ -117,7 +135,7 @@ export function taskOf(log: TaskLog, state = stateOf(log), media: readonly Media
     state === STATE.inputRequired
       ? interruptMessage(log.ids, log.openInterrupts)
       : state === STATE.failed && (log.error || log.end)
-        ? agentMessage(log.ids, [textPart(log.error ?? `The run ended ${log.end?.status}.`)])
+        ? agentMessage(log.ids, [textPart(endedText(log.end?.status, log.end?.guardrail, log.error))])
         : undefined;
   return {
     id: log.ids.taskId,

@@ -1,5 +1,5 @@
-import type { AgentEvent, Interrupt, Message } from '@replan/core';
-import { isApprovalAnswer } from '@replan/core';
+import type { AgentEvent, Interrupt, Message, WithheldAnswer } from '@replan/core';
+import { guardrailBlockOf, guardrailBlockText, isApprovalAnswer } from '@replan/core';
 import { planExecuteEventKind, stepsOf, type ExecutedGraphStep, type ExecutedStep } from '@replan/planexecute';
 import { assistantMessageId } from './message-id.js';
 import type { ReplanUIChunk, StepData } from './ui-data-parts.js';
@@ -48,8 +48,10 @@ export class EventChunkEncoder {
    * replay, position for position (a chunk's id numbers its slot): where the live stream already
    * sent a text as deltas, the slots of its start and deltas are empty (`undefined`) and only its end
    * is sent. `pre` are live-only chunks that close streamed parts before them (never in a replay).
+   * A `withheld` answer (`AnswerGate`, `withheldAnswers`) gives none of its text: the end of its
+   * blocked run shows the block instead.
    */
-  stored(event: AgentEvent): StoredChunks {
+  stored(event: AgentEvent, withheld?: WithheldAnswer): StoredChunks {
     const out: Slot[] = [];
     const pre: ReplanUIChunk[] = [];
     const actions = event.actions;
@@ -78,12 +80,19 @@ export class EventChunkEncoder {
         out.push(...this.stepStarted(event, kind.executedStep?.step ?? event.meta?.step, kind.stepNumber, kind.stepId));
         break;
     }
-    if (!tag || !PLANNING_TAGS.has(tag)) {
+    if (withheld) pre.push(...this.closeLive(event.path));
+    else if (!tag || !PLANNING_TAGS.has(tag)) {
       if (event.message) out.push(...this.messageChunks(event.message, event.path));
       else if (actions?.final) out.push(...this.textChunks(actions.final.text, event.path));
     }
     if (kind?.kind === 'step-result') out.push(this.stepFinished(event, kind.executedStep, kind.stepNumber, kind.stepId));
     if (actions?.interrupt) out.push(this.interruptChunk(actions.interrupt));
+    const blocked = guardrailBlockOf(event);
+    if (blocked) {
+      // Said in the message for any UI, and as data for one that shows blocks its own way.
+      out.push(...this.textChunks(guardrailBlockText(blocked), event.path));
+      out.push({ type: 'data-guardrail', id: 'guardrail', data: blocked });
+    }
     if (actions?.invocationEnd) out.push({ type: 'finish' });
     return { pre, slots: out };
   }

@@ -1,4 +1,4 @@
-import type { AgentEvent, SessionKey, SessionStore } from '@replan/core';
+import { type AgentEvent, AnswerGate, type GateRelease, type SessionKey, type SessionStore, withheldAnswers } from '@replan/core';
 import { formatChunkId, parseChunkId, sessionTag } from './chunk-id.js';
 import { EventChunkEncoder, isInvocationStart } from './event-chunks.js';
 import { chunkStream, type IdentifiedChunk } from './identified-chunks.js';
@@ -43,6 +43,12 @@ export function resumeUIMessageStream(options: ResumeUIMessageStreamOptions): Re
     controller.abort();
     void gen.return(undefined);
   });
+}
+
+/** A stored event and its index in the session's log (its chunk ids number from it). */
+interface Logged {
+  readonly event: AgentEvent;
+  readonly index: number;
 }
 
 interface Start {
@@ -93,10 +99,23 @@ async function* replayed(options: ResumeUIMessageStreamOptions, signal: AbortSig
   if (invocationId === undefined) return;
   const encoder = new EventChunkEncoder(key.id);
   // The run's events the client already has set the encoder's state (plan revision, steps, approvals).
+  const earlier = withheldAnswers(session.events);
   for (let i = 0; i < start.from; i++) {
     const event = session.events[i] as AgentEvent;
-    if (event.invocationId === invocationId) encoder.stored(event);
+    if (event.invocationId === invocationId) encoder.stored(event, earlier.get(event.id));
   }
+  // An answer waits in the gate until the log says whether an output guardrail blocked it.
+  const gate = new AnswerGate<Logged>((logged) => logged.event);
+  // No live parts are open in a replay: every slot is filled and nothing comes before them.
+  function* chunksOf(released: readonly GateRelease<Logged>[]): Generator<IdentifiedChunk> {
+    for (const { item, withheld } of released)
+      for (const [n, chunk] of encoder.stored(item.event, withheld).slots.entries())
+        if (chunk && !(item.index === start.from && n <= start.skip)) yield { id: formatChunkId(tag, { seq: item.index + 1, n }), chunk };
+  }
+  const stop = (next: number) => {
+    const held = [...chunksOf(gate.flush())];
+    return [...held, ...ending(encoder, tag, next)];
+  };
   const waiter = new SessionChangeWaiter(store, key, options.pollMs ?? 1000, options.subscribe);
   try {
     let events = session.events;
@@ -104,11 +123,8 @@ async function* replayed(options: ResumeUIMessageStreamOptions, signal: AbortSig
     for (;;) {
       while (next < events.length) {
         const event = events[next] as AgentEvent;
-        const seq = next + 1;
-        if (event.invocationId !== invocationId) return yield* ending(encoder, tag, next);
-        // No live parts are open in a replay: every slot is filled and nothing comes before them.
-        for (const [n, chunk] of encoder.stored(event).slots.entries())
-          if (chunk && !(next === start.from && n <= start.skip)) yield { id: formatChunkId(tag, { seq, n }), chunk };
+        if (event.invocationId !== invocationId) return yield* stop(next);
+        yield* chunksOf(gate.push({ event, index: next }));
         next++;
         if (event.actions?.invocationEnd) return;
       }
@@ -116,7 +132,7 @@ async function* replayed(options: ResumeUIMessageStreamOptions, signal: AbortSig
         // The run may have stored its last events (an approval request, say) and let go of its
         // lease between our read of the log and the lease check: read once more before ending.
         const last = (await store.get(key))?.events ?? events;
-        if (last.length === events.length) return yield* ending(encoder, tag, next);
+        if (last.length === events.length) return yield* stop(next);
         events = last;
         continue;
       }

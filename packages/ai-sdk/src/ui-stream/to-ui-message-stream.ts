@@ -1,4 +1,12 @@
-import type { AgentEvent, Run, SessionKey, SessionStore } from '@replan/core';
+import {
+  type AgentEvent,
+  AnswerGate,
+  type Run,
+  type SessionKey,
+  type SessionStore,
+  type WithheldAnswer,
+  withheldAnswers,
+} from '@replan/core';
 import { formatChunkId, sessionTag } from './chunk-id.js';
 import { EventChunkEncoder, isOwnEvent } from './event-chunks.js';
 import { chunkStream, type IdentifiedChunk } from './identified-chunks.js';
@@ -35,28 +43,34 @@ async function* liveChunks(run: Run, store: SessionStore, key: SessionKey): Asyn
   let k = 0;
   let ended = false;
   const live = (chunk: ReplanUIChunk): IdentifiedChunk => ({ id: formatChunkId(tag, { seq, k: k++ }), chunk });
+  // An answer waits in the gate until it is known whether an output guardrail blocked it.
+  const gate = new AnswerGate();
+  async function* chunksOf(event: AgentEvent, withheld: WithheldAnswer | undefined): AsyncGenerator<IdentifiedChunk> {
+    if (event.partial) {
+      if (located) for (const chunk of encoder.partial(event)) yield live(chunk);
+      return;
+    }
+    if (located) seq++;
+    else {
+      seq = await locate(store, key, event, encoder);
+      located = true;
+    }
+    notifySessionChanged(key);
+    const { pre, slots } = encoder.stored(event, withheld);
+    // Live-only chunks (closing streamed parts) come first, numbered after the previous event.
+    seq--;
+    for (const chunk of pre) yield live(chunk);
+    seq++;
+    k = 0;
+    for (const [n, chunk] of slots.entries()) if (chunk) yield { id: formatChunkId(tag, { seq, n }), chunk };
+    if (event.actions?.invocationEnd) ended = true;
+  }
   try {
     for await (const event of run) {
       if (!isOwnEvent(event)) continue;
-      if (event.partial) {
-        if (located) for (const chunk of encoder.partial(event)) yield live(chunk);
-        continue;
-      }
-      if (located) seq++;
-      else {
-        seq = await locate(store, key, event, encoder);
-        located = true;
-      }
-      notifySessionChanged(key);
-      const { pre, slots } = encoder.stored(event);
-      // Live-only chunks (closing streamed parts) come first, numbered after the previous event.
-      seq--;
-      for (const chunk of pre) yield live(chunk);
-      seq++;
-      k = 0;
-      for (const [n, chunk] of slots.entries()) if (chunk) yield { id: formatChunkId(tag, { seq, n }), chunk };
-      if (event.actions?.invocationEnd) ended = true;
+      for (const { item, withheld } of gate.push(event)) yield* chunksOf(item, withheld);
     }
+    for (const { item, withheld } of gate.flush()) yield* chunksOf(item, withheld);
     // The run has ended and released its lease: resumed streams waiting on it can tell now.
     notifySessionChanged(key);
     if (!ended) for (const chunk of encoder.finish()) yield live(chunk);
@@ -73,9 +87,10 @@ async function locate(store: SessionStore, key: SessionKey, first: AgentEvent, e
   const events = (await store.get(key))?.events ?? [];
   const index = events.findIndex((e) => e.id === first.id);
   if (index < 0) return events.length + 1;
+  const withheld = withheldAnswers(events);
   for (let i = 0; i < index; i++) {
     const earlier = events[i] as AgentEvent;
-    if (earlier.invocationId === first.invocationId) encoder.stored(earlier);
+    if (earlier.invocationId === first.invocationId) encoder.stored(earlier, withheld.get(earlier.id));
   }
   return index + 1;
 }

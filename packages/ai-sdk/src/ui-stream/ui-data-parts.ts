@@ -1,3 +1,4 @@
+import type { GuardrailTrip } from '@replan/core';
 import type { UIMessage, UIMessageChunk } from 'ai';
 
 /** `data-plan`: the plan in force; one part per message (id `plan`), replaced on every revision. */
@@ -37,11 +38,18 @@ export interface InterruptData {
   readonly payload: unknown;
 }
 
+/**
+ * `data-guardrail`: the guardrail that blocked the run (id `guardrail`). The stream withholds a
+ * blocked answer's text and says the block in a text part too.
+ */
+export type GuardrailData = GuardrailTrip;
+
 /** The data parts a replan stream sends. */
 export type ReplanDataParts = {
   plan: PlanData;
   step: StepData;
   interrupt: InterruptData;
+  guardrail: GuardrailData;
 };
 
 /** The UI message a replan stream builds: type `useChat`/`Chat` with it to get typed data parts. */

@@ -22,6 +22,7 @@ import { RunObservation } from '../observe/run-observation.js';
 import { fenceAppends, type RunFence } from './run-lease.js';
 import { checkGuardrails } from '../guardrails/check-guardrails.js';
 import type { GuardrailTrip } from '../guardrails/guardrail.js';
+import { HeldAnswerDeltas } from './held-answer-deltas.js';
 
 export interface DriveOptions {
   readonly agent: Agent;
@@ -211,12 +212,27 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
       const tripped = await checkGuardrails(agent.guardrails?.input, 'input', options.input, ctx);
       if (tripped) return await block(tripped);
     }
-    for await (const event of runAgent(ctx)) {
+    // With output guardrails, the answer's streamed text waits for their verdict (see HeldAnswerDeltas).
+    const deltas = agent.guardrails?.output?.length ? new HeldAnswerDeltas() : undefined;
+    for await (const produced of runAgent(ctx)) {
+      let event = produced;
       if (event.partial) {
+        if (deltas?.hold(event)) continue;
         const pending = writer.drain();
         if (pending) await pending; // keep the order: earlier results reach the caller first
         emit(event);
-      } else if (mayOvertake(event)) {
+        continue;
+      }
+      if (deltas) {
+        const settled = deltas.settle(event);
+        event = settled.event;
+        if (settled.before.length > 0) {
+          const pending = writer.drain();
+          if (pending) await pending;
+          for (const delta of settled.before) emit(delta);
+        }
+      }
+      if (mayOvertake(event)) {
         // A tool's result: pull the next one while this is flushed (group commit).
         void store1(event, true).catch(loseLeaseOn); // a failure surfaces at the next wait
       } else await store1(event); // everything before it is durable too

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { FileSessionStore, ReplanError, type Session, type SessionStore } from '@replan/core';
+import { FileSessionStore, guardrailBlockText, ReplanError, type Session, type SessionStore } from '@replan/core';
 import { EvalUsageError } from '../errors.js';
 import { writeEvalCaseFiles } from '../production/case-files.js';
 import { withInputBytes } from '../production/case-input-bytes.js';
@@ -91,7 +91,10 @@ async function fromSession(args: EvalCliArgs, io: EvalCliIo): Promise<number> {
     const converted = await withInputBytes(sessionToEvalCase(session, name ? { name } : {}), store, key);
     const { casePath, recordingPath } = await writeEvalCaseFiles(out, converted, session.id);
     const calls = converted.evalCase.expect.trajectory?.calls.length ?? 0;
-    io.out(`wrote ${casePath} (${calls} tool call(s), answer, status) and ${recordingPath} (${converted.recording.length} events)`);
+    const blocked = converted.guardrail ? `; ${guardrailBlockText(converted.guardrail)}, so the case expects no answer` : '';
+    io.out(
+      `wrote ${casePath} (${calls} tool call(s), answer, status${blocked}) and ${recordingPath} (${converted.recording.length} events)`,
+    );
     return EXIT.passed;
   } finally {
     await store.close?.();

@@ -1,4 +1,12 @@
-import { type AgentEvent, type Message, messageText, type RunStatus, type Session } from '@replan/core';
+import {
+  type AgentEvent,
+  type GuardrailTrip,
+  type Message,
+  messageText,
+  type RunStatus,
+  type Session,
+  withheldAnswers,
+} from '@replan/core';
 import { EvalSetError } from '../errors.js';
 import { toolCallsOfEvents } from '../run/run-observation.js';
 import type { Matcher } from '../matchers/arg-matcher.js';
@@ -13,8 +21,13 @@ export interface SessionToEvalCaseOptions {
 export interface SessionEvalCase {
   /** Input = the session's first user message; expects its tool calls (exact, with their args), its answer and its status. */
   readonly evalCase: EvalCase;
-  /** The session's events, for `ReplayModel.fromSession(recording)` and `replayTools(recording, tools)`. */
+  /**
+   * The session's events, for `ReplayModel.fromSession(recording)` and `replayTools(recording, tools)`.
+   * Verbatim: a replay needs every model response, a withheld answer's too.
+   */
   readonly recording: readonly AgentEvent[];
+  /** The guardrail that blocked the recorded invocation (its answer, if any, is left out of the case). */
+  readonly guardrail?: GuardrailTrip;
 }
 
 /** A user message with text only becomes a string input (easier to read and edit in a case file). */
@@ -26,7 +39,8 @@ function inputOf(message: Message): EvalInput {
  * Turns a stored session (e.g. a production failure read from `PostgresSessionStore`) into an eval
  * case and its recording: the first invocation's user input, the tool calls it made (mode `exact`,
  * args compared as recorded, call ids left out), its final answer, and its status when the
- * invocation ended (`completed` / `max_iterations` / `blocked`; a blocked run expects no answer).
+ * invocation ended (`completed` / `max_iterations` / `blocked`; a blocked run expects no answer, and an
+ * answer the output guardrails never passed is left out too).
  * Edit the expectations where the recorded behaviour was wrong, then replay the recording in a
  * test. Images and files of the input stay
  * as the session's blob ids: to run the case against another store, give them their bytes first
@@ -38,8 +52,9 @@ export function sessionToEvalCase(session: Pick<Session, 'id' | 'events'>, optio
   if (!first?.message) throw new EvalSetError(`Session "${session.id}" has no user input to turn into an eval case.`);
   const events = session.events.filter((e) => e.invocationId === first.invocationId && !e.partial);
   const end = events.findLast((e) => e.actions?.invocationEnd)?.actions?.invocationEnd;
-  // A blocked run gave no answer: an output guardrail withheld the final text it stored.
-  const answer = end?.status === 'blocked' ? undefined : (end?.output ?? events.findLast((e) => e.actions?.final)?.actions?.final?.text);
+  // An answer an output guardrail blocked (or had not passed yet) was never given: the case does not expect it.
+  const withheld = withheldAnswers(events);
+  const answer = end?.output ?? events.findLast((e) => e.actions?.final && !withheld.has(e.id))?.actions?.final?.text;
   // Recorded args are JSON, which compares as itself (see `Matcher`).
   const calls = toolCallsOfEvents(events).map((call) => ({ name: call.name, args: call.args as Readonly<Record<string, Matcher>> }));
   const expect: CaseExpectations = {
@@ -50,5 +65,6 @@ export function sessionToEvalCase(session: Pick<Session, 'id' | 'events'>, optio
   return {
     evalCase: { name: options.name ?? `session-${session.id}`, input: inputOf(first.message), expect },
     recording: session.events.filter((e) => !e.partial),
+    ...(end?.status === 'blocked' && end.guardrail ? { guardrail: end.guardrail } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import type { Interrupt, MediaBlock, RunResult } from '@replan/core';
+import { guardrailBlockText, type Interrupt, type MediaBlock, type RunResult } from '@replan/core';
 import { mcpMediaItem } from './answer-media.js';
 
 /** What a tool call returns (the SDK's `CallToolResult`, kept structural so that public types do not need the SDK). */
@@ -14,6 +14,11 @@ export const errorResult = (text: string): AgentCallResult => ({ content: [{ typ
 
 /** The answer of a finished run (its text, then its images and files), or why it did not finish. */
 export function finishedResult(result: RunResult, structured: boolean, media: readonly MediaBlock[] = []): AgentCallResult {
+  // The run's log keeps a blocked answer for audit; the caller gets the block, never the answer.
+  if (result.status === 'blocked' && result.guardrail)
+    return errorResult(
+      `${guardrailBlockText(result.guardrail)}. The agent's answer is withheld: change the request, or ask the agent's owner.`,
+    );
   if (result.status !== 'completed')
     return errorResult(`The agent stopped (${result.status})${result.error ? `: ${result.error.message}` : ''}.`);
   const text = result.output ?? '';

@@ -1,4 +1,4 @@
-import type { Run, RunResult } from '@replan/core';
+import { AnswerGate, type Run, type RunResult } from '@replan/core';
 import { RunTreeView } from './run-tree-view.js';
 import { terminalStyle } from './terminal-style.js';
 
@@ -25,6 +25,7 @@ export interface RenderRunOptions {
  * Prints a plan–execute run as it happens — the plan, steps with status, timing and tokens, tool
  * calls, revisions, the answer — then tokens and cost per step. On a TTY it is coloured and
  * streams model text (run with `stream: true`); otherwise it prints plain whole lines, fit for logs.
+ * An answer an output guardrail blocked is never printed: the block is, naming the guardrail.
  * Consumes the run's events; returns its result.
  *
  * ```ts
@@ -43,7 +44,10 @@ export async function renderRun(run: Run, options: RenderRunOptions = {}): Promi
     ...(options.currency ? { currency: options.currency } : {}),
   });
   if (options.objective) view.objective(options.objective);
-  for await (const event of run) view.render(event);
+  // An answer waits until it is known whether an output guardrail blocked it: then only the block is printed.
+  const gate = new AnswerGate();
+  for await (const event of run) for (const { item, withheld } of gate.push(event)) if (!withheld) view.render(item);
+  for (const { item, withheld } of gate.flush()) if (!withheld) view.render(item);
   const result = await run.result();
   view.summary(result);
   return result;

@@ -1,4 +1,14 @@
-import { addUsage, type AgentEvent, emptyUsage, type Run, type RunResult, type RunStatus, type Session, sessionTotals } from '@replan/core';
+import {
+  addUsage,
+  type AgentEvent,
+  emptyUsage,
+  guardrailBlockText,
+  type Run,
+  type RunResult,
+  type RunStatus,
+  type Session,
+  sessionTotals,
+} from '@replan/core';
 import { renderRun } from '@replan/planexecute/terminal';
 import { storedBreakdown } from '../view/step-usage.js';
 import type { SessionRow, StepStatus } from '../../web/src/wire-types.js';
@@ -72,6 +82,7 @@ export function formatSession(session: Session): string {
     lines.push(`${time(row.timestamp)} ${'  '.repeat(row.depth)}${row.path} ${row.kind}${row.summary ? `: ${row.summary}` : ''}`);
   });
   if (reading.output !== undefined) lines.push('', `answer: ${reading.output}`);
+  if (reading.guardrail) lines.push('', guardrailBlockText(reading.guardrail));
   return lines.join('\n');
 }
 

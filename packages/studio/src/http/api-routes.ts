@@ -10,6 +10,7 @@ import { listOpenInterrupts } from '../open-interrupts.js';
 import { discoverOwners, type OwnerHints } from '../owners.js';
 import type { SessionReader } from '../session-reader.js';
 import { byAgent, eventRow, eventView, asText } from '../view/event-views.js';
+import { shownEvent } from '../view/withheld-view.js';
 import { planRevisions, stepEvents } from '../view/plan-revisions.js';
 import { childSessionDigest } from '../view/child-session-view.js';
 import { runHolderOf } from '../view/run-holder.js';
@@ -97,7 +98,7 @@ export async function handleRead(
       const index = intOf(query.get('index'), 'index', 0, 0, Math.max(0, session.events.length - 1));
       const event = session.events[index];
       if (!event) throw new StudioRequestError(404, 'This session has no events.');
-      const detail: EventDetail = { view: eventView(event, index, session.events), json: asText(event) };
+      const detail: EventDetail = { view: eventView(event, index, session.events), json: asText(shownEvent(event, session.events)) };
       return sendJson(response, 200, detail);
     }
     case 'step': {

@@ -1,5 +1,7 @@
 import {
   eventKind,
+  guardrailBlockOf,
+  guardrailBlockText,
   isMediaBlock,
   mediaPlaceholder,
   stringifyToolOutput,
@@ -12,6 +14,7 @@ import type { BlockView, EventRow, EventView } from '../../web/src/wire-types.js
 import { compactionLine, compactionView } from './compaction-view.js';
 import { mediaView } from './media-views.js';
 import { tokensOf } from './tokens.js';
+import { shownEvent } from './withheld-view.js';
 
 const SUMMARY_LENGTH = 160;
 
@@ -78,8 +81,11 @@ function summaryOf(event: AgentEvent, events?: readonly AgentEvent[], index = -1
     }
     case 'error':
       return `${kind.error.name}: ${kind.error.message}`;
-    case 'end':
+    case 'end': {
+      const blocked = guardrailBlockOf(event);
+      if (blocked) return `${kind.status} — ${guardrailBlockText(blocked)}`;
       return `${kind.status}${kind.output ? ` — ${kind.output}` : ''}`;
+    }
     case 'interrupt':
       return `${kind.interrupt.reason}: ${asText(kind.interrupt.payload)}`;
     case 'answer':
@@ -111,7 +117,8 @@ function summaryOf(event: AgentEvent, events?: readonly AgentEvent[], index = -1
 }
 
 /** A timeline row; `events` (the session's, `event` at `index`) lets a compaction say how many turns it summarised. */
-export function eventRow(event: AgentEvent, index: number, events?: readonly AgentEvent[]): EventRow {
+export function eventRow(stored: AgentEvent, index: number, events?: readonly AgentEvent[]): EventRow {
+  const event = shownEvent(stored, events);
   return {
     index,
     id: event.id,
@@ -126,7 +133,8 @@ export function eventRow(event: AgentEvent, index: number, events?: readonly Age
 }
 
 /** An event's detail; `events` as for `eventRow`. */
-export function eventView(event: AgentEvent, index: number, events?: readonly AgentEvent[]): EventView {
+export function eventView(stored: AgentEvent, index: number, events?: readonly AgentEvent[]): EventView {
+  const event = shownEvent(stored, events);
   const compaction = compactionView(events, index);
   return {
     index,

@@ -1,4 +1,4 @@
-import { type AgentEvent, type PriceTable, type Session, sessionTotals } from '@replan/core';
+import { type AgentEvent, guardrailBlockText, type PriceTable, type Session, sessionTotals } from '@replan/core';
 import type { InterruptView, SessionDigest } from '../../web/src/wire-types.js';
 import { asText } from './event-views.js';
 import { planRevisions } from './plan-revisions.js';
@@ -67,5 +67,6 @@ export function sessionDigest(session: Session, prices?: PriceTable): SessionDig
     interrupts: reading.status === 'interrupted' ? openInterrupts(events) : [],
     ...(reading.error ? { error: reading.error } : {}),
     ...(reading.output !== undefined ? { output: reading.output } : {}),
+    ...(reading.guardrail ? { blocked: guardrailBlockText(reading.guardrail) } : {}),
   };
 }

@@ -1,9 +1,9 @@
-import type { AgentEvent } from '@replan/core';
+import type { AgentEvent, GuardrailTrip } from '@replan/core';
 import type { SessionStatus } from '../../web/src/wire-types.js';
 
 interface InvocationReading {
   readonly start: number;
-  readonly end?: { readonly status: string; readonly output?: string };
+  readonly end?: { readonly status: string; readonly output?: string; readonly guardrail?: GuardrailTrip };
   readonly openInterrupts: number;
 }
 
@@ -30,6 +30,8 @@ export interface StatusReading {
   readonly status: SessionStatus;
   readonly error?: { readonly name: string; readonly message: string };
   readonly output?: string;
+  /** The guardrail that blocked the run (status `blocked`): shown instead of an answer. */
+  readonly guardrail?: GuardrailTrip;
 }
 
 /**
@@ -44,7 +46,8 @@ export function statusOf(events: readonly AgentEvent[]): StatusReading {
   if (log.end) {
     const ended = log.end.status;
     const status = ended === 'max_iterations' || ended === 'blocked' ? ended : 'completed';
-    return { status, ...(log.end.output !== undefined ? { output: log.end.output } : {}) };
+    const { output, guardrail } = log.end;
+    return { status, ...(output !== undefined ? { output } : {}), ...(ended === 'blocked' && guardrail ? { guardrail } : {}) };
   }
   for (let i = events.length - 1; i >= log.start; i--) {
     const event = events[i];

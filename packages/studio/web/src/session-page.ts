@@ -98,6 +98,7 @@ export async function renderSessionPage(
           : null,
       d.parent ? childNote(params, d.parent) : null,
       d.error ? h('p', { class: 'block block-error' }, h('strong', null, d.error.name), `: ${d.error.message}`) : null,
+      d.blocked ? h('p', { class: 'block block-warn', attrs: { 'data-blocked': '' } }, d.blocked) : null,
       d.output !== undefined
         ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Answer'), h('pre', null, d.output))
         : null,

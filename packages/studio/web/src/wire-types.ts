@@ -165,6 +165,8 @@ export interface SessionDigest {
   readonly parent?: { readonly sessionId: string; readonly toolCallId: string; readonly rootSessionId: string };
   readonly error?: { readonly name: string; readonly message: string };
   readonly output?: string;
+  /** For a `blocked` session: which guardrail blocked it and why (its answer, if any, is withheld). */
+  readonly blocked?: string;
   /**
    * For a `running` session whose store can tell (`SessionStore.leaseHolder`): the process holding
    * its run's lease (a child session's: its parent's), or `null` when none does — the run is queued,
