@@ -77,7 +77,11 @@ export class FileSessionStore implements SessionStore {
       throw new ConfigurationError('FileSessionStore needs a directory: new FileSessionStore({ dir: "./sessions" }).');
     this.layout = new FileLayout(resolve(options.dir));
     this.lock = { timeoutMs: options.lockTimeoutMs ?? 10_000, staleMs: options.staleLockMs ?? 30_000 };
-    this.leases = new FileLeases(this.layout, this.lock, (path) => this.relative(path));
+    this.leases = new FileLeases(
+      this.layout,
+      (key, change) => this.writerFor(key).exclusive(change),
+      (path) => this.relative(path),
+    );
     this.blobs = new FileBlobs(this.layout, resolveBlobLimits('FileSessionStore', options), (path) => this.relative(path));
   }
 
