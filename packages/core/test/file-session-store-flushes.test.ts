@@ -77,6 +77,27 @@ describe('FileSessionStore flushes per run', () => {
     expect((await again.get({ appName: 'app', userId: 'u', id: 'fresh' }))?.events.map((e) => e.id)).toEqual([first.id]);
   });
 
+  it('a blob keeps its own flushes, content before name, before the event naming it', async () => {
+    const { store } = await storeWithUser();
+    const key = { appName: 'app', userId: 'u', id: 'earlier' };
+    const image = (bytes: number[]) => ({
+      ...contractEvent(`img-${bytes[0]}`),
+      message: {
+        role: 'user' as const,
+        content: [{ type: 'image' as const, mediaType: 'image/png', data: Buffer.from(bytes).toString('base64') }],
+      },
+    });
+    await store.appendEvents(key, [image([1, 2, 3])], { expectedVersion: 0 }); // makes the blob directory
+    const before = fileStoreFlushes();
+    await store.appendEvents(key, [image([4, 5, 6])], { expectedVersion: 1 });
+    // The blob's content, then its directory entry (a log must never name a blob a crash left short), then the log.
+    expect(fileStoreFlushes() - before).toBe(3);
+    const again = new FileSessionStore({ dir: store.dir });
+    stores.push(again);
+    const stored = (await again.get(key))?.events[1]?.message?.content[0] as { blob: string };
+    expect([...(await again.readBlob(key, stored.blob))]).toEqual([4, 5, 6]);
+  });
+
   it('leases are not flushed, and a lease change uses the lock an append still holds instead of waiting for it', async () => {
     const { store: first } = await storeWithUser();
     // Shorter than the 50 ms an append keeps its lock: a lease change that waited for that lock would time out.

@@ -112,7 +112,7 @@ export class FileSessionStore implements SessionStore {
       await addPendingWrites(user.path, user.file, writes.user, this.lock);
       let created = false;
       try {
-        created = await createFileExclusive(path, data);
+        created = await createFileExclusive(path, data, { oneFlush: true });
       } finally {
         await this.settle(key, writes, created);
       }

@@ -71,24 +71,24 @@ async function writeTemp(path: string, data: Buffer): Promise<{ fh: FileHandle; 
   return { fh, temp };
 }
 
-/** Flushes a file and the name it was just given in `dir`: one flush on Linux, two elsewhere. */
-async function flushWithName(fh: FileHandle, dir: string): Promise<void> {
-  await flushFile(fh);
-  if (!FSYNC_COMMITS_NEW_NAME) await syncDir(dir);
-}
-
 /**
  * Creates `path` with `data` only if it does not exist, all or nothing: the content is written
- * under a temporary name, hard-linked into place (link fails if `path` exists), then the file is
- * flushed with its new name — one flush for the file, its directory entry and its data (see
- * `FSYNC_COMMITS_NEW_NAME`). A reader may see it before the flush returns; a crash before then
- * leaves the whole file or none of it (the data is ordered before the name), never half of it.
- * Returns `false` when `path` already existed.
+ * under a temporary name and hard-linked into place (link fails if `path` exists). Returns
+ * `false` when `path` already existed.
+ *
+ * Durable when it returns, in two flushes by default: the content before the link, the
+ * directory after it, so no crash can leave the name with less than the whole content (a blob
+ * must never be named by a log and then be found short). With `oneFlush`, the file is flushed
+ * once after the link, which on Linux commits its new name with it (`FSYNC_COMMITS_NEW_NAME`;
+ * elsewhere the directory is flushed as well). A reader may see the file before that flush
+ * returns, and a power loss in that instant can leave it empty on some file systems: only for
+ * files whose damage is seen and reported when read (a session log, refused as damaged).
  */
-export async function createFileExclusive(path: string, data: Buffer): Promise<boolean> {
+export async function createFileExclusive(path: string, data: Buffer, { oneFlush = false }: { oneFlush?: boolean } = {}): Promise<boolean> {
   await ensureDir(dirname(path));
   const { fh, temp } = await writeTemp(path, data);
   try {
+    if (!oneFlush) await flushFile(fh);
     try {
       await link(temp, path);
     } catch (error) {
@@ -97,7 +97,8 @@ export async function createFileExclusive(path: string, data: Buffer): Promise<b
     }
     await unlink(temp).catch(() => undefined); // before the flush, so the flush commits it too
     try {
-      await flushWithName(fh, dirname(path));
+      if (oneFlush) await flushFile(fh);
+      if (!oneFlush || !FSYNC_COMMITS_NEW_NAME) await syncDir(dirname(path));
     } catch (error) {
       // Not durable, so not created: take the name back rather than leave a file a crash may lose.
       await unlink(path).catch(() => undefined);
