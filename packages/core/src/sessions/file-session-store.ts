@@ -57,7 +57,11 @@ const MAX_IDLE_WRITERS = 256;
  *
  * Guarantees (docs/session-stores.md): an append is one O_APPEND write, flushed (`fdatasync`)
  * before it returns, and never rewrites or cuts earlier bytes; appends that arrive while one is
- * being flushed are committed together (group commit). A crash mid-append leaves a torn tail
+ * being flushed are committed together (group commit). `create` makes the new file, its name and
+ * its first events durable in one flush (on Linux; elsewhere the directory is flushed too). Lease
+ * files are replaced atomically but not flushed (a lease a power loss takes back belonged to a
+ * holder that died with the machine), and lease changes use the lock a recent append still holds.
+ * A one-turn run makes 3 flushes: creation, answer, end. A crash mid-append leaves a torn tail
  * that readers skip. Writers in any number of processes take a per-session lock file (a lock
  * whose process is gone is broken), and every append is fenced — checked after its flush — so
  * exactly one of two appends at the same version wins, even if the lock was deleted, and the
