@@ -77,6 +77,24 @@ describe('FileSessionStore flushes per run', () => {
     expect((await again.get({ appName: 'app', userId: 'u', id: 'fresh' }))?.events.map((e) => e.id)).toEqual([first.id]);
   });
 
+  it('an empty session file (a one-flush creation a power loss cut short) is no session, and the id can be created again', async () => {
+    const { store } = await storeWithUser();
+    const key = { appName: 'app', userId: 'u', id: 'cut-short' };
+    await writeFile(join(store.dir, 'sessions', 'app', 'u', 'cut-short.jsonl'), '');
+    expect(await store.get(key)).toBeUndefined();
+    expect(await store.list({ appName: 'app', userId: 'u' })).toEqual({ sessions: [expect.objectContaining({ id: 'earlier' })] });
+    await expect(store.appendEvents(key, [contractEvent('e1')], { expectedVersion: 0 })).rejects.toMatchObject({
+      name: 'SessionNotFoundError',
+    });
+    const runner = new Runner({
+      agent: new ReActAgent({ name: 'agent', model: new ScriptedModel({ responses: ['done'] }) }),
+      appName: 'app',
+      sessionStore: store,
+    });
+    expect(await runner.run({ userId: 'u', sessionId: 'cut-short', input: 'go' }).result()).toMatchObject({ status: 'completed' });
+    expect((await store.get(key))?.events.map((e) => e.message?.role ?? 'end')).toEqual(['user', 'assistant', 'end']);
+  });
+
   it('a blob keeps its own flushes, content before name, before the event naming it', async () => {
     const { store } = await storeWithUser();
     const key = { appName: 'app', userId: 'u', id: 'earlier' };

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { AgentEvent } from '../events/agent-event.js';
@@ -99,7 +100,9 @@ export class FileSessionStore implements SessionStore {
     const key: SessionKey = { appName: input.appName, userId: input.userId, id: input.id };
     return this.io('create', key, async () => {
       const path = this.layout.sessionFile(key);
-      if (await exists(path)) throw new SessionExistsError(key.id);
+      const onPath = await statOf(path);
+      if (onPath?.size === 0) await this.removeCutShort(key, path);
+      else if (onPath) throw new SessionExistsError(key.id);
       const found = this.blobs.extract(key, eventsForStorage(events));
       const clean = found.events;
       await this.blobs.put(key, found);
@@ -281,6 +284,7 @@ export class FileSessionStore implements SessionStore {
     }
     try {
       const info = await fh.stat();
+      if (info.size === 0) return undefined; // a creation cut short (see removeCutShort): no session
       const data = Buffer.alloc(info.size);
       let read = 0;
       while (read < info.size) {
@@ -295,6 +299,18 @@ export class FileSessionStore implements SessionStore {
     } finally {
       await fh.close();
     }
+  }
+
+  /**
+   * Removes an empty session file, under the session's lock. No live writer leaves one (a
+   * session's file is linked into place whole); a power loss between a creation's link and its
+   * flush can (docs/session-stores.md), and that creation never returned: the session does not
+   * exist, and its id may be created again.
+   */
+  private async removeCutShort(key: SessionKey, path: string): Promise<void> {
+    await this.writerFor(key).exclusive(async () => {
+      if ((await statOf(path))?.size === 0) await unlink(path);
+    });
   }
 
   /** Whether the event behind a pending shared-state write is committed in its session's log. */
@@ -340,12 +356,11 @@ export class FileSessionStore implements SessionStore {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
+async function statOf(path: string): Promise<Stats | undefined> {
   try {
-    await stat(path);
-    return true;
+    return await stat(path);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return false;
+    if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
   }
 }

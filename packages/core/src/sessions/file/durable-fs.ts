@@ -82,7 +82,7 @@ async function writeTemp(path: string, data: Buffer): Promise<{ fh: FileHandle; 
  * once after the link, which on Linux commits its new name with it (`FSYNC_COMMITS_NEW_NAME`;
  * elsewhere the directory is flushed as well). A reader may see the file before that flush
  * returns, and a power loss in that instant can leave it empty on some file systems: only for
- * files whose damage is seen and reported when read (a session log, refused as damaged).
+ * files whose readers take an empty file as absent (a session log).
  */
 export async function createFileExclusive(path: string, data: Buffer, { oneFlush = false }: { oneFlush?: boolean } = {}): Promise<boolean> {
   await ensureDir(dirname(path));

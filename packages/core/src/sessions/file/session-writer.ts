@@ -286,6 +286,11 @@ export class SessionWriter {
         this.state = undefined;
         return this.commit(group);
       }
+      if (info.size === 0) {
+        // A creation a power loss cut short: no session (the store reads it as absent too).
+        await this.release();
+        throw new SessionNotFoundError(this.key.appName, this.key.userId, this.key.id);
+      }
       this.state = undefined;
       before = await this.reload(fh, info);
       this.state = before;
