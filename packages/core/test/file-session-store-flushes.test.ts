@@ -59,8 +59,9 @@ describe('FileSessionStore flushes per run', () => {
 
   it('8 parallel tool results do not each pay their own flush', async () => {
     const { store } = await storeWithUser();
-    // The new session, the tool calls, the results together, the answer, the end: 5 at most (8 results alone were 8).
-    expect(await flushesOfRun(store, 'tools', true)).toBeLessThanOrEqual(5);
+    // The new session, the tool calls, the results together, the answer, the end: 4–5 (measured 4). One spare for
+    // results a loaded machine splits in two appends; a flush per result would be 8 for them alone (before: 9 in all).
+    expect(await flushesOfRun(store, 'tools', true)).toBeLessThanOrEqual(6);
     const session = await store.get({ appName: 'app', userId: 'u', id: 'tools' });
     expect(session?.events.filter((e: AgentEvent) => e.message?.role === 'tool')).toHaveLength(TOOLS);
   });
