@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { AgentEvent } from '../events/agent-event.js';
@@ -57,7 +58,11 @@ const MAX_IDLE_WRITERS = 256;
  *
  * Guarantees (docs/session-stores.md): an append is one O_APPEND write, flushed (`fdatasync`)
  * before it returns, and never rewrites or cuts earlier bytes; appends that arrive while one is
- * being flushed are committed together (group commit). A crash mid-append leaves a torn tail
+ * being flushed are committed together (group commit). `create` makes the new file, its name and
+ * its first events durable in one flush (on Linux; elsewhere the directory is flushed too). Lease
+ * files are replaced atomically but not flushed (a lease a power loss takes back belonged to a
+ * holder that died with the machine), and lease changes use the lock a recent append still holds.
+ * A one-turn run makes 3 flushes: creation, answer, end. A crash mid-append leaves a torn tail
  * that readers skip. Writers in any number of processes take a per-session lock file (a lock
  * whose process is gone is broken), and every append is fenced — checked after its flush — so
  * exactly one of two appends at the same version wins, even if the lock was deleted, and the
@@ -77,7 +82,11 @@ export class FileSessionStore implements SessionStore {
       throw new ConfigurationError('FileSessionStore needs a directory: new FileSessionStore({ dir: "./sessions" }).');
     this.layout = new FileLayout(resolve(options.dir));
     this.lock = { timeoutMs: options.lockTimeoutMs ?? 10_000, staleMs: options.staleLockMs ?? 30_000 };
-    this.leases = new FileLeases(this.layout, this.lock, (path) => this.relative(path));
+    this.leases = new FileLeases(
+      this.layout,
+      (key, change) => this.writerFor(key).exclusive(change),
+      (path) => this.relative(path),
+    );
     this.blobs = new FileBlobs(this.layout, resolveBlobLimits('FileSessionStore', options), (path) => this.relative(path));
   }
 
@@ -91,7 +100,9 @@ export class FileSessionStore implements SessionStore {
     const key: SessionKey = { appName: input.appName, userId: input.userId, id: input.id };
     return this.io('create', key, async () => {
       const path = this.layout.sessionFile(key);
-      if (await exists(path)) throw new SessionExistsError(key.id);
+      const onPath = await statOf(path);
+      if (onPath?.size === 0) await this.removeCutShort(key, path);
+      else if (onPath) throw new SessionExistsError(key.id);
       const found = this.blobs.extract(key, eventsForStorage(events));
       const clean = found.events;
       await this.blobs.put(key, found);
@@ -108,7 +119,7 @@ export class FileSessionStore implements SessionStore {
       await addPendingWrites(user.path, user.file, writes.user, this.lock);
       let created = false;
       try {
-        created = await createFileExclusive(path, data);
+        created = await createFileExclusive(path, data, { oneFlush: true });
       } finally {
         await this.settle(key, writes, created);
       }
@@ -273,6 +284,7 @@ export class FileSessionStore implements SessionStore {
     }
     try {
       const info = await fh.stat();
+      if (info.size === 0) return undefined; // a creation cut short (see removeCutShort): no session
       const data = Buffer.alloc(info.size);
       let read = 0;
       while (read < info.size) {
@@ -287,6 +299,18 @@ export class FileSessionStore implements SessionStore {
     } finally {
       await fh.close();
     }
+  }
+
+  /**
+   * Removes an empty session file, under the session's lock. No live writer leaves one (a
+   * session's file is linked into place whole); a power loss between a creation's link and its
+   * flush can (docs/session-stores.md), and that creation never returned: the session does not
+   * exist, and its id may be created again.
+   */
+  private async removeCutShort(key: SessionKey, path: string): Promise<void> {
+    await this.writerFor(key).exclusive(async () => {
+      if ((await statOf(path))?.size === 0) await unlink(path);
+    });
   }
 
   /** Whether the event behind a pending shared-state write is committed in its session's log. */
@@ -332,12 +356,11 @@ export class FileSessionStore implements SessionStore {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
+async function statOf(path: string): Promise<Stats | undefined> {
   try {
-    await stat(path);
-    return true;
+    return await stat(path);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return false;
+    if (errorCode(error) === 'ENOENT') return undefined;
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { flushFile } from './flush-count.js';
 
 /** Node's errno-carrying error. */
 export function errorCode(error: unknown): string | undefined {
@@ -24,7 +25,7 @@ export async function syncDir(path: string): Promise<void> {
   let fh: FileHandle | undefined;
   try {
     fh = await open(path, 'r');
-    await fh.sync();
+    await flushFile(fh);
   } catch (error) {
     if (!['EISDIR', 'EPERM', 'EACCES', 'EINVAL', 'ENOTSUP'].includes(errorCode(error) ?? '')) throw error;
   } finally {
@@ -48,50 +49,89 @@ export function tempPathFor(path: string): string {
   return `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
 }
 
-/** Writes `data` to a temporary file next to `path` and flushes it; returns the temporary path. */
-async function writeTemp(path: string, data: Buffer): Promise<string> {
+/**
+ * Whether one `fsync` of a file also makes a name just linked or renamed to it durable. On Linux
+ * the journaling file systems (ext4, XFS, btrfs) commit the new directory entry in the same
+ * journal transaction as the inode change the link made, and `fsync` of the file commits that
+ * transaction; elsewhere (macOS, Windows) the directory is flushed as well.
+ */
+const FSYNC_COMMITS_NEW_NAME = process.platform === 'linux';
+
+/** Writes `data` to a temporary file next to `path` (not flushed); returns its handle and path. */
+async function writeTemp(path: string, data: Buffer): Promise<{ fh: FileHandle; temp: string }> {
   const temp = tempPathFor(path);
   const fh = await open(temp, 'wx');
   try {
     await writeAll(fh, data, 0);
-    await fh.sync();
-  } finally {
+  } catch (error) {
     await fh.close();
+    await unlink(temp).catch(() => undefined);
+    throw error;
   }
-  return temp;
+  return { fh, temp };
 }
 
 /**
  * Creates `path` with `data` only if it does not exist, all or nothing: the content is written
- * and flushed under a temporary name, then hard-linked into place (link fails if `path` exists).
- * Returns `false` when `path` already existed.
+ * under a temporary name and hard-linked into place (link fails if `path` exists). Returns
+ * `false` when `path` already existed.
+ *
+ * Durable when it returns, in two flushes by default: the content before the link, the
+ * directory after it, so no crash can leave the name with less than the whole content (a blob
+ * must never be named by a log and then be found short). With `oneFlush`, the file is flushed
+ * once after the link, which on Linux commits its new name with it (`FSYNC_COMMITS_NEW_NAME`;
+ * elsewhere the directory is flushed as well). A reader may see the file before that flush
+ * returns, and a power loss in that instant can leave it empty on some file systems: only for
+ * files whose readers take an empty file as absent (a session log).
  */
-export async function createFileExclusive(path: string, data: Buffer): Promise<boolean> {
+export async function createFileExclusive(path: string, data: Buffer, { oneFlush = false }: { oneFlush?: boolean } = {}): Promise<boolean> {
   await ensureDir(dirname(path));
-  const temp = await writeTemp(path, data);
+  const { fh, temp } = await writeTemp(path, data);
   try {
-    await link(temp, path);
-  } catch (error) {
-    if (errorCode(error) === 'EEXIST') return false;
-    throw error;
+    if (!oneFlush) await flushFile(fh);
+    try {
+      await link(temp, path);
+    } catch (error) {
+      if (errorCode(error) === 'EEXIST') return false;
+      throw error;
+    }
+    await unlink(temp).catch(() => undefined); // before the flush, so the flush commits it too
+    try {
+      if (oneFlush) await flushFile(fh);
+      if (!oneFlush || !FSYNC_COMMITS_NEW_NAME) await syncDir(dirname(path));
+    } catch (error) {
+      // Not durable, so not created: take the name back rather than leave a file a crash may lose.
+      await unlink(path).catch(() => undefined);
+      throw error;
+    }
+    return true;
   } finally {
+    await fh.close();
     await unlink(temp).catch(() => undefined);
   }
-  await syncDir(dirname(path));
-  return true;
 }
 
-/** Replaces `path` with `data` atomically (write, flush, rename): readers see old or new, never half. */
-export async function replaceFile(path: string, data: Buffer): Promise<void> {
+/**
+ * Replaces `path` with `data` atomically (write, rename): readers see old or new, never half.
+ * With `flush` (the default) the new content and name are durable when it returns; without it,
+ * a power loss may leave the old content, the new one, or (on some file systems) an empty file —
+ * only for data whose loss in a crash does not matter (a lease: its holder died in that crash).
+ */
+export async function replaceFile(path: string, data: Buffer, { flush = true }: { flush?: boolean } = {}): Promise<void> {
   await ensureDir(dirname(path));
-  const temp = await writeTemp(path, data);
+  const { fh, temp } = await writeTemp(path, data);
   try {
+    // Flushed before the rename: on file systems that do not order data before names, a crash
+    // must not leave the name pointing at content that never reached the disk.
+    if (flush) await flushFile(fh);
     await rename(temp, path);
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     throw error;
+  } finally {
+    await fh.close();
   }
-  await syncDir(dirname(path));
+  if (flush) await syncDir(dirname(path));
 }
 
 /** The first line of a file (without its newline), or `undefined` when it has none yet. */

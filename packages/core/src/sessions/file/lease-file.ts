@@ -1,6 +1,6 @@
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { SessionCorruptError, SessionNotFoundError, SessionStoreError } from '../../errors/session-errors.js';
+import { SessionCorruptError } from '../../errors/session-errors.js';
 import type { SessionKey } from '../session.js';
 import {
   acquireFrom,
@@ -15,8 +15,13 @@ import {
 } from '../session-lease.js';
 import { errorCode, replaceFile } from './durable-fs.js';
 import { isHolderGone, thisProcess } from '../holder-process.js';
-import { acquireLock, LockTimeout, lockHeldMessage, type LockOptions } from './file-lock.js';
 import type { FileLayout } from './file-names.js';
+
+/**
+ * Runs `change` holding the session's lock (the session's writer: a lock it still holds after an
+ * append is used at once, not waited for). `SessionNotFoundError` when the session does not exist.
+ */
+export type UnderSessionLock = <T>(key: SessionKey, change: () => Promise<T>) => Promise<T>;
 
 /** The lease file's schema version; a file with another one is refused, never guessed at. */
 export const LEASE_FILE_SCHEMA_VERSION = 1;
@@ -42,14 +47,19 @@ type LeaseFile = z.infer<typeof leaseFileSchema>;
 
 /**
  * The file store's session leases, for one machine: a `<session>.lease` JSON file next to the
- * session's log, replaced atomically (write, flush, rename) under the session's lock, so a lease
- * change and an append never interleave. A lease is live until it expires or, on this host, until
- * the process that took it is gone (then it is taken over at once, no need to wait for expiry).
+ * session's log, replaced atomically (write, rename) under the session's lock, so a lease change
+ * and an append never interleave. A lease is live until it expires or, on this host, until the
+ * process that took it is gone (then it is taken over at once, no need to wait for expiry).
+ *
+ * Lease files are not flushed: a lease change a power loss takes back belonged to a process
+ * that died with the machine, and leases are for one machine, so no live holder can be fenced
+ * by a token the disk forgot. (A process crash loses nothing: the page cache survives it.) Such a
+ * loss may leave the file empty, which reads as a session never leased.
  */
 export class FileLeases {
   constructor(
     private readonly layout: FileLayout,
-    private readonly lock: LockOptions,
+    private readonly underLock: UnderSessionLock,
     private readonly relative: (path: string) => string,
   ) {}
 
@@ -95,30 +105,12 @@ export class FileLeases {
   }
 
   /** Takes the session lock, reads the lease file, applies `change` and writes what it returns. */
-  private async update<T>(key: SessionKey, change: (file: LeaseFile | undefined) => Promise<{ write?: LeaseFile; result: T }>): Promise<T> {
-    const logPath = this.layout.sessionFile(key);
-    let held: Awaited<ReturnType<typeof acquireLock>>;
-    try {
-      held = await acquireLock(`${logPath}.lock`, this.lock);
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') throw new SessionNotFoundError(key.appName, key.userId, key.id);
-      throw error;
-    }
-    if (held instanceof LockTimeout)
-      throw new SessionStoreError(`Could not change the lease of session "${key.id}": ${lockHeldMessage(held)}`);
-    try {
-      try {
-        await access(logPath);
-      } catch (error) {
-        if (errorCode(error) === 'ENOENT') throw new SessionNotFoundError(key.appName, key.userId, key.id);
-        throw error;
-      }
+  private update<T>(key: SessionKey, change: (file: LeaseFile | undefined) => Promise<{ write?: LeaseFile; result: T }>): Promise<T> {
+    return this.underLock(key, async () => {
       const { write, result } = await change(await this.read(key));
-      if (write) await replaceFile(this.layout.leaseFile(key), Buffer.from(JSON.stringify(write)));
+      if (write) await replaceFile(this.layout.leaseFile(key), Buffer.from(JSON.stringify(write)), { flush: false });
       return result;
-    } finally {
-      await held.release();
-    }
+    });
   }
 
   /** The lease file, or `undefined` when the session never had a lease. */
@@ -131,6 +123,8 @@ export class FileLeases {
       if (errorCode(error) === 'ENOENT') return undefined;
       throw error;
     }
+    // Empty or zero-filled: an unflushed lease write a power loss cut short (see the class comment).
+    if (/^\0*$/.test(text)) return undefined;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -32,6 +32,7 @@ export async function readSummary(path: string, input: ListSessionsInput, file: 
   }
   try {
     const [line, info] = await Promise.all([readFirstLine(fh), fh.stat()]);
+    if (info.size === 0) return undefined; // a creation a power loss cut short: no session
     let id = '';
     try {
       id = String((JSON.parse(line ?? '') as { id?: unknown }).id);

@@ -5,7 +5,8 @@ import { ConcurrentUpdateError, SessionNotFoundError, SessionStoreError } from '
 import type { SessionKey } from '../session.js';
 import type { SessionLease } from '../session-lease.js';
 import { errorCode } from './durable-fs.js';
-import { acquireLock, LockTimeout, type HeldLock, type LockOptions } from './file-lock.js';
+import { acquireLock, LockTimeout, lockHeldMessage, type HeldLock, type LockOptions } from './file-lock.js';
+import { flushFile } from './flush-count.js';
 import { decodeSessionLog, encodeEventLines } from './session-log-format.js';
 
 /** What is known about a session file's bytes, and the file state they were read at. */
@@ -44,6 +45,15 @@ export interface WriteHooks {
  * byte of them reached the log (the lock still held, so no other writer can have come to rely on it).
  */
 export type PrepareAppend = () => Promise<(() => Promise<void>) | undefined>;
+
+/** Work that needs the session's lock but writes no events (a lease change); queued with the appends. */
+interface Exclusive {
+  readonly run: () => Promise<unknown>;
+  readonly resolve: (r: unknown) => void;
+  readonly reject: (e: unknown) => void;
+}
+
+const isExclusive = (q: Waiting | Exclusive): q is Exclusive => 'run' in q;
 
 interface Waiting {
   readonly events: readonly AgentEvent[];
@@ -85,7 +95,7 @@ const sameFile = (a: LogState | undefined, s: Stats) =>
  * never a false success, and the losing bytes are skipped by every reader.
  */
 export class SessionWriter {
-  private readonly queue: Waiting[] = [];
+  private readonly queue: (Waiting | Exclusive)[] = [];
   private flushing = false;
   private lease: { lock: HeldLock; fh: FileHandle; since: number } | undefined;
   private releaseTimer: NodeJS.Timeout | undefined;
@@ -116,6 +126,18 @@ export class SessionWriter {
     });
   }
 
+  /**
+   * Runs `run` holding the session's lock, in turn with the appends: the lock an append still
+   * holds is used at once (a lease released right after a run's last append does not wait the
+   * linger out). `SessionNotFoundError` when the session does not exist.
+   */
+  exclusive<T>(run: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ run, resolve: resolve as (r: unknown) => void, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
   /** Waits for queued appends, then releases the lock and the handle. */
   async close(): Promise<void> {
     while (this.flushing || this.queue.length) await new Promise((r) => setImmediate(r));
@@ -129,7 +151,15 @@ export class SessionWriter {
   private async flush(): Promise<void> {
     this.flushing = true;
     while (this.queue.length) {
-      const group = this.queue.splice(0);
+      const next = this.queue[0]!;
+      if (isExclusive(next)) {
+        this.queue.shift();
+        await this.runExclusive(next);
+        continue;
+      }
+      // Every append queued before the next exclusive work goes in one group commit.
+      const stop = this.queue.findIndex(isExclusive);
+      const group = this.queue.splice(0, stop < 0 ? this.queue.length : stop) as Waiting[];
       try {
         await this.commit(group);
       } catch (error) {
@@ -164,7 +194,28 @@ export class SessionWriter {
     await lease.lock.release();
   }
 
-  private async take(group: readonly Waiting[]): Promise<FileHandle | undefined> {
+  /**
+   * Runs exclusive work under the lock, then lets the lock go unless appends are waiting for it:
+   * a lease change does not announce an append, and a lock kept after a heartbeat's renewal would
+   * keep other processes out of a session whose run has long been quiet (or stopped, SIGSTOP).
+   */
+  private async runExclusive(work: Exclusive): Promise<void> {
+    let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
+    try {
+      const fh = await this.take();
+      if (fh instanceof LockTimeout) throw new SessionStoreError(`Could not lock session "${this.key.id}": ${lockHeldMessage(fh)}`);
+      outcome = { ok: true, value: await work.run() };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    // Let go before answering, so the caller finds the session free for other processes.
+    if (!this.queue.length) await this.release().catch(() => undefined);
+    if (outcome.ok) work.resolve(outcome.value);
+    else work.reject(outcome.error);
+  }
+
+  /** The session's lock and an append handle: the ones still held, or taken now. */
+  private async take(): Promise<FileHandle | LockTimeout> {
     if (this.lease) return this.lease.fh;
     let held: HeldLock | LockTimeout;
     try {
@@ -173,10 +224,7 @@ export class SessionWriter {
       if (errorCode(error) === 'ENOENT') throw new SessionNotFoundError(this.key.appName, this.key.userId, this.key.id);
       throw error;
     }
-    if (held instanceof LockTimeout) {
-      for (const w of group) w.reject(new ConcurrentUpdateError(this.key.id, w.expectedVersion, this.state?.version ?? -1));
-      return undefined;
-    }
+    if (held instanceof LockTimeout) return held;
     try {
       // O_APPEND without O_CREAT: a missing session is not created by appending to it.
       const fh = await open(this.path, constants.O_RDWR | constants.O_APPEND);
@@ -212,8 +260,11 @@ export class SessionWriter {
 
   private async commit(group: readonly Waiting[]): Promise<void> {
     const leased = this.lease !== undefined;
-    const fh = await this.take(group);
-    if (!fh) return;
+    const fh = await this.take();
+    if (fh instanceof LockTimeout) {
+      for (const w of group) w.reject(new ConcurrentUpdateError(this.key.id, w.expectedVersion, this.state?.version ?? -1));
+      return;
+    }
     // One fstat: unchanged since our last write (or read), the file need not be read again; any
     // other change (another writer, an edit, damage) means decoding it afresh, so an append never
     // goes onto a log that a read would refuse.
@@ -234,6 +285,11 @@ export class SessionWriter {
         await this.release();
         this.state = undefined;
         return this.commit(group);
+      }
+      if (info.size === 0) {
+        // A creation a power loss cut short: no session (the store reads it as absent too).
+        await this.release();
+        throw new SessionNotFoundError(this.key.appName, this.key.userId, this.key.id);
       }
       this.state = undefined;
       before = await this.reload(fh, info);
@@ -311,7 +367,7 @@ export class SessionWriter {
         );
       // The size right after our write tells whether anything landed before or among our bytes.
       const info = fstatSync(fh.fd);
-      await fh.datasync();
+      await flushFile(fh, true);
       committed = await this.verify(fh, info, before, data.length, batches);
     } catch (error) {
       this.state = undefined;
