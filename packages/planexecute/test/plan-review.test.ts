@@ -60,7 +60,8 @@ describe('plan review, linear mode (each answer resumed by a new Runner on the f
     const before = (await first.events(stopped.sessionId)).length;
 
     const second = processOn(store, { replanner: [respondCall('Nothing to do: answered at once.')] }, { review: { plan: true } });
-    const resume = (edit: unknown) => second.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { edit } } }).result();
+    const resume = (edit: unknown) =>
+      second.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { edit } } }).result();
     for (const steps of [[''], ['a', '   ']])
       await expect(resume({ steps })).rejects.toThrow(/edited plan is not valid: step \d has no text/);
     expect((await second.events(stopped.sessionId)).length).toBe(before);
