@@ -23,7 +23,7 @@ import { abandonmentEvents, openInterruptsOf } from './open-interrupts.js';
 import { refuseChildSession } from './child-session-guard.js';
 import { mayBeChildSessionId } from '../composition/child-session-link.js';
 import { defaultSessionStore, sessionToResume } from './session-to-resume.js';
-import { Run, type RunResult } from './run.js';
+import { Run, type RunResult, type RunSession } from './run.js';
 import { assertLeaseOwner, assertLeaseTtl } from '../sessions/session-lease.js';
 import { defaultLeaseOwner, fenceAppends, RunLease } from './run-lease.js';
 import type { RunLimits } from './run-limits.js';
@@ -138,20 +138,29 @@ export class Runner {
    * (`InvalidMediaError`) rejects `result()` (and the iteration) before anything is stored.
    */
   run(options: RunOptions): Run {
-    return new Run(async (emit, signal) => {
-      const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId ?? this.newId() };
-      assertSessionKey(key);
-      assertMediaBlocks(toUserMessage(options.input).content, "the run's input");
-      if (options.state) options = { ...options, state: jsonStateDelta(options.state) };
-      const release = claimSession(this.sessionStore, key);
-      const lease = this.leaseFor(key);
-      try {
-        return await this.startRun(key, options, emit, signal, lease);
-      } finally {
-        await lease?.end();
-        release();
-      }
-    }, options.signal);
+    const sessionId = options.sessionId ?? this.newId();
+    return new Run(
+      async (emit, signal) => {
+        const key: SessionKey = { appName: this.appName, userId: options.userId, id: sessionId };
+        assertSessionKey(key);
+        assertMediaBlocks(toUserMessage(options.input).content, "the run's input");
+        if (options.state) options = { ...options, state: jsonStateDelta(options.state) };
+        const release = claimSession(this.sessionStore, key);
+        const lease = this.leaseFor(key);
+        try {
+          return await this.startRun(key, options, emit, signal, lease);
+        } finally {
+          await lease?.end();
+          release();
+        }
+      },
+      this.runSession(options.userId, sessionId),
+      options.signal,
+    );
+  }
+
+  private runSession(userId: string, sessionId: string): RunSession {
+    return { sessionStore: this.sessionStore, appName: this.appName, userId, sessionId };
   }
 
   private async startRun(
@@ -221,18 +230,22 @@ export class Runner {
    * session and interrupt ids to answer instead): it is resumed only through its root session.
    */
   resume(options: ResumeOptions): Run {
-    return new Run(async (emit, signal) => {
-      const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId };
-      assertSessionKey(key);
-      const release = claimSession(this.sessionStore, key);
-      const lease = this.leaseFor(key);
-      try {
-        return await this.startResume(key, options, emit, signal, lease);
-      } finally {
-        await lease?.end();
-        release();
-      }
-    }, options.signal);
+    return new Run(
+      async (emit, signal) => {
+        const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId };
+        assertSessionKey(key);
+        const release = claimSession(this.sessionStore, key);
+        const lease = this.leaseFor(key);
+        try {
+          return await this.startResume(key, options, emit, signal, lease);
+        } finally {
+          await lease?.end();
+          release();
+        }
+      },
+      this.runSession(options.userId, options.sessionId),
+      options.signal,
+    );
   }
 
   private async startResume(
