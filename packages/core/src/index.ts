@@ -159,7 +159,7 @@ export type { BuiltInPlannerOptions, ThinkingSettings } from './reasoning/built-
 
 // Runner
 export { Runner } from './runner/runner.js';
-export type { RunnerOptions, RunOptions, ResumeOptions } from './runner/runner.js';
+export type { RunnerOptions, RunOptions, ResumeOptions, PendingOptions } from './runner/runner.js';
 export type { Run } from './runner/run.js';
 export type { RunResult } from './runner/run.js';
 export type {
@@ -223,8 +223,9 @@ export {
   UnknownInterruptError,
   InvalidResumeValueError,
   NothingToResumeError,
+  OpenInterruptsError,
 } from './errors/run-errors.js';
-export type { BudgetKind } from './errors/run-errors.js';
+export type { BudgetKind, OpenInterruptSummary } from './errors/run-errors.js';
 export { StateValueError } from './errors/state-value-error.js';
 export {
   ReplayError,

@@ -247,7 +247,8 @@ describe('fallbackModel: reasoning bound to another provider', () => {
     const backup = new ScriptedModel({ responses: ['sunny'] });
     const request = { messages: history };
     await fallbackModel([primary, backup]).generate(request);
-    expect(primary.requests[0]).toBe(request);
+    expect(primary.requests[0]).toEqual(request);
+    expect(primary.requests[0]?.messages.every((m, i) => m === history[i])).toBe(true);
     const sent = JSON.stringify(backup.requests[0]);
     for (const bound of ['anthropic-sig', 'opaque', 'encrypted', 'gemini-sig', 'rs_1']) expect(sent).not.toContain(bound);
   });

@@ -38,6 +38,7 @@ describe('public surface of @replan/core', () => {
       'MaxIterationsError',
       'ModelCallError',
       'NothingToResumeError',
+      'OpenInterruptsError',
       'OutputValidationError',
       'ParallelAgent',
       'PlanReActPlanner',

@@ -52,6 +52,27 @@ describe('plan review, linear mode (each answer resumed by a new Runner on the f
     expect(state.ApprovedPlan).toEqual(edit);
   });
 
+  it('refuses an edit with a step that has no text, and takes an edited empty plan as "answer now"', async () => {
+    const store = await fileStore();
+    const first = processOn(store, { planner: [planCall(['a', 'b'])] }, { review: { plan: true } });
+    const stopped = await first.runner.run({ ...user, input: 'go' }).result();
+    const review = reviewOf(stopped);
+    const before = (await first.events(stopped.sessionId)).length;
+
+    const second = processOn(store, { replanner: [respondCall('Nothing to do: answered at once.')] }, { review: { plan: true } });
+    const resume = (edit: unknown) =>
+      second.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { edit } } }).result();
+    for (const steps of [[''], ['a', '   ']])
+      await expect(resume({ steps })).rejects.toThrow(/edited plan is not valid: step \d has no text/);
+    expect((await second.events(stopped.sessionId)).length).toBe(before);
+
+    const done = await resume({ steps: [] });
+    expect(done.status).toBe('completed');
+    expect(done.output).toBe('Nothing to do: answered at once.');
+    expect(second.executor.calls).toBe(0);
+    expect(stepPairs(await second.state(stopped.sessionId))).toEqual([]);
+  });
+
   it('reject plans again with the feedback in the planner input, and reviews the new plan', async () => {
     const store = await fileStore();
     const first = processOn(store, { planner: [planCall(['a', 'b', 'c'])] }, { review: { plan: true } });

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '@replan/core';
+import { modelNameOf } from './model-name.js';
 import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
 import type OpenAI from 'openai';
 import { ChatAccumulator } from './chat/chat-accumulator.js';
@@ -84,7 +85,7 @@ export class OpenAIChatModel implements ChatModel {
   private readonly idleTimeoutMs: number;
 
   constructor(private readonly options: OpenAIChatModelOptions) {
-    this.model = options.model;
+    this.model = modelNameOf('OpenAIChatModel', options);
     this.id = options.id ?? options.model;
     if (options.contextWindow !== undefined) {
       if (!Number.isInteger(options.contextWindow) || options.contextWindow < 1)

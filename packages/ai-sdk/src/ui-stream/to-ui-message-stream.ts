@@ -11,10 +11,13 @@ import { formatChunkId, sessionTag } from './chunk-id.js';
 import { EventChunkEncoder, isOwnEvent } from './event-chunks.js';
 import { chunkStream, type IdentifiedChunk } from './identified-chunks.js';
 import { notifySessionChanged } from './session-changes.js';
-import { resolveStreamSession, type StreamSessionRef } from './session-ref.js';
+import { resolveRunSession, type StreamSessionRef } from './session-ref.js';
 import type { ReplanUIChunk } from './ui-data-parts.js';
 
-/** Which session the run belongs to (its chunk ids and message id come from that session's log). */
+/**
+ * Which session the run belongs to (its chunk ids and message id come from that session's log).
+ * Optional: a `Run` knows its own session (`run.sessionId` and its runner's store).
+ */
 export type ToUIMessageStreamOptions = StreamSessionRef;
 
 /**
@@ -25,8 +28,8 @@ export type ToUIMessageStreamOptions = StreamSessionRef;
  * (`uiChunkId`), so `resumeUIMessageStream` can pick up after it. Cancelling the stream (a client
  * that went away) stops sending only: the run goes on and stores its events.
  */
-export function toUIMessageStream(run: Run, options: ToUIMessageStreamOptions): ReadableStream<ReplanUIChunk> {
-  const { store, key } = resolveStreamSession(options);
+export function toUIMessageStream(run: Run, options?: ToUIMessageStreamOptions): ReadableStream<ReplanUIChunk> {
+  const { store, key } = resolveRunSession(run, options);
   return chunkStream(liveChunks(run, store, key), (source) => {
     // Keep following the run, so streams resumed in this process still wake on its events.
     void (async () => {

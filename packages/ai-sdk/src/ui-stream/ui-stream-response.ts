@@ -22,9 +22,12 @@ export function uiMessageStreamResponse(stream: ReadableStream<ReplanUIChunk>, i
   return new Response(toSSE(stream), { status: init.status ?? 200, headers });
 }
 
-/** `toUIMessageStream(run, options)` as a `Response` (see `uiMessageStreamResponse`). */
-export function createUIMessageStreamResponse(run: Run, options: ToUIMessageStreamOptions & UIStreamResponseInit): Response {
-  return uiMessageStreamResponse(toUIMessageStream(run, options), options);
+/** `toUIMessageStream(run, options)` as a `Response` (see `uiMessageStreamResponse`); the session argument is optional. */
+export function createUIMessageStreamResponse(
+  run: Run,
+  options: (ToUIMessageStreamOptions & UIStreamResponseInit) | UIStreamResponseInit = {},
+): Response {
+  return uiMessageStreamResponse(toUIMessageStream(run, 'sessionId' in options ? options : undefined), options);
 }
 
 /**

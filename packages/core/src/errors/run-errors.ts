@@ -103,3 +103,30 @@ export class InvalidResumeValueError extends ReplanError {
 
 /** Nothing to resume: the session has no invocation, or its last one cannot continue. */
 export class NothingToResumeError extends ReplanError {}
+
+/** What a waiting session is stopped on, as `OpenInterruptsError` names it. */
+export interface OpenInterruptSummary {
+  readonly id: string;
+  readonly reason: string;
+  readonly toolName?: string;
+}
+
+/**
+ * `runner.run()` on a session whose last run stopped on interrupts nobody answered (e.g. an
+ * approval): a new message would leave them with no outcome. Answer them with `runner.resume`, or
+ * start the new run with `abandon: true`.
+ */
+export class OpenInterruptsError extends ReplanError {
+  constructor(
+    readonly sessionId: string,
+    readonly interrupts: readonly OpenInterruptSummary[],
+  ) {
+    const listed = interrupts.map((i) => `"${i.id}" (${i.reason}${i.toolName ? ` of ${i.toolName}` : ''})`).join(', ');
+    super(
+      `Session "${sessionId}" is waiting on ${interrupts.length} open interrupt(s): ${listed}. ` +
+        'Answer them with runner.resume({ userId, sessionId, approvals: { [id]: true | false } }) (values: { [id]: value } for other interrupts), ' +
+        'or start the new run with runner.run({ …, abandon: true }) to close them as "not approved: superseded by a new message". ' +
+        'runner.pending({ userId, sessionId }) lists them.',
+    );
+  }
+}

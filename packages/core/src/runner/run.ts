@@ -2,6 +2,7 @@ import type { GuardrailTrip } from '../guardrails/guardrail.js';
 import type { AgentEvent, Interrupt, RunStatus } from '../events/agent-event.js';
 import type { Usage } from '../models/usage.js';
 import type { UsageBreakdown } from './usage-breakdown.js';
+import type { SessionStore } from '../sessions/session-store.js';
 import type { SessionTotals } from './session-totals.js';
 
 /** How a run ended. `result()` always resolves for a run that started; failures are in `status` and `error`. */
@@ -35,6 +36,17 @@ export interface RunResult {
 /** What the runner gives a `Run` to start it: where events go, and the signal that cancels it. */
 export type RunStart = (emit: (event: AgentEvent) => void, signal: AbortSignal) => Promise<RunResult>;
 
+/** The session a run belongs to, known as soon as the run is created. */
+export interface RunSession {
+  readonly sessionStore: SessionStore;
+  readonly appName: string;
+  readonly userId: string;
+  readonly sessionId: string;
+}
+
+/** The warning a failed run nobody observed emits (`process.on('warning')` sees its `name`). */
+export const UNOBSERVED_RUN_FAILURE = 'ReplanUnobservedRunFailure';
+
 const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
 
 /**
@@ -52,6 +64,11 @@ const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
  *   events; `result()` still tells how it ended.
  * - `run.abort(reason?)` — cancels promptly, like the `signal` option: model calls and tools are
  *   stopped, the run ends `aborted`, and the session stays resumable with `runner.resume()`.
+ * - `run.sessionId` (with `appName`, `userId` and `sessionStore`) — its session, known at once
+ *   (e.g. for `toUIMessageStream(run)`).
+ * - A run that fails (status `failed`, or could not start) while nobody called `result()` or
+ *   iterated it is reported once, as Node reports an unhandled rejection: a process warning
+ *   (`ReplanUnobservedRunFailure`) naming the session and the error.
  *
  * The events stay in memory as long as the `Run` is referenced.
  */
@@ -62,9 +79,19 @@ export class Run implements AsyncIterable<AgentEvent> {
   private ended = false;
   private failure: { readonly error: unknown } | undefined;
   private waiters: (() => void)[] = [];
+  private observed = false;
+  readonly sessionStore: SessionStore;
+  readonly appName: string;
+  readonly userId: string;
+  /** The run's session: the one given, or the id the runner made for a new one. */
+  readonly sessionId: string;
 
   /** Built by the `Runner`; `signal` is the caller's. @internal */
-  constructor(start: RunStart, signal?: AbortSignal) {
+  constructor(start: RunStart, session: RunSession, signal?: AbortSignal) {
+    this.sessionStore = session.sessionStore;
+    this.appName = session.appName;
+    this.userId = session.userId;
+    this.sessionId = session.sessionId;
     const forward = () => this.controller.abort(signal?.reason);
     if (signal?.aborted) forward();
     else signal?.addEventListener('abort', forward, { once: true });
@@ -74,8 +101,14 @@ export class Run implements AsyncIterable<AgentEvent> {
     }, this.controller.signal);
     // Handled here, so a run nobody reads that fails to start is no unhandled rejection.
     this.promise.then(
-      () => this.settle(undefined),
-      (error: unknown) => this.settle({ error }),
+      (result) => {
+        this.settle(undefined);
+        if (result.status === 'failed') this.reportUnobserved(result.error ?? new Error('the run failed'));
+      },
+      (error: unknown) => {
+        this.settle({ error });
+        this.reportUnobserved(error);
+      },
     );
     // A long-lived caller signal must not keep every finished run alive.
     const release = () => signal?.removeEventListener('abort', forward);
@@ -84,6 +117,7 @@ export class Run implements AsyncIterable<AgentEvent> {
 
   /** How the run ended; rejects only when it could not start. */
   result(): Promise<RunResult> {
+    this.observed = true;
     return this.promise;
   }
 
@@ -94,6 +128,7 @@ export class Run implements AsyncIterable<AgentEvent> {
 
   /** Every event of this run from the first, then live ones until it ends. Each iterator starts over. */
   [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
+    this.observed = true;
     let index = 0;
     let stopped = false;
     return {
@@ -112,6 +147,23 @@ export class Run implements AsyncIterable<AgentEvent> {
         return DONE;
       },
     };
+  }
+
+  /**
+   * A failure nobody looked at would vanish (no log, exit code 0): warn once, after the current
+   * task, so a caller that reads the result right after the run ends is not warned.
+   */
+  private reportUnobserved(error: unknown): void {
+    if (this.observed) return;
+    setImmediate(() => {
+      if (this.observed) return;
+      const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      process.emitWarning(
+        `A run of app "${this.appName}", user "${this.userId}", session "${this.sessionId}" failed and nothing read its result: ${why}. ` +
+          'Await run.result() (or iterate the run) to handle it.',
+        { type: UNOBSERVED_RUN_FAILURE, ...(error instanceof Error ? { detail: error.stack ?? '' } : {}) },
+      );
+    });
   }
 
   private settle(failure: { readonly error: unknown } | undefined): void {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Agent } from '../agents/agent.js';
 import { assertUniqueAgentNames } from '../agents/agent-name.js';
-import type { AgentEvent, RunStatus } from '../events/agent-event.js';
+import type { AgentEvent, Interrupt, RunStatus } from '../events/agent-event.js';
 import { ConfigurationError } from '../errors/replan-error.js';
-import { NothingToResumeError } from '../errors/run-errors.js';
+import { NothingToResumeError, OpenInterruptsError } from '../errors/run-errors.js';
 import type { ApprovalAnswer } from '../tools/approval-answer.js';
 import { checkedResumeValues } from './resume-values.js';
-import { SessionExistsError } from '../errors/session-errors.js';
+import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
 import type { ContentBlock } from '../messages/content-block.js';
 import { type Message, messageText, toUserMessage } from '../messages/message.js';
 import { assertMediaBlocks } from '../messages/media-check.js';
@@ -19,10 +19,11 @@ import type { SessionStore } from '../sessions/session-store.js';
 import { driveInvocation } from './drive-invocation.js';
 import { claimSession } from './active-sessions.js';
 import { readInvocation } from './invocation-log.js';
+import { abandonmentEvents, openInterruptsOf } from './open-interrupts.js';
 import { refuseChildSession } from './child-session-guard.js';
 import { mayBeChildSessionId } from '../composition/child-session-link.js';
 import { defaultSessionStore, sessionToResume } from './session-to-resume.js';
-import { Run, type RunResult } from './run.js';
+import { Run, type RunResult, type RunSession } from './run.js';
 import { assertLeaseOwner, assertLeaseTtl } from '../sessions/session-lease.js';
 import { defaultLeaseOwner, fenceAppends, RunLease } from './run-lease.js';
 import type { RunLimits } from './run-limits.js';
@@ -68,6 +69,18 @@ export interface RunOptions extends CommonRunOptions {
   readonly input: string | Message | readonly ContentBlock[];
   /** Initial state of a new session (ignored for an existing one). */
   readonly state?: Readonly<Record<string, unknown>>;
+  /**
+   * The session's last run stopped on interrupts nobody answered (e.g. an approval): without this
+   * the run is refused with `OpenInterruptsError`. `true` closes them first — stored, each open
+   * tool call given the error result "not approved: superseded by a new message" — then runs.
+   */
+  readonly abandon?: boolean;
+}
+
+/** Which session `runner.pending` reads. */
+export interface PendingOptions {
+  readonly userId: string;
+  readonly sessionId: string;
 }
 
 export interface ResumeOptions extends CommonRunOptions {
@@ -125,20 +138,29 @@ export class Runner {
    * (`InvalidMediaError`) rejects `result()` (and the iteration) before anything is stored.
    */
   run(options: RunOptions): Run {
-    return new Run(async (emit, signal) => {
-      const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId ?? this.newId() };
-      assertSessionKey(key);
-      assertMediaBlocks(toUserMessage(options.input).content, "the run's input");
-      if (options.state) options = { ...options, state: jsonStateDelta(options.state) };
-      const release = claimSession(this.sessionStore, key);
-      const lease = this.leaseFor(key);
-      try {
-        return await this.startRun(key, options, emit, signal, lease);
-      } finally {
-        await lease?.end();
-        release();
-      }
-    }, options.signal);
+    const sessionId = options.sessionId ?? this.newId();
+    return new Run(
+      async (emit, signal) => {
+        const key: SessionKey = { appName: this.appName, userId: options.userId, id: sessionId };
+        assertSessionKey(key);
+        assertMediaBlocks(toUserMessage(options.input).content, "the run's input");
+        if (options.state) options = { ...options, state: jsonStateDelta(options.state) };
+        const release = claimSession(this.sessionStore, key);
+        const lease = this.leaseFor(key);
+        try {
+          return await this.startRun(key, options, emit, signal, lease);
+        } finally {
+          await lease?.end();
+          release();
+        }
+      },
+      this.runSession(options.userId, sessionId),
+      options.signal,
+    );
+  }
+
+  private runSession(userId: string, sessionId: string): RunSession {
+    return { sessionStore: this.sessionStore, appName: this.appName, userId, sessionId };
   }
 
   private async startRun(
@@ -173,7 +195,7 @@ export class Runner {
     }
     let session: Session;
     try {
-      session = await this.storeInput(key, input, options.state, lease);
+      session = await this.storeInput(key, input, options, lease);
     } catch (error) {
       if (hub && start) reportRunThrew(hub, start, error);
       throw error;
@@ -208,18 +230,22 @@ export class Runner {
    * session and interrupt ids to answer instead): it is resumed only through its root session.
    */
   resume(options: ResumeOptions): Run {
-    return new Run(async (emit, signal) => {
-      const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId };
-      assertSessionKey(key);
-      const release = claimSession(this.sessionStore, key);
-      const lease = this.leaseFor(key);
-      try {
-        return await this.startResume(key, options, emit, signal, lease);
-      } finally {
-        await lease?.end();
-        release();
-      }
-    }, options.signal);
+    return new Run(
+      async (emit, signal) => {
+        const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId };
+        assertSessionKey(key);
+        const release = claimSession(this.sessionStore, key);
+        const lease = this.leaseFor(key);
+        try {
+          return await this.startResume(key, options, emit, signal, lease);
+        } finally {
+          await lease?.end();
+          release();
+        }
+      },
+      this.runSession(options.userId, options.sessionId),
+      options.signal,
+    );
   }
 
   private async startResume(
@@ -310,6 +336,19 @@ export class Runner {
     );
   }
 
+  /**
+   * What the session waits on: the open interrupts of its last run (approvals, plan reviews,
+   * questions), each answered with `runner.resume({ approvals | values })`. Empty when the session
+   * waits on nothing (its last run ended, or it has none); `SessionNotFoundError` when it does not exist.
+   */
+  async pending(options: PendingOptions): Promise<readonly Interrupt[]> {
+    const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId };
+    assertSessionKey(key);
+    const session = await this.sessionStore.get(key);
+    if (!session) throw new SessionNotFoundError(key.appName, key.userId, key.id);
+    return openInterruptsOf(session.events)?.interrupts ?? [];
+  }
+
   /** The run's lease when the store supports leases (else the run relies on versions alone). */
   private leaseFor(key: SessionKey): RunLease | undefined {
     return RunLease.supported(this.sessionStore) ? new RunLease(this.sessionStore, key, this.owner, this.leaseMs) : undefined;
@@ -336,12 +375,8 @@ export class Runner {
    * the run before anything is written); a new one is created with the input in one write, then
    * leased (nobody else can hold a lease on a session that did not exist).
    */
-  private async storeInput(
-    key: SessionKey,
-    input: AgentEvent,
-    state: Readonly<Record<string, unknown>> | undefined,
-    lease: RunLease | undefined,
-  ): Promise<Session> {
+  private async storeInput(key: SessionKey, input: AgentEvent, options: RunOptions, lease: RunLease | undefined): Promise<Session> {
+    const state = options.state;
     const existing = await this.sessionStore.get(key);
     if (existing) await refuseChildSession(this.sessionStore, existing, 'run');
     if (!existing) {
@@ -350,7 +385,7 @@ export class Runner {
         created = await this.sessionStore.create({ ...key, ...(state ? { state } : {}) }, [input]);
       } catch (error) {
         if (!(error instanceof SessionExistsError)) throw error;
-        return this.storeInput(key, input, state, lease); // created meanwhile: append instead
+        return this.storeInput(key, input, options, lease); // created meanwhile: append instead
       }
       await lease?.acquire();
       return created;
@@ -361,8 +396,16 @@ export class Runner {
       // Read again under the lease: whatever the previous holder appended is in it.
       current = (await this.sessionStore.get(key)) ?? existing;
     }
+    // A new message must not leave an approval (or any question) with no outcome.
+    const open = openInterruptsOf(current.events);
+    if (open && !options.abandon)
+      throw new OpenInterruptsError(
+        key.id,
+        open.interrupts.map((i) => ({ id: i.id, reason: i.reason, ...(i.toolName ? { toolName: i.toolName } : {}) })),
+      );
+    const events = open ? [...abandonmentEvents(current.events, open, this.newId), input] : [input];
     const store = lease ? fenceAppends(this.sessionStore, lease) : this.sessionStore;
-    const { version } = await store.appendEvents(key, [input], { expectedVersion: current.version });
-    return { ...current, events: [...current.events, input], version };
+    const { version } = await store.appendEvents(key, events, { expectedVersion: current.version });
+    return { ...current, events: [...current.events, ...events], version };
   }
 }

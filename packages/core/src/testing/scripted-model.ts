@@ -91,6 +91,10 @@ export class ScriptedModel implements ChatModel {
   readonly id: string;
   /** The context window it claims (`ScriptedModelOptions.contextWindow`); it never enforces one. */
   readonly contextWindow?: number;
+  /**
+   * Every request as it was sent: each a copy taken at the call (its message list included), so a
+   * later turn's messages never show up in an earlier request.
+   */
   readonly requests: ModelRequest[] = [];
   private readonly responses: readonly ScriptedReply[];
   private cursor = 0;
@@ -111,7 +115,8 @@ export class ScriptedModel implements ChatModel {
 
   async generate(request: ModelRequest, opts: ModelCallOptions = {}): Promise<ModelResponse> {
     const call = this.requests.length;
-    this.requests.push(request);
+    // The loop reuses and grows one message list across turns: keep what this call was sent.
+    this.requests.push({ ...request, messages: [...request.messages] });
     this.callers.push(opts.agent);
     const latency = typeof this.options.latencyMs === 'function' ? this.options.latencyMs(call) : this.options.latencyMs;
     if (latency) await sleep(latency, opts.signal);

@@ -120,7 +120,11 @@ export class PlanReviewGate implements Agent {
 
   private parseEdit(state: Readonly<Record<string, unknown>>, edit: unknown): Parsed<unknown> {
     const parsed = parseWith(this.options.inner.planSchema, edit, 'its fields');
-    if (!parsed.ok || this.options.inner.mode !== 'graph') return parsed;
+    if (!parsed.ok) return parsed;
+    const blank = blankStep(parsed.value);
+    if (blank !== undefined)
+      return { ok: false, problem: `step ${blank + 1} has no text (a step says what to do; an empty list of steps means "answer now")` };
+    if (this.options.inner.mode !== 'graph') return parsed;
     return checkGraphPlan(parsed.value, this.options.role === 'replanner' ? finishedIn(state, this.options.keys) : undefined);
   }
 
@@ -203,4 +207,13 @@ function finishedIn(state: Readonly<Record<string, unknown>>, keys: PlanExecuteK
     succeeded: new Set(steps.filter((s) => s.error === undefined).map((s) => s.id)),
     failed: new Set(steps.filter((s) => s.error !== undefined).map((s) => s.id)),
   };
+}
+
+/** The index of the first step with no text (a blank string, or a graph step whose task is blank), if any. */
+function blankStep(plan: unknown): number | undefined {
+  const index = stepsOf(plan).findIndex((step) => {
+    const text = typeof step === 'string' ? step : (step as { task?: unknown } | null)?.task;
+    return typeof text === 'string' && text.trim() === '';
+  });
+  return index < 0 ? undefined : index;
 }

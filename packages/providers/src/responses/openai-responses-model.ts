@@ -1,4 +1,5 @@
 import { ConfigurationError } from '@replan/core';
+import { modelNameOf } from '../model-name.js';
 import type { ChatModel, ContentBlock, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
 import type OpenAI from 'openai';
 import { createOpenAIClient, type ClientOptions } from '../client.js';
@@ -52,7 +53,7 @@ export class OpenAIResponsesModel implements ChatModel {
   private readonly idleTimeoutMs: number;
 
   constructor(private readonly options: OpenAIResponsesModelOptions) {
-    this.model = options.model;
+    this.model = modelNameOf('OpenAIResponsesModel', options);
     this.id = options.id ?? options.model;
     if (options.contextWindow !== undefined) {
       if (!Number.isInteger(options.contextWindow) || options.contextWindow < 1)
