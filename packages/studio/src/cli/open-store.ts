@@ -1,10 +1,12 @@
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { FileSessionStore, type SessionStore } from '@replan/core';
 import { CliUsageError } from '../errors.js';
+import { checkStoreDirectory } from './store-directory.js';
 
-/** `--store`: a PostgreSQL URL (needs `@replan/postgres`) or a `FileSessionStore` directory. */
-export async function openStore(spec: string): Promise<SessionStore> {
+/**
+ * `--store`: a PostgreSQL URL (needs `@replan/postgres`) or a `FileSessionStore` directory that
+ * exists and holds a store (`mayBeNew`: an empty directory too).
+ */
+export async function openStore(spec: string, options: { readonly mayBeNew?: boolean } = {}): Promise<SessionStore> {
   if (/^postgres(ql)?:\/\//i.test(spec)) {
     let postgres: typeof import('@replan/postgres');
     try {
@@ -14,8 +16,5 @@ export async function openStore(spec: string): Promise<SessionStore> {
     }
     return new postgres.PostgresSessionStore({ connectionString: spec });
   }
-  const dir = resolve(spec);
-  if (existsSync(dir) && !statSync(dir).isDirectory())
-    throw new CliUsageError(`--store ${spec} is a file: give the FileSessionStore directory (or a postgres:// URL).`);
-  return new FileSessionStore({ dir });
+  return new FileSessionStore({ dir: checkStoreDirectory(spec, options) });
 }

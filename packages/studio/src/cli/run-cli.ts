@@ -29,7 +29,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 0;
   }
   if (!['studio', 'sessions', 'show'].includes(args.command)) throw new CliUsageError(`Unknown command "${args.command}".\n\n${USAGE}`);
-  const store = await openStore(requiredFlag(args, 'store', 'dir | postgres://url'));
+  // Only the studio serving runners writes sessions: it may start on an empty directory.
+  const mayBeNew = args.command === 'studio' && args.flags.has('runners');
+  const store = await openStore(requiredFlag(args, 'store', 'dir | postgres://url'), { mayBeNew });
   try {
     if (args.command === 'studio') return await studio(args, store, io);
     if (args.command === 'sessions') return await sessions(args, store, io);
