@@ -110,3 +110,41 @@ describe('renderRun (plain lines when not a TTY)', () => {
     expect(result.status).toBe('completed');
   });
 });
+
+describe('renderRun: a tool waiting for approval', () => {
+  const book = tool({
+    name: 'bookFlight',
+    description: 'books',
+    parameters: z.object({ flight: z.string() }),
+    needsApproval: true,
+    execute: ({ flight }) => `booked ${flight}`,
+  });
+  const runnerFor = (executorReplies: unknown[]) =>
+    new Runner({
+      appName: 'trips',
+      agent: createPlanExecuteAgent({
+        planner: createPlanner({ model: new ScriptedModel({ responses: [callTools({ name: 'plan', args: { steps: ['book TP101'] } })] }) }),
+        executor: createExecutor({ model: new ScriptedModel({ responses: executorReplies as never[] }), tools: [book] }),
+        replanner: createReplanner({ model: new ScriptedModel({ responses: [respondCall('Not booked: you said no.')] }) }),
+      }),
+    });
+
+  it('shows what waits, its interrupt id and how to answer it; then how it was answered', async () => {
+    const runner = runnerFor([callTools({ name: 'bookFlight', args: { flight: 'TP101' }, id: 'b1' }), 'The booking was refused.']);
+    const first = capture();
+    const stopped = await renderRun(runner.run({ userId: 'u', sessionId: 's', input: 'book' }), first);
+    expect(stopped.status).toBe('interrupted');
+    const text = first.lines().join('\n');
+    expect(text).toContain('├─ Waiting for approval bookFlight {"flight":"TP101"}');
+    expect(text).toContain('answer b1:approval: runner.resume({ userId, sessionId, approvals: { "b1:approval": true } })');
+    expect(text).toMatch(/status interrupted/);
+    expect(text).toContain('waiting on b1:approval');
+
+    const second = capture();
+    await renderRun(
+      runner.resume({ userId: 'u', sessionId: 's', approvals: { 'b1:approval': { approved: false, message: 'too dear' } } }),
+      second,
+    );
+    expect(second.lines().join('\n')).toContain('├─ Not approved b1:approval: too dear');
+  });
+});

@@ -48,3 +48,15 @@ describe('replan --store names a directory that is not a store', () => {
     expect(await cli('sessions', '--store', store)).toBe(0);
   });
 });
+
+describe('replan show on a session waiting for a tool approval', () => {
+  it('says what waits, its interrupt id and how to answer it', async () => {
+    const lines: string[] = [];
+    const code = await runCli(['show', 's1', '--store', store], { out: (t) => lines.push(t), stopped: Promise.resolve() });
+    expect(code).toBe(0);
+    const text = lines.join('\n');
+    expect(text).toMatch(/├─ Waiting for approval \w+/);
+    expect(text).toMatch(/answer \S+:approval: runner\.resume\(\{ userId, sessionId, approvals: \{ "\S+:approval": true \} \}\)/);
+    expect(text).toMatch(/waiting on \S+:approval/);
+  });
+});

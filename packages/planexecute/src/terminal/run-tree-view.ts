@@ -1,4 +1,5 @@
 import {
+  type Interrupt,
   messageText,
   stringifyToolOutput,
   toolCallsOf,
@@ -12,6 +13,7 @@ import {
 import { planExecuteEventKind } from '../event-kind.js';
 import { stepsOf, stepText } from '../plan-schema.js';
 import { pendingReviewLines } from './plan-review-lines.js';
+import { answeredInterruptLine, pendingInterruptLines } from './interrupt-lines.js';
 import { clip, duration, type TerminalStyle } from './terminal-style.js';
 
 export interface RunTreeViewOptions {
@@ -47,6 +49,8 @@ export class RunTreeView {
   private lastPlan: readonly unknown[] = [];
   private finishedSteps = 0;
   private readonly steps = new Map<string, StepProgress>();
+  /** Interrupts other than plan reviews shown as waiting, by id, with the indent they were shown at. */
+  private readonly waiting = new Map<string, { readonly interrupt: Interrupt; readonly indent: string }>();
 
   constructor(private readonly options: RunTreeViewOptions) {}
 
@@ -63,6 +67,7 @@ export class RunTreeView {
       this.line(`${s.red('└─ Blocked')} by the ${blocked.stage} guardrail "${blocked.name}"${reason}`);
       return;
     }
+    this.interrupts(event);
     const kind = planExecuteEventKind(event);
     if (!kind) return;
     if (event.partial) {
@@ -148,6 +153,30 @@ export class RunTreeView {
     }
   }
 
+  /** A tool's approval request or question: what waits and how to answer; later, how it was answered. */
+  private interrupts(event: AgentEvent): void {
+    const s = this.options.style;
+    const interrupt = event.actions?.interrupt;
+    if (interrupt && interrupt.reason !== 'plan_review' && !event.partial) {
+      this.endDelta();
+      const indent = this.currentStep === undefined ? '' : '│  ';
+      this.waiting.set(interrupt.id, { interrupt, indent });
+      for (const line of pendingInterruptLines(interrupt, indent, s)) this.line(line);
+    }
+    const values = event.actions?.resumeValues;
+    if (values)
+      for (const [id, value] of Object.entries(values)) {
+        // A resumed run's view starts at the answer: its approval request was shown by the run that
+        // stopped. (Plan reviews have lines of their own.)
+        const asked =
+          this.waiting.get(id) ??
+          (id.endsWith(':approval') ? { interrupt: { id, reason: 'approval', payload: undefined }, indent: '│  ' } : undefined);
+        if (!asked) continue;
+        this.waiting.delete(id);
+        this.line(answeredInterruptLine(asked.interrupt, value, asked.indent, s));
+      }
+  }
+
   /** Tokens, calls, cost and time per step, then the run's and the session's totals. */
   summary(result: RunResult): void {
     this.endDelta();
@@ -164,6 +193,8 @@ export class RunTreeView {
       `${s.bold('status')} ${result.status} · ${result.modelCalls} model calls · tokens ${tokenText(u)}${synthetic}` +
         (result.cost ? ` · cost ${this.money(result.cost)}` : ''),
     );
+    if (result.status === 'interrupted' && this.waiting.size)
+      this.line(`${s.yellow('waiting on')} ${[...this.waiting.keys()].join(', ')} ${s.dim('(answer with runner.resume, as shown above)')}`);
     const session = result.session;
     if (session.modelCalls !== result.modelCalls)
       this.line(s.dim(`session so far: ${session.modelCalls} model calls · tokens ${tokenText(session.usage)}`));
