@@ -114,9 +114,10 @@ async function blobBytes(ctx: InvocationContext, request: ModelRequest, call: { 
 
 /** The calling agent's identity, as `ModelCallOptions.agent` carries it to the model. */
 function callingAgent(ctx: InvocationContext): ModelCallAgent {
-  if (ctx.stepId === undefined) return { name: ctx.agent.name, path: ctx.path };
+  const run = { sessionId: ctx.session.id, invocationId: ctx.invocationId };
+  if (ctx.stepId === undefined) return { name: ctx.agent.name, path: ctx.path, run };
   const task = ctx.stepTask === undefined ? {} : { task: ctx.stepTask };
-  return { name: ctx.agent.name, path: ctx.path, step: ctx.stepId, ...task };
+  return { name: ctx.agent.name, path: ctx.path, step: ctx.stepId, ...task, run };
 }
 
 /** One model call's bookkeeping: budget first, then exactly one ending reported (success, failure or stop). */

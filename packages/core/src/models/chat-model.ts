@@ -100,6 +100,11 @@ export interface ModelCallAgent {
    * scripted model to answer by the step it runs, whichever plan put it there.
    */
   readonly task?: string;
+  /**
+   * The run the call belongs to: its session and invocation (a resume continues the invocation).
+   * E.g. for a scripted model that keeps each session's progress apart.
+   */
+  readonly run?: { readonly sessionId: string; readonly invocationId: string };
 }
 
 export interface ModelCallOptions {

@@ -51,7 +51,10 @@ export interface PlanExecuteScript<Plan = unknown> {
    * such a step fails the run with an error naming it.
    */
   readonly otherSteps?: StepScript | TurnStepScript | string;
-  /** The replanner's revisions, in order; after them it gives the answer. */
+  /**
+   * The replanner's revisions, in order; after them it continues the plan in force with the steps
+   * still to run (linear mode), and answers once every step ran.
+   */
   readonly replans?: readonly Plan[];
   /**
    * The final answer (the `respond` call's `response`), or a function of the step results the
@@ -102,10 +105,13 @@ export interface ScriptedPlanExecute {
  * graph step's id; a linear step's task, so an edited plan's steps are found too), and
  * within a step by how many turns it has had (counted from the request's assistant messages) or,
  * for a `turn` step, by what the request shows — never by prompt wording. So prompts may change, graph steps may start in any order, and a step resumed
- * in another process gets the rest of its script. The planner writes `plan` on every call; the
- * replanner answers in order, and in linear mode, after the executor finished step n in this
- * process, with at least its n-th reply — so a run resumed in a new process after a step goes on
- * where the script says.
+ * in another process gets the rest of its script. Each run (session and invocation) follows its
+ * own progress: a second message in the same session, or another session, starts over. The
+ * planner writes `plan` on every call; the replanner gives the revisions of `replans` in order
+ * (in linear mode, after the executor finished step n in this process, at least its n-th), and
+ * once they are used up it continues the plan in force with the steps still to run, then answers
+ * when every step ran — so a run resumed in a new process after a step goes on where the script
+ * says, and a step's text may report what its tools returned (`text: (results) => …`).
  */
 export function scriptPlanExecute<Plan>(script: PlanExecuteScript<Plan>, options: ScriptedPlanExecuteOptions = {}): ScriptedPlanExecute {
   const plans = [script.plan, ...(script.replans ?? [])];
@@ -115,23 +121,40 @@ export function scriptPlanExecute<Plan>(script: PlanExecuteScript<Plan>, options
     ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
   };
   const measured = withUsage(options.usage);
-  const progress: Progress = { results: {}, lastLinearStep: 0 };
-  let replies = 0;
-  const plannerModel = new ScriptedModel({
+  // Each run (session and invocation) keeps its own progress: a second message in the same chat,
+  // or another session served by the same models, starts its script over.
+  const runs = new Map<string, Progress>();
+  const progressOf = (caller: ModelCallAgent | undefined): Progress => {
+    const key = caller?.run ? `${caller.run.sessionId}\u0000${caller.run.invocationId}` : '';
+    let progress = runs.get(key);
+    if (!progress) {
+      progress = { results: {}, lastLinearStep: 0, replies: 0, plan: script.plan, finished: [] };
+      runs.set(key, progress);
+    }
+    return progress;
+  };
+  const plannerModel: ScriptedModel = new ScriptedModel({
     id: 'scripted-planner',
     ...timing,
     ...streaming,
-    respond: measured(() => planCall(script.plan)),
+    respond: measured((_request, call) => {
+      progressOf(plannerModel.callers[call]).plan = script.plan;
+      return planCall(script.plan);
+    }),
   });
-  const replannerModel = new ScriptedModel({
+  const replannerModel: ScriptedModel = new ScriptedModel({
     id: 'scripted-replanner',
     ...timing,
     ...streaming,
-    respond: measured(() => {
-      const reply = Math.max(replies, progress.lastLinearStep - 1);
-      replies = reply + 1;
-      const next = script.replans?.[reply];
-      if (next !== undefined) return planCall(next);
+    respond: measured((_request, call) => {
+      const progress = progressOf(replannerModel.callers[call]);
+      const reply = Math.max(progress.replies, progress.lastLinearStep - 1);
+      progress.replies = reply + 1;
+      const next = script.replans?.[reply] ?? remainingPlan(progress);
+      if (next !== undefined) {
+        progress.plan = next;
+        return planCall(next);
+      }
       const response = typeof script.answer === 'string' ? script.answer : script.answer({ ...progress.results });
       return callTools({ name: 'respond', args: { response } });
     }),
@@ -140,7 +163,7 @@ export function scriptPlanExecute<Plan>(script: PlanExecuteScript<Plan>, options
     id: 'scripted-executor',
     ...timing,
     ...streaming,
-    respond: measured((request, call) => stepReply(script, plans, executorModel.callers[call], request, progress)),
+    respond: measured((request, call) => stepReply(script, plans, executorModel.callers[call], request, progressOf(executorModel.callers[call]))),
   });
   const roles = { planner: plannerModel, replanner: replannerModel, executor: executorModel };
   const model: ScriptedModel = new ScriptedModel({
@@ -157,10 +180,29 @@ export function scriptPlanExecute<Plan>(script: PlanExecuteScript<Plan>, options
   return { plannerModel, executorModel, replannerModel, model };
 }
 
-/** What the executor finished in this process: each step's text by key, and the last linear step number. */
+/** What one run did in this process: each step's text by key, the last linear step number, the replies and the plan in force. */
 interface Progress {
   readonly results: Record<string, string>;
   lastLinearStep: number;
+  replies: number;
+  /** The plan in force as scripted (the planner's, or the replanner's last revision). */
+  plan: unknown;
+  /** The linear steps the executor finished since, by key, in order. */
+  readonly finished: string[];
+}
+
+/**
+ * With no scripted revision left: the steps of the plan in force after the last one the executor
+ * finished (linear mode), so the run goes on until every step ran; `undefined` (answer) when none
+ * remain, or when the executor ran a step the plan does not hold (a person edited it).
+ */
+function remainingPlan(progress: Progress): unknown {
+  const last = progress.finished.at(-1);
+  if (last === undefined) return undefined;
+  const steps = stepsOf(progress.plan);
+  const at = steps.findIndex((step) => (typeof step === 'string' ? step : JSON.stringify(step)) === last);
+  if (at < 0 || at === steps.length - 1) return undefined;
+  return { ...(progress.plan as object), steps: steps.slice(at + 1) };
 }
 
 /** A respond function whose answers report `usage` of their request (unchanged without one). */
@@ -202,7 +244,10 @@ function stepReply(
   const name = key ?? `#${caller.step}`;
   const finish = (text: string) => {
     progress.results[name] = text;
-    if (linear) progress.lastLinearStep = Math.max(progress.lastLinearStep, Number(caller.step));
+    if (linear) {
+      progress.lastLinearStep = Math.max(progress.lastLinearStep, Number(caller.step));
+      progress.finished.push(name);
+    }
     return text;
   };
   if ('turn' in step) {
@@ -210,8 +255,11 @@ function stepReply(
     if ('text' in next) return finish(next.text);
     return callTools(...(isCallList(next.toolCalls) ? next.toolCalls : [next.toolCalls]));
   }
-  const turn = request.messages.filter((m) => m.role === 'assistant').length;
-  const results = request.messages.flatMap((m) => toolResultsOf(m));
+  // The step's own turns: what follows its input (the last user message); earlier runs of the
+  // session may show their own exchanges before it.
+  const own = request.messages.slice(request.messages.findLastIndex((m) => m.role === 'user') + 1);
+  const turn = own.filter((m) => m.role === 'assistant').length;
+  const results = own.flatMap((m) => toolResultsOf(m));
   const calls = step.toolCalls?.[turn];
   if (calls !== undefined) {
     const chosen = typeof calls === 'function' ? calls(results, name) : calls;
