@@ -17,8 +17,32 @@ const REVISED = [
 
 const search = (query: string) => ({ name: 'search_docs', args: { query } });
 const calculate = (expression: string) => ({ name: 'calculator', args: { expression } });
+type Results = readonly { readonly output: unknown }[];
 /** The calculator's answer, as the step reports it. */
-const yearlyCost = (results: readonly { readonly output: unknown }[]) => `The yearly cost is ${String(results.at(-1)?.output)} EUR.`;
+const yearlyCost = (results: Results) => `The yearly cost is ${String(results.at(-1)?.output)} EUR.`;
+/**
+ * A search step's finding, read from what the search returned (so the step reports what the
+ * documents say, or that they did not say it).
+ */
+const finding =
+  (pattern: RegExp, say: (match: RegExpMatchArray) => string) =>
+  (results: Results): string => {
+    const found = String(results.at(-1)?.output ?? '');
+    const match = found.match(pattern);
+    return match ? say(match) : `The documents do not say: ${found.split('\n')[0] || 'no match'}`;
+  };
+const staffingFinding = finding(/has (\d+) people today; (\d+) more/, ([, today, joining]) => {
+  const total = Number(today) + Number(joining);
+  return `The support team will have ${total} people after March (${today} today + ${joining} joining).`;
+});
+const priceFinding = finding(
+  /Team plan costs (\d+) EUR per seat per month/,
+  ([, price]) => `The Team plan costs ${price} EUR per seat per month.`,
+);
+const discountFinding = finding(
+  /annual billing gives a (\d+)% discount/i,
+  ([, discount]) => `Annual billing gives a ${discount}% discount.`,
+);
 
 /** The demo's offline model (one for every role), with a little latency so the tree grows visibly. */
 export function scriptedBrain(): ScriptedModel {
@@ -30,11 +54,11 @@ export function scriptedBrain(): ScriptedModel {
       steps: {
         [staffing]: {
           toolCalls: [search('support team people March')],
-          text: 'The support team will have 15 people after March (12 today + 3 joining).',
+          text: staffingFinding,
         },
-        [pricing]: { toolCalls: [search('Team plan price seat month')], text: 'The Team plan costs 39 EUR per seat per month.' },
+        [pricing]: { toolCalls: [search('Team plan price seat month')], text: priceFinding },
         [cost]: { toolCalls: [calculate('15 * 39 * 12')], text: yearlyCost },
-        [billing]: { toolCalls: [search('annual billing discount')], text: 'Annual billing gives a 15% discount.' },
+        [billing]: { toolCalls: [search('annual billing discount')], text: discountFinding },
         [discounted]: { toolCalls: [calculate('15 * 39 * 12 * (1 - 0.15)')], text: yearlyCost },
       },
       // A step you wrote in an edit (`pnpm demo --review`): search the documents for it, report the best match.

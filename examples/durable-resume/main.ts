@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { type Agent, FileSessionStore, ReActAgent, Runner, tool } from '@replan/core';
+import { type Agent, FileSessionStore, messageText, ReActAgent, Runner, stringifyToolOutput, tool, toolResultsOf } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 
 const dir = mkdtempSync(join(tmpdir(), 'replan-durable-'));
@@ -44,17 +44,21 @@ const slowReport = tool({
   },
 });
 
-/** A scripted model whose answers depend on the conversation, as a resumed process needs. */
+/**
+ * A scripted model whose answers depend on the conversation, as a resumed process needs: it calls
+ * a tool for the request, then reports what the tool returned (a refusal reads as a refusal).
+ */
 const model = new ScriptedModel({
   respond: (request) => {
     const last = request.messages.at(-1);
-    const text = JSON.stringify(last?.content ?? []);
+    const text = messageText(last ?? { role: 'user', content: [] });
     if (last?.role === 'user' && text.includes('Pay'))
       return callTools({ name: 'transfer', args: { to: 'ACME', amount: 250 }, id: 'pay-1' });
     if (last?.role === 'user' && text.includes('report')) return callTools({ name: 'monthly_report', args: { month: 'May' }, id: 'rep-1' });
-    if (text.includes('rejected')) return 'The payment was not approved, so nothing was sent.';
-    if (text.includes('sent 250')) return 'Paid 250 EUR to ACME.';
-    return 'The May report: 3 transfers.';
+    const result = last ? toolResultsOf(last).at(-1) : undefined;
+    if (!result) return 'Nothing was done.';
+    if (result.isError) return `Nothing was done: ${stringifyToolOutput(result.output)}`;
+    return `Done: ${stringifyToolOutput(result.output)}.`;
   },
 });
 
@@ -72,6 +76,17 @@ const approved = await newRunner()
   .resume({ userId: 'ana', sessionId: 'may-payments', values: { [first.interrupts[0]!.id]: true } })
   .result();
 console.log(`resume with approval: ${approved.status} — ${approved.output}`);
+
+// 2b. The same request in another session, refused: nothing is sent, and the answer says so.
+const refused = await newRunner().run({ userId: 'ana', sessionId: 'june-payments', input: 'Pay ACME their 250 EUR invoice.' }).result();
+const denied = await newRunner()
+  .resume({
+    userId: 'ana',
+    sessionId: 'june-payments',
+    approvals: { [refused.interrupts[0]!.id]: { approved: false, message: 'wrong month' } },
+  })
+  .result();
+console.log(`resume with a refusal: ${denied.status} — ${denied.output}`);
 
 // 3. Resuming a finished run returns its result again, without calling the model.
 const callsBefore = model.calls;
@@ -95,4 +110,9 @@ for (const log of logs)
     `  ${log.name}: ${readFileSync(join(log.parentPath, log.name), 'utf8').trim().split('\n').length} lines (a header, then one line per event)`,
   );
 rmSync(dir, { recursive: true, force: true });
-if (approved.status !== 'completed' || resumed.status !== 'completed' || ledger.length !== 1) process.exitCode = 1;
+// What the runs said must match what ran: one transfer (the approved one), none for the refusal.
+const truthful =
+  approved.output === 'Done: sent 250 EUR to ACME.' &&
+  denied.output?.startsWith('Nothing was done: ') &&
+  !denied.output.includes('sent 250');
+if (approved.status !== 'completed' || resumed.status !== 'completed' || ledger.length !== 1 || !truthful) process.exitCode = 1;

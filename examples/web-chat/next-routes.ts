@@ -21,11 +21,12 @@ export async function POST(request: Request): Promise<Response> {
   const { id, messages } = (await request.json()) as { id: string; messages: UIMessage[] };
   const userId = userIdOf(request);
   try {
-    // Approval responses resume the run that asked; a new user message starts one.
+    // Approval responses resume the run that asked; a new user message starts one (closing an
+    // approval left open as "not approved: superseded").
     const run =
       (await resumeFromApprovals(runner, { userId, sessionId: id, messages })) ??
-      runner.run({ userId, sessionId: id, input: lastUserText(messages), stream: true });
-    return createUIMessageStreamResponse(run, { runner, userId, sessionId: id });
+      runner.run({ userId, sessionId: id, input: lastUserText(messages), stream: true, abandon: true });
+    return createUIMessageStreamResponse(run);
   } catch (error) {
     if (error instanceof UnknownApprovalError) return new Response(error.message, { status: 409 });
     throw error;

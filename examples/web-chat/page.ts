@@ -81,23 +81,68 @@ const el = (tag: string, attrs: Record<string, string> = {}, ...children: (Node 
 
 const chat: PageChat = new PageChat(chatId, () => queueMicrotask(render));
 
+/** A tool part's state in words (the AI SDK's states are for code, not for people). */
+function toolState(part: { state: string; output?: unknown; errorText?: string }): string {
+  switch (part.state) {
+    case 'input-streaming':
+    case 'input-available':
+      return 'running…';
+    case 'approval-requested':
+      return 'waiting for your approval';
+    case 'approval-responded':
+      return 'answer sent';
+    case 'output-available':
+      return `done: ${JSON.stringify(part.output)}`;
+    case 'output-denied':
+      return 'not approved';
+    case 'output-error':
+      return `failed: ${part.errorText ?? 'error'}`;
+    default:
+      return part.state;
+  }
+}
+
+interface StepData {
+  readonly number: number;
+  readonly step: unknown;
+  readonly status: string;
+  readonly result?: string;
+}
+
 function renderAssistant(message: UIMessage, finished: boolean): HTMLElement {
   const box = el(
     'div',
     { class: 'msg assistant', 'data-testid': 'assistant', 'data-message-id': message.id },
     el('div', { class: 'label' }, 'assistant'),
   );
-  const texts = message.parts.filter((p) => p.type === 'text');
-  const answer = texts.at(-1);
+  // The whole plan: the steps already done, then the latest plan's steps still to run (a revision
+  // lists only those), read in the order the parts came.
+  const done: string[] = [];
+  let pending: string[] = [];
+  let revision: number | undefined;
   for (const part of message.parts) {
     if (part.type === 'data-plan') {
-      const { plan, revision } = part.data as { plan: { steps: unknown[] }; revision: number };
-      box.append(
-        el('div', { class: 'label' }, revision ? `plan (revision ${revision})` : 'plan'),
-        el('ol', { 'data-testid': 'plan' }, ...plan.steps.map((s) => el('li', {}, String(s)))),
-      );
+      const data = part.data as { plan: { steps: unknown[] }; revision: number };
+      pending = data.plan.steps.map(String);
+      revision = data.revision;
     } else if (part.type === 'data-step') {
-      const step = part.data as { number: number; step: unknown; status: string; result?: string };
+      const step = part.data as StepData;
+      if (step.status !== 'done' && step.status !== 'failed') continue;
+      const text = String(step.step);
+      done.push(text);
+      const at = pending.indexOf(text);
+      if (at >= 0) pending.splice(at, 1);
+    }
+  }
+  if (revision !== undefined)
+    box.append(
+      el('div', { class: 'label' }, revision ? `plan (revised ${revision}×)` : 'plan'),
+      el('ol', { 'data-testid': 'plan' }, ...[...done, ...pending].map((s) => el('li', {}, s))),
+    );
+  // Each step with its tools beneath it, in the order they ran; a step's result is shown once, on its line.
+  for (const part of message.parts) {
+    if (part.type === 'data-step') {
+      const step = part.data as StepData;
       box.append(
         el(
           'div',
@@ -110,7 +155,7 @@ function renderAssistant(message: UIMessage, finished: boolean): HTMLElement {
       const line = el(
         'div',
         { class: 'tool', 'data-testid': 'tool', 'data-tool': part.toolName, 'data-state': part.state },
-        `${part.toolName}(${JSON.stringify(part.input)}) → ${part.state === 'output-available' ? JSON.stringify(part.output) : part.state}`,
+        `${part.toolName}(${JSON.stringify(part.input)}) — ${toolState(part)}`,
       );
       if (part.state === 'approval-requested') {
         const approval = part.approval;
@@ -121,13 +166,12 @@ function renderAssistant(message: UIMessage, finished: boolean): HTMLElement {
         line.append(' ', approve, ' ', deny);
       }
       box.append(line);
-    } else if (part.type === 'text' && part !== answer) box.append(el('div', { class: 'note' }, part.text));
+    }
   }
-  // The answer is the message's last text part once the run answered: while the stream is open, a
-  // step's closing text is the last part for a moment too (until the replanner's answer follows it).
-  if (finished && answer && answer.state === 'done' && message.parts.at(-1) === answer)
+  // The answer is the message's last text part once the run answered (steps' texts are on their lines).
+  const answer = message.parts.at(-1);
+  if (finished && answer?.type === 'text' && answer.state === 'done')
     box.append(el('div', { class: 'answer', 'data-testid': 'answer' }, answer.text));
-  else if (answer) box.append(el('div', { class: 'note' }, answer.text));
   return box;
 }
 
@@ -152,8 +196,10 @@ function render(): void {
 $('form').addEventListener('submit', (event) => {
   event.preventDefault();
   const input = $('input') as HTMLInputElement;
-  if (!input.value.trim()) return;
-  void chat.sendMessage({ text: input.value });
+  const text = input.value.trim();
+  if (!text) return;
+  input.value = '';
+  void chat.sendMessage({ text });
 });
 
 // After a reload: the user's messages from the server, then the run's stream replayed and followed live.

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FileSessionStore, type Runner, type SessionStore } from '@replan/core';
+import { FileSessionStore, type SessionStore } from '@replan/core';
 import {
   createUIMessageStreamResponse,
   resumeFromApprovals,
@@ -95,15 +95,8 @@ export async function startWebChat(options: WebChatOptions = {}): Promise<WebCha
   const store = options.store ?? new FileSessionStore({ dir: await mkdtemp(join(tmpdir(), 'replan-web-chat-')) });
   const script = await bundlePage();
   // One runner per chat: the scripted models keep each chat's place in the script.
-  const runners = new Map<string, Runner>();
-  const runnerOf = (chatId: string) => {
-    let runner = runners.get(chatId);
-    if (!runner) {
-      runner = tripRunner(store, options.searchMs === undefined ? {} : { searchMs: options.searchMs });
-      runners.set(chatId, runner);
-    }
-    return runner;
-  };
+  // One runner for every chat: each session (chat) keeps its own progress.
+  const runner = tripRunner(store, options.searchMs === undefined ? {} : { searchMs: options.searchMs });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -118,12 +111,12 @@ export async function startWebChat(options: WebChatOptions = {}): Promise<WebCha
     // The AI SDK's send route: a new user message starts a run, approval responses resume it.
     if (req.method === 'POST' && url.pathname === '/api/chat') {
       const body = (await readJson(req)) as { id: string; messages: UIMessage[] };
-      const runner = runnerOf(body.id);
-      const session = { runner, userId: USER, sessionId: body.id };
       try {
         const resumed = await resumeFromApprovals(runner, { userId: USER, sessionId: body.id, messages: body.messages });
-        const run = resumed ?? runner.run({ userId: USER, sessionId: body.id, input: lastUserText(body.messages), stream: true });
-        await writeUIStreamResponse(createUIMessageStreamResponse(run, session), res);
+        // A message typed while an approval is open supersedes it: the run closes it as not approved.
+        const run =
+          resumed ?? runner.run({ userId: USER, sessionId: body.id, input: lastUserText(body.messages), stream: true, abandon: true });
+        await writeUIStreamResponse(createUIMessageStreamResponse(run), res);
       } catch (error) {
         if (!(error instanceof UnknownApprovalError)) throw error;
         res.writeHead(409, { 'content-type': 'text/plain' }).end(error.message);

@@ -198,7 +198,9 @@ describe('the calling agent reaches the model', () => {
     const model = new ScriptedModel({ responses: ['hi'] });
     const parts = callModel(context(), model, { messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }] });
     for (let next = await parts.next(); !next.done; next = await parts.next());
-    expect(model.callers).toEqual([{ name: 'caller', path: 'root/caller', run: { sessionId: expect.any(String), invocationId: expect.any(String) } }]);
+    expect(model.callers).toEqual([
+      { name: 'caller', path: 'root/caller', run: { sessionId: expect.any(String), invocationId: expect.any(String) } },
+    ]);
   });
 
   it('streamModelCall passes the agent name and path to stream', async () => {
@@ -207,6 +209,8 @@ describe('the calling agent reaches the model', () => {
       messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }],
     });
     for (let next = await parts.next(); !next.done; next = await parts.next());
-    expect(model.callers).toEqual([{ name: 'caller', path: 'root/caller', run: { sessionId: expect.any(String), invocationId: expect.any(String) } }]);
+    expect(model.callers).toEqual([
+      { name: 'caller', path: 'root/caller', run: { sessionId: expect.any(String), invocationId: expect.any(String) } },
+    ]);
   });
 });

@@ -22,13 +22,15 @@ const script = () =>
       'book it': {
         toolCalls: [{ name: 'book', args: { flight: 'TP101' } }],
         // What the step reports comes from what the tool returned: a refusal reads as one.
-        text: (results) => (results.some((r) => r.isError) ? 'The booking was not approved: nothing booked.' : `Done: ${String(results[0]?.output)}.`),
+        text: (results) =>
+          results.some((r) => r.isError) ? 'The booking was not approved: nothing booked.' : `Done: ${String(results[0]?.output)}.`,
       },
       confirm: 'Confirmed.',
     },
     answer: (results) => `Summary: ${results['book it']}`,
   });
-const runnerWith = (s: ReturnType<typeof script>) => new Runner({ agent: createPlanExecuteAgent({ model: s.model, tools: [book] }), appName: 'trips' });
+const runnerWith = (s: ReturnType<typeof script>) =>
+  new Runner({ agent: createPlanExecuteAgent({ model: s.model, tools: [book] }), appName: 'trips' });
 
 describe('scriptPlanExecute follows the run', () => {
   it('runs every step of the plan with no replans listed, then answers', async () => {

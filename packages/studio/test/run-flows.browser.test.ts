@@ -101,6 +101,10 @@ describeInBrowser('acting from the page', (browser) => {
     await p.getByRole('button', { name: 'Approve' }).click();
     await p.waitForSelector('.session-facts .badge[data-status="completed"]', { timeout: 15_000 });
     expect(await p.locator('.interrupt').count()).toBe(0);
+    // The note beside the completed badge says what happened, not that the run is still going.
+    const page = (await p.locator('body').textContent()) ?? '';
+    expect(page).not.toContain('the run goes on');
+    expect(page).toMatch(/Approved \S+:approval: the run resumed\./);
     await waitForStoredStatus(store, key, 'completed');
     const events = (await store.get(key))?.events ?? [];
     expect(JSON.stringify(events)).toContain('report sent to team@example.com');

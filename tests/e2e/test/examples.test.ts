@@ -10,6 +10,15 @@ const examples = readdirSync(new URL('../../../examples/', import.meta.url), { w
 
 // Every example must run offline and exit 0, so none rots unnoticed. They run on the built
 // packages (`pnpm test` builds first), as a user runs them.
+/** Lines an example must print: its answers follow what its tools returned, a refusal included. */
+const TRUTHS: Record<string, readonly string[]> = {
+  'durable-resume': [
+    'resume with approval: completed — Done: sent 250 EUR to ACME.',
+    'resume with a refusal: completed — Nothing was done: The user rejected this call of "transfer": wrong month.',
+    'side effects: 1 transfer(s)',
+  ],
+};
+
 describe('examples run offline', () => {
   const env = { ...process.env };
   delete env.OPENAI_API_KEY;
@@ -26,5 +35,7 @@ describe('examples run offline', () => {
       expect(run.stderr).not.toMatch(/Error/);
       expect(run.status, `${name} printed:\n${run.stdout}\n${run.stderr}`).toBe(0);
       expect(run.stdout.trim().length).toBeGreaterThan(0);
+      // What an example says ran is what its tools did.
+      for (const claim of TRUTHS[name] ?? []) expect(run.stdout, name).toContain(claim);
     });
 });

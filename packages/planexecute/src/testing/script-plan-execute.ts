@@ -163,7 +163,9 @@ export function scriptPlanExecute<Plan>(script: PlanExecuteScript<Plan>, options
     id: 'scripted-executor',
     ...timing,
     ...streaming,
-    respond: measured((request, call) => stepReply(script, plans, executorModel.callers[call], request, progressOf(executorModel.callers[call]))),
+    respond: measured((request, call) =>
+      stepReply(script, plans, executorModel.callers[call], request, progressOf(executorModel.callers[call])),
+    ),
   });
   const roles = { planner: plannerModel, replanner: replannerModel, executor: executorModel };
   const model: ScriptedModel = new ScriptedModel({

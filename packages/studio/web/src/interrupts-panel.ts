@@ -29,8 +29,11 @@ export function interruptsPanel(ctx: SessionContext, interrupts: readonly Interr
         ...(target ? { id: target.sessionId } : {}),
         values: { [target?.interruptId ?? interrupt.id]: value },
       });
+      // Past tense: the note stays while the run goes on and after it ended (the badge says which).
       ctx.say(
-        target ? `${what} in session ${target.sessionId}: its run goes on, and this child session with it.` : `${what}: the run goes on.`,
+        target
+          ? `${what} ${interrupt.id} in session ${target.sessionId}: its run resumed, and this child session with it.`
+          : `${what} ${interrupt.id}: the run resumed.`,
       );
       ctx.refresh();
       return undefined;
