@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type AgentEvent, InMemorySessionStore, ReActAgent, Runner } from '@replan/core';
-import { ScriptedModel } from '@replan/core/testing';
+import { contractEvent, ScriptedModel } from '@replan/core/testing';
 
 /** Deterministic bytes behind a PNG signature. */
 const contractImageBytes = (size: number) => {
@@ -11,19 +11,16 @@ const contractImageBytes = (size: number) => {
 };
 const key = { appName: 'media', userId: 'u', id: 's' };
 const dataUrl = (bytes: Uint8Array) => `data:image/png;base64,${Buffer.from(bytes).toString('base64')}`;
-const withImage = (url: string): AgentEvent => ({
-  id: 'e1',
-  invocationId: 'i1',
-  author: 'user',
-  timestamp: 1,
-  message: {
-    role: 'user',
-    content: [
-      { type: 'text', text: 'look' },
-      { type: 'image', mediaType: 'image/png', url },
-    ],
-  },
-});
+const withImage = (url: string): AgentEvent =>
+  contractEvent('look', {
+    message: {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'look' },
+        { type: 'image', mediaType: 'image/png', url },
+      ],
+    },
+  });
 
 describe('a data: URL is inline bytes: validated, limited and stored as a blob like data', () => {
   it('stores a data: URL image as a blob, not inline in the log', async () => {
