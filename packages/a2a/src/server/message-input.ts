@@ -46,7 +46,7 @@ export function answerValues(open: readonly Interrupt[], content: MessageContent
   const answers = (content.data as { answers?: unknown } | undefined)?.answers;
   let values: Record<string, unknown>;
   if (typeof answers === 'object' && answers !== null && !Array.isArray(answers)) {
-    const missing = open.filter((i) => !(i.id in answers));
+    const missing = open.filter((i) => !Object.hasOwn(answers, i.id));
     if (missing.length > 0) return `"answers" lacks an answer for ${missing.map((i) => `"${i.id}"`).join(', ')}.`;
     values = Object.fromEntries(open.map((i) => [i.id, (answers as Record<string, unknown>)[i.id]]));
   } else {

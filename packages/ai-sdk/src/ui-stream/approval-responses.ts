@@ -8,7 +8,8 @@ import { UnknownApprovalError } from './ui-stream-errors.js';
  */
 export function approvalResponsesOf(messages: readonly UIMessage[]): Record<string, ApprovalAnswer> {
   const last = [...messages].reverse().find((m) => m.role === 'assistant');
-  const answers: Record<string, ApprovalAnswer> = {};
+  // Null prototype: an approval id "__proto__" is kept as a key, not swallowed by Object.prototype's setter.
+  const answers: Record<string, ApprovalAnswer> = Object.create(null);
   for (const part of last?.parts ?? []) {
     if (!('state' in part) || part.state !== 'approval-responded' || !('approval' in part) || !part.approval) continue;
     const { id, approved, reason } = part.approval;

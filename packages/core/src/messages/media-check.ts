@@ -13,6 +13,31 @@ export function isBase64(text: string): boolean {
   return text.length % 4 === 0 && BASE64.test(text);
 }
 
+/** `data:<media type>[;params];base64,<payload>`: the only form of `data:` URL a media block takes. */
+const DATA_URL = /^data:([^,;]*)((?:;[^,;]*)*?);base64,(.*)$/is;
+
+/**
+ * The base64 payload of a `data:` URL, or `undefined` when `url` is not one. A `data:` URL is inline
+ * bytes, so it is validated, limited and stored as a blob exactly like `data`.
+ */
+export function dataUrlPayload(url: string): string | undefined {
+  if (!/^data:/i.test(url)) return undefined;
+  return DATA_URL.exec(url)?.[3] ?? '';
+}
+
+/** A block whose source is a `data:` URL given as base64 `data` instead (other blocks as they are). */
+export function inlineDataUrl(block: MediaBlock): MediaBlock {
+  const data = block.url === undefined ? undefined : dataUrlPayload(block.url);
+  if (data === undefined) return block;
+  const { url: _url, ...rest } = block;
+  return { ...rest, data } as MediaBlock;
+}
+
+const DATA_URL_OK = (url: string) => {
+  const match = DATA_URL.exec(url);
+  return match !== null && (match[3] as string).length > 0 && isBase64(match[3] as string);
+};
+
 /** Whether a block is an image or a file. */
 export function isMediaBlock(block: { readonly type: string } | null | undefined): block is MediaBlock {
   return block?.type === 'image' || block?.type === 'file';
@@ -27,6 +52,8 @@ export function mediaProblem(block: MediaBlock): string | undefined {
   if (sources.length !== 1) return `give exactly one of url, data (base64) or blob, got ${sources.length ? sources.join(' and ') : 'none'}`;
   if (b.url !== undefined && (typeof b.url !== 'string' || !/^(https?|data):/i.test(b.url)))
     return `url must be an http(s): or data: URL string, got ${JSON.stringify(b.url).slice(0, 80)}`;
+  if (typeof b.url === 'string' && /^data:/i.test(b.url) && !DATA_URL_OK(b.url))
+    return 'a data: URL must be data:<media type>;base64,<standard padded base64> (its bytes are checked like data): build the block with imageFromBytes / fileFromBytes';
   if (b.data !== undefined && (typeof b.data !== 'string' || !isBase64(b.data)))
     return typeof b.data === 'string'
       ? 'data is not valid base64 (standard alphabet, padded, no "data:" prefix or line breaks): build the block with imageFromBytes / fileFromBytes, or Buffer.from(bytes).toString("base64")'

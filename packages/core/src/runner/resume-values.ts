@@ -24,9 +24,10 @@ export function checkedResumeValues(
   root: Agent,
   session: Session,
 ): Record<string, unknown> {
-  const values: Record<string, unknown> = { ...options.values };
+  // Null prototype: an id such as "__proto__" or "constructor" is a key like any other, never Object.prototype's.
+  const values: Record<string, unknown> = Object.assign(Object.create(null), options.values);
   for (const [id, answer] of Object.entries(options.approvals ?? {})) {
-    if (id in values) throw new InvalidResumeValueError(id, 'it is given both in values and in approvals; give it once');
+    if (Object.hasOwn(values, id)) throw new InvalidResumeValueError(id, 'it is given both in values and in approvals; give it once');
     values[id] = answer;
   }
   for (const [id, value] of Object.entries(values)) {
@@ -39,7 +40,7 @@ export function checkedResumeValues(
     if (interrupt.reason === 'approval') {
       const problem = approvalAnswerProblem(value);
       if (problem) throw new InvalidResumeValueError(id, `it is an approval interrupt (tool "${interrupt.toolName ?? '?'}"), ${problem}`);
-    } else if (options.approvals && id in options.approvals)
+    } else if (options.approvals && Object.hasOwn(options.approvals, id))
       throw new InvalidResumeValueError(id, `it is not an approval interrupt (its reason is "${interrupt.reason}"); answer it in values`);
     else if (interrupt.path !== undefined && interrupt.toolCallId === undefined)
       agentAt(root, interrupt.path)?.checkResumeValue?.(interrupt, value, session.state);

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import { ConcurrentUpdateError, SessionCorruptError, SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
 import { type BlobLimits, type ResolvedBlobLimits, resolveBlobLimits } from './blobs/blob-limits.js';
+import { assertBlobId } from './blobs/blob-id.js';
 import { blobsToStore, extractBlobs } from './blobs/extract-blobs.js';
 import type { Session, SessionKey } from './session.js';
 import type { AppendOptions, CreateSessionInput, ListSessionsInput, SessionPage, SessionStore } from './session-store.js';
@@ -164,13 +165,17 @@ export class InMemorySessionStore implements SessionStore {
     return liveHolderOf(this.find(key)?.lease, Date.now());
   }
 
-  /** The bytes of blob `id` of the session; `SessionCorruptError` when the session names none such. */
+  /**
+   * A copy of the bytes of blob `id` of the session (a caller writing to them cannot change the stored
+   * blob); `SessionCorruptError` when the session holds none such, `InvalidArgumentError` for an id that is not one.
+   */
   async readBlob(key: SessionKey, id: string): Promise<Uint8Array> {
     assertSessionKey(key);
+    assertBlobId(id);
     const stored = this.leased(key);
     const bytes = stored.blobs.get(id);
     if (!bytes) throw new SessionCorruptError(key.id, `blob "${id}" is missing from the store`);
-    return bytes;
+    return Uint8Array.from(bytes);
   }
 
   /** The events with their inline media moved into `stored.blobs` (limits and named blobs checked first). */

@@ -196,12 +196,12 @@ async function ticketProblem(
 }
 
 /** The resume values a call carries: `answer` for one open interrupt, `answers` by id for several. */
-function answersOf(ids: readonly string[], args: Args): Record<string, unknown> | string {
+export function answersOf(ids: readonly string[], args: Args): Record<string, unknown> | string {
   if (args.answers !== undefined) {
     const answers = args.answers;
     if (typeof answers !== 'object' || answers === null || Array.isArray(answers))
       return '"answers" must be an object: { <interrupt id>: <answer> }.';
-    const missing = ids.filter((id) => !(id in answers));
+    const missing = ids.filter((id) => !Object.hasOwn(answers, id));
     if (missing.length > 0) return `"answers" lacks an answer for ${missing.map((id) => `"${id}"`).join(', ')}.`;
     return Object.fromEntries(ids.map((id) => [id, (answers as Record<string, unknown>)[id]]));
   }
@@ -222,7 +222,8 @@ function openInterrupts(session: Session): Map<string, string> {
 
 /** Asks each open question by elicitation; `undefined` as soon as one is left unanswered. */
 async function askUser(interrupts: readonly Interrupt[], channel: CallChannel): Promise<Record<string, unknown> | undefined> {
-  const values: Record<string, unknown> = {};
+  // Null prototype: an interrupt id "__proto__" is a key like any other.
+  const values: Record<string, unknown> = Object.create(null);
   for (const interrupt of interrupts) {
     const question = interruptQuestion(interrupt);
     const reply = await channel.elicit?.(question.message, question.requestedSchema);

@@ -2,7 +2,7 @@ import type { AgentEvent } from '../../events/agent-event.js';
 import { BlobTooLargeError } from '../../errors/blob-errors.js';
 import { InvalidMediaError } from '../../errors/media-errors.js';
 import type { MediaBlock } from '../../messages/content-block.js';
-import { mediaProblem } from '../../messages/media-check.js';
+import { inlineDataUrl, mediaProblem } from '../../messages/media-check.js';
 import { mapMessageMedia } from '../../messages/map-media.js';
 import { blobIdOf } from './blob-id.js';
 import { assertSessionBlobTotal, type ResolvedBlobLimits } from './blob-limits.js';
@@ -27,14 +27,19 @@ export interface ExtractedBlobs {
 
 /**
  * Takes the bytes out of an append: every image or file with inline `data` (in a message or in a
- * tool result's content blocks) becomes `{ blob: sha256, size, mediaType }`, and its bytes a
+ * tool result's content blocks), or a `data:` URL (inline bytes too), becomes `{ blob: sha256, size, mediaType }`, and its bytes a
  * `NewBlob`. A block over `maxBlobBytes` fails with `BlobTooLargeError`, bad base64 with
  * `InvalidMediaError` — before anything is written. Events without media are returned as they are.
  */
 export function extractBlobs(sessionId: string, events: readonly AgentEvent[], limits: ResolvedBlobLimits): ExtractedBlobs {
   const blobs = new Map<string, NewBlob>();
   const named = new Set<string>();
-  const take = (block: MediaBlock): MediaBlock => {
+  const take = (given: MediaBlock): MediaBlock => {
+    if (given.url !== undefined) {
+      const problem = mediaProblem(given);
+      if (problem) throw new InvalidMediaError(`session "${sessionId}"`, problem);
+    }
+    const block = inlineDataUrl(given);
     if (block.blob !== undefined) named.add(block.blob);
     if (block.data === undefined) return block;
     const problem = mediaProblem(block);

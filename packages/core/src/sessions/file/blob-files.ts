@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AgentEvent } from '../../events/agent-event.js';
-import { InvalidArgumentError } from '../../errors/replan-error.js';
 import { SessionCorruptError, SessionNotFoundError } from '../../errors/session-errors.js';
-import { isBlobId } from '../blobs/blob-id.js';
+import { assertBlobId, isBlobId } from '../blobs/blob-id.js';
 import type { ResolvedBlobLimits } from '../blobs/blob-limits.js';
 import { blobsToStore, type ExtractedBlobs, extractBlobs } from '../blobs/extract-blobs.js';
 import type { SessionKey } from '../session.js';
@@ -62,7 +61,7 @@ export class FileBlobs {
 
   /** The bytes of blob `id`, checked against their SHA-256; `SessionCorruptError` when missing or damaged. */
   async read(key: SessionKey, id: string): Promise<Uint8Array> {
-    if (!isBlobId(id)) throw new InvalidArgumentError(`"${String(id).slice(0, 80)}" is not a blob id (64 lowercase hex digits).`);
+    assertBlobId(id);
     const path = this.layout.blobFile(key, id);
     let bytes: Buffer;
     try {

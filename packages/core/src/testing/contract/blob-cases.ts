@@ -34,7 +34,8 @@ const withContent = (content: ContentBlock[]): AgentEvent => ({ ...contractEvent
 /**
  * Blobs: an image or file appended with inline `data` is stored as `{ blob: sha256, size,
  * mediaType }` and its bytes come back from `readBlob` (also inside tool results); the same bytes
- * are one blob; an unknown blob is a `SessionCorruptError` naming it; blobs are the session's
+ * are one blob; an unknown blob is a `SessionCorruptError` naming it, an id not shaped as one an
+ * `InvalidArgumentError`; `readBlob` answers a copy; blobs are the session's
  * own and go when it is deleted; an append naming a blob the session lacks, or with bad base64,
  * is refused writing nothing; and, given `createStoreWithLimits`, the size limits are typed errors
  * and an append refused for its version keeps none of its blobs.
@@ -127,6 +128,29 @@ export function blobCases({ it, expect, withStore, app }: ContractCaseApi, optio
       expect(missing?.message).toContain(unknown);
       expect((await rejectionOf(store.readBlob(key('b3-other'), sha256(bytes))))?.name).toBe('SessionCorruptError');
       expect((await rejectionOf(store.readBlob(key('b3-absent'), sha256(bytes))))?.name).toBe('SessionNotFoundError');
+    }),
+  );
+
+  it(
+    'answers readBlob with a copy: writing to the bytes read leaves the stored blob as it was',
+    withBlobStore(async (store) => {
+      const bytes = contractImageBytes(200, 8);
+      await store.create(key('b-copy'), [withContent([image(bytes)])]);
+      const first = await store.readBlob(key('b-copy'), sha256(bytes));
+      first.fill(0);
+      expect(sha256(await store.readBlob(key('b-copy'), sha256(bytes)))).toBe(sha256(bytes));
+    }),
+  );
+
+  it(
+    'refuses a blob id that is not 64 lowercase hex digits ("../x", uppercase) with InvalidArgumentError',
+    withBlobStore(async (store) => {
+      await store.create(key('b-id'), [withContent([image(contractImageBytes(100, 9))])]);
+      for (const bad of ['../x', '../../etc/passwd', 'F'.repeat(64), '', 'a'.repeat(65)]) {
+        const error = await rejectionOf(store.readBlob(key('b-id'), bad));
+        expect({ bad, name: error?.name }).toEqual({ bad, name: 'InvalidArgumentError' });
+        expect(error?.message).toContain('is not a blob id');
+      }
     }),
   );
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { InvocationContext } from '../../agents/invocation-context.js';
 import type { AgentEvent } from '../../events/agent-event.js';
 import { type Tool, tool } from '../tool.js';
+import { type LineHit, searchLinesByRegex } from './regex-search.js';
 import { offloadedText, READ_TOOL_RESULT, SEARCH_TOOL_RESULT } from './tool-result-preview.js';
 
 const MAX_MATCHES = 50;
@@ -40,23 +41,21 @@ export function toolResultTools(lookup: ToolResultLookup, maxChars: number): rea
       toolCallId: z.string().describe('The id of the tool call whose result to search'),
       pattern: z.string().min(1).describe('A substring, or a regular expression as /pattern/flags'),
     }),
-    execute: ({ toolCallId, pattern }) => {
+    execute: async ({ toolCallId, pattern }, ctx) => {
       const text = lookup(toolCallId);
-      const matchAt = matcherOf(pattern);
-      const found: { line: number; offset: number; text: string }[] = [];
-      let offset = 0;
-      let total = 0;
       const lines = text.split('\n');
-      for (let i = 0; i < lines.length; i++) {
-        const line = lines[i] as string;
-        const at = matchAt(line);
-        if (at >= 0) {
-          total++;
-          if (found.length < MAX_MATCHES) found.push({ line: i + 1, ...excerpt(line, offset, at) });
-        }
+      const hits = await matchingLines(lines, text, pattern, ctx.signal);
+      const starts: number[] = [];
+      let offset = 0;
+      for (const line of lines) {
+        starts.push(offset);
         offset += line.length + 1;
       }
-      return { toolCallId, total: text.length, matchCount: total, matches: found, ...(total > found.length ? { truncated: true } : {}) };
+      const found = hits
+        .slice(0, MAX_MATCHES)
+        .map(({ line, at }) => ({ line: line + 1, ...excerpt(lines[line] as string, starts[line] as number, at) }));
+      const matchCount = hits.length;
+      return { toolCallId, total: text.length, matchCount, matches: found, ...(matchCount > found.length ? { truncated: true } : {}) };
     },
   });
   return [read, search];
@@ -70,17 +69,19 @@ function excerpt(line: string, lineOffset: number, at: number): { offset: number
   return { offset: lineOffset + start, text: `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}` };
 }
 
-/** Where `pattern` (a substring, or `/regex/flags`) first matches a line, or -1. */
-function matcherOf(pattern: string): (line: string) => number {
+/**
+ * The lines where `pattern` (a substring, or `/regex/flags`) matches, with where the match starts. A regex
+ * is the model's own and may backtrack without end: it runs in a worker with a deadline (regex-search.ts).
+ */
+async function matchingLines(lines: readonly string[], text: string, pattern: string, signal: AbortSignal): Promise<LineHit[]> {
   const regex = /^\/(.+)\/([a-z]*)$/s.exec(pattern);
-  if (!regex) return (line) => line.indexOf(pattern);
-  let compiled: RegExp;
-  try {
-    compiled = new RegExp(regex[1] as string, (regex[2] as string).replace(/[gy]/g, ''));
-  } catch (error) {
-    throw new Error(`"${pattern}" is not a valid regular expression: ${(error as Error).message}. Write a substring, or /pattern/flags.`);
-  }
-  return (line) => line.search(compiled);
+  if (regex) return searchLinesByRegex(text, pattern, regex[1] as string, (regex[2] as string).replace(/[gy]/g, ''), signal);
+  const hits: LineHit[] = [];
+  lines.forEach((line, i) => {
+    const at = line.indexOf(pattern);
+    if (at >= 0) hits.push({ line: i, at });
+  });
+  return hits;
 }
 
 /** The whole stored result of `toolCallId` in this session: this agent's own call first, then any visible one. */
