@@ -8,6 +8,7 @@
 // Any AI SDK model as a ChatModel
 export { aiSdkModel, AiSdkChatModel } from './model/ai-sdk-model.js';
 export type { AiSdkModelOptions } from './model/ai-sdk-model.js';
+export type { AiSdkLanguageModel, AiSdkLanguageModelV4 } from './model/language-model-v4.js';
 export type { AiSdkModelRetry } from './model/model-retries.js';
 export {
   AiSdkModelError,

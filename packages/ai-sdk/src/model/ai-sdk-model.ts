@@ -2,6 +2,7 @@ import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider'
 import { ConfigurationError } from '@replan/core';
 import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
 import { callOptionsOf, mergeSettings } from './call-options.js';
+import type { AiSdkLanguageModel } from './language-model-v4.js';
 import { toModelError } from './map-error.js';
 import { AiSdkModelError, TimeoutError } from './model-errors.js';
 import { withRetries, type RetryOptions } from './model-retries.js';
@@ -9,6 +10,7 @@ import { reasoningTagOf } from './provider-metadata.js';
 import { ResponseAssembler, StreamErrorPart, type AssemblerSink } from './response-assembler.js';
 import { readWithin } from './read-within.js';
 import { toPrompt } from './to-prompt.js';
+import { asV3 } from './v4-adapter.js';
 
 /** Default `idleTimeoutMs`: five minutes, as `@replan/providers`' models. */
 const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
@@ -41,7 +43,8 @@ export interface AiSdkModelOptions extends RetryOptions {
 }
 
 /**
- * Any AI SDK language model (`LanguageModelV3` of `@ai-sdk/provider`: `anthropic('claude-…')`,
+ * Any AI SDK language model — `LanguageModelV3` (ai@6, `@ai-sdk/provider@3`) or `LanguageModelV4`
+ * (ai@7, `@ai-sdk/provider@4`), told apart at run time: `anthropic('claude-…')`,
  * `google('gemini-…')`, `bedrock(…)`, an OpenAI-compatible server, …) as a replan `ChatModel`.
  * Reasoning keeps its provider metadata, so Anthropic thinking signatures and Gemini thought
  * signatures go back on the next turn; failures are typed (`RateLimitError` with `retryAfter`,
@@ -49,7 +52,7 @@ export interface AiSdkModelOptions extends RetryOptions {
  * retryable ones are retried. Calls go straight to `doGenerate` / `doStream`: URLs in the prompt
  * are passed to the provider, not downloaded.
  */
-export function aiSdkModel(languageModel: LanguageModelV3, options: AiSdkModelOptions = {}): AiSdkChatModel {
+export function aiSdkModel(languageModel: AiSdkLanguageModel, options: AiSdkModelOptions = {}): AiSdkChatModel {
   return new AiSdkChatModel(languageModel, options);
 }
 
@@ -65,19 +68,24 @@ export class AiSdkChatModel implements ChatModel {
   /** The `provider` tags of the reasoning this model sends back (its provider's namespace; Google's is `gemini`). */
   readonly reasoningProviders: readonly string[];
   private readonly namespace: string;
+  /** The model called: `languageModel` itself (v3), or a v4 model seen as v3. */
+  private readonly caller: LanguageModelV3;
+  private readonly spec: 'v3' | 'v4';
   private readonly warned = new Set<string>();
 
   constructor(
-    readonly languageModel: LanguageModelV3,
+    readonly languageModel: AiSdkLanguageModel,
     private readonly options: AiSdkModelOptions = {},
   ) {
     const spec = (languageModel as { specificationVersion?: unknown } | undefined)?.specificationVersion;
-    if (spec !== 'v3')
+    if (spec !== 'v3' && spec !== 'v4')
       throw new ConfigurationError(
-        `aiSdkModel: expected an AI SDK language model of specification v3 (ai@6, @ai-sdk/provider@3 and provider packages of that generation); got ${
+        `aiSdkModel: expected an AI SDK language model of specification v3 (ai@6, @ai-sdk/provider@3) or v4 (ai@7, @ai-sdk/provider@4) and a provider package of that generation; got ${
           typeof languageModel === 'string' ? `the string ${JSON.stringify(languageModel)}` : `specification ${JSON.stringify(spec)}`
         }. Pass a provider's model object, e.g. anthropic('claude-sonnet-4-5').`,
       );
+    this.spec = spec;
+    this.caller = languageModel.specificationVersion === 'v4' ? asV3(languageModel) : languageModel;
     this.id = options.id ?? languageModel.modelId;
     this.namespace = languageModel.provider.split('.')[0] ?? languageModel.provider;
     this.provider = this.namespace;
@@ -96,7 +104,7 @@ export class AiSdkChatModel implements ChatModel {
 
   async generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {
     const call = this.callOptions(req, opts);
-    const result = await withRetries(() => this.languageModel.doGenerate(call), this.options, this.id, opts?.signal);
+    const result = await withRetries(() => this.caller.doGenerate(call), this.options, this.id, opts?.signal);
     const acc = new ResponseAssembler(this.sink);
     for (const warning of result.warnings ?? []) acc.push({ type: 'stream-start', warnings: [warning] });
     acc.addContent(result.content);
@@ -106,7 +114,7 @@ export class AiSdkChatModel implements ChatModel {
 
   async *stream(req: ModelRequest, opts?: ModelCallOptions): AsyncGenerator<ModelStreamPart, void, undefined> {
     const call = this.callOptions(req, opts);
-    const { stream } = await withRetries(() => this.languageModel.doStream(call), this.options, this.id, opts?.signal);
+    const { stream } = await withRetries(() => this.caller.doStream(call), this.options, this.id, opts?.signal);
     const acc = new ResponseAssembler(this.sink);
     const idleTimeoutMs = this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     const reader = stream.getReader();
@@ -141,7 +149,7 @@ export class AiSdkChatModel implements ChatModel {
   private callOptions(req: ModelRequest, opts: ModelCallOptions | undefined) {
     const settings = mergeSettings(this.options.settings, req.settings);
     return {
-      ...callOptionsOf(req, settings, this.namespace, this.options.providerOptions),
+      ...callOptionsOf(req, settings, this.namespace, this.options.providerOptions, this.spec),
       prompt: toPrompt(req.messages, (what) => this.warnOnce(`${what} cannot be sent to an AI SDK model; it was left out`), this.id),
       ...(this.options.headers ? { headers: this.options.headers } : {}),
       ...(opts?.signal ? { abortSignal: opts.signal } : {}),

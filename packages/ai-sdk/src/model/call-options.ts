@@ -1,6 +1,9 @@
 import type { JSONObject, JSONSchema7, LanguageModelV3CallOptions, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { ModelRequest, ModelSettings, ToolChoice } from '@replan/core';
 
+/** AI SDK call options but the prompt; `reasoning` is v4's (AI SDK 7) top-level effort. */
+type CallOptions = Omit<LanguageModelV3CallOptions, 'prompt'> & { reasoning?: 'minimal' | 'low' | 'medium' | 'high' };
+
 /** Request settings over the model's defaults (`reasoning` and `extra` merged field by field). */
 export function mergeSettings(defaults: ModelSettings | undefined, request: ModelSettings | undefined): ModelSettings {
   if (!defaults) return request ?? {};
@@ -13,7 +16,8 @@ export function mergeSettings(defaults: ModelSettings | undefined, request: Mode
 /**
  * A request's tools, tool choice, structured output and settings as AI SDK call options (the
  * prompt aside). `namespace` is the provider's options key (the first part of the language model's
- * `provider`): `settings.reasoning` becomes that provider's thinking option and `settings.extra`
+ * `provider`): `settings.reasoning` becomes that provider's thinking option (for a v4
+ * model, an effort alone is its top-level `reasoning`) and `settings.extra`
  * goes under it as it is; `providerOptions` (the model's own) are merged last, per namespace.
  */
 export function callOptionsOf(
@@ -21,8 +25,9 @@ export function callOptionsOf(
   settings: ModelSettings,
   namespace: string,
   providerOptions: SharedV3ProviderOptions | undefined,
-): Omit<LanguageModelV3CallOptions, 'prompt'> {
-  const out: Omit<LanguageModelV3CallOptions, 'prompt'> = {};
+  spec: 'v3' | 'v4' = 'v3',
+): CallOptions {
+  const out: CallOptions = {};
   if (req.tools && req.tools.length > 0)
     out.tools = req.tools.map((t) => ({
       type: 'function',
@@ -41,7 +46,11 @@ export function callOptionsOf(
   if (settings.temperature !== undefined) out.temperature = settings.temperature;
   if (settings.topP !== undefined) out.topP = settings.topP;
   if (settings.maxTokens !== undefined) out.maxOutputTokens = settings.maxTokens;
-  const own: JSONObject = { ...reasoningOptionsOf(namespace, settings), ...(settings.extra as JSONObject | undefined) };
+  // A v4 model takes an effort as the top-level `reasoning` option, which every v4 provider maps;
+  // a token budget has no such option and stays the provider's own.
+  const topLevel = spec === 'v4' && settings.reasoning?.effort !== undefined && settings.reasoning.budgetTokens === undefined;
+  if (topLevel) out.reasoning = settings.reasoning?.effort;
+  const own: JSONObject = { ...(topLevel ? {} : reasoningOptionsOf(namespace, settings)), ...(settings.extra as JSONObject | undefined) };
   const merged: SharedV3ProviderOptions = { ...(Object.keys(own).length > 0 ? { [namespace]: own } : {}) };
   for (const [ns, fields] of Object.entries(providerOptions ?? {})) merged[ns] = { ...merged[ns], ...fields };
   if (Object.keys(merged).length > 0) out.providerOptions = merged;

@@ -62,12 +62,16 @@ export function contentItemsOf(content: readonly ToolResultContent[], model: str
   });
 }
 
-/** A file the model generated (an image, usually) as a block: `image` for `image/*`, else `file`; bytes as base64. */
-export function mediaBlockOf(file: { readonly mediaType: string; readonly data: string | Uint8Array }): ImageBlock | FileBlock {
-  const data = typeof file.data === 'string' ? file.data : base64Of(file.data);
+/**
+ * A file the model generated (an image, usually) as a block: `image` for `image/*`, else `file`;
+ * bytes as base64, a URL (a v4 model may answer one) as its `url`.
+ */
+export function mediaBlockOf(file: { readonly mediaType: string; readonly data: string | Uint8Array | URL }): ImageBlock | FileBlock {
+  const source =
+    file.data instanceof URL ? { url: file.data.href } : { data: typeof file.data === 'string' ? file.data : base64Of(file.data) };
   return file.mediaType.startsWith('image/')
-    ? { type: 'image', mediaType: file.mediaType, data }
-    : { type: 'file', mediaType: file.mediaType, data };
+    ? { type: 'image', mediaType: file.mediaType, ...source }
+    : { type: 'file', mediaType: file.mediaType, ...source };
 }
 
 /**

@@ -172,7 +172,7 @@ export class ResponseAssembler {
   }
 
   /** A file the model generated (an image, usually): an image or file block in its place. */
-  private addFile(file: { readonly mediaType: string; readonly data: string | Uint8Array }): void {
+  private addFile(file: { readonly mediaType: string; readonly data: string | Uint8Array | URL }): void {
     this.receivedAnything = true;
     this.entries.push({ kind: 'media', block: mediaBlockOf(file) });
   }
