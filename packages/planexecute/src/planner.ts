@@ -158,7 +158,10 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
   checkOption(ctx: InvocationContext): { check?: (plan: z.output<S>, attempt: number) => Promise<string | undefined> } {
     const { checkPlan } = this.options;
     if (!checkPlan) return {};
-    return { check: (plan, attempt) => refusalOf(checkPlan, plan, { role: 'planner', agent: this.name, attempt, state: ctx.state }) };
+    return {
+      check: (plan, attempt) =>
+        refusalOf(checkPlan, plan, { role: 'planner', agent: this.name, attempt, state: ctx.state, signal: ctx.signal }),
+    };
   }
 
   /** This planner with a plan policy (the plan–execute agent's `checkPlan`). @internal */

@@ -217,7 +217,13 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
     return {
       check: async (decision, attempt) =>
         decision.kind === 'plan'
-          ? refusalOf(checkPlan, decision.plan as z.output<S>, { role: 'replanner', agent: this.name, attempt, state: ctx.state })
+          ? refusalOf(checkPlan, decision.plan as z.output<S>, {
+              role: 'replanner',
+              agent: this.name,
+              attempt,
+              state: ctx.state,
+              signal: ctx.signal,
+            })
           : undefined,
     };
   }

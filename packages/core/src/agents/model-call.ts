@@ -2,7 +2,7 @@ import type { AgentEvent } from '../events/agent-event.js';
 import { ModelCallError } from '../errors/run-errors.js';
 import { ReplayError } from '../errors/replay-errors.js';
 import type { ChatModel, ModelCallAgent, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
-import { abortErrorOf } from './abort.js';
+import { abortErrorOf, raceAbort } from './abort.js';
 import type { InvocationContext } from './invocation-context.js';
 import { describeRequest } from '../replay/request-fingerprint.js';
 import { noteModelResponse } from './response-record.js';
@@ -37,7 +37,8 @@ export async function* streamModelCall(
       // Only the model's own failures are mapped: an error thrown into this generator at `yield` is the caller's.
       try {
         parts ??= model.stream(sent, { signal, agent: callingAgent(ctx) })[Symbol.asyncIterator]();
-        next = await parts.next();
+        // A model that ignores its signal cannot hold the run: the abort ends the wait.
+        next = await raceAbort(parts.next(), signal);
       } catch (error) {
         failure = call.failed(error);
         throw failure;
@@ -55,7 +56,11 @@ export async function* streamModelCall(
       if (response) call.succeeded(response);
       else call.stopped();
     }
-    if (!ended) await parts?.return?.().catch(() => undefined); // close the model's stream unless it ended
+    if (!ended) {
+      // Close the model's stream unless it ended; a stream stuck in `next()` after an abort is not waited for.
+      const closed = Promise.resolve(parts?.return?.()).catch(() => undefined);
+      if (!signal.aborted) await closed;
+    }
   }
   if (!response) throw call.failed(new Error(`model "${model.id}" ended its stream without a finish part`));
   return call.succeeded(response);
@@ -91,7 +96,10 @@ export async function* callModel(
   const sent = await blobBytes(ctx, request, call);
   let response: ModelResponse;
   try {
-    response = await model.generate(sent, { signal: ctx.signal, agent: callingAgent(ctx) });
+    response = await raceAbort(
+      Promise.resolve().then(() => model.generate(sent, { signal: ctx.signal, agent: callingAgent(ctx) })),
+      ctx.signal,
+    );
   } catch (error) {
     throw call.failed(error);
   }

@@ -1,3 +1,4 @@
+import { abortErrorOf, raceAbort } from '../agents/abort.js';
 import type { InvocationContext } from '../agents/invocation-context.js';
 import { GuardrailError } from './guardrail-error.js';
 import { type Guardrail, type GuardrailStage, type GuardrailTrip, guardrailName } from './guardrail.js';
@@ -17,8 +18,13 @@ export async function checkGuardrails(
     const check = typeof guardrail === 'function' ? guardrail : guardrail.check;
     let verdict: unknown;
     try {
-      verdict = await check(value, { stage, invocation });
+      // A guardrail that ignores the run's signal cannot hold the run: the abort ends the wait.
+      verdict = await raceAbort(
+        Promise.resolve().then(() => check(value, { stage, invocation })),
+        invocation.signal,
+      );
     } catch (error) {
+      if (invocation.signal.aborted) throw abortErrorOf(invocation.signal);
       throw new GuardrailError(name, stage, error);
     }
     if (typeof verdict !== 'object' || verdict === null || typeof (verdict as { tripwire?: unknown }).tripwire !== 'boolean')

@@ -1,4 +1,5 @@
 import { ReplanError } from '@replan/core';
+import { abortErrorOf, raceAbort } from '@replan/core/agent-kit';
 
 /** What a plan policy says about a plan: accept it, or refuse it with a reason the model is shown. */
 export type PlanCheckResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -13,6 +14,11 @@ export interface PlanCheckContext {
   readonly attempt: number;
   /** The session state as the planner or replanner sees it (read it; do not change it). */
   readonly state: Readonly<Record<string, unknown>>;
+  /**
+   * The run's signal: aborted when the run is aborted, times out or loses its lease. Pass it to
+   * whatever the check waits on; a check that ignores it is not waited for once it fires.
+   */
+  readonly signal: AbortSignal;
 }
 
 /**
@@ -45,8 +51,13 @@ export class PlanCheckError extends ReplanError {
 export async function refusalOf<Plan>(check: PlanCheck<Plan>, plan: Plan, ctx: PlanCheckContext): Promise<string | undefined> {
   let result: unknown;
   try {
-    result = await check(plan, ctx);
+    // A check that ignores the run's signal cannot hold the run: the abort ends the wait.
+    result = await raceAbort(
+      Promise.resolve().then(() => check(plan, ctx)),
+      ctx.signal,
+    );
   } catch (error) {
+    if (ctx.signal.aborted) throw abortErrorOf(ctx.signal);
     throw new PlanCheckError(ctx.agent, `it threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, {
       cause: error,
     });
