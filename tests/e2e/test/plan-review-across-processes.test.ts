@@ -25,7 +25,7 @@ type Answer = 'approve' | 'edit' | 'reject';
 /** What the resumed run must do with each answer: the steps it runs, its model calls, how it ends. */
 const expected = {
   linear: {
-    approve: { results: ['a draft'], modelCalls: 2, status: 'completed' }, // the first step, then the replanner answers (as scripted)
+    approve: { results: ['a draft', 'polished'], modelCalls: 4, status: 'completed' }, // each step, the replanner after each (it keeps the rest, then answers)
     edit: { results: ['done in one'], modelCalls: 2, status: 'completed' },
     reject: { results: [], modelCalls: 1, status: 'interrupted' }, // the planner plans again; the new plan waits for review
   },
