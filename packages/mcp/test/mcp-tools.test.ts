@@ -245,7 +245,9 @@ describe('mcpTools over Streamable HTTP', () => {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
       const attempt = mcpTools({ url }, { timeoutMs: 300 });
       await expect(attempt).rejects.toThrow(McpTimeoutError);
-      await expect(attempt).rejects.toThrow(/did not finish connecting .* within 300 ms\. .*raise connectTimeoutMs \(timeoutMs when it is not set\)/);
+      await expect(attempt).rejects.toThrow(
+        /did not finish connecting .* within 300 ms\. .*raise connectTimeoutMs \(timeoutMs when it is not set\)/,
+      );
       expect(requests).toBe(1);
     } finally {
       silent.closeAllConnections();
