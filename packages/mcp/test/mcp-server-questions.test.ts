@@ -101,3 +101,15 @@ describe("mcpServer: an entry's declared parameters", () => {
     expect((await runner.sessionStore.list({ appName: 'mcp-test', userId: 'mcp' })).sessions).toHaveLength(0);
   });
 });
+
+describe('mcpServer: an elicitation that fails', () => {
+  it('a reply that does not fit the form ends the call with a resume token; answering with it goes on', async () => {
+    const client = await connect(mcpServer({ runners: [regionRunner()] }), () => ({ action: 'accept', content: { answer: 42 } }));
+    const first = await client.callTool({ name: 'regions', arguments: { input: 'Deploy somewhere' } });
+    expect(first.isError).toBeFalsy();
+    const { inputRequired } = first.structuredContent as { inputRequired: { resumeToken: string; interrupts: { reason: string }[] } };
+    expect(inputRequired.interrupts.map((i) => i.reason)).toEqual(['region']);
+    const second = await client.callTool({ name: 'regions', arguments: { resumeToken: inputRequired.resumeToken, answer: 'us-east' } });
+    expect(textOf(second)).toBe('Using region us-east.');
+  });
+});

@@ -64,7 +64,7 @@ describe('mcpTools bounds connecting', () => {
     expect(error).toBeInstanceOf(McpTimeoutError);
     expect(error).toBeInstanceOf(McpConnectionError);
     expect((error as McpTimeoutError).timeoutMs).toBe(1000);
-    expect(error.message).toMatch(/within 1000 ms.*raise timeoutMs/s);
+    expect(error.message).toMatch(/within 1000 ms.*raise connectTimeoutMs/s);
     expect(pidsIn(pids)).toHaveLength(1);
     await until(() => pidsIn(pids).every((pid) => !alive(pid)), 1000); // stdin closed, SIGTERM after 2 s
   });

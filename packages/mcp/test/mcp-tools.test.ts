@@ -245,8 +245,26 @@ describe('mcpTools over Streamable HTTP', () => {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
       const attempt = mcpTools({ url }, { timeoutMs: 300 });
       await expect(attempt).rejects.toThrow(McpTimeoutError);
-      await expect(attempt).rejects.toThrow(/did not finish connecting .* within 300 ms\. .*raise timeoutMs/);
+      await expect(attempt).rejects.toThrow(
+        /did not finish connecting .* within 300 ms\. .*raise connectTimeoutMs \(timeoutMs when it is not set\)/,
+      );
       expect(requests).toBe(1);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('connectTimeoutMs bounds connecting apart from the call timeoutMs', async () => {
+    const silent = createServer(() => undefined); // accepts each request and never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
+      const attempt = mcpTools({ url }, { timeoutMs: 30_000, connectTimeoutMs: 200 });
+      const error = await attempt.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(McpTimeoutError);
+      expect((error as McpTimeoutError).timeoutMs).toBe(200);
+      expect((error as Error).message).toMatch(/within 200 ms\. .*raise connectTimeoutMs/);
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));

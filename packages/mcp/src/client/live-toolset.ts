@@ -69,11 +69,11 @@ class LiveToolset implements McpToolset {
     return [...this.defs.values()].map((def) => this.toolOf(def));
   }
 
-  /** Connects and reads the tool list, within `timeoutMs` and until `signal` aborts, all together. */
+  /** Connects and reads the tool list, within `connectTimeoutMs` (else `timeoutMs`) and until `signal` aborts, all together. */
   async start(): Promise<void> {
-    const { signal, timeoutMs } = this.options;
+    const { signal, timeoutMs, connectTimeoutMs = timeoutMs } = this.options;
     try {
-      await withinBound(this.connectAndList(), { signal, timeoutMs }, this.server);
+      await withinBound(this.connectAndList(), { signal, timeoutMs: connectTimeoutMs }, this.server);
     } catch (error) {
       // Abandoned or failed: end the session (and a stdio server process) without waiting on it.
       void this.connection.close();
@@ -139,7 +139,15 @@ class LiveToolset implements McpToolset {
           throw new McpToolError(
             `the MCP server ${this.serverName} no longer offers the tool "${mcpName}" (its tool list changed); use another tool.`,
           );
-        return toolOutputOf(await this.connection.callTool(mcpName, args, ctx.signal, this.options.timeoutMs));
+        return toolOutputOf(
+          await this.connection.callTool(
+            mcpName,
+            args,
+            ctx.signal,
+            this.options.timeoutMs,
+            this.options.connectTimeoutMs ?? this.options.timeoutMs,
+          ),
+        );
       },
     });
     // The description and schema the model sees are the server's latest.

@@ -41,7 +41,7 @@ const ending = (server: McpServer, call: string | undefined) =>
 
 export const timedOut = (server: McpServer, timeoutMs: number, call?: string) =>
   new McpTimeoutError(
-    `the MCP server ${describeServer(server)} did not finish connecting (start, initialize, tools/list) within ${timeoutMs} ms${ending(server, call)}. Check that it starts and answers (a stdio server must speak MCP on its stdout: one that waits for input, or logs to stdout, never answers), or raise timeoutMs.`,
+    `the MCP server ${describeServer(server)} did not finish connecting (start, initialize, tools/list) within ${timeoutMs} ms${ending(server, call)}. Check that it starts and answers (a stdio server must speak MCP on its stdout: one that waits for input, or logs to stdout, never answers), or raise connectTimeoutMs (timeoutMs when it is not set).`,
     timeoutMs,
   );
 

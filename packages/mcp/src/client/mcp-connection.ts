@@ -58,10 +58,16 @@ export class McpConnection {
     return tools;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs?: number): Promise<McpCallResult> {
-    // Reconnecting (after the server dropped the last session) is bounded by the call's own signal and timeout.
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    timeoutMs?: number,
+    connectTimeoutMs?: number,
+  ): Promise<McpCallResult> {
+    // Reconnecting (after the server dropped the last session) is bounded by the call's signal and the connect timeout.
     const open = !this.closed && this.current && !this.current.dropped ? this.current : undefined;
-    const live = open ?? (await withinBound(this.connect(), { signal, timeoutMs, call: name }, this.server));
+    const live = open ?? (await withinBound(this.connect(), { signal, timeoutMs: connectTimeoutMs, call: name }, this.server));
     try {
       return (await live.client.callTool({ name, arguments: args }, undefined, {
         signal,

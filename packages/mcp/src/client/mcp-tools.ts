@@ -25,12 +25,17 @@ export interface McpToolsOptions {
    */
   readonly signal?: AbortSignal;
   /**
-   * Bounds connecting and each call, in milliseconds. Starting the server, `initialize` and reading the
-   * tool list must finish within it together, else `mcpTools` rejects with `McpTimeoutError` and ends
-   * the server it started; a call that gets no answer in this time fails. Default: the SDK's 60 s for
-   * each request.
+   * Bounds each call, in milliseconds: a call that gets no answer in this time fails. Also bounds
+   * connecting when `connectTimeoutMs` is not set. Default: the SDK's 60 s for each request.
    */
   readonly timeoutMs?: number;
+  /**
+   * Bounds connecting, in milliseconds (default: `timeoutMs`). Starting the server, `initialize` and
+   * reading the tool list must finish within it together — also when a call reconnects — else
+   * `mcpTools` rejects with `McpTimeoutError` and ends the server it started. Set it apart from
+   * `timeoutMs` so that a short call timeout does not fail a server that is slow to start.
+   */
+  readonly connectTimeoutMs?: number;
   /** Called after the tool list changed on the server (`notifications/tools/list_changed`) and was read again. */
   readonly onToolsChanged?: (tools: readonly Tool[]) => void;
 }

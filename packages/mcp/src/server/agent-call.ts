@@ -226,7 +226,14 @@ async function askUser(interrupts: readonly Interrupt[], channel: CallChannel): 
   const values: Record<string, unknown> = Object.create(null);
   for (const interrupt of interrupts) {
     const question = interruptQuestion(interrupt);
-    const reply = await channel.elicit?.(question.message, question.requestedSchema);
+    let reply: Awaited<ReturnType<NonNullable<CallChannel['elicit']>>> | undefined;
+    try {
+      reply = await channel.elicit?.(question.message, question.requestedSchema);
+    } catch {
+      // A reply that does not fit the form, no answer in time, a client gone: the question stays open,
+      // and the call ends with a resume token so that an answer can still reach it.
+      return undefined;
+    }
     const value = reply && question.answer(reply.action, reply.content);
     if (value === undefined) return undefined;
     values[interrupt.id] = value;

@@ -48,7 +48,16 @@ export function mcpServer(options: McpServerOptions): ReplanMcpServer {
       const sdk = await loadServerSdk();
       const server: Server = sdkServer(sdk, info, agents, services);
       await server.connect(new sdk.StdioServerTransport());
-      return { close: () => server.close() };
+      // The client is gone when stdin ends (the SDK transport does not notice): closing aborts the runs in
+      // flight (resumable from the store), and nothing is left to keep the process alive.
+      const onEnd = () => void server.close();
+      process.stdin.once('end', onEnd);
+      return {
+        close: () => {
+          process.stdin.off('end', onEnd);
+          return server.close();
+        },
+      };
     },
     listen: async (http) => {
       if (typeof http.token !== 'string' || http.token.length < 16)
