@@ -39,6 +39,7 @@ export class DbosRuns {
   private readonly totalConcurrency: number | undefined;
   private readonly leaseMs: number;
   private readonly pollMs: number;
+  private readonly pickupPollMs: number;
   private readonly onError: (error: Error) => void;
   /**
    * Interrupts answered through this object, keyed by run and stop (`answeredKey`): a `result`
@@ -62,6 +63,7 @@ export class DbosRuns {
     this.totalConcurrency = options.totalConcurrency === undefined ? undefined : positive('totalConcurrency', options.totalConcurrency);
     this.leaseMs = positive('leaseMs', options.leaseMs ?? Math.max(...list.map((r) => r.leaseMs)));
     this.pollMs = positive('pollMs', options.pollMs ?? 100);
+    this.pickupPollMs = positive('pickupPollMs', options.pickupPollMs ?? 15);
     this.onError = options.onError ?? ((error) => console.warn(`replan dbos: ${error.message}`));
   }
 
@@ -132,7 +134,7 @@ export class DbosRuns {
         await DBOS.registerQueue(name, {
           workerConcurrency: this.concurrency,
           ...(this.totalConcurrency ? { globalConcurrency: this.totalConcurrency } : {}),
-          minPollingIntervalMs: 50,
+          minPollingIntervalMs: this.pickupPollMs,
         });
   }
 
