@@ -1,11 +1,13 @@
 import { LeaseLostError, SessionBusyError, SessionStoreError, UnknownInterruptError, type Interrupt, type Runner } from '@replan/core';
+import { SessionDeletedError } from './dbos-errors.js';
 import type { RunRequest } from './run-ids.js';
 
 /** Where a run stands after a DBOS step: small, so DBOS stores little (the session log holds the rest). */
 export interface RunStand {
   /**
    * `interrupted` while it waits for `answer`; `running` once an answer was received; else how it
-   * ended: a `RunStatus` (`completed`, `failed`, `budget_exceeded`, …), or `cancelled` after `cancel`.
+   * ended: a `RunStatus` (`completed`, `failed`, `budget_exceeded`, …), `cancelled` after `cancel`,
+   * or `deleted` when its session was deleted while the run was under way (`error` names it).
    */
   readonly status: string;
   /** The session's log length (its version) when the step ended. */
@@ -14,7 +16,7 @@ export interface RunStand {
   readonly interrupts: readonly Interrupt[];
   /** The answer text (status `completed`). */
   readonly output?: string;
-  /** Why it failed (status `failed`). */
+  /** Why it failed (status `failed`), or `SessionDeletedError` (status `deleted`). */
   readonly error?: { readonly name: string; readonly message: string };
 }
 
@@ -31,18 +33,22 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * One DBOS step: advances the run through the runner until it ends or stops for a human, and
  * returns where it stands. Replayed after a crash it continues from the session log, so a tool
  * call whose result is stored never runs again. A session leased by a live run elsewhere (a
- * worker being taken over) is waited for; a store connection failure is retried.
+ * worker being taken over) is waited for; a store connection failure is retried. Only the first
+ * step (`mayCreate`) creates the session: a later one that finds it gone ends the run as `deleted`
+ * rather than starting it over from its input.
  */
 export async function advanceRun(
   runner: Runner,
   run: RunInput,
   values: Record<string, unknown> | undefined,
-  signal?: AbortSignal,
+  options: { readonly mayCreate: boolean; readonly signal?: AbortSignal },
 ): Promise<RunStand> {
+  const { signal } = options;
   const key = { appName: run.appName, userId: run.userId, id: run.sessionId };
   for (let attempt = 1; ; attempt++) {
     try {
       const existing = await runner.sessionStore.get(key);
+      if (!existing && !options.mayCreate) return deletedStand(run);
       const result = existing
         ? await resume(runner, run, values, signal)
         : await runner.run({ userId: run.userId, sessionId: run.sessionId, input: run.input, ...(signal ? { signal } : {}) }).result();
@@ -72,6 +78,12 @@ export async function advanceRun(
       throw error;
     }
   }
+}
+
+/** The run's end when its session is gone: nothing is run again. */
+function deletedStand(run: RunInput): RunStand {
+  const error = new SessionDeletedError(run);
+  return { status: 'deleted', offset: 0, interrupts: [], error: { name: error.name, message: error.message } };
 }
 
 /** Resumes with the answers; answers already stored (a replayed step) are not given twice. */

@@ -27,6 +27,18 @@ export class RunFinishedError extends ReplanError {
 }
 
 /**
+ * The run's session was deleted while the run was under way (waiting for an answer, say, or
+ * being taken over): the run ends with status `deleted` and is not started over.
+ */
+export class SessionDeletedError extends ReplanError {
+  constructor(readonly key: RunKey) {
+    super(
+      `The session ${named(key)} was deleted while its run was under way; the run ended and nothing was rerun. Start a new session to run again.`,
+    );
+  }
+}
+
+/**
  * DBOS could not reach its system database at launch. The message names the connection (without
  * its password); check that PostgreSQL runs there and the URL is right.
  */

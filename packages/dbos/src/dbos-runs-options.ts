@@ -25,6 +25,12 @@ export interface DbosRunsOptions {
   readonly leaseMs?: number;
   /** How often `result` and `events` look again (default 100 ms). */
   readonly pollMs?: number;
+  /**
+   * How often an idle worker looks for new runs on its queues (DBOS's `minPollingIntervalMs`;
+   * default 15 ms, so a run is picked up within about 20 ms). Each look is one short query per
+   * queue per worker: raise it to spare the database when many workers idle.
+   */
+  readonly pickupPollMs?: number;
   /** Background failures (a heartbeat, a takeover sweep); default `console.warn`. */
   readonly onError?: (error: Error) => void;
 }

@@ -39,8 +39,12 @@ export class DbosRuns {
   private readonly totalConcurrency: number | undefined;
   private readonly leaseMs: number;
   private readonly pollMs: number;
+  private readonly pickupPollMs: number;
   private readonly onError: (error: Error) => void;
-  /** Interrupts answered through this object: a `result` that still sees them open waits on. */
+  /**
+   * Interrupts answered through this object, keyed by run and stop (`answeredKey`): a `result`
+   * that still sees them open waits on. Another session stopped on the same interrupt id is not.
+   */
   private readonly answered = new Set<string>();
   private launched: Launched | undefined;
   private workflow: ((run: RunInput) => Promise<RunStand>) | undefined;
@@ -59,6 +63,7 @@ export class DbosRuns {
     this.totalConcurrency = options.totalConcurrency === undefined ? undefined : positive('totalConcurrency', options.totalConcurrency);
     this.leaseMs = positive('leaseMs', options.leaseMs ?? Math.max(...list.map((r) => r.leaseMs)));
     this.pollMs = positive('pollMs', options.pollMs ?? 100);
+    this.pickupPollMs = positive('pickupPollMs', options.pickupPollMs ?? 15);
     this.onError = options.onError ?? ((error) => console.warn(`replan dbos: ${error.message}`));
   }
 
@@ -129,7 +134,7 @@ export class DbosRuns {
         await DBOS.registerQueue(name, {
           workerConcurrency: this.concurrency,
           ...(this.totalConcurrency ? { globalConcurrency: this.totalConcurrency } : {}),
-          minPollingIntervalMs: 50,
+          minPollingIntervalMs: this.pickupPollMs,
         });
   }
 
@@ -190,7 +195,7 @@ export class DbosRuns {
     if (!ids.length) throw new ConfigurationError('answer needs values: { [interruptId]: answer }.');
     for (const interruptId of ids) if (!open.includes(interruptId)) throw new UnknownInterruptError(interruptId, open);
     await dbos.send(id, input.values, ANSWER_TOPIC, `${id}@${stand!.offset}:${ids.sort().join(',')}`);
-    for (const interruptId of ids) this.answered.add(interruptId);
+    for (const interruptId of ids) this.answered.add(answeredKey(id, stand!.offset, interruptId));
   }
 
   /** Resolves when the run ends, or stops for a human (status `interrupted`, with its open interrupts). */
@@ -220,7 +225,7 @@ export class DbosRuns {
         };
       }
       const stand = await dbos.getEvent<RunStand>(id, STAND_EVENT, 0);
-      if (stand?.status === 'interrupted' && !stand.interrupts.some((i) => this.answered.has(i.id)))
+      if (stand?.status === 'interrupted' && !stand.interrupts.some((i) => this.answered.has(answeredKey(id, stand.offset, i.id))))
         return { ...stand, sessionId: key.sessionId };
       await sleep(this.pollMs);
     }
@@ -256,6 +261,22 @@ export class DbosRuns {
     await dbos.cancelWorkflow(workflowIdOf(key));
   }
 
+  /**
+   * Deletes the session and cancels its run: the workflow is cancelled first (a step in flight is
+   * aborted), so nothing recreates the session; a later `answer` is refused, `result` says
+   * `cancelled`. Neither a run nor a session under this key: `RunNotFoundError`.
+   */
+  async delete(input: RunKeyInput): Promise<void> {
+    const { dbos } = this.ready('delete');
+    const key = this.keyOf(input);
+    const runner = this.runnerOf(key.appName);
+    const storeKey = { appName: key.appName, userId: key.userId, id: key.sessionId };
+    const status = await dbos.getWorkflowStatus(workflowIdOf(key));
+    if (status && !FINAL.has(status.status)) await dbos.cancelWorkflow(workflowIdOf(key));
+    else if (!status && !(await runner.sessionStore.get(storeKey))) throw new RunNotFoundError(key);
+    await runner.sessionStore.delete(storeKey);
+  }
+
   private ready(method: string): Launched {
     if (!this.launched) throw new ConfigurationError(`Call launch() before ${method}(): DBOS is not running in this process yet.`);
     return this.launched;
@@ -277,9 +298,14 @@ export class DbosRuns {
   }
 }
 
-/** Runs on DBOS: see `DbosRuns`. Call `launch()` in every process, then `start`, `answer`, `result`, `events`, `cancel`. */
+/** Runs on DBOS: see `DbosRuns`. Call `launch()` in every process, then `start`, `answer`, `result`, `events`, `cancel`, `delete`. */
 export function dbosRuns(options: DbosRunsOptions): DbosRuns {
   return new DbosRuns(options);
+}
+
+/** An answered interrupt: of this run (workflow id), at this stop (log offset), by its id. */
+function answeredKey(workflowId: string, offset: number, interruptId: string): string {
+  return `${workflowId}@${offset}:${interruptId}`;
 }
 
 function positive(name: string, value: number): number {

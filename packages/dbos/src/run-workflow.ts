@@ -28,8 +28,10 @@ export function registerRunWorkflow(ctx: RunWorkflowContext): (run: RunInput) =>
     // Only queues of apps with a runner are listened to, so a run gets here only where its runner is.
     if (!runner) throw new Error(`No runner for app "${run.appName}" in this worker.`);
     let values: Record<string, unknown> | undefined;
-    for (;;) {
-      const stand = await dbos.runStep(() => withCancel(ctx, run, (signal) => advanceRun(runner, run, values, signal)), {
+    // Only the first step creates the session: one found gone later was deleted, and is not recreated.
+    for (let step = 0; ; step++) {
+      const mayCreate = step === 0;
+      const stand = await dbos.runStep(() => withCancel(ctx, run, (signal) => advanceRun(runner, run, values, { mayCreate, signal })), {
         name: 'replan.advance',
       });
       await dbos.setEvent(STAND_EVENT, stand);

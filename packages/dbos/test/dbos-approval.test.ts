@@ -35,3 +35,57 @@ describe('DBOS runs that wait for a human', () => {
     await expect(dbos.runs.answer({ ...key, values: { [interrupt!.id]: { approved: true } } })).rejects.toThrow(/already ended/);
   });
 });
+
+describe('DBOS runs whose session is deleted, and interrupt ids shared by sessions', () => {
+  dbos.db.it('a session deleted while its run waits for approval is not brought back: the answer ends the run as deleted', async () => {
+    const worker = dbos.worker({ label: 'delete-w1', app: 'approve' });
+    await worker.ready;
+    const key = { appName: 'approve', userId: 'u1', sessionId: 'deleted-1' };
+    await dbos.runs.start({ ...key, input: 'record x' });
+    const waiting = await dbos.runs.result(key);
+    expect(waiting.status).toBe('interrupted');
+    const storeKey = { appName: key.appName, userId: key.userId, id: key.sessionId };
+    await dbos.store.delete(storeKey);
+    await dbos.runs.answer({ ...key, values: { [waiting.interrupts[0]!.id]: { approved: true } } });
+    const ended = await dbos.runs.result(key);
+    expect(ended.status).toBe('deleted');
+    expect(ended.error).toMatchObject({
+      name: 'SessionDeletedError',
+      message: expect.stringMatching(/was deleted while its run was under way/),
+    });
+    expect(await dbos.store.get(storeKey)).toBeUndefined();
+    const effects = (await lines<{ key: string }>(join(dbos.workDir, 'effects.log'))).filter((e) => e.key.startsWith('deleted-1'));
+    expect(effects).toEqual([]);
+  });
+
+  dbos.db.it('runs.delete cancels the run and deletes the session; nothing can answer it afterwards', async () => {
+    const worker = dbos.worker({ label: 'delete-w2', app: 'approve' });
+    await worker.ready;
+    const key = { appName: 'approve', userId: 'u1', sessionId: 'deleted-2' };
+    await dbos.runs.start({ ...key, input: 'record x' });
+    const waiting = await dbos.runs.result(key);
+    await dbos.runs.delete(key);
+    expect(await dbos.store.get({ appName: key.appName, userId: key.userId, id: key.sessionId })).toBeUndefined();
+    expect((await dbos.runs.result(key)).status).toBe('cancelled');
+    await expect(dbos.runs.answer({ ...key, values: { [waiting.interrupts[0]!.id]: { approved: true } } })).rejects.toThrow(
+      /already ended/,
+    );
+    expect(await dbos.store.get({ appName: key.appName, userId: key.userId, id: key.sessionId })).toBeUndefined();
+  });
+
+  dbos.db.it('result() of a session does not hang when another session stopped on the same interrupt id was answered', async () => {
+    const worker = dbos.worker({ label: 'same-id-w1', app: 'approve' });
+    await worker.ready;
+    const a = { appName: 'approve', userId: 'u1', sessionId: 'same-id-a' };
+    const b = { appName: 'approve', userId: 'u1', sessionId: 'same-id-b' };
+    await dbos.runs.start({ ...a, input: 'record x' });
+    await dbos.runs.start({ ...b, input: 'record x' });
+    const [waitA, waitB] = [await dbos.runs.result(a), await dbos.runs.result(b)];
+    // The scripted agent gives its call the same id in every session: the interrupt ids are equal.
+    expect(waitA.interrupts[0]!.id).toBe(waitB.interrupts[0]!.id);
+    await dbos.runs.answer({ ...a, values: { [waitA.interrupts[0]!.id]: { approved: true } } });
+    expect(await dbos.runs.result(a)).toMatchObject({ status: 'completed' });
+    const stillWaiting = await Promise.race([dbos.runs.result(b), new Promise((r) => setTimeout(() => r('hung'), 5_000))]);
+    expect(stillWaiting).toMatchObject({ status: 'interrupted' });
+  });
+});

@@ -8,6 +8,7 @@ describe('public surface of @replan/dbos', () => {
       'DbosUnreachableError',
       'RunFinishedError',
       'RunNotFoundError',
+      'SessionDeletedError',
       'dbosRuns',
     ]);
   });
