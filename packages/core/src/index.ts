@@ -14,6 +14,8 @@ export type {
   ToolCallBlock,
   ToolResultBlock,
   ImageBlock,
+  MediaBytesBlock,
+  ContentBlockInput,
   FileBlock,
   MediaBlock,
   MediaSource,

@@ -7,7 +7,7 @@ import { InterruptSignal } from '../tools/interrupt-signal.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import { toolOutputJson } from '../tools/tool-output-json.js';
-import { mediaContentProblem } from '../messages/media-check.js';
+import { mediaContentProblem, withBase64Media } from '../messages/media-check.js';
 import { TOOL_RUNTIME, type ToolRuntime } from '../tools/tool-runtime.js';
 import { BudgetExceededError } from '../errors/run-errors.js';
 import { ConcurrentUpdateError } from '../errors/session-errors.js';
@@ -112,7 +112,8 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
   const result = (returned: unknown, isError = false): AgentEvent => {
     // The model gets what is stored: the output's JSON form (`undefined` becomes `null`). A tool
     // returning what JSON cannot hold gets an error result the run can go on from, on every store.
-    const json = toolOutputJson(returned);
+    // An image or file the tool built with its bytes as `data` is kept as base64, like one from imageFromBytes.
+    const json = toolOutputJson(Array.isArray(returned) ? withBase64Media(returned) : returned);
     let output = json.ok ? json.value : undefined;
     // Returned images and files are checked here, so a malformed one is the model's error result, not a failed append.
     const mediaIssue = json.ok ? mediaContentProblem(output) : undefined;

@@ -88,6 +88,21 @@ export interface BlobSource {
   readonly data?: never;
 }
 
+/**
+ * An image or file built by hand with its bytes (`Uint8Array` or `Buffer`) as `data`: taken wherever
+ * blocks come in (a run's input, a tool's output) and turned into base64 `data` there.
+ */
+export interface MediaBytesBlock {
+  readonly type: 'image' | 'file';
+  readonly mediaType: string;
+  readonly data: Uint8Array;
+  readonly detail?: ImageDetail;
+  readonly filename?: string;
+}
+
+/** A content block as a caller may write it: any `ContentBlock`, or an image or file with bytes. */
+export type ContentBlockInput = ContentBlock | MediaBytesBlock;
+
 /** Where a media block's bytes are: exactly one of `url`, `data` or `blob`. */
 export type MediaSource = UrlSource | DataSource | BlobSource;
 

@@ -38,6 +38,25 @@ const DATA_URL_OK = (url: string) => {
   return match !== null && (match[3] as string).length > 0 && isBase64(match[3] as string);
 };
 
+/** Whether a value is an image or file block whose `data` is bytes (built by hand). */
+export function hasBytes(block: unknown): boolean {
+  const b = block as { type?: unknown; data?: unknown } | null;
+  return (b?.type === 'image' || b?.type === 'file') && b.data instanceof Uint8Array;
+}
+
+/**
+ * The blocks with each image or file whose `data` is bytes (`Uint8Array`, `Buffer`) given base64
+ * `data` instead, as the blocks are kept and sent; the array itself when none has bytes.
+ */
+export function withBase64Media<T>(blocks: readonly T[]): readonly T[] {
+  if (!blocks.some(hasBytes)) return blocks;
+  return blocks.map((block) => {
+    if (!hasBytes(block)) return block;
+    const data = (block as { data: Uint8Array }).data;
+    return { ...block, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') };
+  });
+}
+
 /** Whether a block is an image or a file. */
 export function isMediaBlock(block: { readonly type: string } | null | undefined): block is MediaBlock {
   return block?.type === 'image' || block?.type === 'file';

@@ -1,5 +1,13 @@
-import type { ContentBlock, MediaBlock, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock } from './content-block.js';
-import { toolResultContent } from './media-check.js';
+import type {
+  ContentBlock,
+  ContentBlockInput,
+  MediaBlock,
+  ReasoningBlock,
+  TextBlock,
+  ToolCallBlock,
+  ToolResultBlock,
+} from './content-block.js';
+import { hasBytes, toolResultContent, withBase64Media } from './media-check.js';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -55,10 +63,11 @@ export function reasoningOf(message: Message | undefined): ReasoningBlock[] {
 }
 
 /** Turns what a user passes as input into a user message. */
-export function toUserMessage(input: string | Message | readonly ContentBlock[]): Message {
+export function toUserMessage(input: string | Message | readonly ContentBlockInput[]): Message {
   if (typeof input === 'string') return userMessage(input);
-  if (Array.isArray(input)) return { role: 'user', content: input as readonly ContentBlock[] };
-  return input as Message;
+  if (Array.isArray(input)) return { role: 'user', content: withBase64Media(input) as readonly ContentBlock[] };
+  const message = input as Message;
+  return message.content.some(hasBytes) ? { ...message, content: withBase64Media(message.content) as readonly ContentBlock[] } : message;
 }
 
 /** How an image or file reads where only text can go: `[image image/png]`, `[file invoice.pdf (application/pdf)]`. */

@@ -7,7 +7,7 @@ import { NothingToResumeError, OpenInterruptsError } from '../errors/run-errors.
 import type { ApprovalAnswer } from '../tools/approval-answer.js';
 import { checkedResumeValues } from './resume-values.js';
 import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
-import type { ContentBlock } from '../messages/content-block.js';
+import type { ContentBlockInput } from '../messages/content-block.js';
 import { type Message, messageText, toUserMessage } from '../messages/message.js';
 import { assertMediaBlocks } from '../messages/media-check.js';
 import type { GuardrailTrip } from '../guardrails/guardrail.js';
@@ -66,7 +66,8 @@ interface CommonRunOptions {
 export interface RunOptions extends CommonRunOptions {
   /** An existing session to continue, or the id for a new one (default: a new random id). */
   readonly sessionId?: string;
-  readonly input: string | Message | readonly ContentBlock[];
+  /** Text, a user message, or content blocks (an image or file may carry its bytes as `data`). */
+  readonly input: string | Message | readonly ContentBlockInput[];
   /** Initial state of a new session (ignored for an existing one). */
   readonly state?: Readonly<Record<string, unknown>>;
   /**
