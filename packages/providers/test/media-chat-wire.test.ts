@@ -162,6 +162,27 @@ describe('what each server takes (media profiles)', () => {
     },
   );
 
+  it('an image a tool returned that the server does not take (an SVG) is told to the model as text; the request still goes', async () => {
+    const svg = {
+      type: 'image',
+      mediaType: 'image/svg+xml',
+      data: Buffer.from('<svg><script>alert(1)</script></svg>').toString('base64'),
+    } as const;
+    const body = await sent(modelFor('openai'), [
+      userMessage('draw'),
+      { role: 'assistant', content: [{ type: 'tool_call', id: 'call_svg', name: 'render', args: {} }] },
+      toolMessage([{ type: 'tool_result', toolCallId: 'call_svg', name: 'render', output: [svg] }]),
+    ]);
+    const attached = body.messages.at(-1).content;
+    expect(JSON.stringify(body)).not.toContain('image/svg+xml;base64');
+    expect(attached[1]).toEqual({
+      type: 'text',
+      text: expect.stringMatching(
+        /^\[image image\/svg\+xml returned by the tool was not sent: .*OpenAI.*image\/png, image\/jpeg, image\/webp, image\/gif/,
+      ),
+    });
+  });
+
   it("Gemini's endpoint gets inline images without detail (it refuses fields it does not know)", async () => {
     const body = await sent(modelFor('gemini'), [user(imageFromBytes(PNG, { detail: 'low' }))]);
     expect(body.messages[0].content).toEqual([{ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG64}` } }]);

@@ -1,6 +1,6 @@
 import type { ContentBlock, MediaBlock, ToolResultBlock } from '@replan/core';
 import { isMediaBlock, mediaPlaceholder, stringifyToolOutput, toolResultContent } from '@replan/core';
-import { mediaPart, type MediaTarget } from '../media/media-parts.js';
+import { mediaPart, type MediaTarget, toolMediaPart } from '../media/media-parts.js';
 import type { Json } from '../reasoning/json.js';
 
 /** The text of blocks where only text can go (system and assistant messages): each image or file as its placeholder. */
@@ -51,7 +51,7 @@ export function toolResultMessage(block: ToolResultBlock, media: MediaTarget): {
   const text = content.map((b) => (b.type === 'text' ? b.text : `${mediaPlaceholder(b)} (attached in the next user message)`)).join('\n');
   const attached: Json[] = [
     { type: 'text', text: `The images and files returned by tool call ${block.toolCallId} (${block.name}):` },
-    ...blocks.map((b) => mediaPart(b, 'chat', media)),
+    ...blocks.map((b) => toolMediaPart(b, 'chat', media)),
   ];
   return { message: { role: 'tool', tool_call_id: block.toolCallId, content: text }, attached };
 }

@@ -57,3 +57,17 @@ export function mediaPart(block: MediaBlock, api: MediaApi, target: MediaTarget)
   if (api === 'responses') return { type: 'input_file', filename: filenameOf(block), file_data: source.url };
   return { type: 'file', file: { filename: filenameOf(block), file_data: source.url } };
 }
+
+/**
+ * `mediaPart` for an image or file a tool returned: one the server does not take becomes a text
+ * part saying so (the model reads why, and the run goes on), not a request refused whole.
+ */
+export function toolMediaPart(block: MediaBlock, api: MediaApi, target: MediaTarget): Json {
+  try {
+    return mediaPart(block, api, target);
+  } catch (error) {
+    if (!(error instanceof UnsupportedMediaError)) throw error;
+    const text = `[${block.type} ${block.mediaType} returned by the tool was not sent: ${error.message}]`;
+    return api === 'responses' ? { type: 'input_text', text } : { type: 'text', text };
+  }
+}
