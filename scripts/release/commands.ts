@@ -9,10 +9,15 @@ export interface CommandResult {
 // package fields); a consumer's install must not inherit them.
 const cleanEnv = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|pnpm_)/i.test(k)));
 
-/** Runs a command; resolves with its exit code and combined output (never rejects on a non-zero exit). */
-export function command(file: string, args: readonly string[], cwd: string): Promise<CommandResult> {
+/** Runs a command (with `env` added); resolves with its exit code and combined output (never rejects on a non-zero exit). */
+export function command(
+  file: string,
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, { cwd, env: cleanEnv(), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(file, args, { cwd, env: { ...cleanEnv(), ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const output = `${stdout}${stderr}`;
       if (error && typeof error.code !== 'number') reject(new Error(`${file} ${args.join(' ')} could not run: ${error.message}`));
       else resolve({ code: typeof error?.code === 'number' ? error.code : 0, output });
