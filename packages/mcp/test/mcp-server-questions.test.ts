@@ -112,4 +112,18 @@ describe('mcpServer: an elicitation that fails', () => {
     const second = await client.callTool({ name: 'regions', arguments: { resumeToken: inputRequired.resumeToken, answer: 'us-east' } });
     expect(textOf(second)).toBe('Using region us-east.');
   });
+
+  it('a person who does not answer within elicitationTimeoutMs: the call ends with a resume token; answering with it goes on', async () => {
+    const client = await connect(mcpServer({ runners: [regionRunner()], elicitationTimeoutMs: 150 }), () => new Promise(() => undefined));
+    const first = await client.callTool({ name: 'regions', arguments: { input: 'Deploy somewhere' } });
+    expect(first.isError).toBeFalsy();
+    const { inputRequired } = first.structuredContent as { inputRequired: { resumeToken: string; interrupts: { reason: string }[] } };
+    expect(inputRequired.interrupts.map((i) => i.reason)).toEqual(['region']);
+    const second = await client.callTool({ name: 'regions', arguments: { resumeToken: inputRequired.resumeToken, answer: 'eu-west' } });
+    expect(textOf(second)).toBe('Using region eu-west.');
+  });
+
+  it('refuses an elicitationTimeoutMs that is not a positive whole number', () => {
+    expect(() => mcpServer({ runners: [regionRunner()], elicitationTimeoutMs: 0 })).toThrow(/elicitationTimeoutMs/);
+  });
 });

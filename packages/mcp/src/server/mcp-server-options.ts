@@ -21,6 +21,11 @@ export interface McpServerOptions {
    * as JSON. A longer one is an error result, and no session is created.
    */
   readonly maxInputChars?: number;
+  /**
+   * How long a question asked by elicitation waits for the person, in ms (default one hour). Past it
+   * the call ends with an input-required result and a resume token: the question stays open.
+   */
+  readonly elicitationTimeoutMs?: number;
 }
 
 /** Where and how the HTTP endpoint listens. */

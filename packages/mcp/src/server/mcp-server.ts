@@ -20,6 +20,16 @@ export interface ReplanMcpServer {
 
 const DEFAULT_MAX_INPUT_CHARS = 1_000_000;
 
+/** How long a question may wait for the person by default (the SDK's one minute is too short for a person). */
+const DEFAULT_ELICITATION_TIMEOUT_MS = 60 * 60 * 1000;
+
+function elicitationTimeoutOf(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_ELICITATION_TIMEOUT_MS;
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigurationError(`mcpServer: \`elicitationTimeoutMs\` must be a positive whole number of milliseconds (got ${value}).`);
+  return value;
+}
+
 function maxInputCharsOf(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_INPUT_CHARS;
   if (!Number.isInteger(value) || value < 1)
@@ -35,7 +45,11 @@ function maxInputCharsOf(value: number | undefined): number {
  */
 export function mcpServer(options: McpServerOptions): ReplanMcpServer {
   const agents = servedAgents(options.runners);
-  const info = { name: options.name ?? 'replan', version: options.version ?? '0.1.0' };
+  const info = {
+    name: options.name ?? 'replan',
+    version: options.version ?? '0.1.0',
+    elicitationTimeoutMs: elicitationTimeoutOf(options.elicitationTimeoutMs),
+  };
   const services: CallServices = {
     userId: options.userId ?? 'mcp',
     tokenSecret: options.tokenSecret ?? randomBytes(32).toString('base64url'),

@@ -8,6 +8,8 @@ import type { ServedAgent } from './served-agent.js';
 export interface ServerInfo {
   readonly name: string;
   readonly version: string;
+  /** How long an elicited question waits for the person (ms). */
+  readonly elicitationTimeoutMs: number;
 }
 
 /**
@@ -40,7 +42,7 @@ export function sdkServer(sdk: McpServerSdk, info: ServerInfo, agents: ReadonlyM
         ? async (message, requestedSchema) => {
             const reply = await server.elicitInput(
               { mode: 'form', message, requestedSchema: requestedSchema as never },
-              { relatedRequestId: extra.requestId, signal: extra.signal, timeout: ELICITATION_TIMEOUT_MS },
+              { relatedRequestId: extra.requestId, signal: extra.signal, timeout: info.elicitationTimeoutMs },
             );
             return { action: reply.action, ...(reply.content ? { content: reply.content as Record<string, unknown> } : {}) };
           }
@@ -54,6 +56,3 @@ export function sdkServer(sdk: McpServerSdk, info: ServerInfo, agents: ReadonlyM
   });
   return server;
 }
-
-/** How long a question may wait for the user (the SDK's default of one minute is too short for a person). */
-const ELICITATION_TIMEOUT_MS = 60 * 60 * 1000;
