@@ -38,10 +38,15 @@ export async function toolVersions(): Promise<ToolVersions> {
 
 /**
  * `npm install`s the tarballs into the project at `dir` (which has a package.json), with the peers and
- * tools of {@link toolVersions}, as a user of npm would. Uses the npm cache first (`--prefer-offline`).
+ * tools of {@link toolVersions} (`others` replace or add ranges, e.g. `typescript: '^7.0.0'`), as a
+ * user of npm would. Uses the npm cache first (`--prefer-offline`).
  */
-export async function installTarballs(dir: string, tarballs: readonly string[]): Promise<void> {
-  const versions = await toolVersions();
+export async function installTarballs(
+  dir: string,
+  tarballs: readonly string[],
+  others: Readonly<Record<string, string>> = {},
+): Promise<void> {
+  const versions = { ...(await toolVersions()), ...others };
   await succeed(
     'npm',
     [

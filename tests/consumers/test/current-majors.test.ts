@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { command, succeed } from '../../../scripts/release/commands.js';
 import { nodeFromRegistry } from '../../../scripts/release/entry-point-project.js';
 import { freshDir } from '../../../scripts/release/scratch-dir.js';
-import { packTarballs, toolVersions } from '../../../scripts/release/tarballs.js';
+import { installTarballs, packTarballs } from '../../../scripts/release/tarballs.js';
 
 // Today's majors, as a developer starting a project now has them: Node 24 (from the npm registry),
 // AI SDK 7 with a real provider package (`@ai-sdk/openai-compatible`, a language model of
@@ -53,23 +53,8 @@ describe('today’s majors: Node 24, AI SDK 7 and TypeScript 7 in a fresh npm pr
       join(app, 'package.json'),
       JSON.stringify({ name: 'current-majors-app', private: true, type: 'module', overrides: { openai: '$openai' } }),
     );
-    const { zod, '@types/node': nodeTypes } = await toolVersions();
-    await succeed(
-      'npm',
-      [
-        'install',
-        '--prefer-offline',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        '--engine-strict=false',
-        ...tarballs,
-        `zod@${zod}`,
-        `@types/node@${nodeTypes}`,
-        ...Object.entries(MAJORS).map(([name, range]) => `${name}@${range}`),
-      ],
-      app,
-    );
+    // ai 7 and openai 7 declare Node >= 22; npm installs them from this Node 20 with a warning.
+    await installTarballs(app, tarballs, MAJORS);
     server = createServer((req, res) => {
       let text = '';
       req.on('data', (c) => (text += c));
