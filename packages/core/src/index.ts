@@ -174,9 +174,6 @@ export type {
   GuardrailVerdict,
 } from './guardrails/guardrail.js';
 export { GuardrailError } from './guardrails/guardrail-error.js';
-export { AnswerGate, withheldAnswers } from './guardrails/answer-gate.js';
-export type { GateRelease, WithheldAnswer } from './guardrails/answer-gate.js';
-export { guardrailBlockOf, guardrailBlockText } from './guardrails/guardrail-block.js';
 export type { RunLimits } from './runner/run-limits.js';
 export type { ModelPrice, PriceTable } from './runner/model-prices.js';
 export type { UsageBucket, UsageBreakdown } from './runner/usage-breakdown.js';

@@ -9,7 +9,6 @@ describe('public surface of @replan/core', () => {
   it('the main entry exports what an application uses', async () => {
     expect(await valueExports(import('@replan/core'))).toEqual([
       'AgentToolError',
-      'AnswerGate',
       'BlobLimitError',
       'BlobTooLargeError',
       'BudgetExceededError',
@@ -73,8 +72,6 @@ describe('public surface of @replan/core', () => {
       'fileFromBytes',
       'fileFromPath',
       'fileFromUrl',
-      'guardrailBlockOf',
-      'guardrailBlockText',
       'imageFromBytes',
       'imageFromFile',
       'imageFromUrl',
@@ -103,13 +100,13 @@ describe('public surface of @replan/core', () => {
       'toolResultsOf',
       'totalTokens',
       'userMessage',
-      'withheldAnswers',
     ]);
   });
 
   it('@replan/core/agent-kit exports what agent authors need', async () => {
     expect(await valueExports(import('@replan/core/agent-kit'))).toEqual([
       'AGENT_TOOL_INPUT_KIND',
+      'AnswerGate',
       'AsyncQueue',
       'FALLBACK_REASONS',
       'InterruptSignal',
@@ -130,6 +127,8 @@ describe('public surface of @replan/core', () => {
       'callModel',
       'executeToolCalls',
       'fallbackReasonOf',
+      'guardrailBlockOf',
+      'guardrailBlockText',
       'headTailPreview',
       'isProviderBound',
       'joinPlanReActTags',
@@ -146,6 +145,7 @@ describe('public surface of @replan/core', () => {
       'toolInterruptId',
       'toolParametersSchema',
       'toolSpecOf',
+      'withheldAnswers',
       'withoutForeignReasoning',
     ]);
   });

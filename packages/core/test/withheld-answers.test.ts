@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type AgentEvent,
-  AnswerGate,
-  type Guardrail,
-  guardrailBlockOf,
-  guardrailBlockText,
-  InMemorySessionStore,
-  messageText,
-  ReActAgent,
-  Runner,
-  withheldAnswers,
-} from '@replan/core';
+import { type AgentEvent, type Guardrail, InMemorySessionStore, messageText, ReActAgent, Runner } from '@replan/core';
+import { AnswerGate, guardrailBlockOf, guardrailBlockText, withheldAnswers } from '@replan/core/agent-kit';
 import { callTools, ScriptedModel, reply } from '@replan/core/testing';
 import { tool } from '@replan/core';
 import { z } from 'zod';

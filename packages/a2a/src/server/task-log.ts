@@ -1,15 +1,6 @@
 import type { Artifact, Message, Task, TaskState } from '@a2a-js/sdk';
-import {
-  type AgentEvent,
-  type GuardrailTrip,
-  guardrailBlockText,
-  type Interrupt,
-  type MediaBlock,
-  type Message as ReplanMessage,
-  type RunStatus,
-  type Session,
-  withheldAnswers,
-} from '@replan/core';
+import type { AgentEvent, GuardrailTrip, Interrupt, MediaBlock, Message as ReplanMessage, RunStatus, Session } from '@replan/core';
+import { guardrailBlockText, withheldAnswers } from '@replan/core/agent-kit';
 import { filePart } from './answer-files.js';
 import { agentMessage, artifact, dataPart, isTerminal, STATE, type TaskIds, textPart } from './a2a-shapes.js';
 

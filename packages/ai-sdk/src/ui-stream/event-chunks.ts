@@ -1,5 +1,7 @@
-import type { AgentEvent, Interrupt, Message, WithheldAnswer } from '@replan/core';
-import { guardrailBlockOf, guardrailBlockText, isApprovalAnswer } from '@replan/core';
+import type { AgentEvent, Interrupt, Message } from '@replan/core';
+import type { WithheldAnswer } from '@replan/core/agent-kit';
+import { isApprovalAnswer } from '@replan/core';
+import { guardrailBlockOf, guardrailBlockText } from '@replan/core/agent-kit';
 import { planExecuteEventKind, stepsOf, type ExecutedGraphStep, type ExecutedStep } from '@replan/planexecute';
 import { assistantMessageId } from './message-id.js';
 import type { ReplanUIChunk, StepData } from './ui-data-parts.js';

@@ -1,4 +1,5 @@
-import { type AgentEvent, AnswerGate, type GateRelease, type SessionKey, type SessionStore, withheldAnswers } from '@replan/core';
+import type { AgentEvent, SessionKey, SessionStore } from '@replan/core';
+import { AnswerGate, type GateRelease, withheldAnswers } from '@replan/core/agent-kit';
 import { formatChunkId, parseChunkId, sessionTag } from './chunk-id.js';
 import { EventChunkEncoder, isInvocationStart } from './event-chunks.js';
 import { chunkStream, type IdentifiedChunk } from './identified-chunks.js';

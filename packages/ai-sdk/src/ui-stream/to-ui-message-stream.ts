@@ -1,12 +1,5 @@
-import {
-  type AgentEvent,
-  AnswerGate,
-  type Run,
-  type SessionKey,
-  type SessionStore,
-  type WithheldAnswer,
-  withheldAnswers,
-} from '@replan/core';
+import type { AgentEvent, Run, SessionKey, SessionStore } from '@replan/core';
+import { AnswerGate, type WithheldAnswer, withheldAnswers } from '@replan/core/agent-kit';
 import { formatChunkId, sessionTag } from './chunk-id.js';
 import { EventChunkEncoder, isOwnEvent } from './event-chunks.js';
 import { chunkStream, type IdentifiedChunk } from './identified-chunks.js';

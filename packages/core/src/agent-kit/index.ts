@@ -24,6 +24,10 @@
  * - Stopping: `abortErrorOf`, `raceAbort`, `RunInterruptedSignal`; `AsyncQueue` merges the
  *   events of sub-agents that run at once.
  *
+ * - Readers of a log (UI streams, servers, views): `withheldAnswers` (and `AnswerGate`, live)
+ *   tell which answers an output guardrail blocked, so a reader never shows them;
+ *   `guardrailBlockOf` / `guardrailBlockText` read and word the block.
+ *
  * See docs/extending.md ("Writing an agent").
  * @module
  */
@@ -68,3 +72,6 @@ export type { ReActPlanner } from '../reasoning/react-planner.js';
 // Stopping and concurrency
 export { abortErrorOf, raceAbort } from '../agents/abort.js';
 export { AsyncQueue } from '../agents/async-queue.js';
+export { AnswerGate, withheldAnswers } from '../guardrails/answer-gate.js';
+export type { GateRelease, WithheldAnswer } from '../guardrails/answer-gate.js';
+export { guardrailBlockOf, guardrailBlockText } from '../guardrails/guardrail-block.js';

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { FileSessionStore, guardrailBlockText, ReplanError, type Session, type SessionStore } from '@replan/core';
+import { FileSessionStore, ReplanError, type Session, type SessionStore } from '@replan/core';
+import { guardrailBlockText } from '@replan/core/agent-kit';
 import { EvalUsageError } from '../errors.js';
 import { writeEvalCaseFiles } from '../production/case-files.js';
 import { withInputBytes } from '../production/case-input-bytes.js';

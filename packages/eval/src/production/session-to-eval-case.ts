@@ -1,12 +1,5 @@
-import {
-  type AgentEvent,
-  type GuardrailTrip,
-  type Message,
-  messageText,
-  type RunStatus,
-  type Session,
-  withheldAnswers,
-} from '@replan/core';
+import { type AgentEvent, type GuardrailTrip, type Message, messageText, type RunStatus, type Session } from '@replan/core';
+import { withheldAnswers } from '@replan/core/agent-kit';
 import { EvalSetError } from '../errors.js';
 import { toolCallsOfEvents } from '../run/run-observation.js';
 import type { Matcher } from '../matchers/arg-matcher.js';

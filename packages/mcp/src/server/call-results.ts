@@ -1,4 +1,5 @@
-import { guardrailBlockText, type Interrupt, type MediaBlock, type RunResult } from '@replan/core';
+import type { Interrupt, MediaBlock, RunResult } from '@replan/core';
+import { guardrailBlockText } from '@replan/core/agent-kit';
 import { mcpMediaItem } from './answer-media.js';
 
 /** What a tool call returns (the SDK's `CallToolResult`, kept structural so that public types do not need the SDK). */

@@ -1,4 +1,5 @@
-import { AnswerGate, type Run, type RunResult } from '@replan/core';
+import type { Run, RunResult } from '@replan/core';
+import { AnswerGate } from '@replan/core/agent-kit';
 import { RunTreeView } from './run-tree-view.js';
 import { terminalStyle } from './terminal-style.js';
 

@@ -1,7 +1,5 @@
 import {
   eventKind,
-  guardrailBlockOf,
-  guardrailBlockText,
   isMediaBlock,
   mediaPlaceholder,
   stringifyToolOutput,
@@ -9,6 +7,7 @@ import {
   type AgentEvent,
   type ContentBlock,
 } from '@replan/core';
+import { guardrailBlockOf, guardrailBlockText } from '@replan/core/agent-kit';
 import { planExecuteEventKind } from '@replan/planexecute';
 import type { BlockView, EventRow, EventView } from '../../web/src/wire-types.js';
 import { compactionLine, compactionView } from './compaction-view.js';

@@ -1,4 +1,5 @@
-import { type AgentEvent, guardrailBlockText, type PriceTable, type Session, sessionTotals } from '@replan/core';
+import { type AgentEvent, type PriceTable, type Session, sessionTotals } from '@replan/core';
+import { guardrailBlockText } from '@replan/core/agent-kit';
 import type { InterruptView, SessionDigest } from '../../web/src/wire-types.js';
 import { asText } from './event-views.js';
 import { planRevisions } from './plan-revisions.js';

@@ -1,4 +1,5 @@
-import { type AgentEvent, guardrailBlockText, type WithheldAnswer, withheldAnswers } from '@replan/core';
+import type { AgentEvent } from '@replan/core';
+import { guardrailBlockText, type WithheldAnswer, withheldAnswers } from '@replan/core/agent-kit';
 
 const computed = new WeakMap<readonly AgentEvent[], ReadonlyMap<string, WithheldAnswer>>();
 
