@@ -3,10 +3,10 @@ import type { Agent } from '../agents/agent.js';
 import { assertUniqueAgentNames } from '../agents/agent-name.js';
 import type { AgentEvent, Interrupt, RunStatus } from '../events/agent-event.js';
 import { ConfigurationError } from '../errors/replan-error.js';
-import { NothingToResumeError, OpenInterruptsError } from '../errors/run-errors.js';
+import { NothingToResumeError } from '../errors/run-errors.js';
 import type { ApprovalAnswer } from '../tools/approval-answer.js';
 import { checkedResumeValues } from './resume-values.js';
-import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
+import { SessionNotFoundError } from '../errors/session-errors.js';
 import type { ContentBlockInput } from '../messages/content-block.js';
 import { type Message, messageText, toUserMessage } from '../messages/message.js';
 import { assertMediaBlocks } from '../messages/media-check.js';
@@ -19,7 +19,8 @@ import type { SessionStore } from '../sessions/session-store.js';
 import { driveInvocation } from './drive-invocation.js';
 import { claimSession } from './active-sessions.js';
 import { readInvocation } from './invocation-log.js';
-import { abandonmentEvents, openInterruptsOf } from './open-interrupts.js';
+import { openInterruptsOf } from './open-interrupts.js';
+import { storeRunInput } from './store-run-input.js';
 import { refuseChildSession } from './child-session-guard.js';
 import { mayBeChildSessionId } from '../composition/child-session-link.js';
 import { defaultSessionStore, sessionToResume } from './session-to-resume.js';
@@ -196,7 +197,7 @@ export class Runner {
     }
     let session: Session;
     try {
-      session = await this.storeInput(key, input, options, lease);
+      session = await storeRunInput(this.sessionStore, this.newId, key, input, options, lease);
     } catch (error) {
       if (hub && start) reportRunThrew(hub, start, error);
       throw error;
@@ -369,44 +370,5 @@ export class Runner {
       signal,
       ...(options.limits ? { limits: options.limits } : {}),
     };
-  }
-
-  /**
-   * Stores the user's input. An existing session is leased first (a live lease elsewhere refuses
-   * the run before anything is written); a new one is created with the input in one write, then
-   * leased (nobody else can hold a lease on a session that did not exist).
-   */
-  private async storeInput(key: SessionKey, input: AgentEvent, options: RunOptions, lease: RunLease | undefined): Promise<Session> {
-    const state = options.state;
-    const existing = await this.sessionStore.get(key);
-    if (existing) await refuseChildSession(this.sessionStore, existing, 'run');
-    if (!existing) {
-      let created: Session;
-      try {
-        created = await this.sessionStore.create({ ...key, ...(state ? { state } : {}) }, [input]);
-      } catch (error) {
-        if (!(error instanceof SessionExistsError)) throw error;
-        return this.storeInput(key, input, options, lease); // created meanwhile: append instead
-      }
-      await lease?.acquire();
-      return created;
-    }
-    let current = existing;
-    if (lease) {
-      await lease.acquire();
-      // Read again under the lease: whatever the previous holder appended is in it.
-      current = (await this.sessionStore.get(key)) ?? existing;
-    }
-    // A new message must not leave an approval (or any question) with no outcome.
-    const open = openInterruptsOf(current.events);
-    if (open && !options.abandon)
-      throw new OpenInterruptsError(
-        key.id,
-        open.interrupts.map((i) => ({ id: i.id, reason: i.reason, ...(i.toolName ? { toolName: i.toolName } : {}) })),
-      );
-    const events = open ? [...abandonmentEvents(current.events, open, this.newId), input] : [input];
-    const store = lease ? fenceAppends(this.sessionStore, lease) : this.sessionStore;
-    const { version } = await store.appendEvents(key, events, { expectedVersion: current.version });
-    return { ...current, events: [...current.events, ...events], version };
   }
 }
