@@ -4,7 +4,7 @@
  * Run: pnpm bench (or: pnpm build && npx tsx bench/react-overhead.ts)
  */
 import { z } from 'zod';
-import { type ChatModel, type ModelRequest, ReActAgent, Runner, tool, toolCallsOf } from '@replan/core';
+import { type ChatModel, InMemorySessionStore, type ModelRequest, ReActAgent, Runner, tool, toolCallsOf } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { fmt, medianMs, table } from './measure.js';
 
@@ -41,6 +41,31 @@ async function handWritten(iterations: number): Promise<void> {
   }
 }
 
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/**
+ * Heap retained per finished 50-iteration run, its session kept in the in-memory store (the
+ * peers' comparison measures the same: what a run leaves behind), in KB. Needs `--expose-gc`.
+ */
+async function kbPerRun(iterations = 50, runs = 40): Promise<number | undefined> {
+  if (!gc) return undefined;
+  const store = new InMemorySessionStore();
+  const once = async () => {
+    const agent = new ReActAgent({ name: 'bench', model: modelFor(iterations), tools: [noop], maxIterations: iterations + 1 });
+    await new Runner({ agent, appName: 'bench', sessionStore: store }).run({ userId: 'u', input: 'go' }).result();
+  };
+  await once(); // code and JIT state are not a run's memory
+  gc();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let r = 0; r < runs; r++) await once();
+  gc();
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  if (!(await store.list({ appName: 'bench', userId: 'u', limit: 1 })).sessions.length) throw new Error('sessions lost'); // keeps the store alive
+  return (after - before) / runs / 1024;
+}
+
 export async function reactOverhead(): Promise<string> {
   const sizes = [10, 50, 100];
   // Warm both loops up on every size first: the JIT and the GC settle, so sizes compare fairly.
@@ -58,12 +83,17 @@ export async function reactOverhead(): Promise<string> {
     rows.push([n, fmt(fw * 1000), fmt(hw * 1000), fmt(fw / hw)]);
   }
   const flat = (perIteration[100] as number) / (perIteration[10] as number);
+  const kb = await kbPerRun();
   return [
     '### ReAct overhead per iteration (µs, median of 201 runs after warm-up)',
     '',
     table(['iterations per run', 'replan', 'hand-written loop', 'ratio'], rows),
     '',
     `Per-iteration cost at 100 iterations / at 10: ${fmt(flat, 2)}× (flat = 1.0; below 1 where per-run set-up is spread over more iterations).`,
+    '',
+    kb === undefined
+      ? 'Memory per run: skipped (run with `node --expose-gc`; `pnpm bench` does).'
+      : `Memory per 50-iteration run (heap retained, session kept in the in-memory store): ${fmt(kb, 1)} KB.`,
   ].join('\n');
 }
 
