@@ -5,7 +5,14 @@ import { ScriptedModel, reply } from '@replan/core/testing';
 /** The request the model gets and the answer the agent keeps, through builtInThinking alone. */
 async function through(mw: ReturnType<typeof builtInThinking>, request: ModelRequest, message: Message) {
   let sent: ModelRequest | undefined;
-  const response = await mw.wrapModelCall?.(async (r) => ((sent = r), { message, finishReason: 'stop' }), request, {} as never);
+  const response = await mw.wrapModelCall?.(
+    async (r) => {
+      sent = r;
+      return { message, finishReason: 'stop' };
+    },
+    request,
+    {} as never,
+  );
   return { sent, kept: response?.message as Message };
 }
 

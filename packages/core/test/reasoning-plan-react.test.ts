@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type ContentBlock, type Message, type ModelRequest, type ToolSpec, ReActAgent, Runner, messageText, planReActTags, tool } from '@replan/core';
+import {
+  type ContentBlock,
+  type Message,
+  type ModelRequest,
+  type ToolSpec,
+  ReActAgent,
+  Runner,
+  messageText,
+  planReActTags,
+  tool,
+} from '@replan/core';
 import { PLAN_REACT_TAGS, joinPlanReActTags, splitPlanReActTags } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 
@@ -12,7 +22,14 @@ const processResponse = async (message: Message): Promise<Message> =>
 const instructionFor = async (tools: ToolSpec[]): Promise<string> => {
   let seen: ModelRequest | undefined;
   const answer = { message: { role: 'assistant' as const, content: [] }, finishReason: 'stop' as const };
-  await tags.wrapModelCall?.(async (r) => ((seen = r), answer), { messages: [], tools }, {} as never);
+  await tags.wrapModelCall?.(
+    async (r) => {
+      seen = r;
+      return answer;
+    },
+    { messages: [], tools },
+    {} as never,
+  );
   return messageText(seen?.messages[0]);
 };
 const text = (t: string): ContentBlock => ({ type: 'text', text: t });

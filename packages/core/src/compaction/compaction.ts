@@ -15,7 +15,7 @@ import { TurnCompactor } from './turn-compactor.js';
 export function compaction(options: CompactionOptions = {}): Middleware {
   // The numbers are checked now (a window stands in until the agent's model is known); a missing window at the first call.
   const standIn = { id: 'the agent model', contextWindow: options.maxInputTokens ?? Number.MAX_SAFE_INTEGER } as ChatModel;
-  resolveCompaction('compaction()', options, options.model ?? standIn, false);
+  resolveCompaction('compaction()', options, standIn, false);
   const runs = new WeakMap<MiddlewareContext, TurnCompactor>();
   const resolved = new WeakMap<ChatModel, ResolvedCompaction>();
   const resolve = (ctx: MiddlewareContext): ResolvedCompaction => {
