@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { flatString } from '../events/flat-string.js';
 import type { Agent } from '../agents/agent.js';
 import { assertUniqueAgentNames } from '../agents/agent-name.js';
 import type { AgentEvent, Interrupt, RunStatus } from '../events/agent-event.js';
@@ -120,7 +121,8 @@ export class Runner {
     this.agent = options.agent;
     this.appName = options.appName;
     this.sessionStore = options.sessionStore ?? defaultSessionStore();
-    this.newId = options.generateId ?? randomUUID;
+    // Every event keeps its id while its session is in memory: flat, not as the pieces randomUUID joins.
+    this.newId = options.generateId ?? (() => flatString(randomUUID()));
     this.hub = options.observers?.length ? new ObserverHub(options.observers, options.onObserverError) : undefined;
     this.prices = options.prices;
     this.leaseMs = options.leaseMs ?? 30_000;
