@@ -47,7 +47,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
  * Heap retained per finished 50-iteration run, its session kept in the in-memory store (the
  * peers' comparison measures the same: what a run leaves behind), in KB. Needs `--expose-gc`.
  */
-async function kbPerRun(iterations = 50, runs = 40): Promise<number | undefined> {
+async function kbPerRun(iterations = 50, runs = 200): Promise<number | undefined> {
   if (!gc) return undefined;
   const store = new InMemorySessionStore();
   const once = async () => {

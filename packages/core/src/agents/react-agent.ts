@@ -234,13 +234,17 @@ export class ReActAgent implements Agent {
     const output = this.output;
     const tools = this.toolSpecs;
     const text = typeof instruction === 'function' ? await instruction(ctx.state, ctx) : instruction;
-    return {
+    // Field by field, not spread: this runs on every iteration.
+    const request: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = {
       messages: text ? [this.systemMessage(text), ...context] : context,
-      ...(tools.length ? { tools } : {}),
-      ...(toolChoice && tools.length ? { toolChoice } : {}),
-      ...(output ? { responseFormat: { name: `${this.name}_output`, schema: output.jsonSchema, strict: true } } : {}),
-      ...(settings ? { settings } : {}),
     };
+    if (tools.length) {
+      request.tools = tools;
+      if (toolChoice) request.toolChoice = toolChoice;
+    }
+    if (output) request.responseFormat = { name: `${this.name}_output`, schema: output.jsonSchema, strict: true };
+    if (settings) request.settings = settings;
+    return request;
   }
 
   /** The system message for `text`: the same object while the text stays the same, so its fingerprint digest is cached. */
