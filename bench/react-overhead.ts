@@ -4,7 +4,16 @@
  * Run: pnpm bench (or: pnpm build && npx tsx bench/react-overhead.ts)
  */
 import { z } from 'zod';
-import { type ChatModel, InMemorySessionStore, type ModelRequest, ReActAgent, Runner, tool, toolCallsOf } from '@replan/core';
+import {
+  type ChatModel,
+  InMemorySessionStore,
+  type Middleware,
+  type ModelRequest,
+  ReActAgent,
+  Runner,
+  tool,
+  toolCallsOf,
+} from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { fmt, medianMs, table } from './measure.js';
 
@@ -16,8 +25,16 @@ export const modelFor = (iterations: number) =>
     respond: (_req, call) => (call + 1 < iterations ? callTools({ name: 'noop', args: { i: call } }) : 'done'),
   });
 
-async function framework(iterations: number): Promise<void> {
-  const agent = new ReActAgent({ name: 'bench', model: modelFor(iterations), tools: [noop], maxIterations: iterations + 1 });
+/** A middleware that takes part in every model and tool call and changes nothing: what the onion itself costs. */
+const passThrough: Middleware = {
+  name: 'passThrough',
+  prepareRequest: (request) => request,
+  wrapModelCall: (next, request) => next(request),
+  wrapToolCall: (next, call) => next(call),
+};
+
+async function framework(iterations: number, middleware: readonly Middleware[] = []): Promise<void> {
+  const agent = new ReActAgent({ name: 'bench', model: modelFor(iterations), tools: [noop], maxIterations: iterations + 1, middleware });
   const result = await new Runner({ agent, appName: 'bench' }).run({ userId: 'u', input: 'go' }).result();
   if (result.status !== 'completed') throw new Error(`bench run ended ${result.status}: ${result.error?.message}`);
 }
@@ -83,6 +100,8 @@ export async function reactOverhead(): Promise<string> {
     rows.push([n, fmt(fw * 1000), fmt(hw * 1000), fmt(fw / hw)]);
   }
   const flat = (perIteration[100] as number) / (perIteration[10] as number);
+  for (let round = 0; round < 100; round++) await framework(50, [passThrough]);
+  const withMiddleware = (await medianMs(() => framework(50, [passThrough]), 201, 0)) / 50;
   const kb = await kbPerRun();
   return [
     '### ReAct overhead per iteration (µs, median of 201 runs after warm-up)',
@@ -90,6 +109,8 @@ export async function reactOverhead(): Promise<string> {
     table(['iterations per run', 'replan', 'hand-written loop', 'ratio'], rows),
     '',
     `Per-iteration cost at 100 iterations / at 10: ${fmt(flat, 2)}× (flat = 1.0; below 1 where per-run set-up is spread over more iterations).`,
+    '',
+    `With one pass-through middleware in every model and tool call (50 iterations): ${fmt(withMiddleware * 1000)} µs per iteration.`,
     '',
     kb === undefined
       ? 'Memory per run: skipped (run with `node --expose-gc`; `pnpm bench` does).'
