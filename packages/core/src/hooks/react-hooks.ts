@@ -1,26 +1,15 @@
 import type { ToolCallBlock } from '../messages/content-block.js';
 import type { ModelRequest, ModelResponse } from '../models/chat-model.js';
-import type { StateAccess } from '../tools/tool-context.js';
 import { ModelCallError } from '../errors/run-errors.js';
-import type { Middleware } from '../middleware/middleware.js';
+import type { Middleware, MiddlewareContext, ToolCallContext } from '../middleware/middleware.js';
 
 type Awaitable<T> = T | Promise<T>;
 
-/** What a hook sees of the run. State writes (JSON values only) are stored with the agent's next event. */
-export interface HookContext {
-  readonly agentName: string;
-  readonly invocationId: string;
-  readonly sessionId: string;
-  readonly userId: string;
-  /** Model calls made so far by this agent in this run. */
-  readonly iteration: number;
-  readonly state: StateAccess;
-  readonly signal: AbortSignal;
-}
+/** What a hook sees of the run: its middleware's context. State writes (JSON values only) are stored with the agent's next event. */
+export type HookContext = MiddlewareContext;
 
-export interface ToolHookContext extends HookContext {
-  readonly call: ToolCallBlock;
-}
+/** What a tool hook sees: the call, its parsed arguments, and the call's own state writes (stored with its result). */
+export type ToolHookContext = ToolCallContext;
 
 export type HookErrorSite = { readonly stage: 'model' } | { readonly stage: 'tool'; readonly call: ToolCallBlock };
 
