@@ -61,6 +61,18 @@ async function handWritten(iterations: number): Promise<void> {
 const gc = (globalThis as { gc?: () => void }).gc;
 
 /**
+ * The heap in use once garbage is collected and swept: V8 sweeps in the background after a full
+ * collection, and `heapUsed` counts unswept garbage until then, so read it after a pause.
+ */
+async function heapAfterGc(): Promise<number> {
+  for (let i = 0; i < 3; i++) {
+    gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+/**
  * Heap retained per finished 50-iteration run, its session kept in the in-memory store (the
  * peers' comparison measures the same: what a run leaves behind), in KB. Needs `--expose-gc`.
  */
@@ -71,14 +83,12 @@ async function kbPerRun(iterations = 50, runs = 200): Promise<number | undefined
     const agent = new ReActAgent({ name: 'bench', model: modelFor(iterations), tools: [noop], maxIterations: iterations + 1 });
     await new Runner({ agent, appName: 'bench', sessionStore: store }).run({ userId: 'u', input: 'go' }).result();
   };
-  await once(); // code and JIT state are not a run's memory
-  gc();
-  gc();
-  const before = process.memoryUsage().heapUsed;
+  // Code and JIT state are not a run's memory: warm up first (the warm-up's sessions are counted
+  // in neither figure, as they were stored before `before`).
+  for (let r = 0; r < 50; r++) await once();
+  const before = await heapAfterGc();
   for (let r = 0; r < runs; r++) await once();
-  gc();
-  gc();
-  const after = process.memoryUsage().heapUsed;
+  const after = await heapAfterGc();
   if (!(await store.list({ appName: 'bench', userId: 'u', limit: 1 })).sessions.length) throw new Error('sessions lost'); // keeps the store alive
   return (after - before) / runs / 1024;
 }

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { flatString } from '../events/flat-string.js';
+import { newEventId } from '../events/event-id.js';
 import type { Agent } from '../agents/agent.js';
 import { assertUniqueAgentNames } from '../agents/agent-name.js';
 import type { AgentEvent, Interrupt, RunStatus } from '../events/agent-event.js';
@@ -121,8 +120,7 @@ export class Runner {
     this.agent = options.agent;
     this.appName = options.appName;
     this.sessionStore = options.sessionStore ?? defaultSessionStore();
-    // Every event keeps its id while its session is in memory: flat, not as the pieces randomUUID joins.
-    this.newId = options.generateId ?? (() => flatString(randomUUID()));
+    this.newId = options.generateId ?? newEventId;
     this.hub = options.observers?.length ? new ObserverHub(options.observers, options.onObserverError) : undefined;
     this.prices = options.prices;
     this.leaseMs = options.leaseMs ?? 30_000;
