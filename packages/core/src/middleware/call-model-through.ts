@@ -20,10 +20,10 @@ export async function* modelTurnThrough(
   request: ModelRequest,
 ): AsyncGenerator<AgentEvent, ModelResponse, undefined> {
   const queue = new AsyncQueue<AgentEvent>();
-  const push = (event: AgentEvent) => queue.push(event);
-  run.sink = push;
+  run.sink = (event) => queue.push(event);
+  run.modelCall ??= chain(run, (r) => modelCallTo(ctx, model, r, run.emit));
   let response: ModelResponse | undefined;
-  chain((r) => modelCallTo(ctx, model, r, push), request, run).then(
+  run.modelCall(request).then(
     (r) => {
       response = r;
       queue.close();

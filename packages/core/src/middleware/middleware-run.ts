@@ -4,18 +4,23 @@ import type { ToolCallBlock } from '../messages/content-block.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { DeltaState } from '../sessions/delta-state.js';
 import type { StateAccess } from '../tools/tool-context.js';
-import type { Middleware, MiddlewareContext, ToolCallContext } from './middleware.js';
+import type { MiddlewareContexts } from './compose.js';
+import type { Middleware, MiddlewareContext, ModelCallNext, ToolCallContext } from './middleware.js';
 
 /**
  * The middleware side of one run of a `ReActAgent`: the state writes middleware make (stored
  * with the agent's next event), the events they record, and one context per middleware (so a
  * recorded event carries its middleware's name). Built by the loop only when the agent has middleware.
  */
-export class MiddlewareRun {
+export class MiddlewareRun implements MiddlewareContexts {
   readonly state: DeltaState;
   iteration = 0;
   /** Where recorded events go while a model or tool call runs (the loop yields them in order). */
   sink: ((event: AgentEvent) => void) | undefined;
+  /** This run's model-call onion, built at its first call. */
+  modelCall: ModelCallNext | undefined;
+  /** Hands an event to the current sink (the model's partial events while it streams). */
+  readonly emit = (event: AgentEvent): void => this.sink?.(event);
   /** Recorded while no call ran: the loop yields them before its next step. */
   readonly waiting: AgentEvent[] = [];
   private readonly recordedNow: AgentEvent[] = [];
