@@ -249,7 +249,8 @@ export class ReActAgent implements Agent {
     const shown = this.offload ? this.offload.previews.all(context) : context;
     const cache = requestCache(this.options.promptCache, ctx, this.name);
     return {
-      messages: parts.length ? [this.systemMessage(parts.join('\n\n')), ...shown] : shown,
+      // Always a new list: the loop keeps appending to its own, and a model may keep the request it was sent.
+      messages: parts.length ? [this.systemMessage(parts.join('\n\n')), ...shown] : [...shown],
       ...(tools.length ? { tools } : {}),
       ...(this.options.toolChoice && tools.length ? { toolChoice: this.options.toolChoice } : {}),
       ...(output ? { responseFormat: { name: `${this.name}_output`, schema: output.jsonSchema, strict: true } } : {}),
