@@ -64,7 +64,7 @@ export type {
 } from './models/chat-model.js';
 export { fallbackModel } from './models/fallback-model.js';
 export type { FallbackModelOptions, FallbackChatModel, FallbackInfo } from './models/fallback-model.js';
-export type { FallbackReason } from './models/fallback-reason.js';
+export type { ModelRetry } from './models/model-retries.js';
 export type { Usage } from './models/usage.js';
 export { addUsage, emptyUsage, totalTokens } from './models/usage.js';
 
@@ -203,8 +203,8 @@ export type { ObserverErrorHandler } from './observe/observer-hub.js';
 
 // Errors
 export { ReplanError, ConfigurationError, InvalidArgumentError } from './errors/replan-error.js';
-export { ContextLengthError, isContextLengthError } from './errors/context-length-error.js';
-export type { ContextLengthDetails } from './errors/context-length-error.js';
+export { ModelError, modelErrorOf } from './errors/model-error.js';
+export type { ModelErrorKind, ModelErrorDetails } from './errors/model-error.js';
 export { CompactionError } from './errors/compaction-error.js';
 export { FallbackExhaustedError } from './errors/fallback-error.js';
 export type { FallbackAttempt } from './errors/fallback-error.js';

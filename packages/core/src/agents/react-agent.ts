@@ -21,7 +21,7 @@ import { RunInterruptedSignal } from './run-interrupted.js';
 import { executeToolCalls } from './tool-execution.js';
 import { type CompactionOptions, type ResolvedCompaction, resolveCompaction } from '../compaction/compaction-options.js';
 import { TurnCompactor } from '../compaction/turn-compactor.js';
-import { isContextLengthError } from '../errors/context-length-error.js';
+import { modelErrorOf } from '../errors/model-error.js';
 import type { ToolResultsOptions } from '../tools/offload/tool-result-preview.js';
 import { ToolResultOffload } from '../tools/offload/tool-result-offload.js';
 import { pendingToolCalls } from './pending-tool-calls.js';
@@ -61,7 +61,7 @@ export interface ReActAgentOptions extends ContextOptions {
   /**
    * Keep a long turn inside the model's window: past `triggerRatio × maxInputTokens` (estimated
    * before each call) the older part of this run's turn is replaced by a quoted summary, stored as
-   * an `actions.compaction` event; a `ContextLengthError` compacts and retries once. Off by default.
+   * an `actions.compaction` event; a `ModelError` of kind `context_length` compacts and retries once. Off by default.
    */
   readonly compaction?: CompactionOptions;
   /**
@@ -301,7 +301,7 @@ export class ReActAgent implements Agent {
     try {
       response = yield* this.respond(ctx, request, hookCtx);
     } catch (error) {
-      if (!isContextLengthError(error)) throw error;
+      if (modelErrorOf(error)?.kind !== 'context_length') throw error;
       const smaller = yield* compactor.prepare(ctx, build, true);
       if (!smaller) throw error; // nothing left to summarise: the overflow stands
       request = smaller;
