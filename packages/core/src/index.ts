@@ -226,13 +226,8 @@ export {
 } from './errors/run-errors.js';
 export type { BudgetKind, OpenInterruptSummary } from './errors/run-errors.js';
 export { StateValueError } from './errors/state-value-error.js';
-export {
-  ReplayError,
-  ReplayMismatchError,
-  ReplayExhaustedError,
-  ReplayCallerUnknownError,
-  ReplayRecordingError,
-} from './errors/replay-errors.js';
+export { ReplayError } from './errors/replay-errors.js';
+export type { ReplayErrorKind, ReplayErrorDetails } from './errors/replay-errors.js';
 export {
   ConcurrentUpdateError,
   SessionBusyError,

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AgentEvent, ReplayRecordingError } from '@replan/core';
+import { type AgentEvent, ReplayError } from '@replan/core';
 import { checkRecording } from '@replan/core/testing';
 import { z } from 'zod';
 import { EvalFileError } from '../errors.js';
@@ -85,7 +85,7 @@ export async function readRecordingFile(path: string): Promise<AgentEvent[]> {
   try {
     checkRecording(events as unknown as AgentEvent[]);
   } catch (error) {
-    if (!(error instanceof ReplayRecordingError)) throw error;
+    if (!(error instanceof ReplayError && error.kind === 'recording')) throw error;
     throw new EvalFileError(`${path}: ${error.message}`, { cause: error });
   }
   return events as unknown as AgentEvent[];
