@@ -57,7 +57,9 @@ try {
     .run({ userId: 'ana', input: 'What does the Lisbon trip cost?' })
     .result();
   if (!(edited.error instanceof ReplayError && edited.error.kind === 'mismatch')) throw new Error('the edited prompt was not caught');
-  console.log(`prompt edit caught at "${edited.error.path}" call #${(edited.error.callIndex ?? 0) + 1}: ${edited.error.differences.join('; ')}`);
+  console.log(
+    `prompt edit caught at "${edited.error.path}" call #${(edited.error.callIndex ?? 0) + 1}: ${edited.error.differences.join('; ')}`,
+  );
 
   // 5. The same edit with a live fallback: the planner is replayed, the edited steps (and what follows) run live.
   const fallback = ReplayModel.fromSession(session, { fallback: byRole(scriptedModels()) });
