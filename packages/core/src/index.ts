@@ -29,7 +29,7 @@ export { imageFromBytes, imageFromFile, imageFromUrl, fileFromBytes, fileFromPat
 export type { ImageOptions, FileOptions } from './messages/media-blocks.js';
 export { isMediaBlock, isBase64, mediaByteLength, toolResultContent } from './messages/media-check.js';
 export { InvalidMediaError } from './errors/media-errors.js';
-export { BlobLimitError, BlobTooLargeError, SessionBlobsTooLargeError } from './errors/blob-errors.js';
+export { BlobLimitError } from './errors/blob-errors.js';
 export type { Message, Role } from './messages/message.js';
 export {
   textBlock,

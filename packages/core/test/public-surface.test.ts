@@ -10,7 +10,6 @@ describe('public surface of @replan/core', () => {
     expect(await valueExports(import('@replan/core'))).toEqual([
       'AgentToolError',
       'BlobLimitError',
-      'BlobTooLargeError',
       'BudgetExceededError',
       'BuiltInPlanner',
       'ChildSessionConflictError',
@@ -47,7 +46,6 @@ describe('public surface of @replan/core', () => {
       'RunAbortedError',
       'Runner',
       'SequentialAgent',
-      'SessionBlobsTooLargeError',
       'SessionBusyError',
       'SessionCorruptError',
       'SessionExistsError',
