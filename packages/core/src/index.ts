@@ -95,12 +95,8 @@ export { childSessionId, readChildSessionLink } from './composition/child-sessio
 export type { ChildSessionLink } from './composition/child-session-link.js';
 export { childSessionRoot } from './composition/child-session-root.js';
 export type { ChildSessionRoot } from './composition/child-session-root.js';
-export {
-  AgentToolError,
-  ChildSessionConflictError,
-  ChildSessionMissingError,
-  ChildSessionResumeError,
-} from './errors/composition-errors.js';
+export { AgentToolError, ChildSessionError } from './errors/composition-errors.js';
+export type { ChildSessionErrorKind } from './errors/composition-errors.js';
 
 // Events
 export type {

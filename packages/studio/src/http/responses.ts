@@ -49,7 +49,7 @@ export function sendError(response: ServerResponse, error: unknown): void {
             // New input for a session waiting on interrupts: its message names them; answer them first.
             e.name === 'OpenInterruptsError' ||
             // A child session: its message names the root session and interrupt ids to answer instead.
-            e.name === 'ChildSessionResumeError'
+            (e.name === 'ChildSessionError' && (e as { kind?: unknown }).kind === 'resume')
           ? 409
           : 500;
     sendJson(response, status, { error: e.name, message: e.message });
