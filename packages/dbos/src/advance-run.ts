@@ -1,5 +1,5 @@
 import { LeaseLostError, SessionBusyError, SessionStoreError, UnknownInterruptError, type Interrupt, type Runner } from '@replan/core';
-import { SessionDeletedError } from './dbos-errors.js';
+import { DbosError } from './dbos-errors.js';
 import type { RunRequest } from './run-ids.js';
 
 /** Where a run stands after a DBOS step: small, so DBOS stores little (the session log holds the rest). */
@@ -16,7 +16,7 @@ export interface RunStand {
   readonly interrupts: readonly Interrupt[];
   /** The answer text (status `completed`). */
   readonly output?: string;
-  /** Why it failed (status `failed`), or `SessionDeletedError` (status `deleted`). */
+  /** Why it failed (status `failed`), or a `DbosError` of kind `session_deleted` (status `deleted`). */
   readonly error?: { readonly name: string; readonly message: string };
 }
 
@@ -82,7 +82,7 @@ export async function advanceRun(
 
 /** The run's end when its session is gone: nothing is run again. */
 function deletedStand(run: RunInput): RunStand {
-  const error = new SessionDeletedError(run);
+  const error = DbosError.sessionDeleted(run);
   return { status: 'deleted', offset: 0, interrupts: [], error: { name: error.name, message: error.message } };
 }
 

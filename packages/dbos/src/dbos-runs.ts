@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import pg from 'pg';
 import { ConfigurationError, SessionExistsError, UnknownInterruptError, type AgentEvent, type Runner } from '@replan/core';
 import type { RunInput, RunStand } from './advance-run.js';
-import { DbosUnreachableError, RunFinishedError, RunNotFoundError, safeConnection } from './dbos-errors.js';
+import { DbosError, safeConnection } from './dbos-errors.js';
 import type { AnswerInput, DbosRunsOptions, LaunchOptions, RunKeyInput, StartInput } from './dbos-runs-options.js';
 import { ExecutorHeartbeats } from './executor-heartbeats.js';
 import { loadDbosSdk, type Dbos } from './load-dbos-sdk.js';
@@ -70,7 +70,7 @@ export class DbosRuns {
   /**
    * Configures and launches DBOS in this process (`DBOS.setConfig`, `DBOS.launch`); as a worker,
    * registers the apps' queues with its limits and starts its heartbeat and the takeover sweep.
-   * DBOS unreachable: `DbosUnreachableError` naming the connection.
+   * DBOS unreachable: a `DbosError` of kind `unreachable` naming the connection.
    */
   async launch(options: LaunchOptions): Promise<void> {
     if (this.launched) throw new ConfigurationError('dbosRuns was already launched in this process.');
@@ -103,7 +103,7 @@ export class DbosRuns {
       await DBOS.launch();
     } catch (cause) {
       await pool.end().catch(() => undefined);
-      throw new DbosUnreachableError(safeConnection(options.systemDatabaseUrl), cause);
+      throw DbosError.unreachable(safeConnection(options.systemDatabaseUrl), cause);
     }
     const heartbeats = worker ? new ExecutorHeartbeats(pool, schema, executorId) : undefined;
     const timers: NodeJS.Timeout[] = [];
@@ -180,15 +180,15 @@ export class DbosRuns {
 
   /**
    * Answers the run's open interrupts (`DBOS.send` to the workflow waiting in `DBOS.recv`). An id
-   * that is not open: `UnknownInterruptError`; a run that ended: `RunFinishedError`.
+   * that is not open: `UnknownInterruptError`; a run that ended: a `DbosError` of kind `finished`.
    */
   async answer(input: AnswerInput): Promise<void> {
     const { dbos } = this.ready('answer');
     const key = this.keyOf(input);
     const id = workflowIdOf(key);
     const status = await dbos.getWorkflowStatus(id);
-    if (!status) throw new RunNotFoundError(key);
-    if (FINAL.has(status.status)) throw new RunFinishedError(key, status.status);
+    if (!status) throw DbosError.notFound(key);
+    if (FINAL.has(status.status)) throw DbosError.finished(key, status.status);
     const stand = await dbos.getEvent<RunStand>(id, STAND_EVENT, 0);
     const open = stand?.status === 'interrupted' ? stand.interrupts.map((i) => i.id) : [];
     const ids = Object.keys(input.values ?? {});
@@ -205,7 +205,7 @@ export class DbosRuns {
     const id = workflowIdOf(key);
     for (;;) {
       const status = await dbos.getWorkflowStatus(id);
-      if (!status) throw new RunNotFoundError(key);
+      if (!status) throw DbosError.notFound(key);
       if (status.status === 'SUCCESS') return { ...(status.output as RunStand), sessionId: key.sessionId };
       if (FINAL.has(status.status)) {
         const stand = await dbos.getEvent<RunStand>(id, STAND_EVENT, 0);
@@ -242,7 +242,7 @@ export class DbosRuns {
     let seen = input.after ?? 0;
     for (;;) {
       const status = await dbos.getWorkflowStatus(workflowIdOf(key));
-      if (!status) throw new RunNotFoundError(key);
+      if (!status) throw DbosError.notFound(key);
       const stand = await dbos.getEvent<RunStand>(workflowIdOf(key), STAND_EVENT, 0);
       const session = await runner.sessionStore.get({ appName: key.appName, userId: key.userId, id: key.sessionId });
       const events = session?.events ?? [];
@@ -257,14 +257,14 @@ export class DbosRuns {
   async cancel(input: RunKeyInput): Promise<void> {
     const { dbos } = this.ready('cancel');
     const key = this.keyOf(input);
-    if (!(await dbos.getWorkflowStatus(workflowIdOf(key)))) throw new RunNotFoundError(key);
+    if (!(await dbos.getWorkflowStatus(workflowIdOf(key)))) throw DbosError.notFound(key);
     await dbos.cancelWorkflow(workflowIdOf(key));
   }
 
   /**
    * Deletes the session and cancels its run: the workflow is cancelled first (a step in flight is
    * aborted), so nothing recreates the session; a later `answer` is refused, `result` says
-   * `cancelled`. Neither a run nor a session under this key: `RunNotFoundError`.
+   * `cancelled`. Neither a run nor a session under this key: a `DbosError` of kind `not_found`.
    */
   async delete(input: RunKeyInput): Promise<void> {
     const { dbos } = this.ready('delete');
@@ -273,7 +273,7 @@ export class DbosRuns {
     const storeKey = { appName: key.appName, userId: key.userId, id: key.sessionId };
     const status = await dbos.getWorkflowStatus(workflowIdOf(key));
     if (status && !FINAL.has(status.status)) await dbos.cancelWorkflow(workflowIdOf(key));
-    else if (!status && !(await runner.sessionStore.get(storeKey))) throw new RunNotFoundError(key);
+    else if (!status && !(await runner.sessionStore.get(storeKey))) throw DbosError.notFound(key);
     await runner.sessionStore.delete(storeKey);
   }
 

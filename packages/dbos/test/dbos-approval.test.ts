@@ -50,7 +50,7 @@ describe('DBOS runs whose session is deleted, and interrupt ids shared by sessio
     const ended = await dbos.runs.result(key);
     expect(ended.status).toBe('deleted');
     expect(ended.error).toMatchObject({
-      name: 'SessionDeletedError',
+      name: 'DbosError',
       message: expect.stringMatching(/was deleted while its run was under way/),
     });
     expect(await dbos.store.get(storeKey)).toBeUndefined();

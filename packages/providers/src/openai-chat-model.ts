@@ -5,9 +5,9 @@ import type OpenAI from 'openai';
 import { ChatAccumulator } from './chat/chat-accumulator.js';
 import { buildChatRequest, type ChatRequestBody } from './chat/chat-request.js';
 import { baseURLOf, createOpenAIClient, type ClientOptions } from './client.js';
-import { ProviderError } from './errors/provider-errors.js';
+import { ModelError } from '@replan/core';
 import { withRetries, type RetryOptions } from './retry/request-retries.js';
-import { fromErrorPayload, toProviderError } from './errors/map-error.js';
+import { fromErrorPayload, toModelError } from './errors/map-error.js';
 import { defaultPromptCaching, PROMPT_CACHING, type PromptCaching } from './cache/prompt-caching.js';
 import { detectProfile, isGoogleEndpoint, reasoningProvidersOf, type ProviderProfileName } from './profiles/provider-profile.js';
 import { isRecord, type Json } from './reasoning/json.js';
@@ -31,7 +31,7 @@ export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
    * `openrouter`, `generic`); detected from `baseURL` and the profile when absent.
    */
   readonly media?: MediaProfileName;
-  /** Longest wait between two stream chunks before the call fails with `TimeoutError`, ms (default 300 000; 0 = none). */
+  /** Longest wait between two stream chunks before the call fails with a `ModelError` of kind `timeout`, ms (default 300 000; 0 = none). */
   readonly idleTimeoutMs?: number;
   /** Ask for usage on streams (`stream_options.include_usage`, default true); turn off for servers that reject it. */
   readonly streamUsage?: boolean;
@@ -141,7 +141,7 @@ export class OpenAIChatModel implements ChatModel {
     try {
       raw = await this.send(() => this.client.chat.completions.create(body as never, { signal: call.signal }), opts?.signal);
     } catch (error) {
-      throw toProviderError(error, { model: this.model });
+      throw toModelError(error, { model: this.model });
     } finally {
       call.release();
     }
@@ -149,7 +149,9 @@ export class OpenAIChatModel implements ChatModel {
     const choice = Array.isArray(completion.choices) ? (completion.choices as unknown[])[0] : undefined;
     if (!isRecord(choice)) {
       if (completion.error !== undefined && completion.error !== null) throw fromErrorPayload(completion, { model: this.model });
-      throw new ProviderError({
+      throw new ModelError({
+        kind: 'unknown',
+        retryable: true,
         providerMessage: `the response has no choices: ${JSON.stringify(raw).slice(0, 500)}`,
         model: this.model,
         body: raw,
@@ -188,7 +190,7 @@ export class OpenAIChatModel implements ChatModel {
     try {
       stream = (await this.send(() => this.client.chat.completions.create(streamBody as never, { signal: sdkSignal }), signal)) as never;
     } catch (error) {
-      throw toProviderError(error, { model: this.model });
+      throw toModelError(error, { model: this.model });
     }
     const acc = this.accumulator();
     const partial = () => acc.message();
@@ -203,7 +205,8 @@ export class OpenAIChatModel implements ChatModel {
       }
     }
     yield* acc.end();
-    if (!acc.receivedAnything) throw new ProviderError({ providerMessage: 'the stream ended without any output', model: this.model });
+    if (!acc.receivedAnything)
+      throw new ModelError({ kind: 'unknown', retryable: true, providerMessage: 'the stream ended without any output', model: this.model });
     yield { type: 'finish', response: withStructuredText(acc.response(), structuredSchema) };
   }
 }

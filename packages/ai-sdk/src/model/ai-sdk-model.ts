@@ -1,10 +1,9 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
-import { ConfigurationError } from '@replan/core';
+import { ConfigurationError, ModelError } from '@replan/core';
 import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
 import { callOptionsOf, mergeSettings } from './call-options.js';
 import type { AiSdkLanguageModel } from './language-model-v4.js';
 import { toModelError } from './map-error.js';
-import { AiSdkModelError, TimeoutError } from './model-errors.js';
 import { withRetries, type RetryOptions } from './model-retries.js';
 import { reasoningTagOf } from './provider-metadata.js';
 import { ResponseAssembler, StreamErrorPart, type AssemblerSink } from './response-assembler.js';
@@ -30,7 +29,7 @@ export interface AiSdkModelOptions extends RetryOptions {
   /** HTTP headers sent with every call (for HTTP-based providers). */
   readonly headers?: Record<string, string>;
   /**
-   * Longest wait between two parts of a stream before the call fails with `TimeoutError` and its
+   * Longest wait between two parts of a stream before the call fails with a `ModelError` of kind `timeout` and its
    * request is cancelled, ms (default 300 000; 0 = none).
    */
   readonly idleTimeoutMs?: number;
@@ -47,9 +46,9 @@ export interface AiSdkModelOptions extends RetryOptions {
  * (ai@7, `@ai-sdk/provider@4`), told apart at run time: `anthropic('claude-…')`,
  * `google('gemini-…')`, `bedrock(…)`, an OpenAI-compatible server, …) as a replan `ChatModel`.
  * Reasoning keeps its provider metadata, so Anthropic thinking signatures and Gemini thought
- * signatures go back on the next turn; failures are typed (`RateLimitError` with `retryAfter`,
- * `ContextLengthError` — also core's —, `AuthenticationError`, `InvalidRequestError`) and
- * retryable ones are retried. Calls go straight to `doGenerate` / `doStream`: URLs in the prompt
+ * signatures go back on the next turn; failures are core's `ModelError` (`kind`: `rate_limit`
+ * with `retryAfterMs`, `context_length`, `auth`, `invalid_request`, `overloaded` …; the provider's
+ * `APICallError` as `cause`) and retryable ones are retried. Calls go straight to `doGenerate` / `doStream`: URLs in the prompt
  * are passed to the provider, not downloaded.
  */
 export function aiSdkModel(languageModel: AiSdkLanguageModel, options: AiSdkModelOptions = {}): AiSdkChatModel {
@@ -124,7 +123,9 @@ export class AiSdkChatModel implements ChatModel {
           throw toModelError(error, { model: this.id, partial: acc.message() });
         });
         if (next === 'timeout')
-          throw new TimeoutError({
+          throw new ModelError({
+            kind: 'timeout',
+            hint: 'raise idleTimeoutMs if the model may stay silent this long',
             model: this.id,
             providerMessage: `the stream sent nothing for ${idleTimeoutMs} ms (idleTimeoutMs)`,
             partial: acc.message(),
@@ -142,7 +143,8 @@ export class AiSdkChatModel implements ChatModel {
       await reader.cancel().catch(() => {});
       reader.releaseLock();
     }
-    if (!acc.receivedAnything) throw new AiSdkModelError({ model: this.id, providerMessage: 'the stream ended without any output' });
+    if (!acc.receivedAnything)
+      throw new ModelError({ kind: 'unknown', retryable: true, model: this.id, providerMessage: 'the stream ended without any output' });
     yield { type: 'finish', response: this.responseOf(acc) };
   }
 
@@ -159,7 +161,9 @@ export class AiSdkChatModel implements ChatModel {
   private responseOf(acc: ResponseAssembler): ModelResponse {
     const response = acc.response();
     if (response) return response;
-    throw new AiSdkModelError({
+    throw new ModelError({
+      kind: 'unknown',
+      retryable: true,
       model: this.id,
       providerMessage: `the model finished with an error${acc.rawFinishReason ? ` (${acc.rawFinishReason})` : ''}`,
       partial: acc.message(),

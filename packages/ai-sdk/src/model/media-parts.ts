@@ -1,6 +1,5 @@
 import type { LanguageModelV3FilePart, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
-import type { FileBlock, ImageBlock, MediaBlock, ToolResultContent } from '@replan/core';
-import { InvalidRequestError } from './model-errors.js';
+import { type FileBlock, type ImageBlock, type MediaBlock, ModelError, type ToolResultContent } from '@replan/core';
 
 type ContentItem = Extract<LanguageModelV3ToolResultOutput, { type: 'content' }>['value'][number];
 
@@ -21,7 +20,8 @@ function sourceOf(block: MediaBlock, model: string): { readonly data: string } |
     const inline = dataUrl(block.url);
     return inline ? { data: inline.data } : { url: block.url };
   }
-  throw new InvalidRequestError({
+  throw new ModelError({
+    kind: 'invalid_request',
     model,
     providerMessage:
       `an ${block.type} names blob "${block.blob}" without its bytes: blobs are read from the session store by an agent's model call; ` +

@@ -16,9 +16,9 @@
  *   in a prompt so it cannot pose as the prompt's own text (`QUOTE_BEGIN`, `QUOTE_END`, …);
  *   `headTailPreview` shortens a long value the way offloaded tool results are shown.
  * - Prompt caching: `requestCache` makes a request's `cache` from an agent's `PromptCacheOptions`.
- * - Models: `markContextLengthError` makes a model's own overflow error an instance of core's
- *   `ContextLengthError` (so compaction recognises it) while it keeps its own class.
- * - Fallback: `fallbackReasonOf` says whether another model may answer an error (and why);
+ * - Models: `retryModelCall` is the one retry loop of a model call (retries a `ModelError` while it
+ *   is `retryable`, honours `retryAfterMs`, stops waiting on abort); `kindOfStatus` maps an HTTP status.
+ * - Fallback: `modelErrorKindOf` reads the `ModelError` kind of any failure, as `fallbackModel` does;
  *   `withoutForeignReasoning` downgrades other providers' (or other models') signed or encrypted reasoning, as
  *   `fallbackModel` does before each call.
  * - Stopping: `abortErrorOf`, `raceAbort`, `RunInterruptedSignal`; `AsyncQueue` merges the
@@ -38,8 +38,9 @@ export { RunBudget } from '../runner/run-limits.js';
 export { RunInterruptedSignal } from '../agents/run-interrupted.js';
 export { assertAgentName } from '../agents/agent-name.js';
 export { runAgent } from '../agents/run-agent.js';
-export { markContextLengthError } from '../errors/context-length-error.js';
-export { fallbackReasonOf, FALLBACK_REASONS } from '../models/fallback-reason.js';
+export { retryModelCall } from '../models/model-retries.js';
+export type { RetryModelCallOptions } from '../models/model-retries.js';
+export { modelErrorKindOf, kindOfStatus } from '../models/model-error-kind-of.js';
 export { withoutForeignReasoning, isProviderBound } from '../reasoning/foreign-reasoning.js';
 export type { ReasoningTarget } from '../reasoning/foreign-reasoning.js';
 

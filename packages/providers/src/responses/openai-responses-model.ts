@@ -3,8 +3,8 @@ import { modelNameOf } from '../model-name.js';
 import type { ChatModel, ContentBlock, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
 import type OpenAI from 'openai';
 import { createOpenAIClient, type ClientOptions } from '../client.js';
-import { fromErrorPayload, toProviderError } from '../errors/map-error.js';
-import { ProviderError } from '../errors/provider-errors.js';
+import { fromErrorPayload, toModelError } from '../errors/map-error.js';
+import { ModelError } from '@replan/core';
 import { withRetries, type RetryOptions } from '../retry/request-retries.js';
 import { isRecord, type Json } from '../reasoning/json.js';
 import { callSignal } from '../call-signal.js';
@@ -98,11 +98,18 @@ export class OpenAIResponsesModel implements ChatModel {
     try {
       raw = await this.send(() => this.client.responses.create(body as never, { signal: call.signal }), opts?.signal);
     } catch (error) {
-      throw toProviderError(error, { model: this.model });
+      throw toModelError(error, { model: this.model });
     } finally {
       call.release();
     }
-    if (!isRecord(raw)) throw new ProviderError({ providerMessage: 'the response is not an object', model: this.model, body: raw });
+    if (!isRecord(raw))
+      throw new ModelError({
+        kind: 'unknown',
+        retryable: true,
+        providerMessage: 'the response is not an object',
+        model: this.model,
+        body: raw,
+      });
     if (raw.status === 'failed' || (isRecord(raw.error) && !Array.isArray(raw.output)))
       throw fromErrorPayload({ error: raw.error ?? 'the response failed' }, { model: this.model, partial: responseOf(raw).message });
     return withStructuredText(responseOf(raw), structuredSchema);
@@ -130,7 +137,7 @@ export class OpenAIResponsesModel implements ChatModel {
         signal,
       )) as never;
     } catch (error) {
-      throw toProviderError(error, { model: this.model });
+      throw toModelError(error, { model: this.model });
     }
     const done: unknown[] = []; // output items finished so far, for the partial output of a failure
     const partial = () => ({ role: 'assistant' as const, content: blocksOfOutput(done).blocks as ContentBlock[] });
@@ -182,7 +189,13 @@ export class OpenAIResponsesModel implements ChatModel {
       }
     }
     if (!final)
-      throw new ProviderError({ providerMessage: 'the stream ended before response.completed', model: this.model, partial: partial() });
+      throw new ModelError({
+        kind: 'unknown',
+        retryable: true,
+        providerMessage: 'the stream ended before response.completed',
+        model: this.model,
+        partial: partial(),
+      });
     yield { type: 'finish', response: withStructuredText(responseOf(final), structuredSchema) };
   }
 }
