@@ -1,7 +1,7 @@
 import { InMemorySessionStore, type Run, type RunOptions, Runner } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import { describe, expect, it } from 'vitest';
-import { arg, defineEvalSet, EvalError, renderTerminal, runEval } from '@replan/eval';
+import { arg, defineEvalSet, renderTerminal, runEval } from '@replan/eval';
 import { researchRunner } from './support/agents.js';
 
 const cities = (input: string) => ['Lyon', 'Porto', 'Oslo'].filter((c) => input.includes(c));
