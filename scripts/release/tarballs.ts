@@ -17,12 +17,15 @@ export async function packTarballs(destination: string, only: readonly string[] 
     .map((f) => join(destination, f));
 }
 
-/** What a consumer installs beside our packages: the versions our own packages are built and tested with. */
+/** The oldest TypeScript whose users our declarations are checked for (docs/installing.md#typescript-7). */
+export const OLDEST_TYPESCRIPT = '~5.9.3';
+
+/** What a consumer installs beside our packages: the versions our own packages are tested with (TypeScript: the oldest we support). */
 export type ToolVersions = Record<'zod' | 'typescript' | '@types/node' | '@opentelemetry/api' | 'openai', string>;
 
 /**
- * The ranges of {@link ToolVersions}, read from core's dev dependencies, otel's peer on `@opentelemetry/api`
- * and the openai that `@replan/providers` is developed with (its peer takes 6 or 7; 6 is the one for Node 20).
+ * The ranges of {@link ToolVersions}: {@link OLDEST_TYPESCRIPT}; zod and `@types/node` from core's dev dependencies;
+ * otel's peer on `@opentelemetry/api`; the openai `@replan/providers` is developed with (its peer takes 6 or 7; 6 runs on Node 20).
  */
 export async function toolVersions(): Promise<ToolVersions> {
   const core = JSON.parse(await readFile(join(repoRoot, 'packages/core/package.json'), 'utf8')) as {
@@ -43,7 +46,9 @@ export async function toolVersions(): Promise<ToolVersions> {
   };
   const openai = providers.devDependencies.openai;
   if (!openai) throw new Error('packages/providers/package.json has no devDependency openai');
-  return { zod: pick('zod'), typescript: pick('typescript'), '@types/node': pick('@types/node'), '@opentelemetry/api': otelApi, openai };
+  // The workspace builds with TypeScript 7; a consumer type-checks with the oldest TypeScript we support, so
+  // the declarations 7 emits are proven usable from 5.9 (the current-majors project checks them with 7).
+  return { zod: pick('zod'), typescript: OLDEST_TYPESCRIPT, '@types/node': pick('@types/node'), '@opentelemetry/api': otelApi, openai };
 }
 
 /**
