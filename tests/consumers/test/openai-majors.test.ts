@@ -76,7 +76,7 @@ describe('openai 7: one copy in an npm app, and the providers wire suite on it (
     expect(version).toMatch(/^7\./);
   });
 
-  it('type-checks an app passing its openai 7 client to OpenAIChatModel (TypeScript of the workspace), and maps its 401 to AuthenticationError on Node 24', async () => {
+  it('type-checks an app passing its openai 7 client to OpenAIChatModel (TypeScript 5.9, our oldest), and maps its 401 to AuthenticationError on Node 24', async () => {
     await succeed(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', app], app);
     const node = nodeFromRegistry(24);
     const run = await command(node.file, [...node.args, join(app, 'dist/main.js')], app, { FAKE_OPENAI_URL: url });
