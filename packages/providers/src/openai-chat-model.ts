@@ -20,7 +20,10 @@ import { callSignal } from './call-signal.js';
 export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
   /** The model name the server knows (`gpt-4o-mini`, `deepseek-chat`, `llama3.1`, `anthropic/claude-sonnet-4`, ...). */
   readonly model: string;
-  /** Use this client instead of making one (its `fetch` is not wrapped: error bodies of unusual shapes are not captured). */
+  /**
+   * Use this client instead of making one (its `fetch` is not wrapped: error bodies of unusual shapes are not captured).
+   * Made from your app's `openai` (6 or 7), the same copy this package uses: `openai` is its peer dependency.
+   */
   readonly client?: OpenAI;
   /** Defaults for every request; a request's own settings win. */
   readonly settings?: ModelSettings;

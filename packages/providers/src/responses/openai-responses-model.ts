@@ -15,6 +15,7 @@ import { buildResponsesRequest, RESPONSES_PROVIDER, type ResponsesRequestBody } 
 
 export interface OpenAIResponsesModelOptions extends ClientOptions, RetryOptions {
   readonly model: string;
+  /** Use this client instead of making one: made from your app's `openai` (6 or 7, this package's peer dependency). */
   readonly client?: OpenAI;
   readonly settings?: ModelSettings;
   /** Ask for `reasoning.encrypted_content` (default true); turn off for a model that rejects it. */
