@@ -7,7 +7,16 @@
  * estimate's 4); the summarizer and the reader with `ScriptedModel`.
  */
 import { z } from 'zod';
-import { compaction, type ModelRequest, offloadToolResults, ReActAgent, Runner, stringifyToolOutput, tool, toolResultsOf } from '@replan/core';
+import {
+  compaction,
+  type ModelRequest,
+  offloadToolResults,
+  ReActAgent,
+  Runner,
+  stringifyToolOutput,
+  tool,
+  toolResultsOf,
+} from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
