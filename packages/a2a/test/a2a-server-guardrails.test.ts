@@ -4,7 +4,7 @@ import { type Guardrail, InMemorySessionStore, Runner } from '@replan/core';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { a2aClient, collect, STATES, send } from './support/a2a-client.js';
+import { a2aClient, collect, labels, STATES, send } from './support/a2a-client.js';
 
 const endpoints: A2aEndpoint[] = [];
 afterEach(async () => {
@@ -33,13 +33,14 @@ describe('an A2A task whose answer an output guardrail blocked', () => {
   it('message/send, tasks/get and tasks/resubscribe show the block and no answer artifact', async () => {
     const client = await vaultServer();
     const task = (await client.sendMessage(send('What is the code?'))) as Task;
-    expect(STATES[task.status?.state ?? 0]).toBe('failed');
+    expect(STATES[task.status?.state ?? 0]).toBe('rejected');
     expect(statusText(task)).toContain(BLOCK);
     expect(task.artifacts.map((a) => a.artifactId)).toEqual(['plan']);
     const got = await client.getTask({ tenant: '', id: task.id });
     const resubscribed = await collect(client.resubscribeTask({ tenant: '', id: task.id }));
     for (const seen of [task, got, resubscribed]) expect(JSON.stringify(seen)).not.toContain('4242');
     expect(statusText(got)).toContain(BLOCK);
+    expect(STATES[got.status?.state ?? 0]).toBe('rejected');
     expect(JSON.stringify(resubscribed)).toContain(BLOCK);
   });
 
@@ -48,5 +49,6 @@ describe('an A2A task whose answer an output guardrail blocked', () => {
     const events = await collect(client.sendMessageStream(send('What is the code?')));
     expect(JSON.stringify(events)).not.toContain('4242');
     expect(JSON.stringify(events.at(-1))).toContain(BLOCK);
+    expect(labels(events).at(-1)).toBe('status:rejected');
   });
 });

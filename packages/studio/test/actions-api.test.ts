@@ -66,6 +66,19 @@ describe('acting through the API', () => {
     expect((await post('resume', { app: 'approval-app', user: 'ana', id: 'a', values: [true] })).status).toBe(400);
   });
 
+  it('new input for a session waiting on an approval is a 409 naming it; nothing is stored', async () => {
+    const store = new InMemorySessionStore();
+    const runner = approvalScenario(store, 'approval-app');
+    await runner.run({ userId: 'ana', sessionId: 'w', input: 'send' }).result();
+    studio = await serveStudio({ store, runners: [runner] });
+    const version = (await store.get({ appName: 'approval-app', userId: 'ana', id: 'w' }))!.version;
+    const refused = await post('run', { app: 'approval-app', user: 'ana', sessionId: 'w', input: 'something else' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('OpenInterruptsError');
+    expect(refused.body.message).toMatch(/waiting on 1 open interrupt/);
+    expect((await store.get({ appName: 'approval-app', userId: 'ana', id: 'w' }))!.version).toBe(version);
+  });
+
   it('an invalid plan review answer is a 400 with its typed error; nothing is stored and the review stays open', async () => {
     const store = new InMemorySessionStore();
     const runner = reviewScenario(store);

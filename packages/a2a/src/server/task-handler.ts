@@ -290,6 +290,9 @@ export class ReplanTaskHandler implements A2ARequestHandler {
         return STATE.inputRequired;
       case 'aborted':
         return live.canceling ? STATE.canceled : STATE.working;
+      case 'blocked':
+        // A guardrail declined the task (input) or withheld its answer (output): A2A's "rejected", not a failure.
+        return STATE.rejected;
       default:
         return STATE.failed;
     }
@@ -317,7 +320,7 @@ export class ReplanTaskHandler implements A2ARequestHandler {
     const message =
       state === STATE.inputRequired
         ? interruptMessage(ids, result.interrupts)
-        : state === STATE.failed
+        : state === STATE.failed || state === STATE.rejected
           ? agentMessage(ids, [
               textPart(
                 endedText(

@@ -71,7 +71,7 @@ export function foldTaskLog(session: Session): TaskLog {
 /** The task's state; a run that stopped without an end (a restart, an abort by shutdown) reads as `working`. */
 export function stateOf(log: TaskLog): TaskState {
   if (log.canceled) return STATE.canceled;
-  if (log.end) return log.end.status === 'completed' ? STATE.completed : STATE.failed;
+  if (log.end) return log.end.status === 'completed' ? STATE.completed : log.end.status === 'blocked' ? STATE.rejected : STATE.failed;
   if (log.openInterrupts.length > 0) return STATE.inputRequired;
   if (log.error !== undefined) return STATE.failed;
   return STATE.working;
@@ -125,7 +125,7 @@ export function taskOf(log: TaskLog, state = stateOf(log), media: readonly Media
   const message =
     state === STATE.inputRequired
       ? interruptMessage(log.ids, log.openInterrupts)
-      : state === STATE.failed && (log.error || log.end)
+      : (state === STATE.failed || state === STATE.rejected) && (log.error || log.end)
         ? agentMessage(log.ids, [textPart(endedText(log.end?.status, log.end?.guardrail, log.error))])
         : undefined;
   return {

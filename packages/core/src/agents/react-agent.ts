@@ -236,7 +236,8 @@ export class ReActAgent implements Agent {
     const text = typeof instruction === 'function' ? await instruction(ctx.state, ctx) : instruction;
     // Field by field, not spread: this runs on every iteration.
     const request: { -readonly [K in keyof ModelRequest]: ModelRequest[K] } = {
-      messages: text ? [this.systemMessage(text), ...context] : context,
+      // Always a new list: the loop keeps appending to its own, and a model may keep the request it was sent.
+      messages: text ? [this.systemMessage(text), ...context] : [...context],
     };
     if (tools.length) {
       request.tools = tools;

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Message } from '../messages/message.js';
 import type { InvocationContext } from '../agents/invocation-context.js';
+import { blockedAnswerNotes } from './blocked-answers.js';
 import type { ContextOptions } from './context-options.js';
 
 /**
@@ -13,6 +14,7 @@ export class EventView {
   private readonly hearsUser: boolean;
   private readonly hearsSelf: boolean;
   private readonly agents: ReadonlySet<string> | undefined;
+  private readonly blocked: ReadonlyMap<string, Message> | undefined;
 
   constructor(
     private readonly ctx: InvocationContext,
@@ -23,12 +25,13 @@ export class EventView {
     this.agents = sources ? new Set(sources) : undefined;
     this.hearsUser = !sources || sources.includes('user');
     this.hearsSelf = !sources || sources.includes('self');
+    this.blocked = blockedAnswerNotes(ctx.events);
   }
 
   /** The event's message when the agent may see it at all. */
   messageOf(event: AgentEvent): Message | undefined {
     if (event.partial || !event.message || !this.ctx.isVisible(event)) return undefined;
-    return event.message;
+    return this.blocked?.get(event.id) ?? event.message;
   }
 
   /** True for the agent's own events of its current run (`index` is the event's position). */

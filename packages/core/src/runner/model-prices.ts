@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors/replan-error.js';
 import type { Usage } from '../models/usage.js';
 
 /** A model's price in any currency unit per million tokens. */
@@ -27,4 +28,26 @@ export function costOf(price: ModelPrice | undefined, usage: Usage | undefined):
   const writePrice = price.cacheWritePerMillion ?? price.inputPerMillion;
   const input = (usage.inputTokens - cached - written) * price.inputPerMillion + cached * cachedPrice + written * writePrice;
   return (input + usage.outputTokens * price.outputPerMillion) / 1e6;
+}
+
+const RATES = ['inputPerMillion', 'outputPerMillion', 'cachedInputPerMillion', 'cacheWritePerMillion'] as const;
+const isRate = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+/**
+ * Refuses a price table a run could not price with: a missing, negative or non-numeric rate would
+ * otherwise make every cost `NaN` and `limits.maxCost` never trip.
+ */
+export function checkPriceTable(prices: PriceTable | undefined, where: string): void {
+  if (prices === undefined) return;
+  const bad = Object.entries(prices as Record<string, unknown>).filter(([, price]) => {
+    if (typeof price !== 'object' || price === null) return true;
+    const rates = price as Record<string, unknown>;
+    if (!isRate(rates.inputPerMillion) || !isRate(rates.outputPerMillion)) return true;
+    return RATES.some((rate) => rates[rate] !== undefined && !isRate(rates[rate]));
+  });
+  if (bad.length)
+    throw new ConfigurationError(
+      `${where}: each model id must map to { inputPerMillion, outputPerMillion } (numbers ≥ 0 per million tokens; ` +
+        `cachedInputPerMillion and cacheWritePerMillion optional, also numbers ≥ 0); check ${bad.map(([id]) => JSON.stringify(id)).join(', ')}.`,
+    );
 }

@@ -2,7 +2,7 @@ import { BudgetExceededError } from '../errors/run-errors.js';
 import type { ModelRequest } from '../models/chat-model.js';
 import { addUsage, emptyUsage, type Usage } from '../models/usage.js';
 import { estimateTokens, requestChars } from '../observe/request-size.js';
-import { costOf, type PriceTable } from './model-prices.js';
+import { checkPriceTable, costOf, type PriceTable } from './model-prices.js';
 import { UsageTally, type UsageBreakdown } from './usage-breakdown.js';
 
 /** Budgets for one run (or resume). Exceeding one ends the run `budget_exceeded`, resumable. */
@@ -42,6 +42,7 @@ export class RunBudget {
     readonly limits: RunLimits = {},
     runnerPrices?: PriceTable,
   ) {
+    checkPriceTable(limits.prices, 'limits.prices');
     this.prices = runnerPrices && limits.prices ? { ...runnerPrices, ...limits.prices } : (limits.prices ?? runnerPrices);
   }
 

@@ -28,7 +28,7 @@ import { Run, type RunResult, type RunSession } from './run.js';
 import { assertLeaseOwner, assertLeaseTtl } from '../sessions/session-lease.js';
 import { defaultLeaseOwner, fenceAppends, RunLease } from './run-lease.js';
 import type { RunLimits } from './run-limits.js';
-import type { PriceTable } from './model-prices.js';
+import { checkPriceTable, type PriceTable } from './model-prices.js';
 import { sessionTotalsWithChildren } from './session-totals.js';
 import { ObserverHub, type ObserverErrorHandler } from '../observe/observer-hub.js';
 import type { RunObserver, RunStartInfo } from '../observe/run-observer.js';
@@ -122,6 +122,7 @@ export class Runner {
     this.sessionStore = options.sessionStore ?? defaultSessionStore();
     this.newId = options.generateId ?? newEventId;
     this.hub = options.observers?.length ? new ObserverHub(options.observers, options.onObserverError) : undefined;
+    checkPriceTable(options.prices, 'new Runner({ prices })');
     this.prices = options.prices;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.owner = options.owner ?? defaultLeaseOwner();

@@ -46,6 +46,8 @@ export function sendError(response: ServerResponse, error: unknown): void {
         : e.name === 'SessionBusyError' ||
             e.name === 'SessionExistsError' ||
             e.name === 'ConcurrentUpdateError' ||
+            // New input for a session waiting on interrupts: its message names them; answer them first.
+            e.name === 'OpenInterruptsError' ||
             // A child session: its message names the root session and interrupt ids to answer instead.
             e.name === 'ChildSessionResumeError'
           ? 409
