@@ -211,7 +211,7 @@ export async function promptCacheBench(): Promise<string> {
       const f = await run(graph, after);
       rows.push([
         name,
-        after ? 'after: defaults (key per session and role)' : 'before: previous prompts, no key',
+        after ? 'after: promptCache() on every role (key per session and role)' : 'before: previous prompts, no key',
         f.calls,
         `${fmt(f.input / 1000)}k`,
         `${fmt(f.cached / 1000)}k`,
