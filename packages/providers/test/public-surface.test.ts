@@ -13,7 +13,6 @@ describe('public surface of @replan/providers', () => {
       'PROMPT_CACHING',
       'PROVIDER_PROFILES',
       'StrictSchemaError',
-      'UnresolvedBlobError',
       'UnsupportedMediaError',
       'createOpenAIClient',
       'discoverContextWindow',
