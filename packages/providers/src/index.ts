@@ -21,7 +21,6 @@ export type { MediaProfileName } from './media/media-profile.js';
 export { UnsupportedMediaError } from './errors/media-errors.js';
 
 // Structured output
-export { StrictSchemaError } from './schema/strict-json-schema.js';
 export type { ThinkTagsMode } from './reasoning/think-tags.js';
 
 // Responses API

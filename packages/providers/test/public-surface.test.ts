@@ -12,7 +12,6 @@ describe('public surface of @replan/providers', () => {
       'OpenAIResponsesModel',
       'PROMPT_CACHING',
       'PROVIDER_PROFILES',
-      'StrictSchemaError',
       'UnsupportedMediaError',
       'createOpenAIClient',
       'discoverContextWindow',
