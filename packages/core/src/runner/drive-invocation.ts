@@ -21,6 +21,7 @@ import type { ObserverHub } from '../observe/observer-hub.js';
 import { RunObservation } from '../observe/run-observation.js';
 import { fenceAppends, type RunFence } from './run-lease.js';
 import { checkGuardrails } from '../guardrails/check-guardrails.js';
+import { priorValues } from '../sessions/prior-values.js';
 import type { GuardrailTrip } from '../guardrails/guardrail.js';
 import { HeldAnswerDeltas } from './held-answer-deltas.js';
 
@@ -140,9 +141,13 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
    * Stores an event: the live session takes it at once, in order (the agent reads its own
    * writes), and the store group-commits it. The promise settles when it is durable.
    */
+  // What the state held before the latest answer set keys of its own (`outputKey`): a blocked answer's values are taken back.
+  const guardsOutput = (agent.guardrails?.output?.length ?? 0) > 0;
+  let answerStatePriors: Record<string, unknown> | undefined;
   const store1 = (event: AgentEvent, gather = false): Promise<void> => {
     assertAppendScopes(event);
     const stored = eventForStorage(event); // a state value that is not JSON fails here, before anything is stored
+    if (guardsOutput && stored.actions?.final !== undefined) answerStatePriors = priorValues(live.state, stored.actions.stateDelta);
     live.events.push(stored);
     // The stored (checked) values, so the run reads what a reload reads; temp: keys from the event: they live for this invocation.
     applyStateActions(live.state, event.actions, isTempKey);
@@ -178,7 +183,10 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
       author: agent.name,
       path: agent.name,
       timestamp: Date.now(),
-      actions: { invocationEnd: { status: 'blocked', guardrail } },
+      actions: {
+        invocationEnd: { status: 'blocked', guardrail },
+        ...(guardrail.stage === 'output' && answerStatePriors ? { stateDelta: answerStatePriors } : {}),
+      },
       meta: { kind: 'guardrail-blocked' },
     });
     return result('blocked', undefined, guardrail);
