@@ -9,7 +9,7 @@ import {
   createUIMessageStreamResponse,
   resumeFromApprovals,
   resumeUIMessageStreamResponse,
-  UnknownApprovalError,
+  UIStreamError,
   writeUIStreamResponse,
 } from '@replan/ai-sdk';
 import type { UIMessage } from 'ai';
@@ -118,7 +118,7 @@ export async function startWebChat(options: WebChatOptions = {}): Promise<WebCha
           resumed ?? runner.run({ userId: USER, sessionId: body.id, input: lastUserText(body.messages), stream: true, abandon: true });
         await writeUIStreamResponse(createUIMessageStreamResponse(run), res);
       } catch (error) {
-        if (!(error instanceof UnknownApprovalError)) throw error;
+        if (!(error instanceof UIStreamError && error.kind === 'unknown_approval')) throw error;
         res.writeHead(409, { 'content-type': 'text/plain' }).end(error.message);
       }
       return;

@@ -34,5 +34,6 @@ export type {
   ReplanUIMessage,
   ReplanUIChunk,
 } from './ui-stream/ui-data-parts.js';
-export { ResumeIdError, StreamSessionNotFoundError, UnknownApprovalError } from './ui-stream/ui-stream-errors.js';
+export { UIStreamError } from './ui-stream/ui-stream-errors.js';
+export type { UIStreamErrorKind } from './ui-stream/ui-stream-errors.js';
 export type { ResumeIdProblem } from './ui-stream/ui-stream-errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compaction, type Message, ModelError, type ModelRequest, ReActAgent, Runner, messageText, toolCallsOf } from '@replan/core';
+import { type Message, ModelError, type ModelRequest, ReActAgent, Runner, messageText, toolCallsOf, compaction } from '@replan/core';
 import { QUOTE_END } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';

@@ -9,12 +9,12 @@ import { ReplanError } from '@replan/core';
  *   file, a module that exports no eval set). The CLI prints the message and exits with code 2;
  * - `file`: a stored recording or eval case file that is not one (`readEvalCaseFile`, `readRecordingFile`).
  */
-export type EvalErrorKind = 'set' | 'usage' | 'file';
+export type EvalInputErrorKind = 'set' | 'usage' | 'file';
 
 /** An eval set, command line or file that cannot be used; `kind` says which. The one error class of `@replan/eval`. */
-export class EvalError extends ReplanError {
+export class EvalInputError extends ReplanError {
   constructor(
-    readonly kind: EvalErrorKind,
+    readonly kind: EvalInputErrorKind,
     message: string,
     /** Each problem as `<where>: <what to fix>` (`kind: 'set'`). */
     readonly problems: readonly string[] = [],

@@ -1,15 +1,15 @@
 import { ScriptedModel } from '@replan/core/testing';
 import { describe, expect, it } from 'vitest';
-import { arg, defineEvalSet, type EvalError } from '@replan/eval';
+import { arg, defineEvalSet, type EvalInputError } from '@replan/eval';
 
-/** The problems `defineEvalSet` reports for a set (it must throw an `EvalError` of kind `set`). */
+/** The problems `defineEvalSet` reports for a set (it must throw an `EvalInputError` of kind `set`). */
 function problemsOf(set: unknown): readonly string[] {
   try {
     defineEvalSet(set as never);
   } catch (error) {
-    expect(error).toMatchObject({ name: 'EvalError', kind: 'set' });
+    expect(error).toMatchObject({ name: 'EvalInputError', kind: 'set' });
     expect((error as Error).message).toContain('cannot run; fix:');
-    return (error as EvalError).problems;
+    return (error as EvalInputError).problems;
   }
   throw new Error('defineEvalSet accepted the set');
 }

@@ -91,7 +91,7 @@ describe('sessionToEvalCase', () => {
   });
 
   it('refuses a session without user input', () => {
-    expect(() => sessionToEvalCase({ id: 'empty', events: [] })).toThrow(expect.objectContaining({ name: 'EvalError', kind: 'set' }));
+    expect(() => sessionToEvalCase({ id: 'empty', events: [] })).toThrow(expect.objectContaining({ name: 'EvalInputError', kind: 'set' }));
     expect(() => sessionToEvalCase({ id: 'empty', events: [] })).toThrow('Session "empty" has no user input to turn into an eval case.');
   });
 });
@@ -119,7 +119,7 @@ describe('case and recording files', () => {
     );
     await expect(readEvalCaseFile(path('missing.json'))).rejects.toThrow(/Cannot read the eval case file/);
     await expect(readEvalCaseFile(path('broken.json'))).rejects.toThrow(/is not JSON .*replan eval --from-session/);
-    await expect(readEvalCaseFile(path('future.json'))).rejects.toMatchObject({ name: 'EvalError', kind: 'file' });
+    await expect(readEvalCaseFile(path('future.json'))).rejects.toMatchObject({ name: 'EvalInputError', kind: 'file' });
     await expect(readEvalCaseFile(path('future.json'))).rejects.toThrow(/schemaVersion/);
     await expect(readRecordingFile(path('future.json'))).rejects.toThrow(/kind/);
     await expect(readRecordingFile(path('events.json'))).rejects.toThrow(/events\.0\.id/);
@@ -133,7 +133,7 @@ describe('case and recording files', () => {
     (file.events[index]?.message as { content: unknown }).content = null;
     await writeFile(recordingPath, JSON.stringify(file));
     const error = await readRecordingFile(recordingPath).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'EvalError', kind: 'file' });
+    expect(error).toMatchObject({ name: 'EvalInputError', kind: 'file' });
     expect((error as Error).message).toContain(`${recordingPath}: The recording's event ${index} (id "${session.events[index]?.id}")`);
     expect((error as Error).message).toMatch(/message\.content: .*expected array, received null/);
     expect((error as Error).cause).toMatchObject({ name: 'ReplayError', kind: 'recording' });

@@ -31,7 +31,7 @@ describe('runSuite: bad input is reported per task, and the suite goes on', () =
     expect(report.report.cases.find((c) => c.name === good.id && !c.pass)?.runs[0]?.error?.message).toContain('a second task with the id');
     expect(report.report.pass).toBe(false);
     // defineSuite, for suites written by hand, refuses the same tasks at once.
-    expect(() => defineSuite(suite)).toThrow(expect.objectContaining({ name: 'EvalError', kind: 'set' }));
+    expect(() => defineSuite(suite)).toThrow(expect.objectContaining({ name: 'EvalInputError', kind: 'set' }));
     expect(() => defineSuite(suite)).toThrow(/empty \(request: a task needs a request\)/);
   });
 
@@ -85,7 +85,7 @@ describe('runSuite: bad input is reported per task, and the suite goes on', () =
     expect(report.report.cases[0]?.pass).toBe(true);
   });
 
-  it('refuses options it cannot run (an EvalError of kind set)', async () => {
+  it('refuses options it cannot run (an EvalInputError of kind set)', async () => {
     await expect(runSuite({ suite: research, agent: 'react' })).rejects.toThrow(/needs a model \(or oracle: true/);
     await expect(runSuite({ suite: research, agent: 'react', oracle: true, repeat: 0 })).rejects.toThrow(/repeat must be a whole number/);
     await expect(

@@ -18,10 +18,9 @@ export { MEDIA_PROFILES } from './media/media-profile.js';
 export type { MediaProfileName } from './media/media-profile.js';
 
 // Errors (a failed call is core's `ModelError`)
-export { UnsupportedMediaError, UnresolvedBlobError } from './errors/media-errors.js';
+export { UnsupportedMediaError } from './errors/media-errors.js';
 
 // Structured output
-export { StrictSchemaError } from './schema/strict-json-schema.js';
 export type { ThinkTagsMode } from './reasoning/think-tags.js';
 
 // Responses API

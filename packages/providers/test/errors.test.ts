@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { ModelError, type ModelErrorKind, userMessage } from '@replan/core';
-import { OpenAIChatModel } from '../src/index.js';
+import { OpenAIChatModel, OpenAIResponsesModel } from '../src/index.js';
 import { FakeServer, useFakeServer } from './support/fake-server.js';
 import { chunk, completion } from './support/payloads.js';
 import { collect } from './support/run.js';
@@ -203,12 +203,28 @@ describe('HTTP 400 and context length', () => {
   });
 });
 
-describe('every kind, from the wire', () => {
+const responsesModel = () => new OpenAIResponsesModel({ model: 'gpt-4o', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 });
+
+describe.each([
+  ['Chat Completions', model],
+  ['Responses', responsesModel],
+] as const)('every kind, from the wire (%s)', (_api, make) => {
   it.each([
-    [503, { error: { message: 'The server is overloaded', type: 'server_error' } }, 'overloaded', true],
-    [529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 'overloaded', true],
+    [429, { error: { message: 'Rate limit reached', code: 'rate_limit_exceeded' } }, 'rate_limit', true],
+    [429, { error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } }, 'rate_limit', false],
+    [
+      400,
+      { error: { message: "This model's maximum context length is 8192 tokens.", code: 'context_length_exceeded' } },
+      'context_length',
+      false,
+    ],
+    [401, { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } }, 'auth', false],
+    [403, { error: { message: 'Project does not have access to model gpt-4o', code: 'model_not_found' } }, 'auth', false],
+    [422, { error: { message: "Invalid value for 'tool_choice'", type: 'invalid_request_error' } }, 'invalid_request', false],
     [408, { error: { message: 'Request timed out' } }, 'timeout', true],
     [504, { error: { message: 'Gateway timeout' } }, 'timeout', true],
+    [503, { error: { message: 'The server is overloaded', type: 'server_error' } }, 'overloaded', true],
+    [529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 'overloaded', true],
     [
       400,
       {
@@ -220,12 +236,12 @@ describe('every kind, from the wire', () => {
       'content_filter',
       false,
     ],
-    [403, { error: { message: 'Project does not have access to model gpt-4o', code: 'model_not_found' } }, 'auth', false],
+    [500, { error: { message: 'The server had an error processing your request.' } }, 'server', true],
   ] as const)(
     'HTTP %i with %j is kind %s (retryable: %s), keeping the status and the provider error as cause',
     async (status, json, kind, retryable) => {
       server.reply({ json, status });
-      const error = await failure(model().generate(req));
+      const error = await failure(make().generate(req));
       expectKind(error, kind);
       expect([error.status, error.retryable, error.model, error.url]).toEqual([status, retryable, 'gpt-4o', server.baseURL]);
       expect(error.cause).toBeInstanceOf(OpenAI.APIError);

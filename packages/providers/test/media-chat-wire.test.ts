@@ -1,7 +1,7 @@
 import type { ContentBlock, Message } from '@replan/core';
 import { fileFromBytes, imageFromBytes, imageFromUrl, toolMessage, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
-import { OpenAIChatModel, UnresolvedBlobError, UnsupportedMediaError, type MediaProfileName } from '../src/index.js';
+import { OpenAIChatModel, UnsupportedMediaError, type MediaProfileName } from '../src/index.js';
 import { detectMediaProfile } from '../src/media/media-profile.js';
 import { useFakeServer } from './support/fake-server.js';
 import { chunk, completion } from './support/payloads.js';
@@ -68,9 +68,13 @@ describe('images and files in user messages (Chat Completions)', () => {
     expect(body.messages).toEqual([{ role: 'user', content: 'hello' }]);
   });
 
-  it('a blob that reached the model without its bytes is UnresolvedBlobError, and nothing is sent', async () => {
+  it('a blob that reached the model without its bytes is an invalid_request ModelError saying how to pass it, and nothing is sent', async () => {
     const blob = { type: 'image' as const, mediaType: 'image/png', blob: 'a'.repeat(64), size: 68 };
-    await expect(modelFor('openai').generate({ messages: [user(blob)] })).rejects.toBeInstanceOf(UnresolvedBlobError);
+    await expect(modelFor('openai').generate({ messages: [user(blob)] })).rejects.toMatchObject({
+      name: 'ModelError',
+      kind: 'invalid_request',
+      message: expect.stringMatching(/names blob "a{64}" without its bytes.*imageFromBytes/),
+    });
     expect(server.received).toHaveLength(0);
   });
 });

@@ -12,8 +12,6 @@ describe('public surface of @replan/providers', () => {
       'OpenAIResponsesModel',
       'PROMPT_CACHING',
       'PROVIDER_PROFILES',
-      'StrictSchemaError',
-      'UnresolvedBlobError',
       'UnsupportedMediaError',
       'createOpenAIClient',
       'discoverContextWindow',

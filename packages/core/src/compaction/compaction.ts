@@ -8,9 +8,9 @@ import { TurnCompactor } from './turn-compactor.js';
  * Keeps a long turn inside the model's window, as middleware: `middleware: [compaction({ ... })]`.
  * Past `triggerRatio × maxInputTokens` (estimated before each call) the older part of this run's
  * turn is replaced by a quoted summary, recorded as an `actions.compaction` event that a resumed
- * or replayed run reads back instead of summarising again; a `ModelError` of kind `context_length` compacts and
- * retries once. List `offloadToolResults()` before it, so it measures and summarises what the
- * model is shown.
+ * or replayed run reads back instead of summarising again; a `ModelError` of kind
+ * `context_length` compacts and retries once. List `offloadToolResults()` before it, so it
+ * measures and summarises what the model is shown.
  */
 export function compaction(options: CompactionOptions = {}): Middleware {
   // The numbers are checked now (a window stands in until the agent's model is known); a missing window at the first call.

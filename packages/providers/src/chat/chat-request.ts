@@ -3,7 +3,7 @@ import type { ProviderProfileName } from '../profiles/provider-profile.js';
 import { cacheKeyFields, markChatBreakpoints, type PromptCaching } from '../cache/prompt-caching.js';
 import { mediaProfile, type MediaProfileName } from '../media/media-profile.js';
 import type { Json } from '../reasoning/json.js';
-import { isEmptySchema, jsonSchemaOf, StrictSchemaError, toStrictJsonSchema } from '../schema/strict-json-schema.js';
+import { isEmptySchema, jsonSchemaOf, strictSchemaError, toStrictJsonSchema } from '../schema/strict-json-schema.js';
 import { toChatMessages } from './chat-messages.js';
 import { mergeSettings, settingsFields } from './chat-settings.js';
 
@@ -24,7 +24,7 @@ export interface ChatRequestBody {
   readonly structuredSchema?: Json;
 }
 
-/** Builds the Chat Completions request body (without `stream`). Throws `StrictSchemaError` before sending a schema strict mode cannot express. */
+/** Builds the Chat Completions request body (without `stream`). Throws a `ConfigurationError` before sending a schema strict mode cannot express. */
 export function buildChatRequest(req: ModelRequest, options: ChatRequestOptions): ChatRequestBody {
   const target = { profile: options.profile, googleEndpoint: options.googleEndpoint };
   const media = { profile: mediaProfile(options.media ?? 'generic'), model: options.model };
@@ -64,7 +64,7 @@ export function responseFormatOf(format: ResponseFormat): { body: Json; original
   let schema: Json;
   if (strict) schema = toStrictJsonSchema(original, format.name);
   else {
-    if (isEmptySchema(original)) throw new StrictSchemaError(format.name, '', 'the schema is empty (it describes nothing)');
+    if (isEmptySchema(original)) throw strictSchemaError(format.name, '', 'the schema is empty (it describes nothing)');
     schema = original;
   }
   return {

@@ -33,7 +33,7 @@ const FILTER_CODES = new Set(['content_filter', 'content_policy_violation', 'res
 const FILTER_TEXT = /content (?:management )?policy|content[_ ]filter|safety system/i;
 
 /** True when the error says the prompt does not fit the model's context window. */
-export function isContextLengthError(facts: ErrorFacts | undefined): boolean {
+export function saysContextLength(facts: ErrorFacts | undefined): boolean {
   if (!facts) return false;
   return (facts.code !== undefined && CONTEXT_CODES.has(facts.code)) || CONTEXT_TEXT.test(facts.message);
 }
@@ -59,7 +59,7 @@ export function classifyError(status: number | undefined, facts: ErrorFacts | un
     if (effective === undefined && /overloaded/i.test(`${code ?? ''} ${type ?? ''} ${message}`)) return { kind: 'overloaded' };
     return { kind: 'rate_limit' };
   }
-  if (isContextLengthError(facts)) return { kind: 'context_length' };
+  if (saysContextLength(facts)) return { kind: 'context_length' };
   if ((code !== undefined && FILTER_CODES.has(code)) || FILTER_TEXT.test(message)) return { kind: 'content_filter' };
   if (effective === 402) return QUOTA;
   if (effective === undefined && ((code !== undefined && QUOTA_CODES.has(code)) || QUOTA_TEXT.test(message))) return QUOTA;
