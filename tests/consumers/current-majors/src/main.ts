@@ -1,5 +1,6 @@
-// A user's app on today's majors: Node 24, AI SDK 7 (a provider package's language model of
+// A user's app on today's majors: Node 24, AI SDK 7 (provider packages' language models of
 // specification v4) and TypeScript 7, using our packages as installed from their tarballs.
+import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { aiSdkModel } from '@replan/ai-sdk';
 import { Runner, tool } from '@replan/core';
@@ -9,8 +10,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
 
-const baseURL = process.env.FAKE_OPENAI_URL;
-if (!baseURL) throw new Error('set FAKE_OPENAI_URL');
+// One local server speaks both Chat Completions and Anthropic's Messages API under this base URL.
+const baseURL = process.env.FAKE_MODEL_URL;
+if (!baseURL) throw new Error('set FAKE_MODEL_URL');
 
 const languageModel = createOpenAICompatible({ name: 'local', baseURL, apiKey: 'k' })('local-model');
 const model = aiSdkModel(languageModel);
@@ -22,9 +24,11 @@ const add = tool({
   execute: ({ a, b }) => a + b,
 });
 
-const runWith = async (chatModel: typeof model | OpenAIChatModel) => {
+const claude = createAnthropic({ baseURL, apiKey: 'k' })('claude-local');
+
+const runWith = async (chatModel: typeof model | OpenAIChatModel, stream = false) => {
   const agent = createPlanExecuteAgent({ model: chatModel, tools: [add] });
-  const result = await new Runner({ agent, appName: 'current-majors' }).run({ userId: 'u', input: 'Add 2 and 3.' }).result();
+  const result = await new Runner({ agent, appName: 'current-majors' }).run({ userId: 'u', input: 'Add 2 and 3.', stream }).result();
   return { status: result.status, output: result.output, modelCalls: result.modelCalls };
 };
 
@@ -38,6 +42,10 @@ console.log(
     node: process.version,
     specification: (languageModel as { specificationVersion?: string }).specificationVersion,
     aiSdk: await runWith(model),
+    anthropicSpecification: (claude as { specificationVersion?: string }).specificationVersion,
+    // @ai-sdk/anthropic's JSON replies, then its SSE stream (a streamed run calls doStream).
+    anthropic: await runWith(aiSdkModel(claude)),
+    anthropicStreamed: await runWith(aiSdkModel(claude), true),
     openai: openaiVersion,
     providers: await runWith(new OpenAIChatModel({ model: 'local-model', baseURL, apiKey: 'k' })),
   }),
