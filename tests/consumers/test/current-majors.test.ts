@@ -1,7 +1,6 @@
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FileSessionStore } from '@replan/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumOrSkip, launchChromium } from '../../../packages/ai-sdk/test/support/chromium.js';
 import { command, succeed } from '../../../scripts/release/commands.js';
@@ -83,15 +82,16 @@ describe('today’s majors: Node 24, AI SDK 7 and TypeScript 7 in a fresh npm pr
     expect(await version('@ai-sdk/anthropic')).toMatch(/^4\./);
     expect(await version('typescript')).toMatch(/^7\./);
     expect(await version('openai')).toMatch(/^7\./);
-    for (const sdk of ['@modelcontextprotocol/sdk', '@a2a-js/sdk', '@dbos-inc/dbos-sdk'])
-      expect((await command('npm', ['view', sdk, 'version', '--prefer-offline'], app)).output.trim()).toContain(await version(sdk));
+    const newest = ['@modelcontextprotocol/sdk', '@a2a-js/sdk', '@dbos-inc/dbos-sdk'];
+    const latest = await Promise.all(newest.map((sdk) => succeed('npm', ['view', sdk, 'version', '--prefer-offline'], app)));
+    expect(await Promise.all(newest.map(version))).toEqual(latest.map((v) => v.trim()));
   });
 
   it('type-checks the strict nodenext app (and examples/web-chat) with TypeScript 7, and runs plan–execute on Node 24 through AI SDK 7 models and through openai 7', async () => {
     await succeed(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', app], app);
-    const run = await command(node24, [join(app, 'dist/main.js')], app, { FAKE_MODEL_URL: models.baseURL });
-    expect(run.code, run.output).toBe(0);
-    const printed = JSON.parse(run.output.split('\n').find((l) => l.startsWith('{"node"')) ?? '{}') as Record<string, unknown>;
+    const main = await command(node24, [join(app, 'dist/main.js')], app, { FAKE_MODEL_URL: models.baseURL });
+    expect(main.code, main.output).toBe(0);
+    const printed = JSON.parse(main.output.split('\n').find((l) => l.startsWith('{"node"')) ?? '{}') as Record<string, unknown>;
     const done = { status: 'completed', output: 'The sum is 5.', modelCalls: 4 };
     expect(printed).toMatchObject({
       specification: 'v4',
@@ -100,17 +100,30 @@ describe('today’s majors: Node 24, AI SDK 7 and TypeScript 7 in a fresh npm pr
       anthropic: done,
       anthropicStreamed: done,
       providers: done,
+      mcp: done,
+      a2a: done,
+      dbos: true,
     });
     expect(String(printed.node)).toMatch(/^v24\./);
     expect(String(printed.openai)).toMatch(/^7\./);
     // Each run: planner, executor (the tool call, then its report) and replanner reached the server, in
-    // the API of its model; the streamed Anthropic run asked for SSE.
-    const roles = ['plan', 'add', 'add', 'plan,respond'];
-    const seen = (api: string, stream: boolean) =>
-      models.requests.filter((r) => r.api === api && r.stream === stream).map((r) => [...new Set(r.tools)].sort().join(','));
-    expect(seen('openai', false)).toEqual([...roles, ...roles]);
-    expect(seen('anthropic', false)).toEqual(roles);
-    expect(seen('anthropic', true)).toEqual(roles);
+    // the API of its model (the streamed Anthropic run asked for SSE). Over MCP and A2A the served
+    // agent's whole run comes between the caller's tool call and its report.
+    const run = (api: string, tool = 'add', inner: string[] = []) => [
+      `${api}: plan`,
+      `${api}: ${tool}`,
+      ...inner,
+      `${api}: ${tool}`,
+      `${api}: plan,respond`,
+    ];
+    expect(models.requests.map((r) => `${r.api}${r.stream ? ' SSE' : ''}: ${[...new Set(r.tools)].sort().join(',')}`)).toEqual([
+      ...run('openai'),
+      ...run('anthropic'),
+      ...run('anthropic SSE'),
+      ...run('openai'),
+      ...run('openai', 'mcp_add', run('openai')),
+      ...run('openai', 'a2a_add', run('openai')),
+    ]);
   });
 
   it.runIf(browserTests)(
@@ -122,6 +135,10 @@ describe('today’s majors: Node 24, AI SDK 7 and TypeScript 7 in a fresh npm pr
       });
       try {
         expect(server.ready.node).toMatch(/^v24\./);
+        // The page's script is the app's AI SDK 7 bundled by the example's server (its version string is in it).
+        const ai = JSON.parse(await readFile(join(app, 'node_modules/ai/package.json'), 'utf8')) as { version: string };
+        expect(ai.version).toMatch(/^7\./);
+        expect(await (await fetch(`${server.ready.url}/page.js`)).text()).toContain(`"${ai.version}"`);
         const page = await browser!.newPage({ viewport: { width: 900, height: 480 } });
         const errors: string[] = [];
         page.on('pageerror', (error) => errors.push(error.message));
@@ -150,8 +167,13 @@ describe('today’s majors: Node 24, AI SDK 7 and TypeScript 7 in a fresh npm pr
         expect(errors).toEqual([]);
         await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
-        // Exactly one booking in the session the app stored.
-        const session = await new FileSessionStore({ dir: sessions }).get({ appName: 'web-chat', userId: 'demo-user', id: 'majors-1' });
+        // Exactly one booking in the session the app stored (read with the app's own @replan/core).
+        const core = (await import(join(app, 'node_modules/@replan/core/dist/index.js'))) as typeof import('@replan/core');
+        const session = await new core.FileSessionStore({ dir: sessions }).get({
+          appName: 'web-chat',
+          userId: 'demo-user',
+          id: 'majors-1',
+        });
         const bookings = (session?.events ?? [])
           .flatMap((e) => (e.message?.role === 'tool' ? e.message.content : []))
           .filter((b) => b.type === 'tool_result' && b.name === 'book_flight' && !b.isError);

@@ -3,12 +3,13 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { aiSdkModel } from '@replan/ai-sdk';
-import { Runner, tool } from '@replan/core';
+import { type ChatModel, Runner, tool } from '@replan/core';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { OpenAIChatModel } from '@replan/providers';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
+import { dbosLaunches, throughA2a, throughMcp } from './served.js';
 
 // One local server speaks both Chat Completions and Anthropic's Messages API under this base URL.
 const baseURL = process.env.FAKE_MODEL_URL;
@@ -26,11 +27,14 @@ const add = tool({
 
 const claude = createAnthropic({ baseURL, apiKey: 'k' })('claude-local');
 
-const runWith = async (chatModel: typeof model | OpenAIChatModel, stream = false) => {
+const runWith = async (chatModel: ChatModel, stream = false) => {
   const agent = createPlanExecuteAgent({ model: chatModel, tools: [add] });
   const result = await new Runner({ agent, appName: 'current-majors' }).run({ userId: 'u', input: 'Add 2 and 3.', stream }).result();
   return { status: result.status, output: result.output, modelCalls: result.modelCalls };
 };
+
+// The agent that MCP and A2A serve (served.ts): the same plan–execute agent, under its own name.
+const served = new Runner({ agent: createPlanExecuteAgent({ name: 'adder', model, tools: [add] }), appName: 'current-majors-served' });
 
 // The openai SDK @replan/providers loads (the app's one copy, openai 7 here).
 const openaiEntry = createRequire(import.meta.resolve('@replan/providers')).resolve('openai');
@@ -48,5 +52,8 @@ console.log(
     anthropicStreamed: await runWith(aiSdkModel(claude), true),
     openai: openaiVersion,
     providers: await runWith(new OpenAIChatModel({ model: 'local-model', baseURL, apiKey: 'k' })),
+    mcp: await throughMcp(model, served),
+    a2a: await throughA2a(model, served),
+    dbos: dbosLaunches(served),
   }),
 );

@@ -2,7 +2,8 @@
 // (`POST /v1/chat/completions`, JSON) and Anthropic's Messages API (`POST /v1/messages`, JSON or named
 // SSE events when `stream` is set), and plays a planner, an executor and a replanner by the tools each
 // request offers (never by prompt wording): `respond` offered → the answer, `plan` → a one-step plan,
-// else the `add` tool until a tool result came back, then the step's report.
+// else the executor's one tool (`add`, or the same agent served over MCP or A2A) until a tool result
+// came back, then the step's report.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -22,11 +23,16 @@ export interface FakeModelServer {
 
 type Turn = { readonly tool: string; readonly args: unknown } | { readonly text: string };
 
+/** The arguments of each executor tool: `add` and the MCP-served agent take numbers, an A2A agent tool `{ input }`. */
+const ARGS: Readonly<Record<string, unknown>> = { add: { a: 2, b: 3 }, mcp_add: { a: 2, b: 3 }, a2a_add: { input: 'Add 2 and 3.' } };
+
 /** The turn a role plays, from the tools offered and whether a tool result came back. */
 function turn(tools: ReadonlySet<string>, sawToolResult: boolean): Turn {
   if (tools.has('respond')) return { tool: 'respond', args: { response: 'The sum is 5.' } };
   if (tools.has('plan')) return { tool: 'plan', args: { steps: ['Add 2 and 3 with the add tool.'] } };
-  return sawToolResult ? { text: 'The add tool returned 5.' } : { tool: 'add', args: { a: 2, b: 3 } };
+  const tool = [...tools].find((name) => name in ARGS);
+  if (sawToolResult || !tool) return { text: 'The add tool returned 5.' };
+  return { tool, args: ARGS[tool] };
 }
 
 interface ChatBody {
