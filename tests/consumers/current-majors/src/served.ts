@@ -47,5 +47,17 @@ export async function throughA2a(model: ChatModel, served: Runner): Promise<Outc
   }
 }
 
-/** DBOS needs PostgreSQL to launch; here its runs are only built (the SDK is loaded by `launch`), so TypeScript checks the types against the newest SDK. */
+/**
+ * The SDKs' own declarations, as our packages load them: with `skipLibCheck` off TypeScript 7 checks each
+ * of them too, not only our declarations (which do not name the SDKs' types).
+ */
+export type NewestSdks = [
+  typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  typeof import('@a2a-js/sdk/server'),
+  typeof import('@a2a-js/sdk/client'),
+  typeof import('@dbos-inc/dbos-sdk'),
+];
+
+/** DBOS needs PostgreSQL to launch; here its runs are only built (the SDK is loaded by `launch`). */
 export const dbosLaunches = (served: Runner): boolean => typeof dbosRuns({ runners: served }).launch === 'function';
