@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +64,9 @@ describe('today’s majors: Node 24, AI SDK 7 and TypeScript 7 in a fresh npm pr
       );
       // ai 7 and openai 7 declare Node >= 22; npm installs them from this Node 20 with a warning.
       await installTarballs(app, tarballs, MAJORS);
+      // TypeScript 7 type-checks and compiles the app with the example (every declaration checked, the SDKs' too);
+      // both runs below start what it compiled.
+      await succeed(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', app], app);
     };
     const node = nodeFromRegistry(24);
     const findNode = async () => (node24 = (await succeed(node.file, [...node.args, '-p', 'process.execPath'], root)).trim());
@@ -75,7 +79,7 @@ describe('today’s majors: Node 24, AI SDK 7 and TypeScript 7 in a fresh npm pr
     if (root) await rm(root, { recursive: true, force: true });
   });
 
-  it('installs AI SDK 7, openai 7, TypeScript 7 and the newest MCP, A2A and DBOS SDKs beside our packages', async () => {
+  it('installs AI SDK 7, openai 7, TypeScript 7 and the newest MCP, A2A and DBOS SDKs beside our packages, and TypeScript 7 compiled the strict nodenext app', async () => {
     const version = async (name: string) =>
       (JSON.parse(await readFile(join(app, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
     expect(await version('ai')).toMatch(/^7\./);
@@ -85,10 +89,11 @@ describe('today’s majors: Node 24, AI SDK 7 and TypeScript 7 in a fresh npm pr
     const newest = ['@modelcontextprotocol/sdk', '@a2a-js/sdk', '@dbos-inc/dbos-sdk'];
     const latest = await Promise.all(newest.map((sdk) => succeed('npm', ['view', sdk, 'version', '--prefer-offline'], app)));
     expect(await Promise.all(newest.map(version))).toEqual(latest.map((v) => v.trim()));
+    for (const file of ['main.js', 'web-chat.js', 'web-chat/server.js', 'web-chat/page.js'])
+      expect(existsSync(join(app, 'dist', file)), file).toBe(true);
   });
 
-  it('type-checks the strict nodenext app (and examples/web-chat) with TypeScript 7, and runs plan–execute on Node 24 through AI SDK 7 models and through openai 7', async () => {
-    await succeed(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', app], app);
+  it('runs plan–execute on Node 24 through AI SDK 7 models (@ai-sdk/openai-compatible, @ai-sdk/anthropic), openai 7, and over MCP and A2A', async () => {
     const main = await command(node24, [join(app, 'dist/main.js')], app, { FAKE_MODEL_URL: models.baseURL });
     expect(main.code, main.output).toBe(0);
     const printed = JSON.parse(main.output.split('\n').find((l) => l.startsWith('{"node"')) ?? '{}') as Record<string, unknown>;
