@@ -20,22 +20,22 @@ import { startServerChild } from './support/server-child.js';
 const APP = fileURLToPath(new URL('../current-majors/', import.meta.url));
 const WEB_CHAT = fileURLToPath(new URL('../../../examples/web-chat/', import.meta.url));
 const SCREENSHOT = fileURLToPath(new URL('../../../docs/images/web-chat-ai7.png', import.meta.url));
-const examplesPackage = JSON.parse(await readFile(fileURLToPath(new URL('../../../examples/package.json', import.meta.url)), 'utf8')) as {
-  devDependencies?: Record<string, string>;
-  dependencies?: Record<string, string>;
-};
+const examplesPackage = JSON.parse(await readFile(join(WEB_CHAT, '../package.json'), 'utf8')) as { dependencies: Record<string, string> };
+const esbuild = examplesPackage.dependencies.esbuild;
+if (!esbuild) throw new Error('examples/package.json has no dependency esbuild (examples/web-chat bundles its page with it)');
 const MAJORS = {
   ai: '^7.0.0',
   '@ai-sdk/openai-compatible': '^3.0.0',
   '@ai-sdk/anthropic': '^4.0.0',
   typescript: '^7.0.0',
   openai: '^7.0.0',
-  // The newest of each (`latest`): a new major that our peer ranges do not take fails the install here first.
+  // The newest of each (`latest`), so a new release reaches this test first: npm's peer check against our
+  // ranges, TypeScript 7 on its declarations and the runs below say what it breaks.
   '@modelcontextprotocol/sdk': 'latest',
   '@a2a-js/sdk': 'latest',
   '@dbos-inc/dbos-sdk': 'latest',
   // examples/web-chat's server bundles its page with esbuild (the version the examples use).
-  esbuild: examplesPackage.devDependencies?.esbuild ?? examplesPackage.dependencies?.esbuild ?? 'latest',
+  esbuild,
 } as const;
 const browserTests = chromiumOrSkip();
 /** playwright-core's `Browser` (the package resolves from packages/ai-sdk, not from here). */
