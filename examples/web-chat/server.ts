@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,10 +35,16 @@ export interface WebChat {
   close(): Promise<void>;
 }
 
-/** The page's script: page.ts and the AI SDK's `AbstractChat` bundled for the browser. */
+/**
+ * The page's script: page.ts and the AI SDK's `AbstractChat` bundled for the browser. From the sources
+ * (tsx, vitest) that is page.ts; an app that compiled this example with tsc has page.js beside this file
+ * (the current-majors consumer test does, with AI SDK 7), and the `ai` its bundle takes is that app's.
+ */
 async function bundlePage(): Promise<string> {
+  const page = ['./page.ts', './page.js'].map((f) => fileURLToPath(new URL(f, import.meta.url))).find((f) => existsSync(f));
+  if (!page) throw new Error(`examples/web-chat: no page.ts or page.js beside ${fileURLToPath(import.meta.url)}`);
   const result = await build({
-    entryPoints: [fileURLToPath(new URL('./page.ts', import.meta.url))],
+    entryPoints: [page],
     bundle: true,
     format: 'esm',
     platform: 'browser',

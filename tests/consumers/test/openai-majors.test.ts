@@ -18,15 +18,15 @@ import { filesUnder } from './support/consumer-app.js';
 const CONFIG = fileURLToPath(new URL('./support/providers-on-openai.config.ts', import.meta.url));
 
 /** An app that hands its own openai client to OpenAIChatModel: one openai, or its errors are not ours to map. */
-const APP = `import { userMessage } from '@replan/core';
-import { AuthenticationError, OpenAIChatModel } from '@replan/providers';
+const APP = `import { ModelError, userMessage } from '@replan/core';
+import { OpenAIChatModel } from '@replan/providers';
 import OpenAI from 'openai';
 import { VERSION } from 'openai/version';
 
 const client = new OpenAI({ apiKey: 'bad-key', baseURL: process.env.FAKE_OPENAI_URL ?? '', maxRetries: 0 });
 const model = new OpenAIChatModel({ model: 'local-model', client });
 const error: unknown = await model.generate({ messages: [userMessage('hi')] }).then(() => undefined, (e: unknown) => e);
-console.log(JSON.stringify({ node: process.version, openai: VERSION, authentication: error instanceof AuthenticationError }));
+console.log(JSON.stringify({ node: process.version, openai: VERSION, authentication: error instanceof ModelError && error.kind === 'auth' }));
 `;
 
 describe('openai 7: one copy in an npm app, and the providers wire suite on it (Node 24)', () => {
@@ -76,7 +76,7 @@ describe('openai 7: one copy in an npm app, and the providers wire suite on it (
     expect(version).toMatch(/^7\./);
   });
 
-  it('type-checks an app passing its openai 7 client to OpenAIChatModel (TypeScript 5.9, our oldest), and maps its 401 to AuthenticationError on Node 24', async () => {
+  it('type-checks an app passing its openai 7 client to OpenAIChatModel (TypeScript 5.9, our oldest), and maps its 401 to a ModelError of kind auth on Node 24', async () => {
     await succeed(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', app], app);
     const node = nodeFromRegistry(24);
     const run = await command(node.file, [...node.args, join(app, 'dist/main.js')], app, { FAKE_OPENAI_URL: url });
