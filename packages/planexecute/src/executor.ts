@@ -12,7 +12,7 @@ import {
   type Tool,
 } from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
-import { tagged, tagOf } from './event-kind.js';
+import { tagged, tagOf } from './event-tags.js';
 import { stepsOf, stepText } from './plan-schema.js';
 import { assertModel } from './assert-model.js';
 import { formatExecutorPrompt } from './prompts.js';

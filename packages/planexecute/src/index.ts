@@ -24,7 +24,8 @@ export { SessionKeys, planExecuteKeys } from './session-keys.js';
 export type { PlanExecuteKeys } from './session-keys.js';
 export { planExecuteState } from './plan-execute-state.js';
 export type { PlanExecuteState } from './plan-execute-state.js';
-export type { ExecutedStep, ExecutedGraphStep, StepToolError, ExecutionContext, ExecutorInput } from './session-keys.js';
+export type { ExecutedStep, ExecutedGraphStep, ExecutionContext, ExecutorInput } from './session-keys.js';
+export type { StepToolError } from './step-tool-error.js';
 export { defaultPlanSchema, stepsOf, stepText } from './plan-schema.js';
 // The `plan` and `respond` tool specs, for a planner or replanner call you make yourself.
 export { PlanTool, RespondTool } from './plan-tools.js';
@@ -42,8 +43,10 @@ export { GraphPlannerPrompt, GraphExecutorPrompt, GraphReplannerPrompt, INSERTED
 export type { GraphStepInput, GraphReplannerInput } from './graph/graph-prompts.js';
 
 // Events and errors
-export { planExecuteEventKind, PLAN_EXECUTE_META } from './event-kind.js';
-export type { PlanExecuteEventKind, PlanExecuteTag, PlanExecuteAgentRef, StepOf, ExecutedStepOf } from './event-kind.js';
+export { planExecuteEventKind } from './event-kind.js';
+export { PLAN_EXECUTE_META } from './event-tags.js';
+export type { PlanExecuteTag } from './event-tags.js';
+export type { PlanExecuteEventKind, PlanExecuteAgentRef, StepOf, ExecutedStepOf } from './event-kind.js';
 export { PlanningError } from './planning-error.js';
 
 // Steering the plan: review (an interrupt of reason `plan_review`) and stalls

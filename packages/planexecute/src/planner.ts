@@ -13,7 +13,7 @@ import {
 } from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
 import { assertModel } from './assert-model.js';
-import { tagged, tagOf } from './event-kind.js';
+import { tagged, tagOf } from './event-tags.js';
 import { calledNames, decisionCall, parseCallArgs, parseWith, type Parsed } from './decision-call.js';
 import { defaultPlanSchema } from './plan-schema.js';
 import { planToolFor } from './plan-tools.js';

@@ -14,7 +14,7 @@ import {
 } from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
 import type { z } from 'zod';
-import { tagged, tagOf } from './event-kind.js';
+import { tagged, tagOf } from './event-tags.js';
 import { calledNames, decisionCall, parseCallArgs, type Parsed } from './decision-call.js';
 import { defaultPlanSchema } from './plan-schema.js';
 import { defaultRespondSchema, planToolFor, respondToolFor } from './plan-tools.js';

@@ -1,7 +1,7 @@
 import { ConfigurationError, type Agent, type AgentEvent, type Message, type ReActAgent } from '@replan/core';
 import { assertAgentName, quoteValue, runAgent, type InvocationContext } from '@replan/core/agent-kit';
 import { applyContextPolicy, resolveContextPolicy, type ContextView, type ResolvedContextPolicy } from '../context-policy.js';
-import { tagged } from '../event-kind.js';
+import { tagged } from '../event-tags.js';
 import { assertModel } from '../assert-model.js';
 import { stepReActAgent, type ExecutorOptions } from '../executor.js';
 import { executedGraphSteps, readExecutionState, SessionKeys, type ExecutedGraphStep, type PlanExecuteKeys } from '../session-keys.js';

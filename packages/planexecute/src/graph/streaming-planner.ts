@@ -2,7 +2,7 @@ import { ConfigurationError, type Agent, type AgentEvent, type Message, type Mod
 import { streamModelCall, type InvocationContext } from '@replan/core/agent-kit';
 import type { z } from 'zod';
 import { decisionCall, type Parsed } from '../decision-call.js';
-import { tagged, tagOf } from '../event-kind.js';
+import { tagged, tagOf } from '../event-tags.js';
 import type { Planner } from '../planner.js';
 import { executedGraphSteps } from '../session-keys.js';
 import type { GraphExecutor } from './graph-executor.js';

@@ -1,5 +1,5 @@
 import type { AgentEvent, InvocationContext } from '@replan/core';
-import { tagOf } from '../event-kind.js';
+import { tagOf } from '../event-tags.js';
 import type { PlanMode } from '../graph/graph-plan.js';
 import { stepsOf } from '../plan-schema.js';
 import type { PlanExecuteKeys } from '../session-keys.js';

@@ -2,7 +2,7 @@ import type { Agent, AgentEvent, Interrupt } from '@replan/core';
 import { InvocationContext, RunInterruptedSignal } from '@replan/core/agent-kit';
 import type { z } from 'zod';
 import { parseWith, type Parsed } from '../decision-call.js';
-import { tagged, tagOf } from '../event-kind.js';
+import { tagged, tagOf } from '../event-tags.js';
 import type { PlanMode } from '../graph/graph-plan.js';
 import { checkGraphPlan, type FinishedSteps } from '../graph/graph-validation.js';
 import { stepsOf } from '../plan-schema.js';
