@@ -17,7 +17,7 @@ import {
   type PlanExecuteAgent,
   type PlanExecuteEventKind,
   planExecuteState,
-  createGraphExecutor,
+  createExecutor,
   type PlanDiff,
 } from '@replan/planexecute';
 
@@ -43,14 +43,14 @@ describe('plan types', () => {
     // Without a planSchema it is the default `{ steps: string[] }` (graph mode swaps it at run time, not in the type).
     const plain = createPlanner({ model });
     expectTypeOf(plain.planSchema).toEqualTypeOf<typeof defaultPlanSchema>();
-    const graph = createPlanner({ model, mode: 'graph', planSchema: graphPlanSchema });
+    const graph = createPlanner({ model, planSchema: graphPlanSchema });
     expectTypeOf<z.output<typeof graph.planSchema>>().toEqualTypeOf<GraphPlan>();
     // Graph mode without a planSchema: the graph plan, in the type too.
-    const graphDefault = createPlanner({ model, mode: 'graph' });
+    const graphDefault = createPlanner({ model });
     expectTypeOf<z.output<typeof graphDefault.planSchema>>().toEqualTypeOf<GraphPlan>();
     const replanner = createReplanner({ model, planSchema });
     expectTypeOf(replanner.planSchema).toEqualTypeOf<typeof planSchema>();
-    const graphReplanner = createReplanner({ model, mode: 'graph' });
+    const graphReplanner = createReplanner({ model });
     expectTypeOf<z.output<typeof graphReplanner.planSchema>>().toEqualTypeOf<GraphPlan>();
   });
 
@@ -92,9 +92,9 @@ describe('plan types', () => {
     expectTypeOf(createPlanExecuteAgent({ model, planSchema: custom })).toEqualTypeOf<PlanExecuteAgent<z.output<typeof custom>>>();
     const graphParts = createPlanExecuteAgent({
       mode: 'graph',
-      planner: createPlanner({ model, mode: 'graph' }),
-      executor: createGraphExecutor({ model }),
-      replanner: createReplanner({ model, mode: 'graph' }),
+      planner: createPlanner({ model }),
+      executor: createExecutor({ model }),
+      replanner: createReplanner({ model }),
     });
     expectTypeOf(graphParts).toEqualTypeOf<PlanExecuteAgent<GraphPlan>>();
     // A custom planner agent carries no plan type.

@@ -24,7 +24,7 @@ describe('public surface of @replan/planexecute', () => {
       'STEP_RESULTS_PREAMBLE',
       'SessionKeys',
       'createExecutor',
-      'createGraphExecutor',
+      'createExecutor',
       'createPlanExecuteAgent',
       'createPlanner',
       'createReplanner',

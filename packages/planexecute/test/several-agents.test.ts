@@ -80,7 +80,7 @@ function pipeline(options: { publish: (text: string) => unknown }) {
       buildInput: ({ userInput, state }) => [systemMessage(`Plan a report on: ${String(state?.findings)}`), ...userInput],
     }),
     executor: createExecutor({ model: models.reportExecutor, tools: [publish] }),
-    replanner: createReplanner({ model: models.reportReplanner, mode: 'graph' }),
+    replanner: createReplanner({ model: models.reportReplanner }),
   });
   const root = new SequentialAgent({ name: 'pipeline', subAgents: [research, report] });
   return { models, research, report, root };

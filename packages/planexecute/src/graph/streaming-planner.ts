@@ -1,19 +1,28 @@
-import { ConfigurationError, type Agent, type AgentEvent, type Message, type ModelResponse } from '@replan/core';
+import { ConfigurationError, type Agent, type AgentEvent, type ChatModel, type Message, type ModelRequest, type ModelResponse } from '@replan/core';
 import { streamModelCall, type InvocationContext } from '@replan/core/agent-kit';
-import type { z } from 'zod';
 import { decisionCall, type Parsed } from '../decision-call.js';
 import { tagged, tagOf } from '../event-tags.js';
-import type { Planner } from '../planner.js';
-import { executedGraphSteps } from '../session-keys.js';
+import { executedGraphSteps, type PlanExecuteKeys } from '../session-keys.js';
 import type { GraphExecutor } from './graph-executor.js';
 import { graphStepsOf, type GraphStep } from './graph-plan.js';
 import type { ScheduleFeedItem } from './graph-scheduler.js';
 import { StepAcceptance } from './step-acceptance.js';
 import { StepStreamParser } from './step-stream-parser.js';
 
+/** What the streaming planner uses of a planner from `createPlanner` (bound to the graph mode). */
+export interface StreamingPlannerSource extends Agent {
+  readonly keys: PlanExecuteKeys;
+  readonly options: { readonly model: ChatModel; readonly maxRepairs?: number | undefined };
+  /** True when the plan comes as JSON text, not a `plan` call (it cannot be streamed by step). */
+  readonly textMode: boolean;
+  readonly repairHint: string;
+  firstRequest(ctx: InvocationContext): Promise<{ userInput: readonly Message[]; request: ModelRequest }>;
+  parseAnswer(message: Message): Parsed<unknown>;
+}
+
 export interface StreamingGraphPlannerOptions {
-  /** A graph planner with tool-call output: `createPlanner({ model, mode: 'graph' })`. Its model, prompt and repairs are used. */
-  readonly planner: Planner<z.ZodType>;
+  /** A planner from `createPlanner` with tool-call output, bound to the graph mode. Its model, prompt and repairs are used. */
+  readonly planner: StreamingPlannerSource;
   /** The graph executor whose steps it starts (the plan-execute agent passes its own). */
   readonly executor: GraphExecutor;
 }
@@ -56,15 +65,11 @@ export class StreamingGraphPlanner implements Agent {
   /** Observers report its turns as planning (`plan {agent}` spans). */
   readonly operation = 'plan' as const;
   readonly description: string;
-  readonly planner: Planner<z.ZodType>;
+  readonly planner: StreamingPlannerSource;
   readonly executor: GraphExecutor;
 
   constructor(options: StreamingGraphPlannerOptions) {
     const { planner, executor } = options;
-    if (planner.mode !== 'graph')
-      throw new ConfigurationError(
-        `Streaming planner: the planner "${planner.name}" must be built with mode: 'graph' (createPlanner({ model, mode: 'graph' })).`,
-      );
     if (planner.textMode)
       throw new ConfigurationError(
         `Streaming planner: the planner "${planner.name}" uses structuredOutput: 'response-format'; a streamed plan is read from the "plan" tool call, so drop that option.`,
@@ -175,9 +180,4 @@ export class StreamingGraphPlanner implements Agent {
     if (acceptance.size === 0) return { ok: false, problem: reason };
     return { ok: true, value: { plan: { steps: acceptance.steps() }, problem: reason } };
   }
-}
-
-/** Creates a streaming planner (see `StreamingGraphPlanner`). */
-export function createStreamingGraphPlanner(options: StreamingGraphPlannerOptions): StreamingGraphPlanner {
-  return new StreamingGraphPlanner(options);
 }

@@ -3,12 +3,11 @@ import { InvocationContext, RunInterruptedSignal } from '@replan/core/agent-kit'
 import type { z } from 'zod';
 import { parseWith, type Parsed } from '../decision-call.js';
 import { tagged, tagOf } from '../event-tags.js';
-import type { PlanMode } from '../graph/graph-plan.js';
-import { checkGraphPlan, type FinishedSteps } from '../graph/graph-validation.js';
+import type { FinishedSteps } from '../graph/graph-validation.js';
+import type { PlanMode } from '../modes/plan-mode.js';
 import { stepsOf } from '../plan-schema.js';
 import { executedGraphSteps, type PlanExecuteKeys } from '../session-keys.js';
-import { graphRetries } from './graph-retries.js';
-import { diffSteps, isEmptyDiff, unfinishedSteps } from './plan-diff.js';
+import { isEmptyDiff } from './plan-diff.js';
 import { planHistory, REJECTED, REVIEWED } from './plan-history.js';
 import { InvalidPlanReviewAnswerError, PlanStalledError } from './plan-review-errors.js';
 import {
@@ -21,7 +20,7 @@ import {
 import { planReviewKeys, type PlanReviewKeys } from './review-keys.js';
 import type { PlanFeedback } from './review-feedback.js';
 
-/** A planner or replanner from `createPlanner` / `createReplanner`: what the gate needs of it. */
+/** A planner or replanner from `createPlanner` / `createReplanner`, bound to its agent: what the gate needs of it. */
 export interface PlanWriter extends Agent {
   readonly planSchema: z.ZodType;
   readonly mode: PlanMode;
@@ -124,8 +123,7 @@ export class PlanReviewGate implements Agent {
     const blank = blankStep(parsed.value);
     if (blank !== undefined)
       return { ok: false, problem: `step ${blank + 1} has no text (a step says what to do; an empty list of steps means "answer now")` };
-    if (this.options.inner.mode !== 'graph') return parsed;
-    return checkGraphPlan(parsed.value, this.options.role === 'replanner' ? finishedIn(state, this.options.keys) : undefined);
+    return this.options.inner.mode.validate(parsed.value, this.options.role === 'replanner' ? finishedIn(state, this.options.keys) : undefined);
   }
 
   /** Where the current attempt began: after the last rejection this gate stored in its run, else its start. */
@@ -161,19 +159,13 @@ export class PlanReviewGate implements Agent {
     const plan = decision.event.actions?.stateDelta?.[keys.Plan];
     if (role === 'planner') return review?.plan ? { kind: PLAN_REVIEW, role, agent: this.name, plan } : undefined;
     const rootPath = ctx.path.split('/').slice(0, -2).join('/');
-    const history = planHistory(ctx, decision.index, rootPath, keys, this.reviewKeys, inner.mode);
+    const history = planHistory(ctx, decision.index, rootPath, keys, this.reviewKeys, inner.mode.retryKey);
     let reason: string | undefined;
     if (history.stalls >= maxStalls) {
       if (!review) throw new PlanStalledError(this.name, plan, history.stalls);
       reason = `stalled: the same plan ${history.stalls} times in a row without a newly finished step`;
     }
-    const approved = stepsOf(history.approved);
-    const revision = stepsOf(plan);
-    // Graph ids that ran are never reused: a failed step can come back only under a new id.
-    const retries =
-      inner.mode === 'graph' ? graphRetries(approved, history.failedSince, history.succeededSince, revision) : new Map<string, string>();
-    const approvedSteps = unfinishedSteps(approved, history.succeededSince, inner.mode, retries);
-    const diff = diffSteps(approvedSteps, revision, inner.mode, retries);
+    const diff = inner.mode.diff(stepsOf(history.approved), stepsOf(plan), history);
     if (!reason && (!review || review.replans === 'never' || (review.replans === 'changed' && isEmptyDiff(diff)))) return undefined;
     return { kind: PLAN_REVIEW, role, agent: this.name, plan, diff, ...(reason ? { reason } : {}) };
   }
