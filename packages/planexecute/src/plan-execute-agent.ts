@@ -275,7 +275,6 @@ function givenParts(o: PlanExecuteAgentOptions<z.ZodType | undefined>): Record<R
         ...middleware('executor'),
       }),
     replanner:
-      o.replanner ??
-      createReplanner({ model: models.replanner as ChatModel, ...planSchema, ...contextPolicy, ...middleware('replanner') }),
+      o.replanner ?? createReplanner({ model: models.replanner as ChatModel, ...planSchema, ...contextPolicy, ...middleware('replanner') }),
   };
 }

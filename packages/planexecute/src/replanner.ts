@@ -16,7 +16,7 @@ import { assertAgentName } from '@replan/core/agent-kit';
 import type { z } from 'zod';
 import { tagged, tagOf } from './event-tags.js';
 import { calledNames, decisionCall, parseCallArgs, type Parsed } from './decision-call.js';
-import { defaultPlanSchema } from './plan-schema.js';
+import type { defaultPlanSchema } from './plan-schema.js';
 import { defaultRespondSchema, planToolFor, respondToolFor } from './plan-tools.js';
 import { assertModel } from './assert-model.js';
 import { SessionKeys, type ExecutionContext, type PlanExecuteKeys } from './session-keys.js';
@@ -105,7 +105,7 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
   readonly mode: PlanMode;
   /** The state keys it reads and writes (`SessionKeys` unless its plan–execute agent has its own name). */
   readonly keys: PlanExecuteKeys;
-    /** The plan's zod schema (the plan type is its `z.output`). */
+  /** The plan's zod schema (the plan type is its `z.output`). */
   readonly planSchema: S;
   private readonly respondSchema: z.ZodType;
   /** True when its answer's structured value is the answer (a `respondSchema` of its own), false when the text is. */

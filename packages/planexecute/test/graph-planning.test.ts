@@ -140,7 +140,9 @@ describe('graph mode construction', () => {
   it('sets mode and stepConcurrency on the agent only, and says what does not fit the mode', () => {
     const parts = { planner: createPlanner({ model }), executor: createExecutor({ model }), replanner: createReplanner({ model }) };
     expect(() => createPlanExecuteAgent({ ...parts, stepConcurrency: 2 })).toThrow(/only applies with mode: 'graph'/);
-    expect(() => createPlanExecuteAgent({ ...parts, mode: 'graph', stepConcurrency: 0 })).toThrow(/stepConcurrency must be a positive integer/);
+    expect(() => createPlanExecuteAgent({ ...parts, mode: 'graph', stepConcurrency: 0 })).toThrow(
+      /stepConcurrency must be a positive integer/,
+    );
     expect(() => createPlanExecuteAgent({ ...parts, executor: createExecutor({ model, buildInput: () => [] }), mode: 'graph' })).toThrow(
       /buildGraphInput/,
     );

@@ -75,7 +75,6 @@ function pipeline(options: { publish: (text: string) => unknown }) {
     outputKey: 'report',
     planner: createPlanner({
       model: models.reportPlanner,
-      mode: 'graph',
       // The next agent of the pipeline reads the first one's answer from state.
       buildInput: ({ userInput, state }) => [systemMessage(`Plan a report on: ${String(state?.findings)}`), ...userInput],
     }),

@@ -1,4 +1,12 @@
-import { ConfigurationError, type Agent, type AgentEvent, type ChatModel, type Message, type ModelRequest, type ModelResponse } from '@replan/core';
+import {
+  ConfigurationError,
+  type Agent,
+  type AgentEvent,
+  type ChatModel,
+  type Message,
+  type ModelRequest,
+  type ModelResponse,
+} from '@replan/core';
 import { streamModelCall, type InvocationContext } from '@replan/core/agent-kit';
 import { decisionCall, type Parsed } from '../decision-call.js';
 import { tagged, tagOf } from '../event-tags.js';

@@ -12,7 +12,5 @@ export function planModeOf(mode: PlanModeOption | undefined): PlanMode {
   if (typeof mode === 'object' && mode !== null && typeof mode.name === 'string') return mode;
   const named = ({ linear: linearMode, graph: graphMode } as Record<string, PlanMode>)[mode as string];
   if (named) return named;
-  throw new ConfigurationError(
-    `createPlanExecuteAgent: mode must be 'linear', 'graph' or a PlanMode object, got ${JSON.stringify(mode)}.`,
-  );
+  throw new ConfigurationError(`createPlanExecuteAgent: mode must be 'linear', 'graph' or a PlanMode object, got ${JSON.stringify(mode)}.`);
 }

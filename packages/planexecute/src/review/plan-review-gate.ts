@@ -123,7 +123,10 @@ export class PlanReviewGate implements Agent {
     const blank = blankStep(parsed.value);
     if (blank !== undefined)
       return { ok: false, problem: `step ${blank + 1} has no text (a step says what to do; an empty list of steps means "answer now")` };
-    return this.options.inner.mode.validate(parsed.value, this.options.role === 'replanner' ? finishedIn(state, this.options.keys) : undefined);
+    return this.options.inner.mode.validate(
+      parsed.value,
+      this.options.role === 'replanner' ? finishedIn(state, this.options.keys) : undefined,
+    );
   }
 
   /** Where the current attempt began: after the last rejection this gate stored in its run, else its start. */

@@ -66,7 +66,8 @@ export function withPlanReview(
   return {
     planner: review?.plan ? new PlanReviewGate({ inner: planner as PlanWriter, role: 'planner', keys, review, maxStalls }) : planner,
     // A custom replanner's revisions carry no tags to count stalls by: it runs as it is.
-    replanner:
-      ours.replanner ? new PlanReviewGate({ inner: replanner as PlanWriter, role: 'replanner', keys, review, maxStalls }) : replanner,
+    replanner: ours.replanner
+      ? new PlanReviewGate({ inner: replanner as PlanWriter, role: 'replanner', keys, review, maxStalls })
+      : replanner,
   };
 }
