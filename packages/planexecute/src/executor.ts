@@ -1,22 +1,10 @@
-import {
-  MaxIterationsError,
-  ReActAgent,
-  type Agent,
-  type AgentEvent,
-  type ChatModel,
-  type InvocationContext,
-  type Message,
-  type Middleware,
-  type ModelSettings,
-  type SchemaInput,
-  type Tool,
-} from '@replan/core';
+import { MaxIterationsError, ReActAgent, type Agent, type AgentEvent, type InvocationContext, type Message } from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
 import { tagged, tagOf } from './event-tags.js';
 import { stepsOf, stepText } from './plan-schema.js';
 import { assertModel } from './assert-model.js';
 import { formatExecutorPrompt } from './prompts.js';
-import { resolveContextPolicy, type ContextPolicy, type ResolvedContextPolicy } from './context-policy.js';
+import { resolveContextPolicy, type ResolvedContextPolicy } from './context-policy.js';
 import { linearExecutorContext } from './linear-context.js';
 import { asStepResult, stepOutcome, toolErrorsOf } from './step-outcome.js';
 import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutorInput, type PlanExecuteKeys } from './session-keys.js';

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import {
   messageText,
   toolCallsOf,
-  type Agent,
   type AgentEvent,
   type ChatModel,
   type InvocationContext,
@@ -22,6 +21,7 @@ import { conversationOf } from './user-input.js';
 import type { PlanMode } from './modes/plan-mode.js';
 import { linearMode } from './modes/linear-mode.js';
 import type { PartBinding } from './part-scope.js';
+import type { DecideOptions, Decided, PlanDecider, PlanDecision } from './plan-decider.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
 
@@ -79,8 +79,9 @@ function parsePlanText<S extends z.ZodType>(message: Message, schema: S): Parsed
  * and an empty `ExecutedSteps` with the event carrying the model's answer (tagged `plan`). When
  * its own events already hold a plan (a resumed run), it does nothing: it is never called twice.
  */
-export class Planner<S extends z.ZodType | undefined = undefined> implements Agent {
+export class Planner<S extends z.ZodType | undefined = undefined> implements PlanDecider {
   readonly name: string;
+  readonly role = 'planner' as const;
   /** Observers report its turns as planning (`plan {agent}` spans). */
   readonly operation = 'plan' as const;
   readonly description: string;
@@ -116,22 +117,34 @@ export class Planner<S extends z.ZodType | undefined = undefined> implements Age
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     if (ctx.ownEvents().some((e) => tagOf(e) === 'plan')) return;
-    const { userInput, request } = await this.firstRequest(ctx);
-    const { value: plan, response } = yield* decisionCall(ctx, {
-      model: this.options.model,
-      request,
-      parse: (m) => this.parseAnswer(m),
-      ...this.checkOption(ctx),
-      repairHint: this.repairHint,
-      ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
-      ...(this.options.middleware ? { middleware: this.options.middleware } : {}),
-    });
+    const { decision, response, userInput } = yield* this.decide(ctx);
+    const plan = decision.kind === 'plan' ? decision.plan : undefined;
     const event = ctx.event({
       message: response.message,
       ...(response.usage ? { usage: response.usage } : {}),
       actions: { stateDelta: { [this.keys.UserInput]: userInput, [this.keys.Plan]: plan, [this.keys.ExecutedSteps]: [] } },
     });
     yield tagged(event, 'plan');
+  }
+
+  /** One decision: the plan (see `PlanDecider`). A wrapper's `call` replaces the model call (the role's middleware then does not apply). */
+  async *decide(ctx: InvocationContext, how: DecideOptions = {}): AsyncGenerator<AgentEvent, Decided, undefined> {
+    const { userInput, request } = await this.firstRequest(ctx);
+    const own = (m: Message): Parsed<PlanDecision> => {
+      const parsed = this.parseAnswer(m);
+      return parsed.ok ? { ok: true, value: { kind: 'plan', plan: parsed.value } } : parsed;
+    };
+    const check = this.checkOption(ctx).check;
+    const { value, response } = yield* decisionCall<PlanDecision>(ctx, {
+      model: this.options.model,
+      request,
+      parse: how.parse ? (m) => (how.parse as NonNullable<DecideOptions['parse']>)(m, own(m)) : own,
+      ...(check ? { check: (d: PlanDecision, attempt: number) => check(d.kind === 'plan' ? d.plan : undefined, attempt) } : {}),
+      repairHint: this.repairHint,
+      ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
+      ...(how.call ? { call: how.call } : this.options.middleware ? { middleware: this.options.middleware } : {}),
+    });
+    return { decision: value, response, userInput };
   }
 
   /** The conversation planned for and the first request (prompt, forced tool, settings). @internal */
@@ -172,6 +185,11 @@ export class Planner<S extends z.ZodType | undefined = undefined> implements Age
   bind(binding: PartBinding): Planner<S> {
     const name = this.options.name ?? binding.names.planner;
     return new Planner({ ...this.options, name }, binding.keys, { mode: binding.mode, checkPlan: binding.checkPlan });
+  }
+
+  /** Its model. */
+  get model(): ChatModel {
+    return this.options.model;
   }
 
   /** True when the plan comes as JSON text (`structuredOutput: 'response-format'`), not a `plan` call. */

@@ -2,7 +2,6 @@ import {
   reasoningOf,
   textBlock,
   toolCallsOf,
-  type Agent,
   type AgentEvent,
   type ChatModel,
   type FinalAnswer,
@@ -19,12 +18,13 @@ import { calledNames, decisionCall, parseCallArgs, type Parsed } from './decisio
 import type { defaultPlanSchema } from './plan-schema.js';
 import { defaultRespondSchema, planToolFor, respondToolFor } from './plan-tools.js';
 import { assertModel } from './assert-model.js';
-import { SessionKeys, type ExecutionContext, type PlanExecuteKeys } from './session-keys.js';
+import { readExecutionState, SessionKeys, type ExecutionContext, type PlanExecuteKeys } from './session-keys.js';
+import type { DecideOptions, Decided, PlanDecider, PlanDecision } from './plan-decider.js';
 import type { PartBinding } from './part-scope.js';
-import { resolveContextPolicy, type ContextPolicy, type ResolvedContextPolicy } from './context-policy.js';
+import { resolveContextPolicy, type ContextPolicy } from './context-policy.js';
 import type { GraphReplannerInput } from './graph/graph-prompts.js';
 import { linearMode } from './modes/linear-mode.js';
-import type { PlanMode, ReplannerInputOptions } from './modes/plan-mode.js';
+import type { PlanMode, ReplannerInputOptions, ReplannerTurnInput } from './modes/plan-mode.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
 import { stepResultsCap } from './step-result-cap.js';
@@ -96,8 +96,9 @@ function finalAnswerOf(args: unknown): FinalAnswer {
  * `revised-plan`) or the final answer (tagged `answer`, with `actions.final` and `exitLoop`), so a
  * retried or resumed replanner never appends twice: once that event is stored it does nothing.
  */
-export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implements Agent {
+export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implements PlanDecider {
   readonly name: string;
+  readonly role = 'replanner' as const;
   /** Observers report its turns as planning (`plan {agent}` spans). */
   readonly operation = 'plan' as const;
   readonly description: string;
@@ -143,27 +144,8 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     if (ctx.ownEvents().some((e) => tagOf(e) === 'revised-plan' || tagOf(e) === 'answer')) return;
-    const input = await this.mode.replannerInput(ctx, this.inputOptions);
-    const { value, response } = yield* decisionCall(ctx, {
-      model: this.options.model,
-      request: {
-        // After a rejected revision (plan review), the reviewer's feedback comes last.
-        messages: [...input.messages, ...reviewFeedbackMessages(ctx, this.keys)],
-        tools: this.tools,
-        toolChoice: 'required',
-        ...(this.options.settings ? { settings: this.options.settings } : {}),
-      },
-      parse: (m) => {
-        const parsed = parseReplannerAnswer(m, this.planSchema, this.respondSchema);
-        if (!parsed.ok || parsed.value.kind !== 'plan') return parsed;
-        const valid = this.mode.validate(parsed.value.plan, input.finished);
-        return valid.ok ? parsed : valid;
-      },
-      ...this.checkOption(ctx),
-      repairHint: 'Call exactly one tool: "respond" with the final answer, or "plan" with the steps still to do.',
-      ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
-      ...(this.options.middleware ? { middleware: this.options.middleware } : {}),
-    });
+    const { decided, input } = yield* this.turn(ctx, {});
+    const { decision: value, response } = decided;
     const meta = { contextPolicy: input.contextPolicy };
     const usage = response.usage ? { usage: response.usage } : {};
     // Only the step just run is stored (stateAppend), never the whole list again.
@@ -183,8 +165,44 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
     yield tagged(ctx.event({ message, ...usage, actions: { final, exitLoop: true, ...stateAppend } }), 'answer', meta);
   }
 
+  /** One decision: a revision or the answer (see `PlanDecider`). A wrapper's `call` replaces the model call (the role's middleware then does not apply). */
+  async *decide(ctx: InvocationContext, how: DecideOptions = {}): AsyncGenerator<AgentEvent, Decided, undefined> {
+    return (yield* this.turn(ctx, how)).decided;
+  }
+
+  /** One decision and the input it was made from (what `run` appends and records). */
+  private async *turn(
+    ctx: InvocationContext,
+    how: DecideOptions,
+  ): AsyncGenerator<AgentEvent, { decided: Decided; input: ReplannerTurnInput }, undefined> {
+    const input = await this.mode.replannerInput(ctx, this.inputOptions);
+    const own = (m: Message): Parsed<PlanDecision> => {
+      const parsed = parseReplannerAnswer(m, this.planSchema, this.respondSchema);
+      if (!parsed.ok) return parsed;
+      if (parsed.value.kind === 'respond') return { ok: true, value: { kind: 'answer', args: parsed.value.args } };
+      const valid = this.mode.validate(parsed.value.plan, input.finished);
+      return valid.ok ? { ok: true, value: { kind: 'plan', plan: valid.value } } : valid;
+    };
+    const { value, response } = yield* decisionCall<PlanDecision>(ctx, {
+      model: this.options.model,
+      request: {
+        // After a rejected revision (plan review), the reviewer's feedback comes last.
+        messages: [...input.messages, ...reviewFeedbackMessages(ctx, this.keys)],
+        tools: this.tools,
+        toolChoice: 'required',
+        ...(this.options.settings ? { settings: this.options.settings } : {}),
+      },
+      parse: how.parse ? (m) => (how.parse as NonNullable<DecideOptions['parse']>)(m, own(m)) : own,
+      ...this.checkOption(ctx),
+      repairHint: 'Call exactly one tool: "respond" with the final answer, or "plan" with the steps still to do.',
+      ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
+      ...(how.call ? { call: how.call } : this.options.middleware ? { middleware: this.options.middleware } : {}),
+    });
+    return { decided: { decision: value, response, userInput: readExecutionState(ctx.state, this.keys).userInput }, input };
+  }
+
   /** The decision's `check` when there is a `checkPlan`: revisions are checked, answers are not. */
-  private checkOption(ctx: InvocationContext): { check?: (d: ReplannerDecision, attempt: number) => Promise<string | undefined> } {
+  private checkOption(ctx: InvocationContext): { check?: (d: PlanDecision, attempt: number) => Promise<string | undefined> } {
     const { checkPlan } = this;
     if (!checkPlan) return {};
     return {

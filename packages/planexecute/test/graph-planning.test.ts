@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, messageText } from '@replan/core';
+import { messageText } from '@replan/core';
 import { QUOTE_BEGIN, QUOTE_END } from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
 import {

@@ -6,7 +6,6 @@ import {
   createPlanner,
   createReplanner,
   defaultPlanSchema,
-  graphPlanSchema,
   planExecuteEventKind,
   type DefaultPlan,
   type ExecutedGraphStep,

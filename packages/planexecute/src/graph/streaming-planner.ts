@@ -1,31 +1,22 @@
-import {
-  ConfigurationError,
-  type Agent,
-  type AgentEvent,
-  type ChatModel,
-  type Message,
-  type ModelRequest,
-  type ModelResponse,
-} from '@replan/core';
+import { ConfigurationError, type Agent, type AgentEvent, type ChatModel, type Message, type ModelResponse } from '@replan/core';
 import { streamModelCall, type InvocationContext } from '@replan/core/agent-kit';
-import { decisionCall, type Parsed } from '../decision-call.js';
+import type { Parsed } from '../decision-call.js';
+import type { PlanDecider, PlanDecision } from '../plan-decider.js';
+import { conversationOf } from '../user-input.js';
 import { tagged, tagOf } from '../event-tags.js';
-import { executedGraphSteps, type PlanExecuteKeys } from '../session-keys.js';
+import { executedGraphSteps } from '../session-keys.js';
 import type { GraphExecutor } from './graph-executor.js';
 import { graphStepsOf, type GraphStep } from './graph-plan.js';
 import type { ScheduleFeedItem } from './graph-scheduler.js';
 import { StepAcceptance } from './step-acceptance.js';
 import { StepStreamParser } from './step-stream-parser.js';
 
-/** What the streaming planner uses of a planner from `createPlanner` (bound to the graph mode). */
-export interface StreamingPlannerSource extends Agent {
-  readonly keys: PlanExecuteKeys;
-  readonly options: { readonly model: ChatModel; readonly maxRepairs?: number | undefined };
+/** A planner from `createPlanner` bound to the graph mode: a `PlanDecider` that says whether its plan comes as a `plan` call. */
+export interface StreamingPlannerSource extends PlanDecider {
   /** True when the plan comes as JSON text, not a `plan` call (it cannot be streamed by step). */
   readonly textMode: boolean;
-  readonly repairHint: string;
-  firstRequest(ctx: InvocationContext): Promise<{ userInput: readonly Message[]; request: ModelRequest }>;
-  parseAnswer(message: Message): Parsed<unknown>;
+  /** The model whose `plan` call is streamed. */
+  readonly model: ChatModel;
 }
 
 export interface StreamingGraphPlannerOptions {
@@ -33,12 +24,6 @@ export interface StreamingGraphPlannerOptions {
   readonly planner: StreamingPlannerSource;
   /** The graph executor whose steps it starts (the plan-execute agent passes its own). */
   readonly executor: GraphExecutor;
-}
-
-/** The plan of a streamed answer: the complete plan, or (invalid after steps started) those steps and the problem. */
-interface StreamedPlan {
-  readonly plan: unknown;
-  readonly problem?: string;
 }
 
 /** One planner run's stream state: what was accepted, and what waits to be handed to the scheduler. */
@@ -110,22 +95,19 @@ export class StreamingGraphPlanner implements Agent {
 
   /** The planner's decision as a feed: its events to store, and the steps to start. */
   private async *feed(ctx: InvocationContext, run: RunState, signal: AbortSignal): AsyncGenerator<ScheduleFeedItem, void, undefined> {
-    const { userInput, request } = await this.planner.firstRequest(ctx);
+    const userInput = conversationOf(ctx);
     const state: RunState = { ...run, userInput };
-    const decision = decisionCall<StreamedPlan>(ctx, {
-      model: this.planner.options.model,
-      request,
+    const decision = this.planner.decide(ctx, {
       call: (req) => this.streamAttempt(ctx, req, state, signal),
-      parse: (m) => this.streamedPlan(m, state.acceptance),
-      repairHint: this.planner.repairHint,
-      ...(this.planner.options.maxRepairs !== undefined ? { maxRepairs: this.planner.options.maxRepairs } : {}),
+      parse: (_m, own) => this.streamedPlan(own, state.acceptance),
     });
     let next = await decision.next();
     for (; !next.done; next = await decision.next()) {
       yield { kind: 'event', event: next.value };
       if (state.toStart.length) yield { kind: 'steps', steps: state.toStart.splice(0) };
     }
-    const { value, response } = next.value;
+    const { response } = next.value;
+    const value = next.value.decision as Extract<PlanDecision, { kind: 'plan' }>;
     const { keys } = this.planner;
     const reset = state.acceptance.size === 0 ? { [keys.UserInput]: userInput, [keys.ExecutedSteps]: [] } : {};
     const event = ctx.event({
@@ -148,7 +130,7 @@ export class StreamingGraphPlanner implements Agent {
     state.acceptance.newAttempt();
     const parser = new StepStreamParser();
     let planIndex: number | undefined;
-    const parts = streamModelCall(ctx, this.planner.options.model, request, signal);
+    const parts = streamModelCall(ctx, this.planner.model, request, signal);
     let next = await parts.next();
     for (; !next.done; next = await parts.next()) {
       const part = next.value;
@@ -180,12 +162,12 @@ export class StreamingGraphPlanner implements Agent {
   }
 
   /** The complete answer: the plan if it is valid and keeps every started step, else the fallback. */
-  private streamedPlan(message: Message, acceptance: StepAcceptance): Parsed<StreamedPlan> {
-    const parsed = this.planner.parseAnswer(message);
-    const problem = parsed.ok ? acceptance.keptProblem(graphStepsOf(parsed.value)) : parsed.problem;
-    if (parsed.ok && problem === undefined) return { ok: true, value: { plan: parsed.value } };
+  private streamedPlan(parsed: Parsed<PlanDecision>, acceptance: StepAcceptance): Parsed<PlanDecision> {
+    const plan = parsed.ok && parsed.value.kind === 'plan' ? parsed.value.plan : undefined;
+    const problem = parsed.ok ? acceptance.keptProblem(graphStepsOf(plan)) : parsed.problem;
+    if (parsed.ok && problem === undefined) return parsed;
     const reason = problem ?? 'the plan is invalid';
     if (acceptance.size === 0) return { ok: false, problem: reason };
-    return { ok: true, value: { plan: { steps: acceptance.steps() }, problem: reason } };
+    return { ok: true, value: { kind: 'plan', plan: { steps: acceptance.steps() }, problem: reason } };
   }
 }

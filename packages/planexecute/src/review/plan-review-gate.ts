@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { parseWith, type Parsed } from '../decision-call.js';
 import { tagged, tagOf } from '../event-tags.js';
 import type { FinishedSteps } from '../graph/graph-validation.js';
-import type { PlanMode } from '../modes/plan-mode.js';
+import type { PlanDecider } from '../plan-decider.js';
 import { stepsOf } from '../plan-schema.js';
 import { executedGraphSteps, type PlanExecuteKeys } from '../session-keys.js';
 import { isEmptyDiff } from './plan-diff.js';
@@ -20,15 +20,9 @@ import {
 import { planReviewKeys, type PlanReviewKeys } from './review-keys.js';
 import type { PlanFeedback } from './review-feedback.js';
 
-/** A planner or replanner from `createPlanner` / `createReplanner`, bound to its agent: what the gate needs of it. */
-export interface PlanWriter extends Agent {
-  readonly planSchema: z.ZodType;
-  readonly mode: PlanMode;
-}
-
 export interface PlanReviewGateOptions {
-  readonly inner: PlanWriter;
-  readonly role: 'planner' | 'replanner';
+  /** The planner or replanner it holds plans of. */
+  readonly inner: PlanDecider;
   readonly keys: PlanExecuteKeys;
   /** The review options, defaults filled in; absent when nothing is reviewed (stalls end the run). */
   readonly review: Required<PlanReviewOptions> | undefined;
@@ -125,7 +119,7 @@ export class PlanReviewGate implements Agent {
       return { ok: false, problem: `step ${blank + 1} has no text (a step says what to do; an empty list of steps means "answer now")` };
     return this.options.inner.mode.validate(
       parsed.value,
-      this.options.role === 'replanner' ? finishedIn(state, this.options.keys) : undefined,
+      this.options.inner.role === 'replanner' ? finishedIn(state, this.options.keys) : undefined,
     );
   }
 
@@ -158,7 +152,8 @@ export class PlanReviewGate implements Agent {
 
   /** The review this decision needs (undefined: it goes on). A stall with no review configured ends the run. */
   private reviewOf(ctx: InvocationContext, decision: Decision): PlanReviewPayload | undefined {
-    const { review, role, keys, inner, maxStalls } = this.options;
+    const { review, keys, inner, maxStalls } = this.options;
+    const { role } = inner;
     const plan = decision.event.actions?.stateDelta?.[keys.Plan];
     if (role === 'planner') return review?.plan ? { kind: PLAN_REVIEW, role, agent: this.name, plan } : undefined;
     const rootPath = ctx.path.split('/').slice(0, -2).join('/');

@@ -1,7 +1,8 @@
 import { ConfigurationError, type Agent } from '@replan/core';
 import type { PlanExecuteKeys } from '../session-keys.js';
 import type { PlanReviewOptions } from './plan-review-answer.js';
-import { PlanReviewGate, type PlanWriter } from './plan-review-gate.js';
+import type { PlanDecider } from '../plan-decider.js';
+import { PlanReviewGate } from './plan-review-gate.js';
 
 /** The default of `maxStalls`. */
 export const DEFAULT_MAX_STALLS = 3;
@@ -64,10 +65,8 @@ export function withPlanReview(
       `createPlanExecuteAgent: review needs a replanner from createReplanner, but "${replanner.name}" is a custom agent: its revisions are reviewed (and stalled plans too) with its plan schema, and it reads the feedback of a rejected plan. Use createReplanner, or drop review.`,
     );
   return {
-    planner: review?.plan ? new PlanReviewGate({ inner: planner as PlanWriter, role: 'planner', keys, review, maxStalls }) : planner,
+    planner: review?.plan ? new PlanReviewGate({ inner: planner as PlanDecider, keys, review, maxStalls }) : planner,
     // A custom replanner's revisions carry no tags to count stalls by: it runs as it is.
-    replanner: ours.replanner
-      ? new PlanReviewGate({ inner: replanner as PlanWriter, role: 'replanner', keys, review, maxStalls })
-      : replanner,
+    replanner: ours.replanner ? new PlanReviewGate({ inner: replanner as PlanDecider, keys, review, maxStalls }) : replanner,
   };
 }
