@@ -161,7 +161,8 @@ export class Planner<S extends z.ZodType | undefined = undefined> implements Pla
   /** Reads the plan in a model answer and has its mode check it (a graph: a DAG). @internal */
   parseAnswer(message: Message): Parsed<unknown> {
     const parsed = this.textMode ? parsePlanText(message, this.planSchema) : parsePlanCall(message, this.planSchema);
-    return parsed.ok ? this.mode.validate(parsed.value) : parsed;
+    const problem = parsed.ok ? this.mode.validate(parsed.value) : undefined;
+    return problem === undefined ? parsed : { ok: false, problem };
   }
 
   /** The decision's `check` when there is a `checkPlan`. @internal */

@@ -180,8 +180,8 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
       const parsed = parseReplannerAnswer(m, this.planSchema, this.respondSchema);
       if (!parsed.ok) return parsed;
       if (parsed.value.kind === 'respond') return { ok: true, value: { kind: 'answer', args: parsed.value.args } };
-      const valid = this.mode.validate(parsed.value.plan, input.finished);
-      return valid.ok ? { ok: true, value: { kind: 'plan', plan: valid.value } } : valid;
+      const problem = this.mode.validate(parsed.value.plan, input.finished);
+      return problem === undefined ? { ok: true, value: { kind: 'plan', plan: parsed.value.plan } } : { ok: false, problem };
     };
     const { value, response } = yield* decisionCall<PlanDecision>(ctx, {
       model: this.options.model,

@@ -19,10 +19,7 @@ describe('plan modes: a strategy the parts ask, not a flag they test', () => {
       name: 'terse',
       prompts: { ...linearMode.prompts, planner: { ...PlannerPrompt, system: 'TERSE: one step per line.' } },
       // At most two steps: a longer plan goes back to the model as a repair.
-      validate: (plan) =>
-        ((plan as { steps: unknown[] }).steps.length <= 2
-          ? { ok: true, value: plan }
-          : { ok: false, problem: 'at most 2 steps' }) as ReturnType<PlanMode['validate']>,
+      validate: (plan) => ((plan as { steps: unknown[] }).steps.length <= 2 ? undefined : 'at most 2 steps'),
     };
     const planner = new ScriptedModel({ responses: [planCall(['a', 'b', 'c']), planCall(['a'])] });
     const executor = new ScriptedModel({ responses: ['A'] });

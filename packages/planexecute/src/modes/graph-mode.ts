@@ -21,7 +21,10 @@ export const graphMode: PlanMode<GraphPlan> = {
   planSchema: graphPlanSchema,
   prompts: { planner: GraphPlannerPrompt, executor: GraphExecutorPrompt, replanner: GraphReplannerPrompt },
   contextPolicy: { executor: 'referenced', replanner: 'summarized' },
-  validate: (plan, finished) => checkGraphPlan(plan, finished),
+  validate(plan, finished) {
+    const checked = checkGraphPlan(plan, finished);
+    return checked.ok ? undefined : checked.problem;
+  },
   executor(options, keys) {
     const { buildInput, buildGraphInput, ...own } = options;
     if (buildInput && !buildGraphInput)

@@ -18,7 +18,7 @@ export const linearMode: PlanMode<DefaultPlan> = {
   planSchema: defaultPlanSchema,
   prompts: { planner: PlannerPrompt, executor: ExecutorPrompt, replanner: ReplannerPrompt },
   contextPolicy: { executor: 'full', replanner: 'full' },
-  validate: (plan) => ({ ok: true, value: plan }),
+  validate: () => undefined,
   executor(options, keys) {
     const { stepConcurrency, buildGraphInput, ...own } = options;
     if (stepConcurrency !== undefined)

@@ -1,7 +1,6 @@
 import type { Agent, InvocationContext, Message } from '@replan/core';
 import type { z } from 'zod';
 import type { ContextPolicy, ContextPolicyInfo, ResolvedContextPolicy } from '../context-policy.js';
-import type { Parsed } from '../decision-call.js';
 import type { ExecutorOptions } from '../executor-options.js';
 import type { GraphReplannerInput } from '../graph/graph-prompts.js';
 import type { FinishedSteps } from '../graph/graph-validation.js';
@@ -63,10 +62,10 @@ export interface PlanMode<Plan = unknown> {
   readonly contextPolicy: { readonly executor: ContextPolicy; readonly replanner: ContextPolicy };
   /**
    * Checks a plan that parsed against the schema (a graph: a DAG over known ids; `finished`: steps
-   * that already ran, which a revision may depend on but not reuse). A problem is sent back to the
-   * model as a repair.
+   * that already ran, which a revision may depend on but not reuse): the problem, or undefined when
+   * it is fine. A problem is sent back to the model as a repair.
    */
-  validate<T>(plan: T, finished?: FinishedSteps): Parsed<T>;
+  validate(plan: unknown, finished?: FinishedSteps): string | undefined;
   /** The agent that runs the plan's steps, built from the executor's options and the agent's state keys. */
   executor(options: ModeExecutorOptions, keys: PlanExecuteKeys): Agent;
   /** The replanner's input for one turn: its messages, what it appends to `ExecutedSteps`, the finished steps. */

@@ -117,10 +117,9 @@ export class PlanReviewGate implements Agent {
     const blank = blankStep(parsed.value);
     if (blank !== undefined)
       return { ok: false, problem: `step ${blank + 1} has no text (a step says what to do; an empty list of steps means "answer now")` };
-    return this.options.inner.mode.validate(
-      parsed.value,
-      this.options.inner.role === 'replanner' ? finishedIn(state, this.options.keys) : undefined,
-    );
+    const { inner, keys } = this.options;
+    const problem = inner.mode.validate(parsed.value, inner.role === 'replanner' ? finishedIn(state, keys) : undefined);
+    return problem === undefined ? parsed : { ok: false, problem };
   }
 
   /** Where the current attempt began: after the last rejection this gate stored in its run, else its start. */
