@@ -54,9 +54,9 @@ function graphAgent(
 ) {
   return createPlanExecuteAgent({
     mode: 'graph',
-    planner: createPlanner({ model: models.planner, mode: 'graph' }),
+    planner: createPlanner({ model: models.planner }),
     executor: createExecutor({ model: models.executor, tools, ...(instruction ? { instruction } : {}) }),
-    replanner: createReplanner({ model: models.replanner, mode: 'graph' }),
+    replanner: createReplanner({ model: models.replanner }),
   });
 }
 
@@ -264,9 +264,9 @@ describe('replaying other plan–execute shapes', () => {
       createPlanExecuteAgent({
         mode: 'graph',
         streamingPlan: true,
-        planner: createPlanner({ model: planner, mode: 'graph' }),
+        planner: createPlanner({ model: planner }),
         executor: createExecutor({ model: executor, tools }),
-        replanner: createReplanner({ model: replanner, mode: 'graph' }),
+        replanner: createReplanner({ model: replanner }),
       });
     const lookup = countingTool('lookup', ({ q }) => `value of ${q}`);
     const recorded = runnerFor(
