@@ -178,14 +178,14 @@ async function run(graph: boolean, after: boolean): Promise<Figures> {
     const middleware = after ? [promptCache()] : [];
     const agent = createPlanExecuteAgent({
       mode,
-      planner: createPlanner({ model, mode, tools, middleware }),
+      planner: createPlanner({ model, tools, middleware }),
       executor: createExecutor({
         model,
         tools,
         middleware,
         ...(after || graph ? {} : { buildInput: oldExecutorPrompt }),
       }),
-      replanner: createReplanner({ model, mode, middleware, ...(after || graph ? {} : { buildInput: oldReplannerPrompt }) }),
+      replanner: createReplanner({ model, middleware, ...(after || graph ? {} : { buildInput: oldReplannerPrompt }) }),
       maxIterations: 12,
     });
     const result = await new Runner({ agent, appName: 'bench', prices: PRICES }).run({ userId: 'u', input: OBJECTIVE }).result();
