@@ -76,7 +76,7 @@ export class DbosRuns {
     if (this.launched) throw new ConfigurationError('dbosRuns was already launched in this process.');
     if (!options?.systemDatabaseUrl)
       throw new ConfigurationError('launch needs systemDatabaseUrl: the PostgreSQL database DBOS keeps its workflows in.');
-    const { DBOS } = await loadDbosSdk();
+    const { DBOS, Error: DbosErrors } = await loadDbosSdk();
     const worker = options.worker ?? true;
     const executorId = options.executorId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const schema = typeof options.dbosConfig?.systemDatabaseSchemaName === 'string' ? options.dbosConfig.systemDatabaseSchemaName : 'dbos';
@@ -89,6 +89,7 @@ export class DbosRuns {
       pool,
       schema,
       checkEveryMs: Math.min(1_000, Math.max(50, this.leaseMs / 3)),
+      isStreamTimeout: DbosErrors.isStreamTimeoutError,
     });
     DBOS.setConfig({
       name: options.name ?? 'replan',

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Runner } from '@replan/core';
 import { advanceRun, type RunInput, type RunStand } from './advance-run.js';
+import { dbosCreatedMark } from './created-marker.js';
 import type { Dbos } from './load-dbos-sdk.js';
 import { ANSWER_TOPIC, RUN_WORKFLOW, STAND_EVENT, workflowIdOf } from './run-ids.js';
 
@@ -14,6 +15,8 @@ export interface RunWorkflowContext {
   readonly pool: pg.Pool;
   readonly schema: string;
   readonly checkEveryMs: number;
+  /** The SDK's test for a stream read that timed out (`Error.isStreamTimeoutError`). */
+  readonly isStreamTimeout: (error: unknown) => boolean;
 }
 
 /**
@@ -28,12 +31,14 @@ export function registerRunWorkflow(ctx: RunWorkflowContext): (run: RunInput) =>
     // Only queues of apps with a runner are listened to, so a run gets here only where its runner is.
     if (!runner) throw new Error(`No runner for app "${run.appName}" in this worker.`);
     let values: Record<string, unknown> | undefined;
+    const created = dbosCreatedMark(dbos, workflowIdOf(run), ctx.isStreamTimeout);
     // Only the first step creates the session: one found gone later was deleted, and is not recreated.
     for (let step = 0; ; step++) {
       const mayCreate = step === 0;
-      const stand = await dbos.runStep(() => withCancel(ctx, run, (signal) => advanceRun(runner, run, values, { mayCreate, signal })), {
-        name: 'replan.advance',
-      });
+      const stand = await dbos.runStep(
+        () => withCancel(ctx, run, (signal) => advanceRun(runner, run, values, { mayCreate, created, signal })),
+        { name: 'replan.advance' },
+      );
       await dbos.setEvent(STAND_EVENT, stand);
       if (stand.status !== 'interrupted') return stand;
       values = undefined;
