@@ -7,7 +7,8 @@
  *
  * Usage: node dbos-worker.mjs '<json config>'
  *   { connectionString, systemDatabaseUrl, schema, workDir, label, leaseMs, latencyMs, toolMs?, concurrency, app, variant? }
- *   (toolMs: added to each graph tool call's time, so a kill can land while a call runs; app `slow`: its tool's time)
+ *   (toolMs: added to each graph tool call's time, so a kill can land while a call runs; app `slow`: its tool's time;
+ *   createDelayMs: how long creating a session waits, after its `<id>:create` line in effects.log)
  * Prints `READY` once DBOS is launched. Writes, in workDir:
  *   effects.log — one line per side effect: { key, label } (repeats included);
  *   appends.log — one line per committed append: { session, label, owner, token, from, to }.
@@ -21,7 +22,7 @@ import { PostgresSessionStore } from '@replan/postgres';
 import { dbosRuns } from '@replan/dbos';
 import { buildGraphAgent } from '../../../../tests/e2e/child/graph-scenario.mjs';
 
-/** @type {{ connectionString: string, systemDatabaseUrl: string, schema: string, workDir: string, label: string, leaseMs: number, latencyMs: number, toolMs?: number, concurrency: number, app: 'e2e' | 'approve' | 'slow', variant?: string }} */
+/** @type {{ connectionString: string, systemDatabaseUrl: string, schema: string, workDir: string, label: string, leaseMs: number, latencyMs: number, toolMs?: number, createDelayMs?: number, concurrency: number, app: 'e2e' | 'approve' | 'slow', variant?: string }} */
 const config = JSON.parse(process.argv[2] ?? '{}');
 const line = (/** @type {string} */ file, /** @type {object} */ entry) =>
   appendFileSync(join(config.workDir, file), `${JSON.stringify(entry)}\n`);
@@ -33,11 +34,18 @@ const log = {
 
 const inner = new PostgresSessionStore({ connectionString: config.connectionString, schema: config.schema, maxConnections: 4 });
 /**
- * The store, with every committed append logged with the lease it carried.
+ * The store, with every committed append logged with the lease it carried (and each session's
+ * creation held back `createDelayMs` when set).
  * @type {import('@replan/core').SessionStore}
  */
 const store = new Proxy(inner, {
   get(target, prop, receiver) {
+    if (prop === 'create' && config.createDelayMs)
+      return async (/** @type {import('@replan/core').CreateSessionInput} */ session, /** @type {any} */ events) => {
+        line('effects.log', { key: `${session.id}:create`, label: config.label });
+        await new Promise((r) => setTimeout(r, config.createDelayMs));
+        return target.create(session, events);
+      };
     if (prop !== 'appendEvents') {
       const value = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? value.bind(target) : value;

@@ -14,6 +14,8 @@ export interface WorkerConfig {
   readonly latencyMs: number;
   /** Added to each graph tool call's time (default 0); app `slow`: its tool's time (default 2 s). */
   readonly toolMs?: number;
+  /** How long creating a session waits (default 0), after an `<id>:create` line in effects.log. */
+  readonly createDelayMs?: number;
   readonly concurrency: number;
   readonly app: 'e2e' | 'approve' | 'slow';
   readonly variant?: string;
