@@ -17,7 +17,9 @@
  *   `headTailPreview` shortens a long value the way offloaded tool results are shown.
  * - Prompt caching: `requestCache` makes a request's `cache` from an agent's `PromptCacheOptions`.
  * - Models: `markContextLengthError` makes a model's own overflow error an instance of core's
- *   `ContextLengthError` (so compaction recognises it) while it keeps its own class.
+ *   `ContextLengthError` (so compaction recognises it) while it keeps its own class;
+ *   `imageTypeRefusal` is the check a model makes before it sends an image (refused:
+ *   `UnsupportedMediaError`, or for a tool's image the `unsentToolMediaText` the model reads).
  * - Fallback: `fallbackReasonOf` says whether another model may answer an error (and why);
  *   `withoutForeignReasoning` downgrades other providers' (or other models') signed or encrypted reasoning, as
  *   `fallbackModel` does before each call.
@@ -39,6 +41,7 @@ export { RunInterruptedSignal } from '../agents/run-interrupted.js';
 export { assertAgentName } from '../agents/agent-name.js';
 export { runAgent } from '../agents/run-agent.js';
 export { markContextLengthError } from '../errors/context-length-error.js';
+export { imageTypeRefusal, imageTypeSet, normalMediaType, unsentToolMediaText } from '../messages/image-types.js';
 export { fallbackReasonOf, FALLBACK_REASONS } from '../models/fallback-reason.js';
 export { withoutForeignReasoning, isProviderBound } from '../reasoning/foreign-reasoning.js';
 export type { ReasoningTarget } from '../reasoning/foreign-reasoning.js';
