@@ -68,9 +68,9 @@ async function withCancel<T>(ctx: RunWorkflowContext, run: RunInput, body: (sign
   const cancelled = async () =>
     (await ctx.pool.query<{ status: string }>(`SELECT status FROM ${table} WHERE workflow_uuid = $1`, [id])).rows[0]?.status ===
     'CANCELLED';
-  await ctx.steps.beat(id, ctx.executorId);
+  await retried(() => ctx.steps.beat(id, ctx.executorId));
   try {
-    if (await cancelled()) throw new Error(`The run of session "${run.sessionId}" was cancelled before its step began.`);
+    if (await retried(cancelled)) throw new Error(`The run of session "${run.sessionId}" was cancelled before its step began.`);
     const timer = setInterval(() => {
       Promise.all([cancelled(), ctx.steps.beat(id, ctx.executorId)])
         .then(([yes]) => {
@@ -86,5 +86,20 @@ async function withCancel<T>(ctx: RunWorkflowContext, run: RunInput, body: (sign
   } finally {
     // A row left behind (this statement failed) goes stale within leaseMs: `delete` waits no longer.
     await ctx.steps.leave(id, ctx.executorId).catch(() => undefined);
+  }
+}
+
+/**
+ * `look`, tried again (every second, 30 times) while the system database cannot be reached: a
+ * step must not fail its run over a blip that DBOS's own bookkeeping would ride out.
+ */
+async function retried<T>(look: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await look();
+    } catch (error) {
+      if (attempt >= 30) throw error;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
   }
 }
