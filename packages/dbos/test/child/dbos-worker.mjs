@@ -11,7 +11,8 @@
  *   createDelayMs: how long creating a session waits, after its `<id>:create` line in effects.log)
  * Prints `READY` once DBOS is launched. Writes, in workDir:
  *   effects.log — one line per side effect: { key, label } (repeats included);
- *   appends.log — one line per committed append: { session, label, owner, token, from, to }.
+ *   appends.log — one line per committed append: { session, label, owner, token, from, to };
+ *   releases.log — one line per lease a run released as it ended: { session, label }.
  */
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,8 +35,9 @@ const log = {
 
 const inner = new PostgresSessionStore({ connectionString: config.connectionString, schema: config.schema, maxConnections: 4 });
 /**
- * The store, with every committed append logged with the lease it carried (and each session's
- * creation held back `createDelayMs` when set).
+ * The store, with every committed append logged with the lease it carried, every lease released
+ * logged (a run releases its lease as it ends), and each session's creation held back
+ * `createDelayMs` when set.
  * @type {import('@replan/core').SessionStore}
  */
 const store = new Proxy(inner, {
@@ -45,6 +47,11 @@ const store = new Proxy(inner, {
         line('effects.log', { key: `${session.id}:create`, label: config.label });
         await new Promise((r) => setTimeout(r, config.createDelayMs));
         return target.create(session, events);
+      };
+    if (prop === 'releaseLease')
+      return async (/** @type {import('@replan/core').SessionKey} */ key, /** @type {any} */ lease) => {
+        await target.releaseLease(key, lease);
+        line('releases.log', { session: key.id, label: config.label });
       };
     if (prop !== 'appendEvents') {
       const value = Reflect.get(target, prop, receiver);
