@@ -144,9 +144,18 @@ export type { Agent } from './agents/agent.js';
 export type { InvocationContext } from './agents/invocation-context.js';
 export { ReActAgent } from './agents/react-agent.js';
 export type { ReActAgentOptions, Instruction } from './agents/react-agent.js';
-export { promptCacheKey } from './agents/prompt-cache.js';
-export type { PromptCacheOptions } from './agents/prompt-cache.js';
-export type { ReActHooks, HookContext, ToolHookContext, HookErrorSite } from './agents/react-hooks.js';
+export { promptCache, promptCacheKey } from './prompt-cache/prompt-cache.js';
+export type { PromptCacheOptions } from './prompt-cache/prompt-cache.js';
+export { hooks } from './hooks/react-hooks.js';
+export type { ReActHooks, HookContext, ToolHookContext, HookErrorSite } from './hooks/react-hooks.js';
+export type {
+  Middleware,
+  MiddlewareContext,
+  ModelCallNext,
+  ToolCallContext,
+  ToolCallNext,
+  ToolOutcome,
+} from './middleware/middleware.js';
 export { SequentialAgent } from './agents/sequential-agent.js';
 export { ParallelAgent } from './agents/parallel-agent.js';
 export { LoopAgent } from './agents/loop-agent.js';
@@ -155,10 +164,9 @@ export type { WorkflowAgentOptions } from './agents/workflow-options.js';
 export type { ContextOptions, IncludeContents, IncludeSource } from './context/context-options.js';
 
 // How a ReActAgent reasons
-export type { ReActPlanner } from './reasoning/react-planner.js';
-export { PlanReActPlanner } from './reasoning/plan-react-planner.js';
-export { BuiltInPlanner } from './reasoning/built-in-planner.js';
-export type { BuiltInPlannerOptions, ThinkingSettings } from './reasoning/built-in-planner.js';
+export { planReActTags } from './reasoning/plan-react-tags-middleware.js';
+export { builtInThinking } from './reasoning/built-in-thinking.js';
+export type { BuiltInThinkingOptions, ThinkingSettings } from './reasoning/built-in-thinking.js';
 
 // Runner
 export { Runner } from './runner/runner.js';
@@ -175,6 +183,7 @@ export type {
   GuardrailVerdict,
 } from './guardrails/guardrail.js';
 export { GuardrailError } from './guardrails/guardrail-error.js';
+export { guardrails } from './guardrails/guardrails-middleware.js';
 export type { RunLimits } from './runner/run-limits.js';
 export type { ModelPrice, PriceTable } from './runner/model-prices.js';
 export type { UsageBucket, UsageBreakdown } from './runner/usage-breakdown.js';
@@ -210,9 +219,11 @@ export { CompactionError } from './errors/compaction-error.js';
 export { FallbackExhaustedError } from './errors/fallback-error.js';
 export type { FallbackAttempt } from './errors/fallback-error.js';
 export type { CompactionOptions } from './compaction/compaction-options.js';
+export { compaction } from './compaction/compaction.js';
 export { estimateMediaTokens, IMAGE_TOKEN_ESTIMATE, LOW_DETAIL_IMAGE_TOKEN_ESTIMATE } from './compaction/media-tokens.js';
 export { DEFAULT_COMPACTION_INSTRUCTION } from './compaction/summary-prompt.js';
 export type { ToolResultsOptions } from './tools/offload/tool-result-preview.js';
+export { offloadToolResults } from './tools/offload/offload-tool-results.js';
 export {
   MaxIterationsError,
   RunAbortedError,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AgentEvent, type Guardrail, InMemorySessionStore, messageText, ReActAgent, Runner } from '@replan/core';
+import { type AgentEvent, type Guardrail, InMemorySessionStore, messageText, ReActAgent, Runner, guardrails } from '@replan/core';
 import { AnswerGate, guardrailBlockOf, guardrailBlockText, withheldAnswers } from '@replan/core/agent-kit';
 import { callTools, ScriptedModel, reply } from '@replan/core/testing';
 import { tool } from '@replan/core';
@@ -14,7 +14,7 @@ function setup(answer: string, output: Guardrail[] = [noCodes]) {
   const intermediate = { ...thinking, content: [{ type: 'text' as const, text: 'Let me look that up.' }, ...thinking.content] };
   const model = new ScriptedModel({ responses: [intermediate, reply(answer)] });
   const store = new InMemorySessionStore();
-  const agent = new ReActAgent({ name: 'assistant', model, tools: [lookup], guardrails: { output } });
+  const agent = new ReActAgent({ name: 'assistant', model, tools: [lookup], middleware: [guardrails({ output })] });
   return { store, runner: new Runner({ agent, appName: 'g', sessionStore: store }) };
 }
 

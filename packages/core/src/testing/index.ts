@@ -13,3 +13,5 @@ export type { RecordedSession } from '../replay/recorded-session.js';
 export { requestParts } from '../replay/request-fingerprint.js';
 export type { RequestRecord, RequestParts } from '../replay/request-fingerprint.js';
 export type { StoredRequestRecord } from '../agents/response-record.js';
+export { testMiddleware } from './test-middleware.js';
+export type { MiddlewareTestOptions, MiddlewareTestRun } from './test-middleware.js';
