@@ -28,7 +28,8 @@ export type {
 export { imageFromBytes, imageFromFile, imageFromUrl, fileFromBytes, fileFromPath, fileFromUrl } from './messages/media-blocks.js';
 export type { ImageOptions, FileOptions } from './messages/media-blocks.js';
 export { isMediaBlock, isBase64, mediaByteLength, toolResultContent } from './messages/media-check.js';
-export { InvalidMediaError } from './errors/media-errors.js';
+export { InvalidMediaError, UnsupportedMediaError } from './errors/media-errors.js';
+export { COMMON_IMAGE_TYPES } from './messages/image-types.js';
 export { BlobLimitError } from './errors/blob-errors.js';
 export type { Message, Role } from './messages/message.js';
 export {

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '@replan/core';
+import { imageTypeSet } from '@replan/core/agent-kit';
 import { modelNameOf } from './model-name.js';
 import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
 import type OpenAI from 'openai';
@@ -34,6 +35,13 @@ export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
    * `openrouter`, `generic`); detected from `baseURL` and the profile when absent.
    */
   readonly media?: MediaProfileName;
+  /**
+   * The image types the model takes, replacing its media profile's (OpenAI, OpenRouter, LiteLLM
+   * and generic servers: PNG, JPEG, WebP, GIF — `COMMON_IMAGE_TYPES`). An image of another type is
+   * refused with `UnsupportedMediaError` before the request (one a tool returned is told to the
+   * model as text instead). E.g. `[...COMMON_IMAGE_TYPES, 'image/heic']` for a server that takes HEIC.
+   */
+  readonly imageTypes?: readonly string[];
   /** Longest wait between two stream chunks before the call fails with a `ModelError` of kind `timeout`, ms (default 300 000; 0 = none). */
   readonly idleTimeoutMs?: number;
   /** Ask for usage on streams (`stream_options.include_usage`, default true); turn off for servers that reject it. */
@@ -77,6 +85,8 @@ export class OpenAIChatModel implements ChatModel {
   readonly profile: ProviderProfileName;
   /** What the server takes as images and files (see `OpenAIChatModelOptions.media`). */
   readonly media: MediaProfileName;
+  /** The image types it takes when `imageTypes` was given (else its media profile's). */
+  private readonly imageTypes: ReadonlySet<string> | undefined;
   /** The reasoning this model sends back, by its blocks' `provider` tag: its profile's own (see `reasoningProvidersOf`). */
   readonly reasoningProviders: readonly string[];
   readonly client: OpenAI;
@@ -100,6 +110,7 @@ export class OpenAIChatModel implements ChatModel {
     this.googleEndpoint = isGoogleEndpoint(baseURL);
     this.reasoningProviders = reasoningProvidersOf(this.profile);
     this.media = options.media ?? detectMediaProfile(baseURL, this.profile);
+    this.imageTypes = options.imageTypes ? imageTypeSet(options.imageTypes, `OpenAIChatModel "${options.model}"`) : undefined;
     // The SDK's own retries are off: `withRetries` makes them, visibly (`onRetry`).
     this.client = options.client ?? createOpenAIClient({ ...options, maxRetries: 0 });
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -119,6 +130,7 @@ export class OpenAIChatModel implements ChatModel {
       googleEndpoint: this.googleEndpoint,
       caching: this.promptCaching,
       media: this.media,
+      ...(this.imageTypes ? { imageTypes: this.imageTypes } : {}),
       ...(this.options.settings ? { defaults: this.options.settings } : {}),
     });
   }

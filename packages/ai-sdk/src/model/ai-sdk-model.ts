@@ -1,5 +1,6 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
-import { ConfigurationError, ModelError } from '@replan/core';
+import { COMMON_IMAGE_TYPES, ConfigurationError, ModelError } from '@replan/core';
+import { imageTypeSet } from '@replan/core/agent-kit';
 import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
 import { callOptionsOf, mergeSettings } from './call-options.js';
 import type { AiSdkLanguageModel } from './language-model-v4.js';
@@ -8,6 +9,7 @@ import { withRetries, type RetryOptions } from './model-retries.js';
 import { reasoningTagOf } from './provider-metadata.js';
 import { ResponseAssembler, StreamErrorPart, type AssemblerSink } from './response-assembler.js';
 import { readWithin } from './read-within.js';
+import type { MediaTarget } from './media-parts.js';
 import { toPrompt } from './to-prompt.js';
 import { asV3 } from './v4-adapter.js';
 
@@ -39,6 +41,13 @@ export interface AiSdkModelOptions extends RetryOptions {
    * Default: one `console.warn` line each.
    */
   readonly onWarning?: (message: string) => void;
+  /**
+   * The image types the model takes (default `COMMON_IMAGE_TYPES`: PNG, JPEG, WebP, GIF, what
+   * OpenAI, Anthropic and most others share). An image of another type in a user message is refused
+   * with `UnsupportedMediaError` before the request; one a tool returned is told to the model as
+   * text instead. E.g. `[...COMMON_IMAGE_TYPES, 'image/heic', 'image/heif']` for Gemini.
+   */
+  readonly imageTypes?: readonly string[];
 }
 
 /**
@@ -71,6 +80,8 @@ export class AiSdkChatModel implements ChatModel {
   private readonly caller: LanguageModelV3;
   private readonly spec: 'v3' | 'v4';
   private readonly warned = new Set<string>();
+  /** Who the model is, for media: its id, provider and the image types it takes (`imageTypes`). */
+  private readonly media: MediaTarget;
 
   constructor(
     readonly languageModel: AiSdkLanguageModel,
@@ -99,6 +110,8 @@ export class AiSdkChatModel implements ChatModel {
       throw new ConfigurationError(
         `aiSdkModel "${this.id}": idleTimeoutMs must be a number of milliseconds, 0 or more (0 = no idle timeout).`,
       );
+    const imageTypes = imageTypeSet(options.imageTypes ?? COMMON_IMAGE_TYPES, `aiSdkModel "${this.id}"`);
+    this.media = { model: this.id, provider: languageModel.provider, imageTypes };
   }
 
   async generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {
@@ -152,7 +165,7 @@ export class AiSdkChatModel implements ChatModel {
     const settings = mergeSettings(this.options.settings, req.settings);
     return {
       ...callOptionsOf(req, settings, this.namespace, this.options.providerOptions, this.spec),
-      prompt: toPrompt(req.messages, (what) => this.warnOnce(`${what} cannot be sent to an AI SDK model; it was left out`), this.id),
+      prompt: toPrompt(req.messages, (what) => this.warnOnce(`${what} cannot be sent to an AI SDK model; it was left out`), this.media),
       ...(this.options.headers ? { headers: this.options.headers } : {}),
       ...(opts?.signal ? { abortSignal: opts.signal } : {}),
     };

@@ -17,7 +17,9 @@
  *   `headTailPreview` shortens a long value the way offloaded tool results are shown.
  * - Prompt caching: `requestCache` makes a request's `cache` from an agent's `PromptCacheOptions`.
  * - Models: `retryModelCall` is the one retry loop of a model call (retries a `ModelError` while it
- *   is `retryable`, honours `retryAfterMs`, stops waiting on abort); `kindOfStatus` maps an HTTP status.
+ *   is `retryable`, honours `retryAfterMs`, stops waiting on abort); `kindOfStatus` maps an HTTP status;
+ *   `imageTypeRefusal` is the check a model makes before it sends an image (refused:
+ *   `UnsupportedMediaError`, or for a tool's image the `unsentToolMediaText` the model reads).
  * - Fallback: `modelErrorKindOf` reads the `ModelError` kind of any failure, as `fallbackModel` does;
  *   `withoutForeignReasoning` downgrades other providers' (or other models') signed or encrypted reasoning, as
  *   `fallbackModel` does before each call.
@@ -41,6 +43,7 @@ export { runAgent } from '../agents/run-agent.js';
 export { retryModelCall } from '../models/model-retries.js';
 export type { RetryModelCallOptions } from '../models/model-retries.js';
 export { modelErrorKindOf, kindOfStatus } from '../models/model-error-kind-of.js';
+export { imageTypeRefusal, imageTypeSet, normalMediaType, unsentToolMediaText } from '../messages/image-types.js';
 export { withoutForeignReasoning, isProviderBound } from '../reasoning/foreign-reasoning.js';
 export type { ReasoningTarget } from '../reasoning/foreign-reasoning.js';
 

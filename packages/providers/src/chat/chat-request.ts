@@ -14,8 +14,10 @@ export interface ChatRequestOptions {
   readonly defaults?: ModelSettings;
   /** How `req.cache` is sent (default `none`). */
   readonly caching?: PromptCaching;
-  /** What the server takes as images and files (default `generic`: OpenAI's shapes, every type passed on). */
+  /** What the server takes as images and files (default `generic`: OpenAI's shapes and image types). */
   readonly media?: MediaProfileName;
+  /** The image types the model takes, replacing the media profile's (`OpenAIChatModel`'s `imageTypes`). */
+  readonly imageTypes?: ReadonlySet<string>;
 }
 
 /** A Chat Completions body, and the original schema of a strict structured answer (to undo optional → nullable). */
@@ -27,7 +29,8 @@ export interface ChatRequestBody {
 /** Builds the Chat Completions request body (without `stream`). Throws a `ConfigurationError` before sending a schema strict mode cannot express. */
 export function buildChatRequest(req: ModelRequest, options: ChatRequestOptions): ChatRequestBody {
   const target = { profile: options.profile, googleEndpoint: options.googleEndpoint };
-  const media = { profile: mediaProfile(options.media ?? 'generic'), model: options.model };
+  const profile = mediaProfile(options.media ?? 'generic');
+  const media = { profile: options.imageTypes ? { ...profile, images: options.imageTypes } : profile, model: options.model };
   const body: Json = { model: options.model, messages: toChatMessages(req.messages, target, media) };
   if (req.tools?.length) {
     body.tools = req.tools.map(toolOf);

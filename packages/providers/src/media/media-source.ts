@@ -44,9 +44,3 @@ export function filenameOf(block: MediaBlock & { readonly type: 'file' }): strin
   const subtype = block.mediaType.split('/')[1]?.split(/[;+]/)[0] ?? 'bin';
   return `file.${subtype}`;
 }
-
-/** `image/jpg` is how some write `image/jpeg`. */
-export const normalMediaType = (mediaType: string) => {
-  const type = mediaType.toLowerCase().split(';')[0]?.trim() ?? '';
-  return type === 'image/jpg' ? 'image/jpeg' : type;
-};
