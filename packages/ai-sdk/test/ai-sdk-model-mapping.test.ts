@@ -5,13 +5,8 @@ import {
   type LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
 import { AiSdkModelError, aiSdkModel, ContextLengthError, RateLimitError } from '@replan/ai-sdk';
-import {
-  ConfigurationError,
-  ContextLengthError as CoreContextLengthError,
-  type ModelStreamPart,
-  RunAbortedError,
-  userMessage,
-} from '@replan/core';
+import { ConfigurationError, ContextLengthError as CoreContextLengthError, RunAbortedError, userMessage } from '@replan/core';
+import type { ModelStreamPart } from '@replan/core/agent-kit';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { generated, streamOf, usage } from './support/mock-results.js';

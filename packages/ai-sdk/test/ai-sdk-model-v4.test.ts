@@ -9,7 +9,8 @@ import {
   type LanguageModelV4StreamPart,
 } from '@ai-sdk/provider-v4';
 import { aiSdkModel, RateLimitError } from '@replan/ai-sdk';
-import { ConfigurationError, type ModelStreamPart, RunAbortedError, userMessage } from '@replan/core';
+import { ConfigurationError, RunAbortedError, userMessage } from '@replan/core';
+import type { ModelStreamPart } from '@replan/core/agent-kit';
 import { describe, expect, it } from 'vitest';
 
 const usage = {

@@ -1,6 +1,7 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import { ConfigurationError } from '@replan/core';
-import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
+import type { ModelStreamPart } from '@replan/core/agent-kit';
+import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings } from '@replan/core';
 import { callOptionsOf, mergeSettings } from './call-options.js';
 import type { AiSdkLanguageModel } from './language-model-v4.js';
 import { toModelError } from './map-error.js';
