@@ -6,10 +6,9 @@
  */
 
 // Any AI SDK model as a ChatModel
-export { aiSdkModel, AiSdkChatModel } from './model/ai-sdk-model.js';
+export { aiSdkModel } from './model/ai-sdk-model.js';
 export type { AiSdkModelOptions } from './model/ai-sdk-model.js';
 export type { AiSdkLanguageModel, AiSdkLanguageModelV4 } from './model/language-model-v4.js';
-export type { AiSdkModelRetry } from './model/model-retries.js';
 export {
   AiSdkModelError,
   RateLimitError,
@@ -24,25 +23,11 @@ export type { AiSdkModelErrorDetails } from './model/model-errors.js';
 export { toUIMessageStream } from './ui-stream/to-ui-message-stream.js';
 export type { ToUIMessageStreamOptions } from './ui-stream/to-ui-message-stream.js';
 export { resumeUIMessageStream } from './ui-stream/resume-ui-message-stream.js';
-export type { ResumeUIMessageStreamOptions } from './ui-stream/resume-ui-message-stream.js';
 export { createUIMessageStreamResponse, resumeUIMessageStreamResponse, uiMessageStreamResponse } from './ui-stream/ui-stream-response.js';
-export type { UIStreamResponseInit } from './ui-stream/ui-stream-response.js';
 export { writeUIStreamResponse } from './ui-stream/node-response.js';
 export { approvalResponsesOf, resumeFromApprovals } from './ui-stream/approval-responses.js';
-export type { ResumeFromApprovalsOptions } from './ui-stream/approval-responses.js';
 export { uiChunkId } from './ui-stream/identified-chunks.js';
 export { assistantMessageId } from './ui-stream/message-id.js';
-export type { SessionChangeSubscription } from './ui-stream/session-changes.js';
-export type { StreamSession, RunnerStreamSession, StreamSessionRef } from './ui-stream/session-ref.js';
-export type {
-  PlanData,
-  StepData,
-  StepStatus,
-  InterruptData,
-  GuardrailData,
-  ReplanDataParts,
-  ReplanUIMessage,
-  ReplanUIChunk,
-} from './ui-stream/ui-data-parts.js';
+export type { PlanData, StepData, InterruptData, GuardrailData, ReplanUIMessage, ReplanUIChunk } from './ui-stream/ui-data-parts.js';
 export { ResumeIdError, StreamSessionNotFoundError, UnknownApprovalError } from './ui-stream/ui-stream-errors.js';
 export type { ResumeIdProblem } from './ui-stream/ui-stream-errors.js';

@@ -1,9 +1,10 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
-import { AuthenticationError, aiSdkModel, ContextLengthError, RateLimitError, type AiSdkModelRetry } from '@replan/ai-sdk';
+import { AuthenticationError, aiSdkModel, ContextLengthError, RateLimitError } from '@replan/ai-sdk';
 import { ContextLengthError as CoreContextLengthError, ReActAgent, Runner, tool, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useFakeServer, type Reply } from '../../providers/test/support/fake-server.js';
+import type { AiSdkModelRetry } from '../src/model/model-retries.js';
 
 // A local server that speaks Anthropic's Messages API (JSON and named SSE events); @ai-sdk/anthropic is the client.
 const server = useFakeServer();

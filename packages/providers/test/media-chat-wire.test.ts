@@ -1,7 +1,8 @@
 import type { ContentBlock, Message } from '@replan/core';
 import { fileFromBytes, imageFromBytes, imageFromUrl, toolMessage, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
-import { OpenAIChatModel, UnresolvedBlobError, UnsupportedMediaError, type MediaProfileName } from '../src/index.js';
+import { OpenAIChatModel, UnresolvedBlobError, UnsupportedMediaError } from '../src/index.js';
+import type { MediaProfileName } from '../src/media/media-profile.js';
 import { detectMediaProfile } from '../src/media/media-profile.js';
 import { useFakeServer } from './support/fake-server.js';
 import { chunk, completion } from './support/payloads.js';
