@@ -12,6 +12,12 @@ describe('RunObserver types', () => {
     expectTypeOf(narrow).toBeFunction();
   });
 
+  it('LifecycleInfo<kind> is what the observer method of that kind receives', () => {
+    expectTypeOf<Parameters<NonNullable<RunObserver['onModelCallEnd']>>[0]>().toEqualTypeOf<LifecycleInfo<'model-call-end'>>();
+    expectTypeOf<Parameters<NonNullable<RunObserver['onRunStart']>>[0]>().toEqualTypeOf<LifecycleInfo<'run-start'>>();
+    expectTypeOf<LifecycleInfo<'resume'>['kind']>().toEqualTypeOf<'resume'>();
+  });
+
   it('every observer method is optional', () => {
     expectTypeOf<Record<string, never>>().toMatchTypeOf<RunObserver>();
     expectTypeOf<RunObserver['onModelCallEnd']>().toEqualTypeOf<((info: LifecycleInfo<'model-call-end'>) => void) | undefined>();
