@@ -7,15 +7,8 @@
  * Run: pnpm build && npx tsx bench/parallel-plans.ts
  */
 import { z } from 'zod';
-import {
-  Runner,
-  tool,
-  type ChatModel,
-  type ModelCallOptions,
-  type ModelRequest,
-  type ModelResponse,
-  type ModelStreamPart,
-} from '@replan/core';
+import { Runner, tool, type ChatModel, type ModelCallOptions, type ModelRequest, type ModelResponse } from '@replan/core';
+import type { ModelStreamPart } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner, type GraphStep } from '@replan/planexecute';
 import { fmt, table } from './measure.js';

@@ -1,8 +1,9 @@
-import { a2aAgentTool, type A2aEndpoint, a2aServer } from '@replan/a2a';
+import { a2aAgentTool, a2aServer } from '@replan/a2a';
 import { InMemorySessionStore, ReActAgent, Runner, UnknownInterruptError } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { approvalRunner, type Deployments } from './support/runners.js';
+import type { A2aEndpoint } from '../src/server/a2a-server.js';
 
 const endpoints: A2aEndpoint[] = [];
 afterEach(async () => {

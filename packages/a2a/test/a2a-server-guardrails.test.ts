@@ -1,10 +1,11 @@
 import type { Task } from '@a2a-js/sdk';
-import { type A2aEndpoint, a2aServer } from '@replan/a2a';
+import { a2aServer } from '@replan/a2a';
 import { type Guardrail, InMemorySessionStore, Runner } from '@replan/core';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { a2aClient, collect, labels, STATES, send } from './support/a2a-client.js';
+import type { A2aEndpoint } from '../src/server/a2a-server.js';
 
 const endpoints: A2aEndpoint[] = [];
 afterEach(async () => {

@@ -1,9 +1,10 @@
 import type { Task } from '@a2a-js/sdk';
-import { a2aServer, type A2aEndpoint } from '@replan/a2a';
+import { a2aServer } from '@replan/a2a';
 import { ConfigurationError } from '@replan/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { a2aClient, send } from './support/a2a-client.js';
 import { plannerRunner } from './support/runners.js';
+import type { A2aEndpoint } from '../src/server/a2a-server.js';
 
 const TOKEN = 'a-secret-of-at-least-16-chars';
 const endpoints: A2aEndpoint[] = [];

@@ -1,9 +1,10 @@
 import type { Task } from '@a2a-js/sdk';
 import { InMemorySessionStore } from '@replan/core';
-import { a2aServer, type A2aEndpoint } from '@replan/a2a';
+import { a2aServer } from '@replan/a2a';
 import { afterEach, describe, expect, it } from 'vitest';
 import { a2aClient, artifactText, collect, data, labels, STATES, send, taskIdOf, text } from './support/a2a-client.js';
 import { approvalRunner, blockingRunner, blockingTool, type Deployments, plannerRunner } from './support/runners.js';
+import type { A2aEndpoint } from '../src/server/a2a-server.js';
 
 const endpoints: A2aEndpoint[] = [];
 afterEach(async () => {

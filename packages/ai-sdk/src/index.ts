@@ -6,7 +6,7 @@
  */
 
 // Any AI SDK model as a ChatModel
-export { aiSdkModel, AiSdkChatModel } from './model/ai-sdk-model.js';
+export { aiSdkModel } from './model/ai-sdk-model.js';
 export type { AiSdkModelOptions } from './model/ai-sdk-model.js';
 export type { AiSdkLanguageModel, AiSdkLanguageModelV4 } from './model/language-model-v4.js';
 
@@ -14,26 +14,12 @@ export type { AiSdkLanguageModel, AiSdkLanguageModelV4 } from './model/language-
 export { toUIMessageStream } from './ui-stream/to-ui-message-stream.js';
 export type { ToUIMessageStreamOptions } from './ui-stream/to-ui-message-stream.js';
 export { resumeUIMessageStream } from './ui-stream/resume-ui-message-stream.js';
-export type { ResumeUIMessageStreamOptions } from './ui-stream/resume-ui-message-stream.js';
 export { createUIMessageStreamResponse, resumeUIMessageStreamResponse, uiMessageStreamResponse } from './ui-stream/ui-stream-response.js';
-export type { UIStreamResponseInit } from './ui-stream/ui-stream-response.js';
 export { writeUIStreamResponse } from './ui-stream/node-response.js';
 export { approvalResponsesOf, resumeFromApprovals } from './ui-stream/approval-responses.js';
-export type { ResumeFromApprovalsOptions } from './ui-stream/approval-responses.js';
 export { uiChunkId } from './ui-stream/identified-chunks.js';
 export { assistantMessageId } from './ui-stream/message-id.js';
-export type { SessionChangeSubscription } from './ui-stream/session-changes.js';
-export type { StreamSession, RunnerStreamSession, StreamSessionRef } from './ui-stream/session-ref.js';
-export type {
-  PlanData,
-  StepData,
-  StepStatus,
-  InterruptData,
-  GuardrailData,
-  ReplanDataParts,
-  ReplanUIMessage,
-  ReplanUIChunk,
-} from './ui-stream/ui-data-parts.js';
+export type { PlanData, StepData, InterruptData, GuardrailData, ReplanUIMessage, ReplanUIChunk } from './ui-stream/ui-data-parts.js';
 export { UIStreamError } from './ui-stream/ui-stream-errors.js';
 export type { UIStreamErrorKind } from './ui-stream/ui-stream-errors.js';
 export type { ResumeIdProblem } from './ui-stream/ui-stream-errors.js';

@@ -1,6 +1,7 @@
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { aiSdkModel } from '@replan/ai-sdk';
-import { ConfigurationError, fallbackModel, type FallbackInfo, ModelError, type ModelStreamPart, userMessage } from '@replan/core';
+import { ConfigurationError, fallbackModel, type FallbackModelOptions, ModelError, userMessage } from '@replan/core';
+import type { ModelStreamPart } from '@replan/core/agent-kit';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { generated, streamedParts } from './support/mock-results.js';
@@ -49,7 +50,7 @@ describe('aiSdkModel: idleTimeoutMs', () => {
       modelId: 'backup',
       doStream: async () => ({ stream: toStream(streamedParts(generated([{ type: 'text', text: 'from backup' }]))) }),
     });
-    const fallbacks: FallbackInfo[] = [];
+    const fallbacks: Parameters<NonNullable<FallbackModelOptions['onFallback']>>[0][] = [];
     const chain = fallbackModel([aiSdkModel(model, { id: 'primary', idleTimeoutMs: 20 }), aiSdkModel(backup, { id: 'backup' })], {
       onFallback: (info) => fallbacks.push(info),
     });

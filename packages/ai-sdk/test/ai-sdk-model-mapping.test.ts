@@ -5,7 +5,8 @@ import {
   type LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
 import { aiSdkModel } from '@replan/ai-sdk';
-import { ConfigurationError, ModelError, type ModelErrorKind, type ModelStreamPart, RunAbortedError, userMessage } from '@replan/core';
+import { ConfigurationError, ModelError, type ModelErrorKind, RunAbortedError, userMessage } from '@replan/core';
+import type { ModelStreamPart } from '@replan/core/agent-kit';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { generated, streamOf, usage } from './support/mock-results.js';

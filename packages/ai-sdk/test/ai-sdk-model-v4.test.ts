@@ -9,7 +9,8 @@ import {
   type LanguageModelV4StreamPart,
 } from '@ai-sdk/provider-v4';
 import { aiSdkModel } from '@replan/ai-sdk';
-import { ConfigurationError, ModelError, type ModelStreamPart, RunAbortedError, userMessage } from '@replan/core';
+import { ConfigurationError, ModelError, RunAbortedError, userMessage } from '@replan/core';
+import type { ModelStreamPart } from '@replan/core/agent-kit';
 import { describe, expect, it } from 'vitest';
 
 const usage = {

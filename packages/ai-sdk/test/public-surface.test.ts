@@ -2,10 +2,17 @@ import { describe, expect, it } from 'vitest';
 
 // Listed so that a change to the public surface is a visible diff.
 describe('public surface of @replan/ai-sdk', () => {
-  it('exports aiSdkModel and its model class (its errors are core ModelError), and the UI message streams with their error', async () => {
+  it('exports aiSdkModel, its model class and its typed errors, and the UI message streams with theirs', async () => {
     expect(Object.keys(await import('@replan/ai-sdk')).sort()).toEqual([
-      'AiSdkChatModel',
-      'UIStreamError',
+      'AiSdkModelError',
+      'AuthenticationError',
+      'ContextLengthError',
+      'InvalidRequestError',
+      'RateLimitError',
+      'ResumeIdError',
+      'StreamSessionNotFoundError',
+      'TimeoutError',
+      'UnknownApprovalError',
       'aiSdkModel',
       'approvalResponsesOf',
       'assistantMessageId',

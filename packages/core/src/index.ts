@@ -8,30 +8,20 @@
 // Messages and content blocks
 export type {
   ContentBlock,
-  TextBlock,
   ReasoningBlock,
-  ReasoningKind,
   ToolCallBlock,
   ToolResultBlock,
   ImageBlock,
   MediaBytesBlock,
-  ContentBlockInput,
   FileBlock,
   MediaBlock,
-  MediaSource,
-  UrlSource,
-  DataSource,
-  BlobSource,
-  ImageDetail,
   ToolResultContent,
 } from './messages/content-block.js';
 export { imageFromBytes, imageFromFile, imageFromUrl, fileFromBytes, fileFromPath, fileFromUrl } from './messages/media-blocks.js';
-export type { ImageOptions, FileOptions } from './messages/media-blocks.js';
-export { isMediaBlock, isBase64, mediaByteLength, toolResultContent } from './messages/media-check.js';
 export { InvalidMediaError, UnsupportedMediaError } from './errors/media-errors.js';
 export { COMMON_IMAGE_TYPES } from './messages/image-types.js';
 export { BlobLimitError } from './errors/blob-errors.js';
-export type { Message, Role } from './messages/message.js';
+export type { Message } from './messages/message.js';
 export {
   textBlock,
   systemMessage,
@@ -43,95 +33,43 @@ export {
   toolResultsOf,
   reasoningOf,
   stringifyToolOutput,
-  mediaPlaceholder,
 } from './messages/message.js';
 
 // Models
-export type {
-  ChatModel,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamPart,
-  ModelSettings,
-  ModelCallAgent,
-  ModelCallOptions,
-  ToolSpec,
-  ToolChoice,
-  ResponseFormat,
-  FinishReason,
-  PromptCache,
-  PromptCacheRetention,
-  AnsweringModel,
-} from './models/chat-model.js';
+export type { ChatModel, ModelRequest, ModelResponse, ModelSettings, ModelCallOptions, ToolSpec } from './models/chat-model.js';
 export { fallbackModel } from './models/fallback-model.js';
-export type { FallbackModelOptions, FallbackChatModel, FallbackInfo } from './models/fallback-model.js';
+export type { FallbackModelOptions } from './models/fallback-model.js';
 export type { ModelRetry } from './models/model-retries.js';
 export type { Usage } from './models/usage.js';
-export { addUsage, emptyUsage, totalTokens } from './models/usage.js';
 
 // Tools
 export { tool } from './tools/tool.js';
-export type { Tool, ToolDefinition } from './tools/tool.js';
+export type { Tool } from './tools/tool.js';
 export { jsonSchema } from './tools/schemas/schema-input.js';
-export type {
-  SchemaInput,
-  SchemaOutput,
-  SchemaKind,
-  SchemaIssue,
-  JsonSchemaObject,
-  JsonSchemaValidator,
-  ValidatedJsonSchema,
-  ZodV3Schema,
-} from './tools/schemas/schema-input.js';
-export type { SchemaParse } from './tools/schemas/resolve-schema.js';
-export type { ToolContext, StateAccess } from './tools/tool-context.js';
-export { isInterruptSignal } from './tools/interrupt-signal.js';
+export type { SchemaInput } from './tools/schemas/schema-input.js';
+export type { ToolContext } from './tools/tool-context.js';
 export { isApprovalAnswer } from './tools/approval-answer.js';
 export type { ApprovalAnswer } from './tools/approval-answer.js';
 
 // Composition: agents as tools (child sessions)
 export { agentTool } from './composition/agent-tool.js';
 export type { AgentToolOptions, AgentToolResult } from './composition/agent-tool.js';
-export { childSessionId, readChildSessionLink } from './composition/child-session-link.js';
-export type { ChildSessionLink } from './composition/child-session-link.js';
-export { childSessionRoot } from './composition/child-session-root.js';
-export type { ChildSessionRoot } from './composition/child-session-root.js';
+export { readChildSessionLink } from './composition/child-session-link.js';
 export { AgentToolError, ChildSessionError } from './errors/composition-errors.js';
 export type { ChildSessionErrorKind } from './errors/composition-errors.js';
 
 // Events
-export type {
-  AgentEvent,
-  EventDraft,
-  EventActions,
-  CompactionRecord,
-  EventError,
-  Interrupt,
-  FinalAnswer,
-  RunStatus,
-} from './events/agent-event.js';
+export type { AgentEvent, EventError, Interrupt, FinalAnswer, RunStatus } from './events/agent-event.js';
 export { eventKind } from './events/event-kind.js';
-export type { AgentEventKind } from './events/event-kind.js';
 
 // Sessions
 export type { Session, SessionKey, SessionSummary } from './sessions/session.js';
-export type {
-  SessionStore,
-  CreateSessionInput,
-  ListSessionsInput,
-  SessionPage,
-  DamagedSession,
-  AppendOptions,
-} from './sessions/session-store.js';
+export type { SessionStore, SessionPage } from './sessions/session-store.js';
 export { InMemorySessionStore } from './sessions/in-memory-session-store.js';
 export type { InMemorySessionStoreOptions } from './sessions/in-memory-session-store.js';
-export type { BlobLimits } from './sessions/blobs/blob-limits.js';
 export { inlineBlobs } from './sessions/blobs/inline-blobs.js';
-export type { BlobReader } from './sessions/blobs/inline-blobs.js';
-export type { SessionLease, LeaseOptions, LeaseHolder } from './sessions/session-lease.js';
 export { FileSessionStore } from './sessions/file-session-store.js';
 export type { FileSessionStoreOptions } from './sessions/file-session-store.js';
-export { MAX_ID_LENGTH } from './sessions/session-key-rules.js';
 // Writing a store: `@replan/core/store-kit`.
 
 // Agents
@@ -139,73 +77,37 @@ export { MAX_ID_LENGTH } from './sessions/session-key-rules.js';
 export type { Agent } from './agents/agent.js';
 export type { InvocationContext } from './agents/invocation-context.js';
 export { ReActAgent } from './agents/react-agent.js';
-export type { ReActAgentOptions, Instruction } from './agents/react-agent.js';
-export { promptCache, promptCacheKey } from './prompt-cache/prompt-cache.js';
+export type { ReActAgentOptions } from './agents/react-agent.js';
+export { promptCache } from './prompt-cache/prompt-cache.js';
 export type { PromptCacheOptions } from './prompt-cache/prompt-cache.js';
 export { hooks } from './hooks/react-hooks.js';
-export type { ReActHooks, HookContext, ToolHookContext, HookErrorSite } from './hooks/react-hooks.js';
-export type {
-  Middleware,
-  MiddlewareContext,
-  ModelCallNext,
-  ToolCallContext,
-  ToolCallNext,
-  ToolOutcome,
-} from './middleware/middleware.js';
+export type { ReActHooks } from './hooks/react-hooks.js';
+export type { Middleware, MiddlewareContext, ModelCallNext, ToolCallContext, ToolCallNext, ToolOutcome } from './middleware/middleware.js';
 export { SequentialAgent } from './agents/sequential-agent.js';
 export { ParallelAgent } from './agents/parallel-agent.js';
 export { LoopAgent } from './agents/loop-agent.js';
 export type { LoopAgentOptions } from './agents/loop-agent.js';
 export type { WorkflowAgentOptions } from './agents/workflow-options.js';
-export type { ContextOptions, IncludeContents, IncludeSource } from './context/context-options.js';
+export type { ContextOptions } from './context/context-options.js';
 
 // How a ReActAgent reasons
 export { planReActTags } from './reasoning/plan-react-tags-middleware.js';
 export { builtInThinking } from './reasoning/built-in-thinking.js';
-export type { BuiltInThinkingOptions, ThinkingSettings } from './reasoning/built-in-thinking.js';
+export type { BuiltInThinkingOptions } from './reasoning/built-in-thinking.js';
 
 // Runner
 export { Runner } from './runner/runner.js';
-export type { RunnerOptions, RunOptions, ResumeOptions, PendingOptions } from './runner/runner.js';
+export type { RunnerOptions, RunOptions, ResumeOptions } from './runner/runner.js';
 export type { Run } from './runner/run.js';
 export type { RunResult } from './runner/run.js';
-export type {
-  Guardrail,
-  GuardrailContext,
-  GuardrailFn,
-  Guardrails,
-  GuardrailStage,
-  GuardrailTrip,
-  GuardrailVerdict,
-} from './guardrails/guardrail.js';
+export type { Guardrail, Guardrails, GuardrailTrip } from './guardrails/guardrail.js';
 export { GuardrailError } from './guardrails/guardrail-error.js';
 export { guardrails } from './guardrails/guardrails-middleware.js';
-export type { RunLimits } from './runner/run-limits.js';
-export type { ModelPrice, PriceTable } from './runner/model-prices.js';
-export type { UsageBucket, UsageBreakdown } from './runner/usage-breakdown.js';
-export type { ModelMeta, SessionTotals } from './runner/session-totals.js';
-export { costOfEvent, modelOfEvent, sessionTotals } from './runner/session-totals.js';
+export type { PriceTable } from './runner/model-prices.js';
+export { costOfEvent, sessionTotals } from './runner/session-totals.js';
 
 // Observers
-export type {
-  RunObserver,
-  RunLifecycleEvent,
-  RunStartInfo,
-  RunParent,
-  RunEndInfo,
-  AgentScope,
-  AgentStartInfo,
-  AgentEndInfo,
-  ModelCallStartInfo,
-  ModelCallEndInfo,
-  ToolCallStartInfo,
-  ToolCallEndInfo,
-  CompactionStartInfo,
-  CompactionEndInfo,
-  InterruptInfo,
-  ResumeInfo,
-} from './observe/run-observer.js';
-export type { ObserverErrorHandler } from './observe/observer-hub.js';
+export type { RunObserver, RunLifecycleEvent, LifecycleInfo } from './observe/run-observer.js';
 
 // Errors
 export { ReplanError, ConfigurationError, InvalidArgumentError } from './errors/replan-error.js';
@@ -213,12 +115,8 @@ export { ModelError, modelErrorOf } from './errors/model-error.js';
 export type { ModelErrorKind, ModelErrorDetails } from './errors/model-error.js';
 export { CompactionError } from './errors/compaction-error.js';
 export { FallbackExhaustedError } from './errors/fallback-error.js';
-export type { FallbackAttempt } from './errors/fallback-error.js';
 export type { CompactionOptions } from './compaction/compaction-options.js';
 export { compaction } from './compaction/compaction.js';
-export { estimateMediaTokens, IMAGE_TOKEN_ESTIMATE, LOW_DETAIL_IMAGE_TOKEN_ESTIMATE } from './compaction/media-tokens.js';
-export { DEFAULT_COMPACTION_INSTRUCTION } from './compaction/summary-prompt.js';
-export type { ToolResultsOptions } from './tools/offload/tool-result-preview.js';
 export { offloadToolResults } from './tools/offload/offload-tool-results.js';
 export {
   MaxIterationsError,
@@ -232,7 +130,6 @@ export {
   NothingToResumeError,
   OpenInterruptsError,
 } from './errors/run-errors.js';
-export type { BudgetKind, OpenInterruptSummary } from './errors/run-errors.js';
 export { StateValueError } from './errors/state-value-error.js';
 export { ReplayError } from './errors/replay-errors.js';
 export type { ReplayErrorKind, ReplayErrorDetails } from './errors/replay-errors.js';

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AgentToolError,
-  ConfigurationError,
-  MAX_ID_LENGTH,
-  ReActAgent,
-  Runner,
-  agentTool,
-  childSessionId,
-  toolResultsOf,
-  type ToolContext,
-} from '@replan/core';
-import { assertSessionKey } from '@replan/core/store-kit';
+import { AgentToolError, ConfigurationError, ReActAgent, Runner, agentTool, toolResultsOf, type ToolContext } from '@replan/core';
+import { childSessionId } from '@replan/core/agent-kit';
+import { assertSessionKey, MAX_ID_LENGTH } from '@replan/core/store-kit';
 import { ScriptedModel } from '@replan/core/testing';
 import { collect } from './support.js';
 import { pipeline } from './support/agent-tool-pipeline.js';

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  ChildSessionError,
-  InMemorySessionStore,
-  ReActAgent,
-  Runner,
-  agentTool,
-  childSessionId,
-  childSessionRoot,
-  tool,
-  type SessionKey,
-} from '@replan/core';
+import { ChildSessionError, InMemorySessionStore, ReActAgent, Runner, agentTool, tool, type SessionKey } from '@replan/core';
+import { childSessionId, childSessionRoot } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
 import { publishCall, researchCall, world } from './support/agent-tool-world.js';

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  ReActAgent,
-  Runner,
-  agentTool,
-  childSessionId,
-  messageText,
-  tool,
-  toolResultsOf,
-  type RunLifecycleEvent,
-  type RunObserver,
-} from '@replan/core';
+import { ReActAgent, Runner, agentTool, messageText, tool, toolResultsOf, type RunLifecycleEvent, type RunObserver } from '@replan/core';
+import { childSessionId } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
 import { publishCall, researchCall, world } from './support/agent-tool-world.js';

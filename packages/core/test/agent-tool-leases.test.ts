@@ -7,11 +7,11 @@ import {
   Runner,
   SessionBusyError,
   agentTool,
-  childSessionId,
   tool,
   type SessionKey,
   type SessionStore,
 } from '@replan/core';
+import { childSessionId } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { sleep } from './support.js';
 import { publishCall, researchCall, world } from './support/agent-tool-world.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ReActAgent, Runner, agentTool, childSessionId, type RunLifecycleEvent, type RunObserver, type RunResult } from '@replan/core';
+import { ReActAgent, Runner, agentTool, type RunLifecycleEvent, type RunObserver, type RunResult } from '@replan/core';
+import { childSessionId } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
 

@@ -2,15 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  FileSessionStore,
-  Runner,
-  type SessionStore,
-  UnknownInterruptError,
-  InvalidResumeValueError,
-  childSessionId,
-  toolResultsOf,
-} from '@replan/core';
+import { FileSessionStore, Runner, type SessionStore, UnknownInterruptError, InvalidResumeValueError, toolResultsOf } from '@replan/core';
+import { childSessionId } from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
 import { collect } from './support.js';
 import { publishCall, researchCall, world } from './support/agent-tool-world.js';

@@ -6,14 +6,13 @@ import {
   Runner,
   SequentialAgent,
   agentTool,
-  childSessionId,
   jsonSchema,
   messageText,
   readChildSessionLink,
   tool,
   toolResultsOf,
 } from '@replan/core';
-import { AGENT_TOOL_INPUT_KIND } from '@replan/core/agent-kit';
+import { AGENT_TOOL_INPUT_KIND, childSessionId } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
 import { pipeline } from './support/agent-tool-pipeline.js';

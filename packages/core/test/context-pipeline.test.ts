@@ -14,8 +14,10 @@ import {
   messageText,
   tool,
 } from '@replan/core';
-import { QUOTE_BEGIN, QUOTE_CONTINUATION, QUOTE_END, QUOTE_PREAMBLE } from '@replan/core/agent-kit';
+import { QUOTE_BEGIN, QUOTE_END } from '@replan/core/agent-kit';
 import { ScriptedModel, type ScriptedReply, callTools, reply } from '@replan/core/testing';
+import { QUOTE_CONTINUATION } from '../src/context/quoted-context.js';
+import { QUOTE_PREAMBLE } from '../src/context/quoted-context.js';
 
 const lookup = tool({
   name: 'lookup',

@@ -2,8 +2,6 @@ import { describe, expectTypeOf, test } from 'vitest';
 import {
   eventKind,
   type AgentEvent,
-  type AgentEventKind,
-  type CompactionRecord,
   type EventError,
   type FinalAnswer,
   type Interrupt,
@@ -13,6 +11,8 @@ import {
   type ToolCallBlock,
   type ToolResultBlock,
 } from '@replan/core';
+import type { AgentEventKind } from '../src/events/event-kind.js';
+import type { CompactionRecord } from '../src/events/agent-event.js';
 
 declare const event: AgentEvent;
 

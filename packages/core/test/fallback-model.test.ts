@@ -7,14 +7,13 @@ import {
   fallbackModel,
   modelErrorOf,
   type ChatModel,
-  type FallbackInfo,
   type Message,
-  type ModelCallEndInfo,
-  type ModelStreamPart,
+  type LifecycleInfo,
 } from '@replan/core';
-import { modelErrorKindOf } from '@replan/core/agent-kit';
+import { modelErrorKindOf, type ModelStreamPart } from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
 import { collect } from './support.js';
+import type { FallbackInfo } from '../src/models/fallback-model.js';
 
 /** An error shaped like an HTTP failure of any SDK: a `status` and a name. */
 const httpError = (status: number, name = 'ProviderError') => Object.assign(new Error(`HTTP ${status}`), { status, name });
@@ -223,7 +222,7 @@ describe('fallbackModel: the answering model in the session and for observers', 
   it.each([false, true])('meta.model and the model-call end name the model that answered (streaming: %s)', async (stream) => {
     const primary = withProvider(new ScriptedModel({ id: 'claude-x', responses: [httpError(529)] }), 'anthropic');
     const backup = withProvider(new ScriptedModel({ id: 'gpt-y', responses: ['answered'] }), 'openai');
-    const ends: ModelCallEndInfo[] = [];
+    const ends: LifecycleInfo<'model-call-end'>[] = [];
     const runner = new Runner({
       agent: new ReActAgent({ name: 'assistant', model: fallbackModel([primary, backup]) }),
       appName: 'app',

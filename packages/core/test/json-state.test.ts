@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { StateValueError } from '@replan/core';
-import { jsonStateAppend } from '@replan/core/store-kit';
+
 import { contractEvent } from '@replan/core/testing';
 // Internals under test: state checks where values are set, and what is stored.
 import { eventForStorage } from '../src/sessions/apply-state.js';
 import { DeltaState } from '../src/sessions/delta-state.js';
 import { MAX_STATE_DEPTH, assertJsonState, jsonStateValue } from '../src/sessions/json-state.js';
+import { jsonStateAppend } from '../src/sessions/json-state.js';
 
 function stateError(body: () => unknown): StateValueError {
   try {

@@ -6,13 +6,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   FileSessionStore,
-  IMAGE_TOKEN_ESTIMATE,
   InMemorySessionStore,
   ReActAgent,
   Runner,
   SessionCorruptError,
   agentTool,
-  estimateMediaTokens,
   fileFromBytes,
   imageFromBytes,
   inlineBlobs,
@@ -27,6 +25,8 @@ import { ReplayModel, ScriptedModel, callTools, contractEvent } from '@replan/co
 import { TokenEstimator } from '../src/compaction/token-estimate.js';
 import { requestChars } from '../src/observe/request-size.js';
 import { contractImageBytes } from '../src/testing/contract/blob-cases.js';
+import { IMAGE_TOKEN_ESTIMATE } from '../src/compaction/media-tokens.js';
+import { estimateMediaTokens } from '../src/compaction/media-tokens.js';
 
 const dirs: string[] = [];
 const freshDir = async () => {

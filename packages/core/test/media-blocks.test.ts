@@ -13,15 +13,15 @@ import {
   imageFromBytes,
   imageFromFile,
   imageFromUrl,
-  isBase64,
   stringifyToolOutput,
   tool,
-  toolResultContent,
   toolResultsOf,
 } from '@replan/core';
-import { parseAgentEvent } from '@replan/core/store-kit';
+import { isBase64, toolResultContent } from '@replan/core/agent-kit';
+
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
+import { parseAgentEvent } from '../src/events/event-schema.js';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 255]);
 const PDF = new TextEncoder().encode('%PDF-1.7\n%…');

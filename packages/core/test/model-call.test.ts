@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { BudgetExceededError, ModelCallError, ReActAgent, RunAbortedError, type ChatModel, type ModelResponse } from '@replan/core';
 import {
-  BudgetExceededError,
-  ModelCallError,
-  ReActAgent,
-  RunAbortedError,
-  type ChatModel,
-  type ModelResponse,
+  callModel,
+  InvocationContext,
+  RunBudget,
+  streamModelCall,
+  type InvocationServices,
   type ModelStreamPart,
-} from '@replan/core';
-import { callModel, InvocationContext, RunBudget, streamModelCall, type InvocationServices } from '@replan/core/agent-kit';
+} from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
-import type { ModelCallEndInfo, RunLifecycleEvent } from '@replan/core';
+import type { LifecycleInfo, RunLifecycleEvent } from '@replan/core';
 import { ObserverHub } from '../src/observe/observer-hub.js';
 import { RunObservation } from '../src/observe/run-observation.js';
 
@@ -143,7 +142,7 @@ describe('model calls seen by observers', () => {
     const labels = { appName: 'a', userId: 'u', sessionId: 's', invocationId: 'inv' };
     const budget = new RunBudget();
     const ctx = context({ budget, observation: new RunObservation(hub, labels, () => 0) });
-    const ends = () => events.filter((e): e is ModelCallEndInfo => e.kind === 'model-call-end');
+    const ends = () => events.filter((e): e is LifecycleInfo<'model-call-end'> => e.kind === 'model-call-end');
     return { ctx, budget, events, ends };
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { addUsage, InMemorySessionStore, promptCacheKey, ReActAgent, Runner, tool, promptCache } from '@replan/core';
+import { InMemorySessionStore, ReActAgent, Runner, tool, promptCache } from '@replan/core';
+import { addUsage, promptCacheKey } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 
 const echo = tool({ name: 'echo', description: 'Echoes', parameters: z.object({ v: z.string() }), execute: ({ v }) => v });

@@ -11,8 +11,9 @@ import {
   planReActTags,
   tool,
 } from '@replan/core';
-import { PLAN_REACT_TAGS, joinPlanReActTags, splitPlanReActTags } from '@replan/core/agent-kit';
+import { joinPlanReActTags, splitPlanReActTags } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
+import { PLAN_REACT_TAGS } from '../src/reasoning/plan-react-tags.js';
 
 const tags = planReActTags();
 /** The middleware's rewrite of one model answer. */

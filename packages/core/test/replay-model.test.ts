@@ -11,12 +11,12 @@ import {
   tool,
   type AgentEvent,
   type ModelRequest,
-  type ModelStreamPart,
   userMessage,
   messageText,
   type Session,
   type Tool,
 } from '@replan/core';
+import type { ModelStreamPart } from '@replan/core/agent-kit';
 import {
   ReplayModel,
   ScriptedModel,

@@ -1,15 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  InMemorySessionStore,
-  ReActAgent,
-  Runner,
-  SessionNotFoundError,
-  tool,
-  type AgentEvent,
-  type AppendOptions,
-  type SessionKey,
-} from '@replan/core';
+import { InMemorySessionStore, ReActAgent, Runner, SessionNotFoundError, tool, type AgentEvent, type SessionKey } from '@replan/core';
+import type { AppendOptions } from '@replan/core/store-kit';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { sleep } from './support.js';
 

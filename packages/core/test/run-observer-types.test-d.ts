@@ -1,26 +1,26 @@
-import type {
-  ModelCallEndInfo,
-  RunLifecycleEvent,
-  RunObserver,
-  RunResult,
-  SessionTotals,
-  ToolCallEndInfo,
-  UsageBreakdown,
-} from '@replan/core';
+import type { LifecycleInfo, RunLifecycleEvent, RunObserver, RunResult } from '@replan/core';
+import type { UsageBreakdown } from '@replan/core/agent-kit';
 import { describe, expectTypeOf, it } from 'vitest';
+import type { SessionTotals } from '../src/runner/session-totals.js';
 
 describe('RunObserver types', () => {
   it('lifecycle events narrow by kind', () => {
     const narrow = (e: RunLifecycleEvent) => {
-      if (e.kind === 'model-call-end') expectTypeOf(e).toEqualTypeOf<ModelCallEndInfo>();
-      if (e.kind === 'tool-call-end') expectTypeOf(e).toEqualTypeOf<ToolCallEndInfo>();
+      if (e.kind === 'model-call-end') expectTypeOf(e).toEqualTypeOf<LifecycleInfo<'model-call-end'>>();
+      if (e.kind === 'tool-call-end') expectTypeOf(e).toEqualTypeOf<LifecycleInfo<'tool-call-end'>>();
     };
     expectTypeOf(narrow).toBeFunction();
   });
 
+  it('LifecycleInfo<kind> is what the observer method of that kind receives', () => {
+    expectTypeOf<Parameters<NonNullable<RunObserver['onModelCallEnd']>>[0]>().toEqualTypeOf<LifecycleInfo<'model-call-end'>>();
+    expectTypeOf<Parameters<NonNullable<RunObserver['onRunStart']>>[0]>().toEqualTypeOf<LifecycleInfo<'run-start'>>();
+    expectTypeOf<LifecycleInfo<'resume'>['kind']>().toEqualTypeOf<'resume'>();
+  });
+
   it('every observer method is optional', () => {
     expectTypeOf<Record<string, never>>().toMatchTypeOf<RunObserver>();
-    expectTypeOf<RunObserver['onModelCallEnd']>().toEqualTypeOf<((info: ModelCallEndInfo) => void) | undefined>();
+    expectTypeOf<RunObserver['onModelCallEnd']>().toEqualTypeOf<((info: LifecycleInfo<'model-call-end'>) => void) | undefined>();
   });
 
   it('RunResult carries cost, the breakdown and the session totals', () => {

@@ -8,10 +8,9 @@ import {
   Runner,
   SessionBusyError,
   tool,
-  type AppendOptions,
-  type SessionLease,
   type SessionStore,
 } from '@replan/core';
+import type { AppendOptions, SessionLease } from '@replan/core/store-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { sleep } from './support.js';
 import { handleOn } from './support/store-handle.js';

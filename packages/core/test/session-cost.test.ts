@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { InMemorySessionStore, ReActAgent, Runner, costOfEvent, modelOfEvent, tool } from '@replan/core';
+import { InMemorySessionStore, ReActAgent, Runner, costOfEvent, tool } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
+import { modelOfEvent } from '../src/runner/session-totals.js';
 
 const send = tool({ name: 'send', description: 'needs approval', parameters: z.object({}), needsApproval: true, execute: () => 'sent' });
 const prices = { m: { inputPerMillion: 2, outputPerMillion: 10 } };

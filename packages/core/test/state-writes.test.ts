@@ -3,7 +3,6 @@ import { z } from 'zod';
 import {
   InMemorySessionStore,
   InvalidArgumentError,
-  MAX_ID_LENGTH,
   ReActAgent,
   Runner,
   StateValueError,
@@ -12,6 +11,7 @@ import {
   type ReActAgentOptions,
   hooks,
 } from '@replan/core';
+import { MAX_ID_LENGTH } from '@replan/core/store-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 
 const key = (id: string, userId = 'u') => ({ appName: 'app', userId, id });

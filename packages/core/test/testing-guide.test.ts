@@ -4,17 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   type AgentEvent,
-  type AppendOptions,
-  type CreateSessionInput,
   eventKind,
   InMemorySessionStore,
-  type ListSessionsInput,
   ReActAgent,
   Runner,
   type SessionKey,
   type SessionStore,
   tool,
 } from '@replan/core';
+import type { AppendOptions, CreateSessionInput, ListSessionsInput } from '@replan/core/store-kit';
 import { callTools, reply, ScriptedModel, runSessionStoreContract } from '@replan/core/testing';
 
 const lookup = tool({

@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
-import {
-  ConfigurationError,
-  jsonSchema,
-  ReActAgent,
-  Runner,
-  tool,
-  toolResultsOf,
-  type SchemaInput,
-  type SchemaIssue,
-  type Tool,
-} from '@replan/core';
+import { ConfigurationError, jsonSchema, ReActAgent, Runner, tool, toolResultsOf, type SchemaInput, type Tool } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { collect } from './support.js';
+import type { SchemaIssue } from '../src/tools/schemas/schema-input.js';
 
 /** Runs one tool call with `args`, then an answer; returns what the model was sent and shown. */
 async function callWith(t: Tool, args: Record<string, unknown>) {

@@ -10,52 +10,34 @@
 
 // Eval sets and cases
 export { defineEvalSet } from './set/define-eval-set.js';
-export type { EvalSet } from './set/define-eval-set.js';
-export type {
-  EvalCase,
-  EvalInput,
-  CaseExpectations,
-  TrajectoryMode,
-  TrajectoryExpectation,
-  ExpectedToolCall,
-  PlanExpectation,
-  AnswerExpectation,
-  AnswerPredicate,
-  JudgeExpectation,
-} from './set/eval-case.js';
+export type { EvalCase } from './set/eval-case.js';
 export { arg } from './matchers/arg-matcher.js';
-export type { Matcher, ValueKind, SpecialMatcher } from './matchers/arg-matcher.js';
 
 // Running and judging
 export { runEval } from './run/run-eval.js';
 export type { RunEvalOptions } from './run/run-eval.js';
-export type { CriterionName, CriterionResult } from './criteria/criterion-result.js';
 export { JUDGE_INSTRUCTION } from './criteria/judge-criterion.js';
-export type { JudgeVerdict } from './criteria/judge-criterion.js';
 
 // Reports
-export type { EvalReport, CaseReport, CaseRunReport, CriterionSummary } from './report/eval-report.js';
+export type { EvalReport } from './report/eval-report.js';
 export { renderTerminal } from './report/render-terminal.js';
-export type { RenderTerminalOptions } from './report/render-terminal.js';
 export { renderMarkdown } from './report/render-markdown.js';
 export { renderJUnit } from './report/render-junit.js';
 
 // From production to a test
 export { sessionToEvalCase } from './production/session-to-eval-case.js';
-export type { SessionEvalCase, SessionToEvalCaseOptions } from './production/session-to-eval-case.js';
-export { readEvalCaseFile, readRecordingFile, writeEvalCaseFiles, EVAL_FILE_SCHEMA_VERSION } from './production/case-files.js';
+export { readEvalCaseFile, readRecordingFile, writeEvalCaseFiles } from './production/case-files.js';
 
 // Task suites: deterministic domains, scored by outcome (docs/testing-and-evals.md, "Prove it on your model")
 export { defineDomain } from './suites/domain.js';
-export type { Domain } from './suites/domain.js';
 export { defineSuite } from './suites/suite.js';
-export type { Suite, AnySuite, SuiteTask, TaskExpectation, DeepPartial } from './suites/suite.js';
-export type { TaskOracle, OracleStep, OracleTurn } from './suites/oracle.js';
-export { runSuite, suiteSessionId } from './suites/run-suite.js';
-export type { RunSuiteOptions, SuiteReport, SuiteRunRef } from './suites/run-suite.js';
-export { oracleModel, SUITE_AGENT_KINDS } from './suites/suite-agent.js';
-export type { SuiteAgentKind, SuiteAgentContext, SuiteAgentFactory } from './suites/suite-agent.js';
-export { renderSuiteTable, renderSuiteMarkdown } from './suites/render-suite-table.js';
+export type { Suite, SuiteTask } from './suites/suite.js';
+export type { TaskOracle } from './suites/oracle.js';
+export { runSuite } from './suites/run-suite.js';
+export type { RunSuiteOptions } from './suites/run-suite.js';
+export { oracleModel } from './suites/suite-agent.js';
+export type { SuiteAgentContext, SuiteAgentFactory } from './suites/suite-agent.js';
+export { renderSuiteTable } from './suites/render-suite-table.js';
 export { builtinSuites } from './suites/builtin/index.js';
 
 // Errors

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 describe('public surface of @replan/eval', () => {
   it('exports the eval API and its errors', async () => {
     expect(Object.keys(await import('@replan/eval')).sort()).toEqual([
-      'EVAL_FILE_SCHEMA_VERSION',
-      'EvalInputError',
+      'EvalFileError',
+      'EvalSetError',
+      'EvalUsageError',
       'JUDGE_INSTRUCTION',
-      'SUITE_AGENT_KINDS',
       'arg',
       'builtinSuites',
       'defineDomain',
@@ -18,18 +18,16 @@ describe('public surface of @replan/eval', () => {
       'readRecordingFile',
       'renderJUnit',
       'renderMarkdown',
-      'renderSuiteMarkdown',
       'renderSuiteTable',
       'renderTerminal',
       'runEval',
       'runSuite',
       'sessionToEvalCase',
-      'suiteSessionId',
       'writeEvalCaseFiles',
     ]);
   });
 
   it('keeps the replan eval command apart, in @replan/eval/cli (for the replan CLI of @replan/studio)', async () => {
-    expect(Object.keys(await import('@replan/eval/cli')).sort()).toEqual(['EVAL_EXIT_CODES', 'EVAL_USAGE', 'runEvalCli']);
+    expect(Object.keys(await import('@replan/eval/cli')).sort()).toEqual(['EVAL_EXIT_CODES', 'runEvalCli']);
   });
 });

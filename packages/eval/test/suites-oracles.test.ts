@@ -1,7 +1,9 @@
 import { type AgentEvent, InMemorySessionStore } from '@replan/core';
 import { describe, expect, it } from 'vitest';
-import { builtinSuites, runSuite, SUITE_AGENT_KINDS, suiteSessionId } from '@replan/eval';
+import { builtinSuites, runSuite } from '@replan/eval';
 import { plansOfEvents, toolResultsByCallId } from '../src/run/run-observation.js';
+import { suiteSessionId } from '../src/suites/run-suite.js';
+import { SUITE_AGENT_KINDS } from '../src/suites/suite-agent.js';
 
 const eventsOf = async (store: InMemorySessionStore, suite: string, task: string, agent: string) => {
   const session = await store.get({ appName: `replan-suite-${suite}`, userId: 'suite', id: suiteSessionId(suite, task, agent, 1) });

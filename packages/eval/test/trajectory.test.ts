@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { judgeTrajectory } from '../src/criteria/trajectory-criterion.js';
 import type { RunObservation } from '../src/run/run-observation.js';
-import { arg, defineEvalSet, type ExpectedToolCall, runEval, type TrajectoryMode } from '@replan/eval';
+import { arg, defineEvalSet, runEval } from '@replan/eval';
 import { researchRunner } from './support/agents.js';
+import type { TrajectoryMode } from '../src/set/eval-case.js';
+import type { ExpectedToolCall } from '../src/set/eval-case.js';
 
 let id = 0;
 /** A run that made these calls (each with a fresh id, as a provider gives). */

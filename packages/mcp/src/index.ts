@@ -8,14 +8,11 @@
  */
 // MCP servers' tools, for agents
 export { mcpTools } from './client/mcp-tools.js';
-export type { McpToolset, McpToolsOptions, McpToolInfo } from './client/mcp-tools.js';
-export type { McpServer, McpStdioServer, McpHttpServer } from './client/mcp-server-config.js';
+export type { McpToolset, McpToolsOptions } from './client/mcp-tools.js';
+export type { McpServer } from './client/mcp-server-config.js';
 export { McpError } from './client/mcp-errors.js';
 export type { McpErrorKind } from './client/mcp-errors.js';
 
 // Agents served as MCP tools
 export { mcpServer } from './server/mcp-server.js';
-export type { ReplanMcpServer } from './server/mcp-server.js';
-export type { McpServerOptions, McpHttpOptions, McpHttpEndpoint } from './server/mcp-server-options.js';
-export type { ServedAgentOptions } from './server/served-agent.js';
-export type { AgentCallResult } from './server/call-results.js';
+export type { McpServerOptions } from './server/mcp-server-options.js';

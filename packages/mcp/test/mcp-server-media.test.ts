@@ -1,9 +1,10 @@
 import { fileFromBytes, imageFromBytes, InMemorySessionStore, ReActAgent, Runner } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
-import { type McpHttpEndpoint, mcpServer } from '@replan/mcp';
+import { mcpServer } from '@replan/mcp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerMedia, mcpMediaItem } from '../src/server/answer-media.js';
 import { httpClient } from './support/mcp-client.js';
+import type { McpHttpEndpoint } from '../src/server/mcp-server-options.js';
 
 const token = 'test-token-0123456789abcdef';
 const open: { close(): Promise<void> }[] = [];

@@ -1,9 +1,10 @@
 import { InMemorySessionStore, ReActAgent, Runner, toolResultsOf, tool } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
-import { mcpServer, type McpHttpEndpoint } from '@replan/mcp';
+import { mcpServer } from '@replan/mcp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { httpClient, textOf } from './support/mcp-client.js';
+import type { McpHttpEndpoint } from '../src/server/mcp-server-options.js';
 
 const token = 'test-token-0123456789abcdef';
 const open: { close(): Promise<void> }[] = [];

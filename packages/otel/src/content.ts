@@ -1,4 +1,5 @@
-import { mediaByteLength, toolResultContent, type MediaBlock, type Message, type ModelRequest } from '@replan/core';
+import type { MediaBlock, Message, ModelRequest } from '@replan/core';
+import { mediaByteLength, toolResultContent } from '@replan/core/agent-kit';
 
 /**
  * An image or file as a part: its modality, media type and size — never its bytes (inline data

@@ -10,19 +10,7 @@ import {
   type Tracer,
   type TracerProvider,
 } from '@opentelemetry/api';
-import type {
-  AgentEndInfo,
-  AgentStartInfo,
-  CompactionEndInfo,
-  CompactionStartInfo,
-  ModelCallEndInfo,
-  ModelCallStartInfo,
-  RunEndInfo,
-  RunObserver,
-  RunStartInfo,
-  ToolCallEndInfo,
-  ToolCallStartInfo,
-} from '@replan/core';
+import type { LifecycleInfo, RunObserver } from '@replan/core';
 import { Attr, UNKNOWN_PROVIDER } from './attributes.js';
 import { contentValue, inputMessages, outputMessages } from './content.js';
 import { formatTraceParent, parseTraceParent } from './trace-parent.js';
@@ -75,7 +63,7 @@ class OpenTelemetryObserver implements RunObserver {
     this.captureContent = options.captureContent ?? envCapture();
   }
 
-  onRunStart(info: RunStartInfo): void {
+  onRunStart(info: LifecycleInfo<'run-start'>): void {
     const parent = this.parentContext(info);
     const root = this.tracer.startSpan(
       `invoke_agent ${info.agent}`,
@@ -110,7 +98,7 @@ class OpenTelemetryObserver implements RunObserver {
    * runs it; a resume under the first run's root, from the stored trace context; else the
    * caller's active context.
    */
-  private parentContext(info: RunStartInfo): Context {
+  private parentContext(info: LifecycleInfo<'run-start'>): Context {
     if (info.parent) {
       const caller = this.runs.get(info.parent.invocationId);
       const tool = caller?.tools.get(info.parent.toolCallId);
@@ -122,13 +110,13 @@ class OpenTelemetryObserver implements RunObserver {
     return remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : context.active();
   }
 
-  carry(info: RunStartInfo): Record<string, string> | undefined {
+  carry(info: LifecycleInfo<'run-start'>): Record<string, string> | undefined {
     if (info.parent) return undefined; // a child session's trace follows its parent's, resumed or not
     const run = this.runs.get(info.invocationId);
     return run ? { [TRACE_PARENT_KEY]: formatTraceParent(run.root.spanContext()) } : undefined;
   }
 
-  onRunEnd(info: RunEndInfo): void {
+  onRunEnd(info: LifecycleInfo<'run-end'>): void {
     const run = this.runs.get(info.invocationId);
     if (!run) return;
     this.runs.delete(info.invocationId);
@@ -149,7 +137,7 @@ class OpenTelemetryObserver implements RunObserver {
     run.root.end(info.time);
   }
 
-  onAgentStart(info: AgentStartInfo): void {
+  onAgentStart(info: LifecycleInfo<'agent-start'>): void {
     const run = this.runs.get(info.invocationId);
     if (!run) return;
     if (info.parentAgentRunId === undefined && info.path === info.agent) {
@@ -176,7 +164,7 @@ class OpenTelemetryObserver implements RunObserver {
     run.agents.set(info.agentRunId, { span, context: trace.setSpan(ROOT_CONTEXT, span) });
   }
 
-  onAgentEnd(info: AgentEndInfo): void {
+  onAgentEnd(info: LifecycleInfo<'agent-end'>): void {
     const run = this.runs.get(info.invocationId);
     const span = run?.agents.get(info.agentRunId)?.span;
     if (!run || !span) return;
@@ -187,7 +175,7 @@ class OpenTelemetryObserver implements RunObserver {
     span.end(info.time);
   }
 
-  onModelCallStart(info: ModelCallStartInfo): void {
+  onModelCallStart(info: LifecycleInfo<'model-call-start'>): void {
     const run = this.runs.get(info.invocationId);
     if (!run) return;
     const settings = info.request.settings;
@@ -208,7 +196,7 @@ class OpenTelemetryObserver implements RunObserver {
     run.calls.set(info.callId, span);
   }
 
-  onModelCallEnd(info: ModelCallEndInfo): void {
+  onModelCallEnd(info: LifecycleInfo<'model-call-end'>): void {
     const run = this.runs.get(info.invocationId);
     const span = run?.calls.get(info.callId);
     if (!run || !span) return;
@@ -233,7 +221,7 @@ class OpenTelemetryObserver implements RunObserver {
     span.end(info.time);
   }
 
-  onToolCallStart(info: ToolCallStartInfo): void {
+  onToolCallStart(info: LifecycleInfo<'tool-call-start'>): void {
     const run = this.runs.get(info.invocationId);
     if (!run) return;
     // As for model calls: sampling attributes at the start, the rest when the span ends.
@@ -246,7 +234,7 @@ class OpenTelemetryObserver implements RunObserver {
     run.tools.set(info.toolCallId, span);
   }
 
-  onToolCallEnd(info: ToolCallEndInfo): void {
+  onToolCallEnd(info: LifecycleInfo<'tool-call-end'>): void {
     const run = this.runs.get(info.invocationId);
     const span = run?.tools.get(info.toolCallId);
     if (!run || !span) return;
@@ -267,7 +255,7 @@ class OpenTelemetryObserver implements RunObserver {
     span.end(info.time);
   }
 
-  onCompactionStart(info: CompactionStartInfo): void {
+  onCompactionStart(info: LifecycleInfo<'compaction-start'>): void {
     const run = this.runs.get(info.invocationId);
     if (!run) return;
     const attributes: Attributes = {
@@ -287,7 +275,7 @@ class OpenTelemetryObserver implements RunObserver {
     run.compacting.set(info.agentRunId, trace.setSpan(ROOT_CONTEXT, span));
   }
 
-  onCompactionEnd(info: CompactionEndInfo): void {
+  onCompactionEnd(info: LifecycleInfo<'compaction-end'>): void {
     const run = this.runs.get(info.invocationId);
     const span = run?.compactions.get(info.compactionId);
     if (!run || !span) return;

@@ -9,13 +9,12 @@ import {
   InMemorySessionStore,
   ReActAgent,
   Runner,
-  addUsage,
   agentTool,
-  emptyUsage,
   fallbackModel,
   type SessionStore,
   type Usage,
 } from '@replan/core';
+import { addUsage, emptyUsage } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { openTelemetry } from '@replan/otel';
 import { planExecuteScenario } from './plan-execute-run.js';

@@ -5,11 +5,10 @@ import {
   type ModelRequest,
   type ModelResponse,
   type Middleware,
-  type ModelStreamPart,
   type SessionStore,
   type Tool,
 } from '@replan/core';
-import { QUOTE_BEGIN, QUOTE_END, raceAbort } from '@replan/core/agent-kit';
+import { QUOTE_BEGIN, QUOTE_END, raceAbort, type ModelStreamPart } from '@replan/core/agent-kit';
 import { callTools, ScriptedModel, type ScriptedReply } from '@replan/core/testing';
 import {
   createExecutor,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { InMemorySessionStore, tool, type AgentEvent, type AppendOptions, type SessionKey } from '@replan/core';
+import { InMemorySessionStore, tool, type AgentEvent, type SessionKey } from '@replan/core';
+import type { AppendOptions } from '@replan/core/store-kit';
 import { callTools } from '@replan/core/testing';
 import { SessionKeys, PLAN_EXECUTE_META } from '@replan/planexecute';
 import { collect, countingTool, harness, kindsOf, lastText, planCall, respondCall, stepPairs } from './support.js';

@@ -11,11 +11,10 @@ import {
   type ModelCallOptions,
   type ModelRequest,
   type ModelResponse,
-  type ModelStreamPart,
   type Session,
   type Tool,
 } from '@replan/core';
-import { raceAbort } from '@replan/core/agent-kit';
+import { raceAbort, type ModelStreamPart } from '@replan/core/agent-kit';
 import { ReplayModel, ScriptedModel, callTools, recordedToolCalls, replayTools, type StoredRequestRecord } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { collect, countingTool, harness, planCall, respondCall, runnerFor } from './support.js';

@@ -1,14 +1,6 @@
 import { z } from 'zod';
-import {
-  tool,
-  type ChatModel,
-  type ModelCallOptions,
-  type ModelRequest,
-  type ModelResponse,
-  type ModelStreamPart,
-  type SessionStore,
-} from '@replan/core';
-import { raceAbort } from '@replan/core/agent-kit';
+import { tool, type ChatModel, type ModelCallOptions, type ModelRequest, type ModelResponse, type SessionStore } from '@replan/core';
+import { raceAbort, type ModelStreamPart } from '@replan/core/agent-kit';
 import { ScriptedModel, type ScriptedReply } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { runnerFor } from './support.js';

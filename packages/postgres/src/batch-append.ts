@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { ConcurrentUpdateError, SessionNotFoundError, type AgentEvent, type SessionKey, type SessionLease } from '@replan/core';
-import { SESSION_SCHEMA_VERSION, splitStateDelta, type NewBlob } from '@replan/core/store-kit';
+import { ConcurrentUpdateError, SessionNotFoundError, type AgentEvent, type SessionKey } from '@replan/core';
+import { SESSION_SCHEMA_VERSION, splitStateDelta, type NewBlob, type SessionLease } from '@replan/core/store-kit';
 import { blobColumns } from './blob-queries.js';
 import { LEASE_COLUMNS, leaseGuard, lostLease } from './lease-queries.js';
 import type { Tables } from './sql-names.js';

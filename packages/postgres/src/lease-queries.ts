@@ -1,13 +1,5 @@
 import type pg from 'pg';
-import {
-  LeaseLostError,
-  SessionBusyError,
-  SessionNotFoundError,
-  type LeaseHolder,
-  type LeaseOptions,
-  type SessionKey,
-  type SessionLease,
-} from '@replan/core';
+import { LeaseLostError, SessionBusyError, SessionNotFoundError, type SessionKey } from '@replan/core';
 import {
   assertLeaseOwner,
   assertLeaseTtl,
@@ -16,6 +8,9 @@ import {
   isHolderGone,
   thisProcess,
   type HolderProcess,
+  type LeaseHolder,
+  type LeaseOptions,
+  type SessionLease,
 } from '@replan/core/store-kit';
 import type { Tables } from './sql-names.js';
 

@@ -4,12 +4,6 @@ import {
   ReplanError,
   SessionStoreError,
   type AgentEvent,
-  type AppendOptions,
-  type LeaseHolder,
-  type LeaseOptions,
-  type SessionLease,
-  type CreateSessionInput,
-  type ListSessionsInput,
   type Session,
   type SessionKey,
   type SessionPage,
@@ -26,6 +20,12 @@ import {
   extractBlobs,
   resolveBlobLimits,
   type ResolvedBlobLimits,
+  type AppendOptions,
+  type LeaseHolder,
+  type LeaseOptions,
+  type SessionLease,
+  type CreateSessionInput,
+  type ListSessionsInput,
 } from '@replan/core/store-kit';
 import { newBlobsOf, readBlobRow } from './blob-queries.js';
 import { AppendBatcher, type QueuedAppend } from './append-batcher.js';

@@ -2,14 +2,12 @@ import type pg from 'pg';
 import {
   ConcurrentUpdateError,
   SessionNotFoundError,
-  type ListSessionsInput,
   type Session,
   type SessionKey,
-  type SessionLease,
   type SessionPage,
   type SessionSummary,
 } from '@replan/core';
-import { decodeCursor, encodeCursor } from '@replan/core/store-kit';
+import { decodeCursor, encodeCursor, type ListSessionsInput, type SessionLease } from '@replan/core/store-kit';
 import * as leases from './lease-queries.js';
 import { sessionFromRows, type EventRow, type ScopeRow, type SessionRow } from './session-rows.js';
 import type { Tables } from './sql-names.js';

@@ -1,5 +1,5 @@
+import type { BlobLimits } from '@replan/core/store-kit';
 import type pg from 'pg';
-import type { BlobLimits } from '@replan/core';
 
 /**
  * How to construct a `PostgresSessionStore`: where its connections come from, how long it waits

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect } from 'vitest';
-import { MAX_ID_LENGTH, SessionStoreError } from '@replan/core';
+import { SessionStoreError } from '@replan/core';
+import { MAX_ID_LENGTH } from '@replan/core/store-kit';
 import { contractEvent } from '@replan/core/testing';
 import { PostgresSessionStore } from '@replan/postgres';
 import { eventTexts } from './support/event-texts.js';

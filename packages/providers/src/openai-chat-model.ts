@@ -1,7 +1,7 @@
 import { ConfigurationError } from '@replan/core';
-import { imageTypeSet } from '@replan/core/agent-kit';
+import { imageTypeSet, type ModelStreamPart } from '@replan/core/agent-kit';
 import { modelNameOf } from './model-name.js';
-import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
+import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings } from '@replan/core';
 import type OpenAI from 'openai';
 import { ChatAccumulator } from './chat/chat-accumulator.js';
 import { buildChatRequest, type ChatRequestBody } from './chat/chat-request.js';

@@ -3,7 +3,8 @@ import { assistantMessage, ConfigurationError, systemMessage, tool, userMessage 
 import { toolSpecOf } from '@replan/core/agent-kit';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { OpenAIChatModel, type ProviderProfileName } from '../src/index.js';
+import { OpenAIChatModel } from '../src/index.js';
+import type { ProviderProfileName } from '../src/profiles/provider-profile.js';
 import { useFakeServer } from './support/fake-server.js';
 import { chunk, completion } from './support/payloads.js';
 import { bothWays } from './support/run.js';

@@ -1,7 +1,8 @@
 import type { ChatModel, Message, ModelResponse } from '@replan/core';
 import { fallbackModel, toolMessage, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
-import { OpenAIChatModel, OpenAIResponsesModel, type ProviderProfileName } from '../src/index.js';
+import { OpenAIChatModel, OpenAIResponsesModel } from '../src/index.js';
+import type { ProviderProfileName } from '../src/profiles/provider-profile.js';
 import { useFakeServer, type FakeServer } from './support/fake-server.js';
 import { chunk, completion } from './support/payloads.js';
 import { collect } from './support/run.js';

@@ -9,7 +9,9 @@ import {
   userMessage,
 } from '@replan/core';
 import { describe, expect, it } from 'vitest';
-import { OpenAIChatModel, UnsupportedMediaError, type MediaProfileName } from '../src/index.js';
+import { UnsupportedMediaError } from '@replan/core';
+import { OpenAIChatModel } from '../src/index.js';
+import type { MediaProfileName } from '../src/media/media-profile.js';
 import { detectMediaProfile } from '../src/media/media-profile.js';
 import { useFakeServer } from './support/fake-server.js';
 import { chunk, completion } from './support/payloads.js';

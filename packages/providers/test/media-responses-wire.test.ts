@@ -1,8 +1,8 @@
 import type { Message } from '@replan/core';
-import { fileFromBytes, imageFromBytes, ReActAgent, Runner, tool, toolMessage, userMessage } from '@replan/core';
+import { fileFromBytes, imageFromBytes, ReActAgent, Runner, tool, toolMessage, UnsupportedMediaError, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { OpenAIChatModel, OpenAIResponsesModel, UnsupportedMediaError } from '../src/index.js';
+import { OpenAIChatModel, OpenAIResponsesModel } from '../src/index.js';
 import { useFakeServer } from './support/fake-server.js';
 import { completion } from './support/payloads.js';
 

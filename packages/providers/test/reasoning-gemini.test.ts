@@ -1,7 +1,8 @@
 import type { ModelResponse } from '@replan/core';
 import { toolMessage, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
-import { OpenAIChatModel, type ProviderProfileName } from '../src/index.js';
+import { OpenAIChatModel } from '../src/index.js';
+import type { ProviderProfileName } from '../src/profiles/provider-profile.js';
 import { useFakeServer } from './support/fake-server.js';
 import { chunk, completion } from './support/payloads.js';
 import { bothWays } from './support/run.js';

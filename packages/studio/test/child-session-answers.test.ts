@@ -1,4 +1,5 @@
-import { childSessionId, InMemorySessionStore } from '@replan/core';
+import { InMemorySessionStore } from '@replan/core';
+import { childSessionId } from '@replan/core/agent-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionDigest } from '../web/src/wire-types.js';
 import { serveStudio, type StudioHandle } from '../src/index.js';

@@ -1,4 +1,5 @@
-import { childSessionId, InMemorySessionStore, type SessionKey } from '@replan/core';
+import { InMemorySessionStore, type SessionKey } from '@replan/core';
+import { childSessionId } from '@replan/core/agent-kit';
 import type { Page } from 'playwright-core';
 import { afterEach, expect, it } from 'vitest';
 import { serveStudio, type StudioHandle } from '../src/index.js';

@@ -1,5 +1,6 @@
 import type { Part } from '@a2a-js/sdk';
-import { inlineBlobs, isMediaBlock, type MediaBlock, type Message, type SessionKey, type SessionStore } from '@replan/core';
+import { inlineBlobs, type MediaBlock, type Message, type SessionKey, type SessionStore } from '@replan/core';
+import { isMediaBlock } from '@replan/core/agent-kit';
 
 /**
  * The images and files of a run's answer (its final assistant message), their bytes inline: a

@@ -1,7 +1,7 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import { COMMON_IMAGE_TYPES, ConfigurationError, ModelError } from '@replan/core';
-import { imageTypeSet } from '@replan/core/agent-kit';
-import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
+import { imageTypeSet, type ModelStreamPart } from '@replan/core/agent-kit';
+import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings } from '@replan/core';
 import { callOptionsOf, mergeSettings } from './call-options.js';
 import type { AiSdkLanguageModel } from './language-model-v4.js';
 import { toModelError } from './map-error.js';

@@ -1,5 +1,6 @@
 import type { JSONObject, JSONSchema7, LanguageModelV3CallOptions, SharedV3ProviderOptions } from '@ai-sdk/provider';
-import type { ModelRequest, ModelSettings, ToolChoice } from '@replan/core';
+import type { ModelRequest, ModelSettings } from '@replan/core';
+import type { ToolChoice } from '@replan/core/agent-kit';
 
 /** AI SDK call options but the prompt; `reasoning` is v4's (AI SDK 7) top-level effort. */
 type CallOptions = Omit<LanguageModelV3CallOptions, 'prompt'> & { reasoning?: 'minimal' | 'low' | 'medium' | 'high' };

@@ -1,5 +1,6 @@
 import type { LanguageModelV3FinishReason, LanguageModelV3Usage } from '@ai-sdk/provider';
-import type { FinishReason, Usage } from '@replan/core';
+import type { Usage } from '@replan/core';
+import type { FinishReason } from '@replan/core/agent-kit';
 
 /**
  * The AI SDK's unified finish reason as replan's: a raw `refusal` (Anthropic) is `refusal`, a

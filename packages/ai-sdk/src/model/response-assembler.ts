@@ -5,7 +5,8 @@ import type {
   LanguageModelV3Usage,
   SharedV3ProviderMetadata,
 } from '@ai-sdk/provider';
-import type { ContentBlock, Message, ModelResponse, ModelStreamPart } from '@replan/core';
+import type { ContentBlock, Message, ModelResponse } from '@replan/core';
+import type { ModelStreamPart } from '@replan/core/agent-kit';
 import { finishReasonOf, usageOf } from './finish-usage.js';
 import { mediaBlockOf } from './media-parts.js';
 import { mergeMetadata, reasoningBlockOf, toolCallSignatureOf } from './provider-metadata.js';

@@ -5,7 +5,8 @@ import type {
   LanguageModelV3ToolResultOutput,
   LanguageModelV3ToolResultPart,
 } from '@ai-sdk/provider';
-import { toolResultContent, type ContentBlock, type Message, type ToolResultBlock } from '@replan/core';
+import type { ContentBlock, Message, ToolResultBlock } from '@replan/core';
+import { toolResultContent } from '@replan/core/agent-kit';
 import { contentItemsOf, filePartOf, type MediaTarget } from './media-parts.js';
 import { reasoningOptionsOf, toolCallOptionsOf } from './provider-metadata.js';
 

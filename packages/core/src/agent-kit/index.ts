@@ -34,8 +34,7 @@
  * @module
  */
 export { InvocationContext } from '../agents/invocation-context.js';
-export type { InvocationServices, LiveSession, ChildOptions } from '../agents/invocation-context.js';
-export { WorkflowAgent } from '../agents/workflow-options.js';
+export type { InvocationServices } from '../agents/invocation-context.js';
 export { RunBudget } from '../runner/run-limits.js';
 export { RunInterruptedSignal } from '../agents/run-interrupted.js';
 export { assertAgentName } from '../agents/agent-name.js';
@@ -49,9 +48,7 @@ export type { ReasoningTarget } from '../reasoning/foreign-reasoning.js';
 
 // Model and tool calls
 export { streamModelCall, callModel } from '../agents/model-call.js';
-export { requestCache } from '../prompt-cache/prompt-cache.js';
 export { executeToolCalls, approvalInterruptId, toolInterruptId } from '../agents/tool-execution.js';
-export type { ToolExecutionOptions } from '../agents/tool-execution.js';
 export { toolSpecOf, toolParametersSchema } from '../tools/tool.js';
 export { InterruptSignal } from '../tools/interrupt-signal.js';
 export { agentToolParameters } from '../composition/agent-tool.js';
@@ -59,18 +56,9 @@ export { AGENT_TOOL_INPUT_KIND } from '../composition/child-session-link.js';
 
 // Context a model sees
 export { buildContextMessages } from '../context/build-context.js';
-export {
-  QUOTE_BEGIN,
-  QUOTE_END,
-  QUOTE_PREAMBLE,
-  QUOTE_CONTINUATION,
-  neutraliseMarkers,
-  quotePreamble,
-  quoteValue,
-  quotedBlock,
-} from '../context/quoted-context.js';
+export { QUOTE_BEGIN, QUOTE_END, neutraliseMarkers, quotePreamble, quoteValue, quotedBlock } from '../context/quoted-context.js';
 export { headTailPreview } from '../tools/offload/tool-result-preview.js';
-export { PLAN_REACT_TAGS, splitPlanReActTags, joinPlanReActTags } from '../reasoning/plan-react-tags.js';
+export { splitPlanReActTags, joinPlanReActTags } from '../reasoning/plan-react-tags.js';
 export { callModelThrough } from '../middleware/call-model-through.js';
 
 // Stopping and concurrency
@@ -79,3 +67,22 @@ export { AsyncQueue } from '../agents/async-queue.js';
 export { AnswerGate, withheldAnswers } from '../guardrails/answer-gate.js';
 export type { GateRelease, WithheldAnswer } from '../guardrails/answer-gate.js';
 export { guardrailBlockOf, guardrailBlockText } from '../guardrails/guardrail-block.js';
+
+// What a model or a tool reads (moved from the root in 0.2)
+export type {
+  ModelStreamPart,
+  ModelCallAgent,
+  ToolChoice,
+  ResponseFormat,
+  FinishReason,
+  PromptCache,
+} from '../models/chat-model.js';
+export { addUsage, emptyUsage, totalTokens } from '../models/usage.js';
+export type { UsageBreakdown, UsageBucket } from '../runner/usage-breakdown.js';
+export { isMediaBlock, isBase64, mediaByteLength, toolResultContent } from '../messages/media-check.js';
+export { mediaPlaceholder } from '../messages/message.js';
+export type { SchemaParse } from '../tools/schemas/resolve-schema.js';
+export { promptCacheKey } from '../prompt-cache/prompt-cache.js';
+export { childSessionId } from '../composition/child-session-link.js';
+export { childSessionRoot } from '../composition/child-session-root.js';
+export type { ChildSessionRoot } from '../composition/child-session-root.js';

@@ -194,6 +194,12 @@ export type RunLifecycleEvent =
   | ResumeInfo;
 
 /**
+ * One member of `RunLifecycleEvent` by its `kind`: `LifecycleInfo<'model-call-end'>` is what
+ * `onModelCallEnd` receives. One generic instead of a named type per member keeps the surface small.
+ */
+export type LifecycleInfo<K extends RunLifecycleEvent['kind']> = Extract<RunLifecycleEvent, { readonly kind: K }>;
+
+/**
  * Sees a run's lifecycle as it happens (`new Runner({ observers: [...] })`). Every method is
  * optional and called synchronously; observers never change the run. One that throws (or returns a
  * rejected promise) is reported once — to the runner's `onObserverError`, else `console.warn` — and

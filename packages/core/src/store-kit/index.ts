@@ -33,18 +33,13 @@
  * See docs/extending.md ("Writing a session store").
  * @module
  */
-export { SESSION_SCHEMA_VERSION, OLDEST_SESSION_SCHEMA_VERSION, isReadableSchemaVersion } from '../sessions/session.js';
+export { SESSION_SCHEMA_VERSION, isReadableSchemaVersion } from '../sessions/session.js';
 export { blobsToStore, extractBlobs, unheldBlobError } from '../sessions/blobs/extract-blobs.js';
 export type { ExtractedBlobs, NewBlob } from '../sessions/blobs/extract-blobs.js';
-export {
-  assertSessionBlobTotal,
-  resolveBlobLimits,
-  DEFAULT_MAX_BLOB_BYTES,
-  DEFAULT_MAX_SESSION_BLOB_BYTES,
-} from '../sessions/blobs/blob-limits.js';
+export { assertSessionBlobTotal, resolveBlobLimits } from '../sessions/blobs/blob-limits.js';
 export type { ResolvedBlobLimits } from '../sessions/blobs/blob-limits.js';
-export { blobIdOf, isBlobId } from '../sessions/blobs/blob-id.js';
-export { mapMessageMedia, mediaOf } from '../messages/map-media.js';
+export { isBlobId } from '../sessions/blobs/blob-id.js';
+export { mediaOf } from '../messages/map-media.js';
 export {
   assertSchemaVersion,
   assertExpectedVersion,
@@ -52,28 +47,29 @@ export {
   decodeStoredEvent,
   eventsForStorage,
 } from '../sessions/stored-event.js';
-export type { StoredEventRecord } from '../sessions/stored-event.js';
 export { compareSummaries, encodeCursor, decodeCursor, pageSummaries } from '../sessions/session-paging.js';
-export { APP_PREFIX, USER_PREFIX, TEMP_PREFIX, stateScopeOf, splitStateDelta, withoutTempKeys } from '../sessions/state-scope.js';
-export type { StateScope, ScopedDelta } from '../sessions/state-scope.js';
+export { APP_PREFIX, USER_PREFIX, stateScopeOf, splitStateDelta } from '../sessions/state-scope.js';
 export { foldSessionState } from '../sessions/fold-state.js';
 export { assertSessionKey, assertUserKey } from '../sessions/session-key-rules.js';
-export { jsonStateDelta, jsonStateAppend } from '../sessions/json-state.js';
-export { agentEventSchema, parseAgentEvent } from '../events/event-schema.js';
+export { jsonStateDelta } from '../sessions/json-state.js';
+export { agentEventSchema } from '../events/event-schema.js';
 export type { LeaseRecord } from '../sessions/session-lease.js';
 export {
-  MAX_LEASE_OWNER_LENGTH,
-  MAX_LEASE_TTL_MS,
   acquireFrom,
   assertAppendLease,
   assertLeaseOwner,
   assertLeaseTtl,
   assertSessionLease,
   isCurrentLease,
-  isLeaseLive,
   liveHolderOf,
   renewFrom,
 } from '../sessions/session-lease.js';
 export { holderState, isHolderGone, thisProcess } from '../sessions/holder-process.js';
-export type { HolderProcess, HolderState } from '../sessions/holder-process.js';
-export { toUserMessage } from '../messages/message.js';
+export type { HolderProcess } from '../sessions/holder-process.js';
+
+// The store contract's inputs (moved from the root in 0.2)
+export type { CreateSessionInput, ListSessionsInput, AppendOptions } from '../sessions/session-store.js';
+export type { SessionLease, LeaseOptions, LeaseHolder } from '../sessions/session-lease.js';
+export type { BlobLimits } from '../sessions/blobs/blob-limits.js';
+export type { EventActions } from '../events/agent-event.js';
+export { MAX_ID_LENGTH } from '../sessions/session-key-rules.js';

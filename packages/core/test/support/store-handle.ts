@@ -1,4 +1,5 @@
-import type { AppendOptions, InMemorySessionStore, SessionStore } from '@replan/core';
+import type { InMemorySessionStore, SessionStore } from '@replan/core';
+import type { AppendOptions } from '@replan/core/store-kit';
 
 /**
  * Another handle on the same stored sessions: a different store object, so the runner's

@@ -4,6 +4,3 @@
  * @module
  */
 export { runEvalCli, EXIT as EVAL_EXIT_CODES } from './run-eval-cli.js';
-export type { EvalCliIo } from './run-eval-cli.js';
-export type { EvalModule } from './load-eval-module.js';
-export { EVAL_USAGE } from './eval-cli-args.js';

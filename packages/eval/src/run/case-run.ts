@@ -1,4 +1,5 @@
-import { type AgentEvent, emptyUsage, type Runner, type RunResult, type Session } from '@replan/core';
+import type { AgentEvent, Runner, RunResult, Session } from '@replan/core';
+import { emptyUsage } from '@replan/core/agent-kit';
 import { judgeAnswerExpectation } from '../criteria/answer-criterion.js';
 import type { CriterionResult } from '../criteria/criterion-result.js';
 import { judgeCost } from '../criteria/cost-criterion.js';

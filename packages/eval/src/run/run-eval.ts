@@ -1,4 +1,5 @@
-import { addUsage, emptyUsage, type Runner, type Usage } from '@replan/core';
+import type { Runner, Usage } from '@replan/core';
+import { addUsage, emptyUsage } from '@replan/core/agent-kit';
 import pLimit from 'p-limit';
 import { EvalInputError } from '../errors.js';
 import type { CriterionName } from '../criteria/criterion-result.js';

@@ -1,4 +1,5 @@
-import { type ContentBlock, isMediaBlock, mediaPlaceholder, type Message } from '@replan/core';
+import type { ContentBlock, Message } from '@replan/core';
+import { isMediaBlock, mediaPlaceholder } from '@replan/core/agent-kit';
 import type { EvalCase } from './eval-case.js';
 
 /** The content blocks of a case's input (text becomes one text block). */

@@ -1,14 +1,5 @@
-import {
-  addUsage,
-  type ChatModel,
-  emptyUsage,
-  InMemorySessionStore,
-  type PriceTable,
-  type RunResult,
-  Runner,
-  type SessionStore,
-  type Usage,
-} from '@replan/core';
+import { type ChatModel, InMemorySessionStore, type PriceTable, type RunResult, Runner, type SessionStore, type Usage } from '@replan/core';
+import { addUsage, emptyUsage } from '@replan/core/agent-kit';
 import pLimit from 'p-limit';
 import { EvalInputError } from '../errors.js';
 import type { CriterionResult } from '../criteria/criterion-result.js';

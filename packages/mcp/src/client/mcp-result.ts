@@ -1,4 +1,5 @@
-import { isBase64, type ToolResultContent } from '@replan/core';
+import type { ToolResultContent } from '@replan/core';
+import { isBase64 } from '@replan/core/agent-kit';
 import { McpError } from './mcp-errors.js';
 
 /** A `tools/call` result as the SDK returns it (kept structural so public types never name the SDK's). */

@@ -1,4 +1,5 @@
-import { inlineBlobs, isMediaBlock, type Message, type MediaBlock, type Runner, type SessionKey } from '@replan/core';
+import { inlineBlobs, type Message, type MediaBlock, type Runner, type SessionKey } from '@replan/core';
+import { isMediaBlock } from '@replan/core/agent-kit';
 
 /**
  * The images and files of a run's answer (its last final assistant message), their bytes inline:

@@ -1,5 +1,5 @@
-import { ConfigurationError, type Runner, type SchemaInput, type SchemaParse, tool } from '@replan/core';
-import { toolParametersSchema } from '@replan/core/agent-kit';
+import { ConfigurationError, type Runner, type SchemaInput, tool } from '@replan/core';
+import { toolParametersSchema, type SchemaParse } from '@replan/core/agent-kit';
 
 /** One agent to serve: its runner, and what the MCP tool says about it (defaults: the agent's name and description). */
 export interface ServedAgentOptions {

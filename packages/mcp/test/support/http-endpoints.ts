@@ -1,6 +1,7 @@
-import type { mcpServer, McpHttpEndpoint } from '@replan/mcp';
+import type { mcpServer } from '@replan/mcp';
 import { afterEach } from 'vitest';
 import { httpClient } from './mcp-client.js';
+import type { McpHttpEndpoint } from '../../src/server/mcp-server-options.js';
 
 /** The bearer token the HTTP tests serve with. */
 export const token = 'test-token-0123456789abcdef';

@@ -4,12 +4,11 @@ import {
   stringifyToolOutput,
   toolCallsOf,
   toolResultsOf,
-  totalTokens,
   type AgentEvent,
   type RunResult,
   type Usage,
-  type UsageBucket,
 } from '@replan/core';
+import { totalTokens, type UsageBucket } from '@replan/core/agent-kit';
 import { planExecuteEventKind } from '../event-kind.js';
 import { stepsOf, stepText } from '../plan-schema.js';
 import { pendingReviewLines } from './plan-review-lines.js';

@@ -1,6 +1,5 @@
 import {
   type Message,
-  type ModelCallAgent,
   type ModelRequest,
   type ModelResponse,
   type ToolResultBlock,
@@ -8,6 +7,7 @@ import {
   toolResultsOf,
   type Usage,
 } from '@replan/core';
+import type { ModelCallAgent } from '@replan/core/agent-kit';
 import { callTools, reply, ScriptedModel, type ScriptedToolCall } from '@replan/core/testing';
 import { stepsOf } from '../plan-schema.js';
 import { stepView, type TurnStepScript } from './step-view.js';

@@ -1,4 +1,5 @@
-import type { PromptCache } from '@replan/core';
+import type { PromptCache } from '@replan/core/agent-kit';
+
 import type { ProviderProfileName } from '../profiles/provider-profile.js';
 import { isRecord, type Json } from '../reasoning/json.js';
 

@@ -1,4 +1,5 @@
-import type { ContentBlock, ImageBlock, Message, ModelResponse, ModelStreamPart, Usage } from '@replan/core';
+import type { ContentBlock, ImageBlock, Message, ModelResponse, Usage } from '@replan/core';
+import type { ModelStreamPart } from '@replan/core/agent-kit';
 import type { ProviderProfileName } from '../profiles/provider-profile.js';
 import { isRecord, type Json } from '../reasoning/json.js';
 import { ReasoningAssembler } from '../reasoning/reasoning-assembler.js';

@@ -1,5 +1,6 @@
 import type { ContentBlock, MediaBlock, ToolResultBlock } from '@replan/core';
-import { isMediaBlock, mediaPlaceholder, stringifyToolOutput, toolResultContent } from '@replan/core';
+import { isMediaBlock, mediaPlaceholder, toolResultContent } from '@replan/core/agent-kit';
+import { stringifyToolOutput } from '@replan/core';
 import { mediaPart, type MediaTarget, toolMediaPart } from '../media/media-parts.js';
 import type { Json } from '../reasoning/json.js';
 

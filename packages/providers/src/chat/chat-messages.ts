@@ -1,5 +1,6 @@
 import type { ContentBlock, Message, ReasoningBlock, ToolCallBlock } from '@replan/core';
-import { isMediaBlock } from '@replan/core';
+import { isMediaBlock } from '@replan/core/agent-kit';
+
 import { mediaProfile } from '../media/media-profile.js';
 import type { MediaTarget } from '../media/media-parts.js';
 import type { Json } from '../reasoning/json.js';

@@ -1,4 +1,5 @@
-import type { ModelRequest, ModelSettings, ResponseFormat, ToolChoice, ToolSpec } from '@replan/core';
+import type { ModelRequest, ModelSettings, ToolSpec } from '@replan/core';
+import type { ResponseFormat, ToolChoice } from '@replan/core/agent-kit';
 import type { ProviderProfileName } from '../profiles/provider-profile.js';
 import { cacheKeyFields, markChatBreakpoints, type PromptCaching } from '../cache/prompt-caching.js';
 import { mediaProfile, type MediaProfileName } from '../media/media-profile.js';

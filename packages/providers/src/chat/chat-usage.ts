@@ -1,4 +1,5 @@
-import type { FinishReason, Usage } from '@replan/core';
+import type { Usage } from '@replan/core';
+import type { FinishReason } from '@replan/core/agent-kit';
 import { isRecord } from '../reasoning/json.js';
 import { cacheWriteTokensOf } from '../cache/prompt-caching.js';
 

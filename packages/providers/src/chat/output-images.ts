@@ -1,5 +1,6 @@
 import type { ImageBlock } from '@replan/core';
-import { isBase64 } from '@replan/core';
+import { isBase64 } from '@replan/core/agent-kit';
+
 import { isRecord } from '../reasoning/json.js';
 
 const DATA_URL = /^data:([^;,]+);base64,(.*)$/is;

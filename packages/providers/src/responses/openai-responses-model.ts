@@ -1,6 +1,7 @@
 import { ConfigurationError } from '@replan/core';
+import type { ModelStreamPart } from '@replan/core/agent-kit';
 import { modelNameOf } from '../model-name.js';
-import type { ChatModel, ContentBlock, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
+import type { ChatModel, ContentBlock, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings } from '@replan/core';
 import type OpenAI from 'openai';
 import { createOpenAIClient, type ClientOptions } from '../client.js';
 import { fromErrorPayload, toModelError } from '../errors/map-error.js';

@@ -1,5 +1,6 @@
 import type { ContentBlock } from '@replan/core';
-import { isMediaBlock, stringifyToolOutput, toolResultContent } from '@replan/core';
+import { isMediaBlock, toolResultContent } from '@replan/core/agent-kit';
+import { stringifyToolOutput } from '@replan/core';
 import { type MediaApi, mediaPart, type MediaTarget, toolMediaPart } from '../media/media-parts.js';
 import type { Json } from '../reasoning/json.js';
 

@@ -1,4 +1,5 @@
-import type { ContentBlock, FinishReason, ModelResponse, ReasoningBlock, Usage } from '@replan/core';
+import type { ContentBlock, ModelResponse, ReasoningBlock, Usage } from '@replan/core';
+import type { FinishReason } from '@replan/core/agent-kit';
 import { parseArguments } from '../chat/tool-call-accumulator.js';
 import { isRecord, nonEmptyString, type Json } from '../reasoning/json.js';
 import { cacheWriteTokensOf } from '../cache/prompt-caching.js';

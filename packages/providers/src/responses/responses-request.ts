@@ -1,5 +1,6 @@
-import type { ContentBlock, Message, ModelRequest, ModelSettings, ReasoningBlock, ToolChoice } from '@replan/core';
-import { isMediaBlock, mediaPlaceholder } from '@replan/core';
+import type { ContentBlock, Message, ModelRequest, ModelSettings, ReasoningBlock } from '@replan/core';
+import { type ToolChoice, isMediaBlock, mediaPlaceholder } from '@replan/core/agent-kit';
+
 import { plainText } from '../chat/chat-content.js';
 import { RESPONSES_MEDIA } from '../media/media-profile.js';
 import { responsesParts, responsesToolOutput } from './responses-media.js';

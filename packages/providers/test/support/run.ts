@@ -1,4 +1,5 @@
-import type { ChatModel, ModelRequest, ModelResponse, ModelStreamPart } from '@replan/core';
+import type { ChatModel, ModelRequest, ModelResponse } from '@replan/core';
+import type { ModelStreamPart } from '@replan/core/agent-kit';
 import { userMessage } from '@replan/core';
 import { expect } from 'vitest';
 import type { FakeServer, Reply } from './fake-server.js';

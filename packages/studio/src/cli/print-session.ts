@@ -1,5 +1,5 @@
-import { addUsage, type AgentEvent, emptyUsage, type Run, type RunResult, type RunStatus, type Session, sessionTotals } from '@replan/core';
-import { guardrailBlockText } from '@replan/core/agent-kit';
+import { type AgentEvent, type Run, type RunResult, type RunStatus, type Session, sessionTotals } from '@replan/core';
+import { guardrailBlockText, addUsage, emptyUsage } from '@replan/core/agent-kit';
 import { renderRun } from '@replan/planexecute/terminal';
 import { storedBreakdown } from '../view/step-usage.js';
 import type { SessionRow, StepStatus } from '../../web/src/wire-types.js';

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { childSessionRoot, type PriceTable, type SessionKey, type SessionStore } from '@replan/core';
+import type { PriceTable, SessionKey, SessionStore } from '@replan/core';
+import { childSessionRoot } from '@replan/core/agent-kit';
 import { planExecuteEventKind } from '@replan/planexecute';
 import { eventKind } from '@replan/core';
 import type { EventDetail, EventPage, RunnerView, StepDetail, StudioInfo } from '../../web/src/wire-types.js';

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { isMediaBlock, type AgentEvent, type MediaBlock, type SessionStore } from '@replan/core';
+import type { AgentEvent, MediaBlock, SessionStore } from '@replan/core';
+import { isMediaBlock } from '@replan/core/agent-kit';
 import { mediaOf } from '@replan/core/store-kit';
 import { StudioError } from '../errors.js';
 import type { SessionReader } from '../session-reader.js';

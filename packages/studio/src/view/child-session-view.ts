@@ -1,4 +1,5 @@
-import type { ChildSessionRoot } from '@replan/core';
+import type { ChildSessionRoot } from '@replan/core/agent-kit';
+
 import type { SessionDigest } from '../../web/src/wire-types.js';
 
 /**

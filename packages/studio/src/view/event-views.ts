@@ -1,13 +1,5 @@
-import {
-  eventKind,
-  isMediaBlock,
-  mediaPlaceholder,
-  stringifyToolOutput,
-  toolResultContent,
-  type AgentEvent,
-  type ContentBlock,
-} from '@replan/core';
-import { guardrailBlockOf, guardrailBlockText } from '@replan/core/agent-kit';
+import { eventKind, stringifyToolOutput, type AgentEvent, type ContentBlock } from '@replan/core';
+import { guardrailBlockOf, guardrailBlockText, isMediaBlock, mediaPlaceholder, toolResultContent } from '@replan/core/agent-kit';
 import { planExecuteEventKind } from '@replan/planexecute';
 import type { BlockView, EventRow, EventView } from '../../web/src/wire-types.js';
 import { compactionLine, compactionView } from './compaction-view.js';

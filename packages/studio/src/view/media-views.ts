@@ -1,4 +1,5 @@
-import { mediaByteLength, type MediaBlock } from '@replan/core';
+import type { MediaBlock } from '@replan/core';
+import { mediaByteLength } from '@replan/core/agent-kit';
 import type { MediaView } from '../../web/src/wire-types.js';
 
 /**

@@ -1,4 +1,6 @@
-import { childSessionRoot, type LeaseHolder, type Session, type SessionKey, type SessionStore } from '@replan/core';
+import type { Session, SessionKey, SessionStore } from '@replan/core';
+import type { LeaseHolder } from '@replan/core/store-kit';
+import { childSessionRoot } from '@replan/core/agent-kit';
 
 /**
  * Who runs a session's open invocation now: the live holder of its lease — for a child session

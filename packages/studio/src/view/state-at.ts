@@ -1,5 +1,5 @@
-import type { AgentEvent, EventActions } from '@replan/core';
-import { stateScopeOf } from '@replan/core/store-kit';
+import type { AgentEvent } from '@replan/core';
+import { stateScopeOf, type EventActions } from '@replan/core/store-kit';
 
 /** An event's state changes, as the stores apply them: `stateDelta`, then `stateAppend` onto lists. */
 function applyActions(state: Record<string, unknown>, actions: EventActions | undefined): void {

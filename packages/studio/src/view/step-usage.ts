@@ -1,4 +1,5 @@
-import { type AgentEvent, addUsage, costOfEvent, emptyUsage, type PriceTable, type UsageBreakdown, type UsageBucket } from '@replan/core';
+import { type AgentEvent, costOfEvent, type PriceTable } from '@replan/core';
+import { addUsage, emptyUsage, type UsageBreakdown, type UsageBucket } from '@replan/core/agent-kit';
 import { planExecuteEventKind } from '@replan/planexecute';
 
 /**

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { childSessionId, toolResultsOf } from '@replan/core';
+import { toolResultsOf } from '@replan/core';
+import { childSessionId } from '@replan/core/agent-kit';
 import { runChild, type ChildConfig } from './child-process.js';
 import { readAttempts, readEffects } from './session-view.js';
 import { withTarget, type StoreTarget, type TargetFactory } from './store-target.js';
