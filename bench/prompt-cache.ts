@@ -18,11 +18,10 @@ import {
   createPlanner,
   createReplanner,
   type ExecutionContext,
-  ExecutorPrompt,
   type ExecutorInput,
   fillTemplate,
+  linearMode,
   formatContextView,
-  ReplannerPrompt,
   stepText,
 } from '@replan/planexecute';
 import { OpenAIChatModel } from '@replan/providers';
@@ -152,14 +151,14 @@ const tools = ['search_archive', 'read_filing', 'list_filings'].map((name) =>
 /** The executor prompt as it was before: the plan, then the completed steps, then the step. */
 function oldExecutorPrompt(input: ExecutorInput): Message[] {
   const task = `## PLAN\n${JSON.stringify(input.plan, null, 2)}\n\n## COMPLETED STEPS AND RESULTS\n${input.context ? formatContextView(input.context) : '(none yet)'}\n\n## YOUR STEP\n${quoteValue(stepText(input.step))}`;
-  return [systemMessage(ExecutorPrompt.system), ...input.userInput, userMessage(task)];
+  return [systemMessage(linearMode.prompts.executor.system), ...input.userInput, userMessage(task)];
 }
 
 /** The replanner prompt as it was before: the plan, then the completed steps. */
 function oldReplannerPrompt(input: ExecutionContext): Message[] {
   const tools = { planTool: 'plan', respondTool: 'respond' };
   const task = `## CURRENT PLAN\n${JSON.stringify(input.plan, null, 2)}\n\n## COMPLETED STEPS AND RESULTS\n${input.context ? formatContextView(input.context) : '(none yet)'}\n\nDecide now: call "respond" or "plan".`;
-  return [systemMessage(fillTemplate(ReplannerPrompt.system, tools)), ...input.userInput, userMessage(task)];
+  return [systemMessage(fillTemplate(linearMode.prompts.replanner.system, tools)), ...input.userInput, userMessage(task)];
 }
 
 interface Figures {

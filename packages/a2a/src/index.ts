@@ -9,6 +9,5 @@
 export { a2aServer } from './server/a2a-server.js';
 export type { A2aServerOptions } from './server/a2a-server.js';
 export { A2aError } from './a2a-errors.js';
-export type { A2aErrorKind } from './a2a-errors.js';
 export { a2aAgentTool } from './client/a2a-agent-tool.js';
 export type { A2aAgentToolOptions } from './client/a2a-agent-tool.js';

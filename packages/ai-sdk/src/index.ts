@@ -21,5 +21,3 @@ export { uiChunkId } from './ui-stream/identified-chunks.js';
 export { assistantMessageId } from './ui-stream/message-id.js';
 export type { PlanData, StepData, InterruptData, GuardrailData, ReplanUIMessage, ReplanUIChunk } from './ui-stream/ui-data-parts.js';
 export { UIStreamError } from './ui-stream/ui-stream-errors.js';
-export type { UIStreamErrorKind } from './ui-stream/ui-stream-errors.js';
-export type { ResumeIdProblem } from './ui-stream/ui-stream-errors.js';

@@ -4,15 +4,7 @@ import { describe, expect, it } from 'vitest';
 describe('public surface of @replan/ai-sdk', () => {
   it('exports aiSdkModel, its model class and its typed errors, and the UI message streams with theirs', async () => {
     expect(Object.keys(await import('@replan/ai-sdk')).sort()).toEqual([
-      'AiSdkModelError',
-      'AuthenticationError',
-      'ContextLengthError',
-      'InvalidRequestError',
-      'RateLimitError',
-      'ResumeIdError',
-      'StreamSessionNotFoundError',
-      'TimeoutError',
-      'UnknownApprovalError',
+      'UIStreamError',
       'aiSdkModel',
       'approvalResponsesOf',
       'assistantMessageId',

@@ -53,10 +53,9 @@ export type { ApprovalAnswer } from './tools/approval-answer.js';
 
 // Composition: agents as tools (child sessions)
 export { agentTool } from './composition/agent-tool.js';
-export type { AgentToolOptions, AgentToolResult } from './composition/agent-tool.js';
+export type { AgentToolResult } from './composition/agent-tool.js';
 export { readChildSessionLink } from './composition/child-session-link.js';
 export { AgentToolError, ChildSessionError } from './errors/composition-errors.js';
-export type { ChildSessionErrorKind } from './errors/composition-errors.js';
 
 // Events
 export type { AgentEvent, EventError, Interrupt, FinalAnswer, RunStatus } from './events/agent-event.js';
@@ -82,7 +81,7 @@ export { promptCache } from './prompt-cache/prompt-cache.js';
 export type { PromptCacheOptions } from './prompt-cache/prompt-cache.js';
 export { hooks } from './hooks/react-hooks.js';
 export type { ReActHooks } from './hooks/react-hooks.js';
-export type { Middleware, MiddlewareContext, ModelCallNext, ToolCallContext, ToolCallNext, ToolOutcome } from './middleware/middleware.js';
+export type { Middleware, MiddlewareContext, ToolCallContext, ToolOutcome } from './middleware/middleware.js';
 export { SequentialAgent } from './agents/sequential-agent.js';
 export { ParallelAgent } from './agents/parallel-agent.js';
 export { LoopAgent } from './agents/loop-agent.js';
@@ -132,7 +131,6 @@ export {
 } from './errors/run-errors.js';
 export { StateValueError } from './errors/state-value-error.js';
 export { ReplayError } from './errors/replay-errors.js';
-export type { ReplayErrorKind, ReplayErrorDetails } from './errors/replay-errors.js';
 export {
   ConcurrentUpdateError,
   SessionBusyError,

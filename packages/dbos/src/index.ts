@@ -1,4 +1,3 @@
 export { dbosRuns, DbosRuns } from './dbos-runs.js';
 export type { DbosRunsOptions } from './dbos-runs-options.js';
 export { DbosError } from './dbos-errors.js';
-export type { DbosErrorKind } from './dbos-errors.js';

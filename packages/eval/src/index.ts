@@ -35,13 +35,10 @@ export type { Suite, SuiteTask } from './suites/suite.js';
 export type { TaskOracle } from './suites/oracle.js';
 export { runSuite } from './suites/run-suite.js';
 export type { RunSuiteOptions } from './suites/run-suite.js';
-export { oracleModel } from './suites/suite-agent.js';
-export type { SuiteAgentContext, SuiteAgentFactory } from './suites/suite-agent.js';
+export type { SuiteAgentContext } from './suites/suite-agent.js';
 export { renderSuiteTable } from './suites/render-suite-table.js';
-export { builtinSuites } from './suites/builtin/index.js';
 
 // Errors
 export { EvalInputError } from './errors.js';
-export type { EvalInputErrorKind } from './errors.js';
 
 // The `replan eval` command is `@replan/eval/cli` (the replan CLI of @replan/studio calls it).

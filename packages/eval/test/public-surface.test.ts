@@ -4,16 +4,12 @@ import { describe, expect, it } from 'vitest';
 describe('public surface of @replan/eval', () => {
   it('exports the eval API and its errors', async () => {
     expect(Object.keys(await import('@replan/eval')).sort()).toEqual([
-      'EvalFileError',
-      'EvalSetError',
-      'EvalUsageError',
+      'EvalInputError',
       'JUDGE_INSTRUCTION',
       'arg',
-      'builtinSuites',
       'defineDomain',
       'defineEvalSet',
       'defineSuite',
-      'oracleModel',
       'readEvalCaseFile',
       'readRecordingFile',
       'renderJUnit',

@@ -1,6 +1,7 @@
 import { type AgentEvent, InMemorySessionStore } from '@replan/core';
 import { describe, expect, it } from 'vitest';
-import { builtinSuites, runSuite } from '@replan/eval';
+import { runSuite } from '@replan/eval';
+import { builtinSuites } from '../src/suites/builtin/index.js';
 import { plansOfEvents, toolResultsByCallId } from '../src/run/run-observation.js';
 import { suiteSessionId } from '../src/suites/run-suite.js';
 import { SUITE_AGENT_KINDS } from '../src/suites/suite-agent.js';

@@ -5,7 +5,9 @@ import { FileSessionStore, ReActAgent, tool } from '@replan/core';
 import { ReplayModel, ScriptedModel } from '@replan/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { builtinSuites, defineDomain, defineSuite, oracleModel, renderJUnit, runSuite, type Suite, type SuiteTask } from '@replan/eval';
+import { defineDomain, defineSuite, renderJUnit, runSuite, type Suite, type SuiteTask } from '@replan/eval';
+import { builtinSuites } from '../src/suites/builtin/index.js';
+import { oracleModel } from '../src/suites/suite-agent.js';
 
 let dir: string;
 beforeEach(async () => {

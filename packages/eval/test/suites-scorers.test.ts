@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { builtinSuites, runSuite, type Suite, type SuiteTask, type TaskOracle } from '@replan/eval';
+import { runSuite, type Suite, type SuiteTask, type TaskOracle } from '@replan/eval';
+import { builtinSuites } from '../src/suites/builtin/index.js';
 import { judgeState } from '../src/suites/score-task.js';
 
 // Mutants: a wrong oracle must be caught by the scorer it offends. Each runs as ReAct (the scorers

@@ -11,7 +11,6 @@ export { mcpTools } from './client/mcp-tools.js';
 export type { McpToolset, McpToolsOptions } from './client/mcp-tools.js';
 export type { McpServer } from './client/mcp-server-config.js';
 export { McpError } from './client/mcp-errors.js';
-export type { McpErrorKind } from './client/mcp-errors.js';
 
 // Agents served as MCP tools
 export { mcpServer } from './server/mcp-server.js';

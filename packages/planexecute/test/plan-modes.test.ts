@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messageText } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
-import {
-  createPlanExecuteAgent,
-  createPlanner,
-  graphMode,
-  graphPlanSchema,
-  linearMode,
-  PlannerPrompt,
-  type PlanMode,
-} from '@replan/planexecute';
+import { createPlanExecuteAgent, createPlanner, graphMode, graphPlanSchema, linearMode, type PlanMode } from '@replan/planexecute';
 import { collect, planCall, respondCall, runnerFor } from './support.js';
 
 describe('plan modes: a strategy the parts ask, not a flag they test', () => {
@@ -17,7 +9,7 @@ describe('plan modes: a strategy the parts ask, not a flag they test', () => {
     const terse: PlanMode = {
       ...linearMode,
       name: 'terse',
-      prompts: { ...linearMode.prompts, planner: { ...PlannerPrompt, system: 'TERSE: one step per line.' } },
+      prompts: { ...linearMode.prompts, planner: { ...linearMode.prompts.planner, system: 'TERSE: one step per line.' } },
       // At most two steps: a longer plan goes back to the model as a repair.
       validate: (plan) => ((plan as { steps: unknown[] }).steps.length <= 2 ? undefined : 'at most 2 steps'),
     };

@@ -5,11 +5,6 @@ import { describe, expect, it } from 'vitest';
 describe('public surface of @replan/planexecute', () => {
   it('exports the create* functions, session keys, plan schemas, prompt templates, event kinds, the plan and respond tool specs, and errors', async () => {
     expect(Object.keys(await import('@replan/planexecute')).sort()).toEqual([
-      'ExecutorPrompt',
-      'GraphExecutorPrompt',
-      'GraphPlannerPrompt',
-      'GraphReplannerPrompt',
-      'INSERTED_RESULTS_PREAMBLE',
       'InvalidPlanGraphError',
       'InvalidPlanReviewAnswerError',
       'PLAN_EXECUTE_META',
@@ -17,11 +12,8 @@ describe('public surface of @replan/planexecute', () => {
       'PlanCheckError',
       'PlanStalledError',
       'PlanTool',
-      'PlannerPrompt',
       'PlanningError',
-      'ReplannerPrompt',
       'RespondTool',
-      'STEP_RESULTS_PREAMBLE',
       'SessionKeys',
       'createExecutor',
       'createPlanExecuteAgent',

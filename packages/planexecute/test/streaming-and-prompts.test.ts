@@ -3,12 +3,10 @@ import { messageText, Runner, type AgentEvent } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import {
   createPlanExecuteAgent,
-  ExecutorPrompt,
   fillTemplate,
+  linearMode,
   planExecuteEventKind,
-  PlannerPrompt,
   PlanTool,
-  ReplannerPrompt,
   RespondTool,
   SessionKeys,
   type PlanExecuteEventKind,
@@ -85,10 +83,10 @@ describe('prompts and user input', () => {
   });
 
   it('exports templates that name their inputs and fill them', () => {
-    expect(PlannerPrompt.inputs).toEqual(['objective', 'tools']);
-    expect(ExecutorPrompt.inputs).toEqual(['objective', 'executedSteps', 'plan', 'step']);
-    expect(ReplannerPrompt.inputs).toContain('executedSteps');
-    expect(fillTemplate(ExecutorPrompt.task ?? '', { step: 'do X' })).toContain('## YOUR STEP\ndo X');
+    expect(linearMode.prompts.planner.inputs).toEqual(['objective', 'tools']);
+    expect(linearMode.prompts.executor.inputs).toEqual(['objective', 'executedSteps', 'plan', 'step']);
+    expect(linearMode.prompts.replanner.inputs).toContain('executedSteps');
+    expect(fillTemplate(linearMode.prompts.executor.task ?? '', { step: 'do X' })).toContain('## YOUR STEP\ndo X');
     expect(fillTemplate('{a} {b}', { a: '1' })).toBe('1 {b}');
     expect(PlanTool.name).toBe('plan');
     expect(PlanTool.parameters).toMatchObject({ type: 'object', properties: { steps: { type: 'array' } }, required: ['steps'] });

@@ -1,4 +1,3 @@
 export { serveStudio } from './serve-studio.js';
 export type { StudioOptions, StudioHandle } from './serve-studio.js';
 export { StudioError } from './errors.js';
-export type { StudioErrorKind } from './errors.js';

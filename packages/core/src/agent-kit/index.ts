@@ -40,7 +40,6 @@ export { RunInterruptedSignal } from '../agents/run-interrupted.js';
 export { assertAgentName } from '../agents/agent-name.js';
 export { runAgent } from '../agents/run-agent.js';
 export { retryModelCall } from '../models/model-retries.js';
-export type { RetryModelCallOptions } from '../models/model-retries.js';
 export { modelErrorKindOf, kindOfStatus } from '../models/model-error-kind-of.js';
 export { imageTypeRefusal, imageTypeSet, normalMediaType, unsentToolMediaText } from '../messages/image-types.js';
 export { withoutForeignReasoning, isProviderBound } from '../reasoning/foreign-reasoning.js';
@@ -69,14 +68,7 @@ export type { GateRelease, WithheldAnswer } from '../guardrails/answer-gate.js';
 export { guardrailBlockOf, guardrailBlockText } from '../guardrails/guardrail-block.js';
 
 // What a model or a tool reads (moved from the root in 0.2)
-export type {
-  ModelStreamPart,
-  ModelCallAgent,
-  ToolChoice,
-  ResponseFormat,
-  FinishReason,
-  PromptCache,
-} from '../models/chat-model.js';
+export type { ModelStreamPart, ModelCallAgent, ToolChoice, ResponseFormat, FinishReason, PromptCache } from '../models/chat-model.js';
 export { addUsage, emptyUsage, totalTokens } from '../models/usage.js';
 export type { UsageBreakdown, UsageBucket } from '../runner/usage-breakdown.js';
 export { isMediaBlock, isBase64, mediaByteLength, toolResultContent } from '../messages/media-check.js';

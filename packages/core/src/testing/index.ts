@@ -8,4 +8,3 @@ export { checkRecording } from '../replay/recorded-session.js';
 export { requestParts } from '../replay/request-fingerprint.js';
 export type { StoredRequestRecord } from '../agents/response-record.js';
 export { testMiddleware } from './test-middleware.js';
-export type { MiddlewareTestOptions, MiddlewareTestRun } from './test-middleware.js';

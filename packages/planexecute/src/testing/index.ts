@@ -5,11 +5,5 @@
  * @module
  */
 export { scriptPlanExecute } from './script-plan-execute.js';
-export type {
-  PlanExecuteScript,
-  ScriptedPlanExecute,
-  ScriptedPlanExecuteOptions,
-  ScriptedTurn,
-  StepScript,
-} from './script-plan-execute.js';
-export type { StepTurn, StepView, TurnStepScript } from './step-view.js';
+export type { PlanExecuteScript } from './script-plan-execute.js';
+export type { StepView } from './step-view.js';
