@@ -91,10 +91,10 @@ export type { ApprovalAnswer } from './tools/approval-answer.js';
 // Composition: agents as tools (child sessions)
 export { agentTool } from './composition/agent-tool.js';
 export type { AgentToolOptions, AgentToolResult } from './composition/agent-tool.js';
-export { childSessionId, readChildSessionLink } from './composition/child-session-link.js';
-export type { ChildSessionLink } from './composition/child-session-link.js';
-export { childSessionRoot } from './composition/child-session-root.js';
-export type { ChildSessionRoot } from './composition/child-session-root.js';
+export { childSessionId, readChildSessionLink } from './sessions/child-session-link.js';
+export type { ChildSessionLink } from './sessions/child-session-link.js';
+export { childSessionRoot } from './sessions/child-session-root.js';
+export type { ChildSessionRoot } from './sessions/child-session-root.js';
 export {
   AgentToolError,
   ChildSessionConflictError,
@@ -139,8 +139,8 @@ export { MAX_ID_LENGTH } from './sessions/session-key-rules.js';
 
 // Agents
 // Writing an agent: `@replan/core/agent-kit` (InvocationContext, model and tool calls, ...).
-export type { Agent } from './agents/agent.js';
-export type { InvocationContext } from './agents/invocation-context.js';
+export type { Agent } from './invocation/agent.js';
+export type { InvocationContext } from './invocation/invocation-context.js';
 export { ReActAgent } from './agents/react-agent.js';
 export type { ReActAgentOptions, Instruction } from './agents/react-agent.js';
 export { promptCacheKey } from './agents/prompt-cache.js';
@@ -161,23 +161,16 @@ export type { BuiltInPlannerOptions, ThinkingSettings } from './reasoning/built-
 
 // Runner
 export { Runner } from './runner/runner.js';
-export type { RunnerOptions, RunOptions, ResumeOptions, PendingOptions } from './runner/runner.js';
+export type { RunnerOptions, RunOptions, ResumeOptions, PendingOptions } from './runner/run-options.js';
 export type { Run } from './runner/run.js';
-export type { RunResult } from './runner/run.js';
-export type {
-  Guardrail,
-  GuardrailContext,
-  GuardrailFn,
-  Guardrails,
-  GuardrailStage,
-  GuardrailTrip,
-  GuardrailVerdict,
-} from './guardrails/guardrail.js';
+export type { RunResult } from './events/run-result.js';
+export type { Guardrail, GuardrailContext, GuardrailFn, Guardrails } from './guardrails/guardrail.js';
+export type { GuardrailStage, GuardrailTrip, GuardrailVerdict } from './events/guardrail-verdict.js';
 export { GuardrailError } from './guardrails/guardrail-error.js';
-export type { RunLimits } from './runner/run-limits.js';
-export type { ModelPrice, PriceTable } from './runner/model-prices.js';
-export type { UsageBucket, UsageBreakdown } from './runner/usage-breakdown.js';
-export type { ModelMeta, SessionTotals } from './runner/session-totals.js';
+export type { RunLimits } from './invocation/run-limits.js';
+export type { ModelPrice, PriceTable } from './models/model-prices.js';
+export type { UsageBucket, UsageBreakdown } from './models/usage-breakdown.js';
+export type { ModelMeta, SessionTotals } from './events/run-result.js';
 export { costOfEvent, modelOfEvent, sessionTotals } from './runner/session-totals.js';
 
 // Observers
@@ -209,7 +202,7 @@ export { CompactionError } from './errors/compaction-error.js';
 export { FallbackExhaustedError } from './errors/fallback-error.js';
 export type { FallbackAttempt } from './errors/fallback-error.js';
 export type { CompactionOptions } from './compaction/compaction-options.js';
-export { estimateMediaTokens, IMAGE_TOKEN_ESTIMATE, LOW_DETAIL_IMAGE_TOKEN_ESTIMATE } from './compaction/media-tokens.js';
+export { estimateMediaTokens, IMAGE_TOKEN_ESTIMATE, LOW_DETAIL_IMAGE_TOKEN_ESTIMATE } from './messages/media-tokens.js';
 export { DEFAULT_COMPACTION_INSTRUCTION } from './compaction/summary-prompt.js';
 export type { ToolResultsOptions } from './tools/offload/tool-result-preview.js';
 export {

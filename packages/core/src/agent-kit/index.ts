@@ -31,27 +31,27 @@
  * See docs/extending.md ("Writing an agent").
  * @module
  */
-export { InvocationContext } from '../agents/invocation-context.js';
-export type { InvocationServices, LiveSession, ChildOptions } from '../agents/invocation-context.js';
+export { InvocationContext } from '../invocation/invocation-context.js';
+export type { InvocationServices, LiveSession, ChildOptions } from '../invocation/invocation-context.js';
 export { WorkflowAgent } from '../agents/workflow-options.js';
-export { RunBudget } from '../runner/run-limits.js';
-export { RunInterruptedSignal } from '../agents/run-interrupted.js';
-export { assertAgentName } from '../agents/agent-name.js';
-export { runAgent } from '../agents/run-agent.js';
+export { RunBudget } from '../invocation/run-limits.js';
+export { RunInterruptedSignal } from '../invocation/run-interrupted.js';
+export { assertAgentName } from '../invocation/agent-name.js';
+export { runAgent } from '../invocation/run-agent.js';
 export { markContextLengthError } from '../errors/context-length-error.js';
 export { fallbackReasonOf, FALLBACK_REASONS } from '../models/fallback-reason.js';
-export { withoutForeignReasoning, isProviderBound } from '../reasoning/foreign-reasoning.js';
-export type { ReasoningTarget } from '../reasoning/foreign-reasoning.js';
+export { withoutForeignReasoning, isProviderBound } from '../models/foreign-reasoning.js';
+export type { ReasoningTarget } from '../models/foreign-reasoning.js';
 
 // Model and tool calls
-export { streamModelCall, callModel } from '../agents/model-call.js';
+export { streamModelCall, callModel } from '../invocation/model-call.js';
 export { requestCache } from '../agents/prompt-cache.js';
 export { executeToolCalls, approvalInterruptId, toolInterruptId } from '../agents/tool-execution.js';
 export type { ToolExecutionOptions } from '../agents/tool-execution.js';
 export { toolSpecOf, toolParametersSchema } from '../tools/tool.js';
 export { InterruptSignal } from '../tools/interrupt-signal.js';
 export { agentToolParameters } from '../composition/agent-tool.js';
-export { AGENT_TOOL_INPUT_KIND } from '../composition/child-session-link.js';
+export { AGENT_TOOL_INPUT_KIND } from '../sessions/child-session-link.js';
 
 // Context a model sees
 export { buildContextMessages } from '../context/build-context.js';
@@ -70,7 +70,7 @@ export { PLAN_REACT_TAGS, splitPlanReActTags, joinPlanReActTags } from '../reaso
 export type { ReActPlanner } from '../reasoning/react-planner.js';
 
 // Stopping and concurrency
-export { abortErrorOf, raceAbort } from '../agents/abort.js';
+export { abortErrorOf, raceAbort } from '../invocation/abort.js';
 export { AsyncQueue } from '../agents/async-queue.js';
 export { AnswerGate, withheldAnswers } from '../guardrails/answer-gate.js';
 export type { GateRelease, WithheldAnswer } from '../guardrails/answer-gate.js';

@@ -1,6 +1,6 @@
 import type { PromptCache, PromptCacheRetention } from '../models/chat-model.js';
-import { valueDigest } from '../replay/value-digest.js';
-import type { InvocationContext } from './invocation-context.js';
+import { valueDigest } from '../models/value-digest.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
 
 /**
  * An agent's prompt caching: each of its requests carries `ModelRequest.cache` with this key and

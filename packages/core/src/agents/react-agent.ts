@@ -12,12 +12,12 @@ import type { SchemaInput, SchemaOutput } from '../tools/schemas/schema-input.js
 import { type AgentToolOptions, agentTool, type agentToolParameters } from '../composition/agent-tool.js';
 import { buildContextMessages } from '../context/build-context.js';
 import type { ContextOptions } from '../context/context-options.js';
-import type { Agent } from './agent.js';
-import { assertAgentName } from './agent-name.js';
-import type { InvocationContext } from './invocation-context.js';
-import { callModel } from './model-call.js';
+import type { Agent } from '../invocation/agent.js';
+import { assertAgentName } from '../invocation/agent-name.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
+import { callModel } from '../invocation/model-call.js';
 import type { HookContext, ReActHooks } from './react-hooks.js';
-import { RunInterruptedSignal } from './run-interrupted.js';
+import { RunInterruptedSignal } from '../invocation/run-interrupted.js';
 import { executeToolCalls } from './tool-execution.js';
 import { type CompactionOptions, type ResolvedCompaction, resolveCompaction } from '../compaction/compaction-options.js';
 import { TurnCompactor } from '../compaction/turn-compactor.js';

@@ -8,12 +8,12 @@ import type { Tool } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import { toolOutputJson } from '../tools/tool-output-json.js';
 import { mediaContentProblem, withBase64Media } from '../messages/media-check.js';
-import { TOOL_RUNTIME, type ToolRuntime } from '../tools/tool-runtime.js';
+import { TOOL_RUNTIME, type ToolRuntime } from '../invocation/tool-runtime.js';
 import { BudgetExceededError } from '../errors/run-errors.js';
 import { ConcurrentUpdateError } from '../errors/session-errors.js';
-import { abortErrorOf, raceAbort, stoppedError, throwIfStopped } from './abort.js';
+import { abortErrorOf, raceAbort, stoppedError, throwIfStopped } from '../invocation/abort.js';
 import { AsyncQueue } from './async-queue.js';
-import type { InvocationContext } from './invocation-context.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
 import type { RunObservation } from '../observe/run-observation.js';
 import type { HookContext, ReActHooks, ToolHookContext } from './react-hooks.js';
 

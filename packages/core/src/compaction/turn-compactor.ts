@@ -1,8 +1,8 @@
 import type { AgentEvent, CompactionRecord } from '../events/agent-event.js';
 import { CompactionError } from '../errors/compaction-error.js';
 import { ModelCallError } from '../errors/run-errors.js';
-import type { InvocationContext } from '../agents/invocation-context.js';
-import { streamModelCall } from '../agents/model-call.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
+import { streamModelCall } from '../invocation/model-call.js';
 import { type Message, messageText } from '../messages/message.js';
 import type { ModelRequest, ModelResponse } from '../models/chat-model.js';
 import type { Usage } from '../models/usage.js';

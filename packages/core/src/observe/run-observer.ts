@@ -2,7 +2,7 @@ import type { Interrupt, RunStatus } from '../events/agent-event.js';
 import type { Message } from '../messages/message.js';
 import type { FinishReason, ModelRequest, ModelResponse } from '../models/chat-model.js';
 import type { Usage } from '../models/usage.js';
-import type { RunResult } from '../runner/run.js';
+import type { RunResult } from '../events/run-result.js';
 
 /** Labels a run shares with every lifecycle event it reports. */
 interface RunScope {

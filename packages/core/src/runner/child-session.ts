@@ -1,6 +1,6 @@
-import type { Agent } from '../agents/agent.js';
-import type { InvocationContext } from '../agents/invocation-context.js';
-import { AGENT_TOOL_INPUT_KIND, type ChildSessionLink, readChildSessionLink } from '../composition/child-session-link.js';
+import type { Agent } from '../invocation/agent.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
+import { AGENT_TOOL_INPUT_KIND, type ChildSessionLink, readChildSessionLink } from '../sessions/child-session-link.js';
 import { ChildSessionConflictError, ChildSessionMissingError } from '../errors/composition-errors.js';
 import { ConfigurationError } from '../errors/replan-error.js';
 import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
@@ -16,10 +16,10 @@ import { claimSession } from './active-sessions.js';
 import { driveInvocation } from './drive-invocation.js';
 import { readInvocation } from './invocation-log.js';
 import { sessionTotalsWithChildren } from './session-totals.js';
-import type { RunResult } from './run.js';
-import { RunBudget } from './run-limits.js';
+import type { RunResult } from '../events/run-result.js';
+import { RunBudget } from '../invocation/run-limits.js';
 import { ChildLease } from './child-lease.js';
-import { fenceAppends, RunLease } from './run-lease.js';
+import { fenceAppends, RunLease } from '../sessions/run-lease.js';
 
 export interface ChildRunOptions {
   /** The calling agent's context in the parent run: its store, budget, signal and ids are shared. */

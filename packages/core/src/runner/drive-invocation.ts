@@ -1,8 +1,8 @@
-import { runAgent } from '../agents/run-agent.js';
-import type { Agent } from '../agents/agent.js';
-import { abortErrorOf } from '../agents/abort.js';
-import { InvocationContext, type LiveSession } from '../agents/invocation-context.js';
-import { RunInterruptedSignal } from '../agents/run-interrupted.js';
+import { runAgent } from '../invocation/run-agent.js';
+import type { Agent } from '../invocation/agent.js';
+import { abortErrorOf } from '../invocation/abort.js';
+import { InvocationContext, type LiveSession } from '../invocation/invocation-context.js';
+import { RunInterruptedSignal } from '../invocation/run-interrupted.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
 import { ReplanError } from '../errors/replan-error.js';
 import { BudgetExceededError, MaxIterationsError, RunAbortedError } from '../errors/run-errors.js';
@@ -13,16 +13,16 @@ import { applyStateActions, assertAppendScopes, eventForStorage } from '../sessi
 import { TEMP_PREFIX } from '../sessions/state-scope.js';
 import { GroupCommitWriter, mayOvertake } from './group-commit-writer.js';
 import { readInvocation } from './invocation-log.js';
-import type { RunResult } from './run.js';
-import { RunBudget, type RunLimits } from './run-limits.js';
-import type { PriceTable } from './model-prices.js';
+import type { RunResult } from '../events/run-result.js';
+import { RunBudget, type RunLimits } from '../invocation/run-limits.js';
+import type { PriceTable } from '../models/model-prices.js';
 import { sessionTotalsWithChildren } from './session-totals.js';
 import type { ObserverHub } from '../observe/observer-hub.js';
 import { RunObservation } from '../observe/run-observation.js';
-import { fenceAppends, type RunFence } from './run-lease.js';
+import { fenceAppends, type RunFence } from '../sessions/run-lease.js';
 import { checkGuardrails } from '../guardrails/check-guardrails.js';
 import { priorValues } from '../sessions/prior-values.js';
-import type { GuardrailTrip } from '../guardrails/guardrail.js';
+import type { GuardrailTrip } from '../events/guardrail-verdict.js';
 import { HeldAnswerDeltas } from './held-answer-deltas.js';
 
 export interface DriveOptions {

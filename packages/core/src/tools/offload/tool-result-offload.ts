@@ -1,4 +1,4 @@
-import type { InvocationContext } from '../../agents/invocation-context.js';
+import type { InvocationContext } from '../../invocation/invocation-context.js';
 import { ConfigurationError } from '../../errors/replan-error.js';
 import type { ToolSpec } from '../../models/chat-model.js';
 import { type Tool, toolSpecOf } from '../tool.js';

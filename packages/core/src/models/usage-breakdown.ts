@@ -1,4 +1,4 @@
-import { addUsage, emptyUsage, type Usage } from '../models/usage.js';
+import { addUsage, emptyUsage, type Usage } from './usage.js';
 
 /** Model calls of one part of a run (an agent path, a plan step) and what they cost. */
 export interface UsageBucket {

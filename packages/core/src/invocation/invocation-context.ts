@@ -1,12 +1,23 @@
 import type { AgentEvent, EventDraft } from '../events/agent-event.js';
 import type { SessionKey } from '../sessions/session.js';
-import type { RunBudget } from '../runner/run-limits.js';
+import type { RunBudget } from './run-limits.js';
 import type { RunObservation } from '../observe/run-observation.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import type { RunFence } from '../runner/run-lease.js';
-import type { Agent } from './agent.js';
+import type { RunFence } from '../sessions/run-lease.js';
 import { type ModelCallMemo, stampModelResponse } from './response-record.js';
-import { newRequestChain } from '../replay/request-fingerprint.js';
+import { newRequestChain } from '../models/request-fingerprint.js';
+
+/**
+ * The part of the `Agent` contract a context needs: who runs (stamped on events, told to observers)
+ * and how to run it. Every `Agent` is one; declared here so that the context does not import the
+ * contract that imports it.
+ */
+export interface RunnableAgent {
+  readonly name: string;
+  /** How observers label this agent's runs: `plan` for planner and replanner turns (default `invoke_agent`). */
+  readonly operation?: 'invoke_agent' | 'plan';
+  run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined>;
+}
 
 /** The session as a run sees it while it runs: events and state grow as events are stored. */
 export interface LiveSession extends SessionKey {
@@ -66,7 +77,7 @@ export interface ChildOptions {
 export class InvocationContext {
   constructor(
     readonly services: InvocationServices,
-    readonly agent: Agent,
+    readonly agent: RunnableAgent,
     readonly path: string,
     readonly branch: string | undefined,
     /** Index in `events` where this agent's current run began; earlier events are history. */
@@ -110,7 +121,7 @@ export class InvocationContext {
    * (or at `scopeStart`; pass `ctx.scopeStart` for a child that must find what it stored before a
    * resume). The way parent agents make their children's contexts.
    */
-  child(agent: Agent, options: ChildOptions = {}): InvocationContext {
+  child(agent: RunnableAgent, options: ChildOptions = {}): InvocationContext {
     const branch = options.branch === undefined ? this.branch : this.branch ? `${this.branch}.${options.branch}` : options.branch;
     return new InvocationContext(
       this.services,

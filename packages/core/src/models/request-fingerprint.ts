@@ -1,5 +1,5 @@
 import type { Message } from '../messages/message.js';
-import type { ModelRequest, ToolSpec } from '../models/chat-model.js';
+import type { ModelRequest, ToolSpec } from './chat-model.js';
 import { DIGEST_START, frozenDigest, hex8, messageDigest, mixNumber, mixSecondLane, mixString, valueDigest } from './value-digest.js';
 
 /**

@@ -4,7 +4,7 @@ import { ReplayError } from '../errors/replay-errors.js';
 import type { ChatModel, ModelCallAgent, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
 import { abortErrorOf, raceAbort } from './abort.js';
 import type { InvocationContext } from './invocation-context.js';
-import { describeRequest } from '../replay/request-fingerprint.js';
+import { describeRequest } from '../models/request-fingerprint.js';
 import { noteModelResponse } from './response-record.js';
 import { requestWithBlobBytes } from './request-blobs.js';
 

@@ -2,8 +2,8 @@ import { BudgetExceededError } from '../errors/run-errors.js';
 import type { ModelRequest } from '../models/chat-model.js';
 import { addUsage, emptyUsage, type Usage } from '../models/usage.js';
 import { estimateTokens, requestChars } from '../observe/request-size.js';
-import { checkPriceTable, costOf, type PriceTable } from './model-prices.js';
-import { UsageTally, type UsageBreakdown } from './usage-breakdown.js';
+import { checkPriceTable, costOf, type PriceTable } from '../models/model-prices.js';
+import { UsageTally, type UsageBreakdown } from '../models/usage-breakdown.js';
 
 /** Budgets for one run (or resume). Exceeding one ends the run `budget_exceeded`, resumable. */
 export interface RunLimits {
