@@ -6,7 +6,6 @@ import { ConfigurationError } from '../errors/replan-error.js';
 import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
 import { type Message, messageText } from '../messages/message.js';
-import { emptyUsage } from '../models/usage.js';
 import { reportedRun } from '../observe/report-run.js';
 import type { RunStartInfo } from '../observe/run-observer.js';
 import type { Session, SessionKey } from '../sessions/session.js';
@@ -14,8 +13,8 @@ import { assertSessionKey } from '../sessions/session-key-rules.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { claimSession } from './active-sessions.js';
 import { driveInvocation } from './drive-invocation.js';
+import { buildRunResult } from './run-result-builder.js';
 import { readInvocation } from './invocation-log.js';
-import { sessionTotalsWithChildren } from './session-totals.js';
 import type { RunResult } from '../events/run-result.js';
 import { RunBudget } from '../invocation/run-limits.js';
 import { ChildLease } from './child-lease.js';
@@ -202,20 +201,8 @@ async function continueChild(
     throw new ChildSessionConflictError(session.id, options.link);
   const log = readInvocation(session.events);
   if (!log) throw new ChildSessionConflictError(session.id, options.link);
-  const stored = async (status: RunStatus, error?: Error): Promise<RunResult> => ({
-    status,
-    output: status === 'completed' ? log.final?.text : undefined,
-    ...(status === 'completed' && log.final?.structured !== undefined ? { structured: log.final.structured } : {}),
-    sessionId: session.id,
-    invocationId: log.invocationId,
-    interrupts: status === 'interrupted' ? log.openInterrupts : [],
-    usage: emptyUsage(),
-    modelCalls: 0,
-    cost: 0,
-    breakdown: { byAgent: {}, byStep: {} },
-    session: await sessionTotalsWithChildren(store, session, options.parent.services.budget.prices),
-    ...(error ? { error } : {}),
-  });
+  const stored = (status: RunStatus, error?: Error): Promise<RunResult> =>
+    buildRunResult({ store, session, invocationId: log.invocationId, prices: options.parent.services.budget.prices }, { status, error });
   if (log.end) {
     const reason = lastError(session.events, log.start);
     return stored(log.end.status as RunStatus, reason);

@@ -8,13 +8,12 @@ import { checkedResumeValues } from './resume-values.js';
 import { SessionNotFoundError } from '../errors/session-errors.js';
 import { type Message, messageText, toUserMessage } from '../messages/message.js';
 import { assertMediaBlocks } from '../messages/media-check.js';
-import type { GuardrailTrip } from '../events/guardrail-verdict.js';
-import { emptyUsage } from '../models/usage.js';
 import type { Session, SessionKey } from '../sessions/session.js';
 import { jsonStateDelta } from '../sessions/json-state.js';
 import { assertIdentifier, assertSessionKey } from '../sessions/session-key-rules.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { driveInvocation } from './drive-invocation.js';
+import { buildRunResult, type RunEnd } from './run-result-builder.js';
 import { claimSession } from './active-sessions.js';
 import { readInvocation } from './invocation-log.js';
 import { openInterruptsOf } from './open-interrupts.js';
@@ -27,7 +26,6 @@ import type { RunResult } from '../events/run-result.js';
 import { assertLeaseOwner, assertLeaseTtl } from '../sessions/session-lease.js';
 import { defaultLeaseOwner, fenceAppends, RunLease } from '../sessions/run-lease.js';
 import { checkPriceTable, type PriceTable } from '../models/model-prices.js';
-import { sessionTotalsWithChildren } from './session-totals.js';
 import { ObserverHub } from '../observe/observer-hub.js';
 import type { RunStartInfo } from '../observe/run-observer.js';
 import { carriedOf, reportedRun, reportRunThrew } from '../observe/report-run.js';
@@ -220,26 +218,10 @@ export class Runner {
       hub.notify(start);
       hub.notify({ kind: 'resume', ...this.labels(key, log.invocationId), values });
     }
-    const done = (status: RunStatus, output: string | undefined, guardrail?: GuardrailTrip): Promise<RunResult> =>
-      this.reported(
-        start,
-        (async (): Promise<RunResult> => ({
-          status,
-          output,
-          ...(log.final?.structured !== undefined ? { structured: log.final.structured } : {}),
-          sessionId: key.id,
-          invocationId: log.invocationId,
-          interrupts: status === 'interrupted' ? log.openInterrupts : [],
-          usage: emptyUsage(),
-          modelCalls: 0,
-          cost: 0,
-          breakdown: { byAgent: {}, byStep: {} },
-          session: await sessionTotalsWithChildren(this.sessionStore, session, this.prices),
-          ...(guardrail ? { guardrail } : {}),
-        }))(),
-      );
-    if (log.end) return done(log.end.status as RunStatus, log.end.output, log.end.guardrail);
-    if (log.openInterrupts.length && !Object.keys(values).length) return done('interrupted', undefined);
+    const done = (end: RunEnd): Promise<RunResult> =>
+      this.reported(start, buildRunResult({ store: this.sessionStore, session, invocationId: log.invocationId, prices: this.prices }, end));
+    if (log.end) return done({ status: log.end.status as RunStatus, guardrail: log.end.guardrail });
+    if (log.openInterrupts.length && !Object.keys(values).length) return done({ status: 'interrupted' });
     // Across processes the resume event is the claim: a concurrent resume fails here, before doing anything.
     const marker: AgentEvent = {
       id: this.newId(),
