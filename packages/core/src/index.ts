@@ -170,6 +170,7 @@ export { GuardrailError } from './guardrails/guardrail-error.js';
 export type { RunLimits } from './invocation/run-limits.js';
 export type { ModelPrice, PriceTable } from './models/model-prices.js';
 export type { UsageBucket, UsageBreakdown } from './models/usage-breakdown.js';
+export type { WorkLabel } from './models/work-label.js';
 export type { ModelMeta, SessionTotals } from './events/run-result.js';
 export { costOfEvent, modelOfEvent, sessionTotals } from './runner/session-totals.js';
 

@@ -1,4 +1,5 @@
 import type { AgentEvent, EventDraft } from '../events/agent-event.js';
+import { WORK_LABEL_META, type WorkLabel } from '../models/work-label.js';
 import type { SessionKey } from '../sessions/session.js';
 import type { RunBudget } from './run-limits.js';
 import type { RunObservation } from '../observe/run-observation.js';
@@ -82,10 +83,8 @@ export class InvocationContext {
     readonly branch: string | undefined,
     /** Index in `events` where this agent's current run began; earlier events are history. */
     readonly scopeStart: number,
-    /** The plan step this agent works on (graph mode: the step id), inherited by sub-agents. */
-    readonly stepId?: string,
-    /** That step's task as planned (a linear step's text, a graph step's task), inherited with it. */
-    readonly stepTask?: string,
+    /** The label of the work this agent does (`withLabel`), inherited by sub-agents; core does not read it. */
+    readonly label?: WorkLabel,
   ) {}
 
   private memo: ModelCallMemo | undefined;
@@ -129,27 +128,21 @@ export class InvocationContext {
       `${this.path}/${options.pathSegment ?? agent.name}`,
       branch,
       options.scopeStart ?? this.services.session.events.length,
-      this.stepId,
-      this.stepTask,
+      this.label,
     );
   }
 
   /** The same context with another abort signal (e.g. to stop one group of sub-agents). */
   withSignal(signal: AbortSignal): InvocationContext {
-    return new InvocationContext(
-      { ...this.services, signal },
-      this.agent,
-      this.path,
-      this.branch,
-      this.scopeStart,
-      this.stepId,
-      this.stepTask,
-    );
+    return new InvocationContext({ ...this.services, signal }, this.agent, this.path, this.branch, this.scopeStart, this.label);
   }
 
-  /** The same context working on plan step `stepId`, whose task is `task` (usage and observers report the step). */
-  withStep(stepId: string, task?: string): InvocationContext {
-    return new InvocationContext(this.services, this.agent, this.path, this.branch, this.scopeStart, stepId, task);
+  /**
+   * The same context doing work labelled `label` (plan–execute: a plan step): its model calls carry
+   * it to the model, observers report it, and `RunResult.breakdown.byLabel` sums usage by its `id`.
+   */
+  withLabel(label: WorkLabel): InvocationContext {
+    return new InvocationContext(this.services, this.agent, this.path, this.branch, this.scopeStart, label);
   }
 
   /** Stamps id, invocation, author, path, branch and time on an event this agent emits. */
@@ -169,6 +162,7 @@ export class InvocationContext {
     if (draft.error !== undefined) event.error = draft.error;
     if (draft.actions !== undefined) event.actions = draft.actions;
     if (draft.meta !== undefined) event.meta = draft.meta;
+    if (draft.partial && this.label !== undefined) event.meta = { ...draft.meta, [WORK_LABEL_META]: this.label.id };
     if (this.memo?.pending !== undefined && (draft.message !== undefined || draft.usage !== undefined))
       stampModelResponse(this.memo, event);
     return event;

@@ -18,14 +18,14 @@ import { requestChars, estimateTokens } from './request-size.js';
 type RunLabels = Pick<AgentScope, 'appName' | 'userId' | 'sessionId' | 'invocationId'>;
 
 /**
- * What observing reads of an agent's invocation context: who runs, where, for which step. Structural
+ * What observing reads of an agent's invocation context: who runs, where, under which work label. Structural
  * (an `InvocationContext` is one) so that observing sits below the invocation it reports on.
  */
 export interface ObservedAgent {
   readonly agent: { readonly name: string; readonly operation?: 'invoke_agent' | 'plan' | undefined };
   readonly path: string;
   readonly branch: string | undefined;
-  readonly stepId?: string | undefined;
+  readonly label?: { readonly id: string } | undefined;
 }
 
 /**
@@ -59,7 +59,7 @@ export class RunObservation {
       agent: ctx.agent.name,
       path: ctx.path,
       branch: ctx.branch,
-      stepId: ctx.stepId,
+      label: ctx.label?.id,
     };
     const stack = this.active.get(ctx.path);
     if (stack) stack.push(scope);
@@ -109,7 +109,7 @@ export class RunObservation {
       agent: ctx.agent.name,
       path: ctx.path,
       branch: ctx.branch,
-      stepId: ctx.stepId,
+      label: ctx.label?.id,
     };
   }
 
@@ -135,7 +135,7 @@ export class RunObservation {
       agent: s.agent,
       path: s.path,
       branch: s.branch,
-      stepId: s.stepId,
+      label: s.label,
       callId,
       model: model.id,
       provider: model.provider,
@@ -155,7 +155,7 @@ export class RunObservation {
         agent: s.agent,
         path: s.path,
         branch: s.branch,
-        stepId: s.stepId,
+        label: s.label,
         callId,
         // The model that answered, when the called model handed the request on (a fallback).
         model: response?.model?.id ?? model.id,
@@ -190,7 +190,7 @@ export class RunObservation {
       agent: s.agent,
       path: s.path,
       branch: s.branch,
-      stepId: s.stepId,
+      label: s.label,
       toolName: call.name,
       toolCallId: call.id,
       args: call.args,
@@ -208,7 +208,7 @@ export class RunObservation {
         agent: s.agent,
         path: s.path,
         branch: s.branch,
-        stepId: s.stepId,
+        label: s.label,
         toolName: call.name,
         toolCallId: call.id,
         args: call.args,
@@ -240,7 +240,7 @@ export class RunObservation {
       agent: s.agent,
       path: s.path,
       branch: s.branch,
-      stepId: s.stepId,
+      label: s.label,
       compactionId: this.id('compaction-'),
       model: model.id,
       tokensBefore,

@@ -95,7 +95,7 @@ function driveBase(options: ChildRunOptions, store: SessionStore, lease: ChildLe
     streaming: services.streaming,
     signal: services.signal,
     ...(services.checkLease ? { checkLease: services.checkLease } : {}),
-    budget: nestedBudget(services.budget, `${options.link.path}/${options.link.toolName}`, options.parent.stepId),
+    budget: nestedBudget(services.budget, `${options.link.path}/${options.link.toolName}`, options.parent.label?.id),
     ...(services.observation ? { hub: services.observation.hub } : {}),
   };
 }
@@ -142,7 +142,7 @@ function observedChild(
  * path>`) and, when the call belongs to a plan step, under that step. What the child's own result
  * reports (usage, cost, model calls, breakdown) is the child's alone.
  */
-function nestedBudget(budget: RunBudget, prefix: string, stepId: string | undefined): RunBudget {
+function nestedBudget(budget: RunBudget, prefix: string, label: string | undefined): RunBudget {
   const own = new RunBudget({}, budget.prices);
   const view = Object.create(budget) as RunBudget; // anything not redefined here is the parent's
   Object.defineProperties(view, {
@@ -155,7 +155,7 @@ function nestedBudget(budget: RunBudget, prefix: string, stepId: string | undefi
     own.modelCalls++;
   };
   view.recordUsage = (modelId, usage, site) => {
-    budget.recordUsage(modelId, usage, site && { ...site, path: `${prefix}/${site.path}`, stepId: site.stepId ?? stepId });
+    budget.recordUsage(modelId, usage, site && { ...site, path: `${prefix}/${site.path}`, label: site.label ?? label });
     own.recordUsage(modelId, usage, site);
   };
   view.breakdown = () => own.breakdown();

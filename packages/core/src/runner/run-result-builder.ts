@@ -46,7 +46,7 @@ export async function buildRunResult(source: RunResultSource, end: RunEnd): Prom
     usage: budget ? budget.usage : emptyUsage(),
     modelCalls: budget ? budget.modelCalls : 0,
     cost: budget ? budget.cost : 0,
-    breakdown: budget ? budget.breakdown() : { byAgent: {}, byStep: {} },
+    breakdown: budget ? budget.breakdown() : { byAgent: {}, byLabel: {} },
     session: await sessionTotalsWithChildren(source.store, source.session, source.prices),
     ...(error ? { error } : {}),
     ...(guardrail ? { guardrail } : {}),
