@@ -32,7 +32,13 @@
  * @module
  */
 export { InvocationContext } from '../invocation/invocation-context.js';
-export type { InvocationServices, LiveSession, ChildOptions } from '../invocation/invocation-context.js';
+export type {
+  AgentInterruptRequest,
+  InvocationServices,
+  LiveSession,
+  ChildOptions,
+  RunnableAgent,
+} from '../invocation/invocation-context.js';
 export { WorkflowAgent } from '../agents/workflow-options.js';
 export { RunBudget } from '../invocation/run-limits.js';
 export { RunInterruptedSignal } from '../invocation/run-interrupted.js';

@@ -1,4 +1,5 @@
-import type { AgentEvent, EventDraft } from '../events/agent-event.js';
+import type { AgentEvent, EventDraft, Interrupt } from '../events/agent-event.js';
+import { RunInterruptedSignal } from './run-interrupted.js';
 import { WORK_LABEL_META, type WorkLabel } from '../models/work-label.js';
 import type { SessionKey } from '../sessions/session.js';
 import type { RunBudget } from './run-limits.js';
@@ -60,6 +61,17 @@ export interface InvocationServices {
    * a lease of their own as the same owner, bound to this one. @internal
    */
   readonly fence?: RunFence;
+}
+
+/** What an agent asks with `ctx.interrupt`. */
+export interface AgentInterruptRequest {
+  /** Stable across runs of this invocation (a resume answers it by id): e.g. derived from a stored event's id. */
+  readonly id: string;
+  /** What kind of question it is (e.g. `'plan-review'`); UIs and `checkResumeValue` tell questions apart by it. */
+  readonly reason: string;
+  readonly payload: unknown;
+  /** Labels for the stored interrupt event. */
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 export interface ChildOptions {
@@ -166,6 +178,21 @@ export class InvocationContext {
     if (this.memo?.pending !== undefined && (draft.message !== undefined || draft.usage !== undefined))
       stampModelResponse(this.memo, event);
     return event;
+  }
+
+  /**
+   * Stops the run for a human (or another system), as `ToolContext.interrupt` does for a tool: use it
+   * with `yield*` in an agent's `run` — `const answer = yield* ctx.interrupt<Answer>({ id, reason, payload })`.
+   * When the run is resumed with a value for `id`, this returns it; else the interrupt is stored (once:
+   * `id` must be the same on every run, e.g. derived from a stored event's id) and the run ends
+   * `interrupted` (the agent's `checkResumeValue` may refuse an answer before it is stored).
+   */
+  *interrupt<T = unknown>(request: AgentInterruptRequest): Generator<AgentEvent, T, undefined> {
+    const { resumeValues, interruptIds } = this.services;
+    if (resumeValues.has(request.id)) return resumeValues.get(request.id) as T;
+    const interrupt: Interrupt = { id: request.id, reason: request.reason, payload: request.payload, path: this.path };
+    if (!interruptIds.has(request.id)) yield this.event({ actions: { interrupt }, ...(request.meta ? { meta: request.meta } : {}) });
+    throw new RunInterruptedSignal([interrupt]);
   }
 
   /** True when an event of another branch must stay hidden from this agent. */
