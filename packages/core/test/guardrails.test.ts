@@ -135,7 +135,12 @@ describe('guardrails on a ReActAgent', () => {
     const model = new ScriptedModel({ responses: ['{"city":"Paris"}'] });
     const store = new InMemorySessionStore();
     const never: Guardrail = { name: 'never', check: () => ({ tripwire: true, reason: 'no' }) };
-    const agent = new ReActAgent({ name: 'assistant', model, outputSchema: z.object({ city: z.string() }), guardrails: { output: [never] } });
+    const agent = new ReActAgent({
+      name: 'assistant',
+      model,
+      outputSchema: z.object({ city: z.string() }),
+      guardrails: { output: [never] },
+    });
     const runner = new Runner({ agent, appName: 'g', sessionStore: store });
     const first = await runner.run({ ...user, input: 'hi' }).result();
     expect(first.status).toBe('blocked');
