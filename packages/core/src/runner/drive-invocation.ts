@@ -143,7 +143,8 @@ export class InvocationDrive {
   }
 
   private async drive(): Promise<RunResult> {
-    const { agent, options } = { agent: this.options.agent, options: this.options };
+    const options = this.options;
+    const agent = options.agent;
     if (options.input !== undefined) {
       const tripped = await checkGuardrails(agent.guardrails?.input, 'input', options.input, this.ctx);
       if (tripped) return await this.block(tripped);
