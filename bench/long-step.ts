@@ -6,7 +6,7 @@
  * Run: pnpm bench long-step (or: pnpm build && npx tsx bench/long-step.ts)
  */
 import { z } from 'zod';
-import { type CompactionOptions, ReActAgent, Runner, tool } from '@replan/core';
+import { type CompactionOptions, compaction as compactionMiddleware, ReActAgent, Runner, tool } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { fmt, medianMs, table } from './measure.js';
@@ -75,7 +75,7 @@ async function longStep(compaction: boolean): Promise<StepFigures> {
     replannerModel: new ScriptedModel({ responses: [callTools({ name: 'respond', args: { response: 'done' } })] }),
     tools: [source],
     stepMaxIterations: CALLS + 10,
-    ...(options ? { compaction: options } : {}),
+    ...(options ? { middleware: { executor: [compactionMiddleware(options)] } } : {}),
   });
   const run = new Runner({ agent, appName: 'bench' }).run({ userId: 'u', input: 'Read every source.' });
   let compactions = 0;
@@ -92,7 +92,7 @@ async function react(iterations: number, compaction: boolean): Promise<void> {
     model: modelFor(iterations),
     tools: [noop],
     maxIterations: iterations + 1,
-    ...(compaction ? { compaction: { maxInputTokens: 100_000_000 } } : {}),
+    ...(compaction ? { middleware: [compactionMiddleware({ maxInputTokens: 100_000_000 })] } : {}),
   });
   const result = await new Runner({ agent, appName: 'bench' }).run({ userId: 'u', input: 'go' }).result();
   if (result.status !== 'completed') throw new Error(`bench run ended ${result.status}: ${result.error?.message}`);

@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { type Message, Runner, systemMessage, tool, userMessage } from '@replan/core';
+import { type Message, promptCache, Runner, systemMessage, tool, userMessage } from '@replan/core';
 import { quoteValue } from '@replan/core/agent-kit';
 import {
   createExecutor,
@@ -175,17 +175,17 @@ async function run(graph: boolean, after: boolean): Promise<Figures> {
   try {
     const model = new OpenAIChatModel({ model: 'bench-model', baseURL: server.baseURL, apiKey: 'k', profile: 'openai', maxRetries: 0 });
     const mode = graph ? ('graph' as const) : ('linear' as const);
-    const promptCache = after ? {} : (false as const);
+    const middleware = after ? [promptCache()] : [];
     const agent = createPlanExecuteAgent({
       mode,
-      planner: createPlanner({ model, mode, tools, promptCache }),
+      planner: createPlanner({ model, mode, tools, middleware }),
       executor: createExecutor({
         model,
         tools,
-        promptCache,
+        middleware,
         ...(after || graph ? {} : { buildInput: oldExecutorPrompt }),
       }),
-      replanner: createReplanner({ model, mode, promptCache, ...(after || graph ? {} : { buildInput: oldReplannerPrompt }) }),
+      replanner: createReplanner({ model, mode, middleware, ...(after || graph ? {} : { buildInput: oldReplannerPrompt }) }),
       maxIterations: 12,
     });
     const result = await new Runner({ agent, appName: 'bench', prices: PRICES }).run({ userId: 'u', input: OBJECTIVE }).result();

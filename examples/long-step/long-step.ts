@@ -7,7 +7,16 @@
  * estimate's 4); the summarizer and the reader with `ScriptedModel`.
  */
 import { z } from 'zod';
-import { type ModelRequest, ReActAgent, Runner, stringifyToolOutput, tool, toolResultsOf } from '@replan/core';
+import {
+  compaction,
+  type ModelRequest,
+  offloadToolResults,
+  ReActAgent,
+  Runner,
+  stringifyToolOutput,
+  tool,
+  toolResultsOf,
+} from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
@@ -79,7 +88,8 @@ export async function longStep(): Promise<LongStepOutcome> {
     replannerModel: roles.replannerModel,
     tools: [source],
     stepMaxIterations: SOURCES + 10,
-    compaction: { model: summarizer }, // maxInputTokens: the executor model's contextWindow
+    // Compaction on the executor only: maxInputTokens is the executor model's contextWindow.
+    middleware: { executor: [compaction({ model: summarizer })] },
   });
   const run = new Runner({ agent, appName: 'long-step' }).run({ userId: 'me', input: 'Collect every fact from the 60 sources.' });
   let compactions = 0;
@@ -130,7 +140,7 @@ export async function bigResult(): Promise<OffloadOutcome> {
       },
     ],
   });
-  const agent = new ReActAgent({ name: 'reader', model, tools: [dump], toolResults: { maxTokens: 1000 } });
+  const agent = new ReActAgent({ name: 'reader', model, tools: [dump], middleware: [offloadToolResults({ maxTokens: 1000 })] });
   const result = await new Runner({ agent, appName: 'long-step' }).run({ userId: 'me', input: 'Find the launch code.' }).result();
   return { resultChars: archive.length, shownChars, searchHits, answer: result.output };
 }

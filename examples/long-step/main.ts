@@ -13,7 +13,7 @@ console.log(`  largest request: ${step.largestRequest} tokens (as the model repo
 console.log(`  answer keeps ${step.factsInAnswer} of ${SOURCES} facts`);
 
 const offload = await bigResult();
-console.log(`\n== a ${Math.round(offload.resultChars / 1000)} KB tool result, toolResults: { maxTokens: 1000 }`);
+console.log(`\n== a ${Math.round(offload.resultChars / 1000)} KB tool result, offloadToolResults({ maxTokens: 1000 })`);
 console.log(`  shown to the model: ${offload.shownChars} characters (head, tail and a note)`);
 console.log(`  search_tool_result: ${offload.searchHits} match`);
 console.log(`  answer: ${offload.answer}`);

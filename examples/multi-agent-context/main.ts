@@ -4,7 +4,7 @@
  * Run: pnpm build && npx tsx examples/multi-agent-context/main.ts
  */
 import { z } from 'zod';
-import { type Message, PlanReActPlanner, ReActAgent, Runner, SequentialAgent, messageText, tool } from '@replan/core';
+import { type Message, ReActAgent, Runner, SequentialAgent, messageText, planReActTags, tool } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 
 const search = tool({
@@ -28,7 +28,7 @@ const pipeline = new SequentialAgent({
   name: 'pipeline',
   subAgents: [
     // Plans with tags: its reasoning becomes reasoning blocks, its answer tag-free text.
-    new ReActAgent({ name: 'researcher', model: researcherModel, tools: [search], planner: new PlanReActPlanner() }),
+    new ReActAgent({ name: 'researcher', model: researcherModel, tools: [search], middleware: [planReActTags()] }),
     // Hears the user and the researcher (quoted, tool traffic included), nobody else.
     new ReActAgent({ name: 'critic', model: criticModel, includeSources: ['user', 'researcher'] }),
     // Hears the user and the critic only: the researcher's hostile tool output never reaches it.

@@ -143,9 +143,18 @@ export type { Agent } from './invocation/agent.js';
 export type { InvocationContext } from './invocation/invocation-context.js';
 export { ReActAgent } from './agents/react-agent.js';
 export type { ReActAgentOptions, Instruction } from './agents/react-agent.js';
-export { promptCacheKey } from './agents/prompt-cache.js';
-export type { PromptCacheOptions } from './agents/prompt-cache.js';
-export type { ReActHooks, HookContext, ToolHookContext, HookErrorSite } from './agents/react-hooks.js';
+export { promptCache, promptCacheKey } from './prompt-cache/prompt-cache.js';
+export type { PromptCacheOptions } from './prompt-cache/prompt-cache.js';
+export { hooks } from './hooks/react-hooks.js';
+export type { ReActHooks, HookContext, ToolHookContext, HookErrorSite } from './hooks/react-hooks.js';
+export type {
+  Middleware,
+  MiddlewareContext,
+  ModelCallNext,
+  ToolCallContext,
+  ToolCallNext,
+  ToolOutcome,
+} from './middleware/middleware.js';
 export { SequentialAgent } from './agents/sequential-agent.js';
 export { ParallelAgent } from './agents/parallel-agent.js';
 export { LoopAgent } from './agents/loop-agent.js';
@@ -154,23 +163,22 @@ export type { WorkflowAgentOptions } from './agents/workflow-options.js';
 export type { ContextOptions, IncludeContents, IncludeSource } from './context/context-options.js';
 
 // How a ReActAgent reasons
-export type { ReActPlanner } from './reasoning/react-planner.js';
-export { PlanReActPlanner } from './reasoning/plan-react-planner.js';
-export { BuiltInPlanner } from './reasoning/built-in-planner.js';
-export type { BuiltInPlannerOptions, ThinkingSettings } from './reasoning/built-in-planner.js';
+export { planReActTags } from './reasoning/plan-react-tags-middleware.js';
+export { builtInThinking } from './reasoning/built-in-thinking.js';
+export type { BuiltInThinkingOptions, ThinkingSettings } from './reasoning/built-in-thinking.js';
 
 // Runner
 export { Runner } from './runner/runner.js';
 export type { RunnerOptions, RunOptions, ResumeOptions, PendingOptions } from './runner/run-options.js';
 export type { Run } from './runner/run.js';
 export type { RunResult } from './events/run-result.js';
-export type { Guardrail, GuardrailContext, GuardrailFn, Guardrails } from './guardrails/guardrail.js';
+export type { Guardrail, GuardrailContext, GuardrailFn, Guardrails } from './invocation/guardrail.js';
 export type { GuardrailStage, GuardrailTrip, GuardrailVerdict } from './events/guardrail-verdict.js';
 export { GuardrailError } from './guardrails/guardrail-error.js';
+export { guardrails } from './guardrails/guardrails-middleware.js';
 export type { RunLimits } from './invocation/run-limits.js';
 export type { ModelPrice, PriceTable } from './models/model-prices.js';
 export type { UsageBucket, UsageBreakdown } from './models/usage-breakdown.js';
-export type { WorkLabel } from './models/work-label.js';
 export type { ModelMeta, SessionTotals } from './events/run-result.js';
 export { costOfEvent, modelOfEvent, sessionTotals } from './runner/session-totals.js';
 
@@ -203,9 +211,11 @@ export { CompactionError } from './errors/compaction-error.js';
 export { FallbackExhaustedError } from './errors/fallback-error.js';
 export type { FallbackAttempt } from './errors/fallback-error.js';
 export type { CompactionOptions } from './compaction/compaction-options.js';
+export { compaction } from './compaction/compaction.js';
 export { estimateMediaTokens, IMAGE_TOKEN_ESTIMATE, LOW_DETAIL_IMAGE_TOKEN_ESTIMATE } from './messages/media-tokens.js';
 export { DEFAULT_COMPACTION_INSTRUCTION } from './compaction/summary-prompt.js';
 export type { ToolResultsOptions } from './tools/offload/tool-result-preview.js';
+export { offloadToolResults } from './tools/offload/offload-tool-results.js';
 export {
   MaxIterationsError,
   RunAbortedError,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Guardrail, InMemorySessionStore, ReActAgent, Runner, type RunResult } from '@replan/core';
+import { type Guardrail, InMemorySessionStore, ReActAgent, Runner, type RunResult, guardrails } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import { compactingRunner } from './support/compacting-runner.js';
 import { longStep } from './support/long-step.js';
@@ -52,7 +52,7 @@ describe('abort ends a run whose model, summarizer or guardrail ignores the sign
     const stuck = hang();
     const slowCheck: Guardrail = { name: 'slow_check', check: async () => (await stuck.once(), { tripwire: false }) };
     const model = new ScriptedModel({ responses: ['the answer'] });
-    const agent = new ReActAgent({ name: 'a', model, guardrails: { input: [slowCheck] } });
+    const agent = new ReActAgent({ name: 'a', model, middleware: [guardrails({ input: [slowCheck] })] });
     const runner = new Runner({ agent, appName: 'app', sessionStore: new InMemorySessionStore() });
     await abortWhen(runner.run({ ...user, input: 'go' }), stuck.started);
     expect(model.calls).toBe(0);
@@ -66,7 +66,7 @@ describe('abort ends a run whose model, summarizer or guardrail ignores the sign
     const stuck = hang();
     const slowCheck: Guardrail = { name: 'slow_check', check: async () => (await stuck.once(), { tripwire: false }) };
     const model = new ScriptedModel({ respond: () => 'the answer' });
-    const agent = new ReActAgent({ name: 'a', model, guardrails: { output: [slowCheck] } });
+    const agent = new ReActAgent({ name: 'a', model, middleware: [guardrails({ output: [slowCheck] })] });
     const runner = new Runner({ agent, appName: 'app', sessionStore: new InMemorySessionStore() });
     await abortWhen(runner.run({ ...user, input: 'go' }), stuck.started);
 

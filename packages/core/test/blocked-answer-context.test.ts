@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Guardrail, InMemorySessionStore, messageText, ReActAgent, Runner } from '@replan/core';
+import { type Guardrail, guardrails, InMemorySessionStore, messageText, ReActAgent, Runner } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 
 const noCodes: Guardrail = { name: 'no_codes', check: (text) => ({ tripwire: text.includes('4242'), reason: 'leaks a code' }) };
@@ -7,7 +7,7 @@ const noCodes: Guardrail = { name: 'no_codes', check: (text) => ({ tripwire: tex
 describe('a blocked answer in later turns', () => {
   it('the next turn shows the model a note naming the block, never the withheld text', async () => {
     const model = new ScriptedModel({ responses: ['The vault code is 4242.', 'I cannot share that code.'] });
-    const agent = new ReActAgent({ name: 'vault', model, guardrails: { output: [noCodes] } });
+    const agent = new ReActAgent({ name: 'vault', model, middleware: [guardrails({ output: [noCodes] })] });
     const store = new InMemorySessionStore();
     const runner = new Runner({ agent, appName: 'g', sessionStore: store });
     const first = await runner.run({ userId: 'u', sessionId: 's', input: 'What is the code?' }).result();
@@ -29,7 +29,10 @@ describe('a blocked answer in later turns', () => {
 
   it('an answer that passed is shown as it was', async () => {
     const model = new ScriptedModel({ responses: ['The vault is in the basement.', 'Yes.'] });
-    const runner = new Runner({ agent: new ReActAgent({ name: 'vault', model, guardrails: { output: [noCodes] } }), appName: 'g' });
+    const runner = new Runner({
+      agent: new ReActAgent({ name: 'vault', model, middleware: [guardrails({ output: [noCodes] })] }),
+      appName: 'g',
+    });
     await runner.run({ userId: 'u', sessionId: 's', input: 'Where is it?' }).result();
     await runner.run({ userId: 'u', sessionId: 's', input: 'Sure?' }).result();
     expect(model.requests[1]!.messages.map((m) => messageText(m))).toEqual(['Where is it?', 'The vault is in the basement.', 'Sure?']);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type Guardrail, InMemorySessionStore, ReActAgent, Runner } from '@replan/core';
+import { type Guardrail, guardrails, InMemorySessionStore, ReActAgent, Runner } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 
 const noCodes: Guardrail = { name: 'no_codes', check: (text) => ({ tripwire: text.includes('4242'), reason: 'leaks a code' }) };
 
 function vault(answers: string[]) {
   const model = new ScriptedModel({ responses: answers });
-  const agent = new ReActAgent({ name: 'vault', model, outputKey: 'last_answer', guardrails: { output: [noCodes] } });
+  const agent = new ReActAgent({ name: 'vault', model, outputKey: 'last_answer', middleware: [guardrails({ output: [noCodes] })] });
   const store = new InMemorySessionStore();
   return { store, runner: new Runner({ agent, appName: 'g', sessionStore: store }) };
 }

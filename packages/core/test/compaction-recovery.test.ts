@@ -11,6 +11,7 @@ import {
   ReActAgent,
   Runner,
   messageText,
+  compaction,
 } from '@replan/core';
 import { ReplayModel, ScriptedModel, replayTools } from '@replan/core/testing';
 import { collect } from './support.js';
@@ -74,7 +75,7 @@ describe('compaction bad input', () => {
       model: step.actor,
       tools: [step.fetchSource],
       maxIterations: 100,
-      compaction: { model: flaky, maxInputTokens: WINDOW },
+      middleware: [compaction({ model: flaky, maxInputTokens: WINDOW })],
     });
     const run = new Runner({ agent, appName: 'long' });
     const first = await collect(run.run({ userId: 'u', input: 'go' }));
@@ -98,7 +99,7 @@ describe('compaction bad input', () => {
       model: step.actor,
       tools: [step.fetchSource],
       maxIterations: 100,
-      compaction: { model: empty, maxInputTokens: WINDOW },
+      middleware: [compaction({ model: empty, maxInputTokens: WINDOW })],
     });
     const { result } = await collect(new Runner({ agent, appName: 'long' }).run({ userId: 'u', input: 'go' }));
     expect(result.status).toBe('failed');
@@ -114,7 +115,7 @@ describe('compaction bad input', () => {
       model: step.actor,
       tools: [step.fetchSource],
       instruction: 'Be thorough. '.repeat(1000),
-      compaction: { model: step.summarizer, maxInputTokens: 1000 },
+      middleware: [compaction({ model: step.summarizer, maxInputTokens: 1000 })],
     });
     const { result } = await collect(new Runner({ agent, appName: 'long' }).run({ userId: 'u', input: 'go' }));
     expect(result.status).toBe('failed');
@@ -124,15 +125,21 @@ describe('compaction bad input', () => {
     expect(step.summarizer.calls).toBe(0);
   });
 
-  it('no window to go by, or a ratio out of range, is a ConfigurationError at construction', () => {
-    const model = new ScriptedModel();
-    expect(() => new ReActAgent({ name: 'a', model, compaction: {} })).toThrow(/needs maxInputTokens/);
-    expect(() => new ReActAgent({ name: 'a', model, compaction: { maxInputTokens: 1000, triggerRatio: 0 } })).toThrow(ConfigurationError);
-    expect(() => new ReActAgent({ name: 'a', model, compaction: { maxInputTokens: 1000, keepRecentTokens: 900 } })).toThrow(
-      /keepRecentTokens/,
-    );
+  it('a ratio out of range is a ConfigurationError when made; no window to go by, at the first model call', async () => {
+    const model = new ScriptedModel({ responses: ['never'] });
+    const windowless = new ReActAgent({ name: 'a', model, middleware: [compaction({})] });
+    const result = await new Runner({ agent: windowless, appName: 'c' }).run({ userId: 'u', input: 'x' }).result();
+    expect(result.status).toBe('failed');
+    expect(result.error).toBeInstanceOf(ConfigurationError);
+    expect(result.error?.message).toMatch(/ReActAgent "a": compaction needs maxInputTokens/);
+    expect(model.calls).toBe(0);
+    expect(() => compaction({ maxInputTokens: 1000, triggerRatio: 0 })).toThrow(ConfigurationError);
+    expect(() => compaction({ triggerRatio: 1.5 })).toThrow(/triggerRatio/);
+    expect(() => compaction({ maxInputTokens: 1000, keepRecentTokens: 900 })).toThrow(/keepRecentTokens/);
     // The model's contextWindow is the default window.
-    expect(() => new ReActAgent({ name: 'a', model: new ScriptedModel({ contextWindow: 8000 }), compaction: {} })).not.toThrow();
+    expect(
+      () => new ReActAgent({ name: 'a', model: new ScriptedModel({ contextWindow: 8000 }), middleware: [compaction({})] }),
+    ).not.toThrow();
   });
 });
 
@@ -151,7 +158,7 @@ describe('compaction and replay', () => {
       tools: replayTools(session, [step.fetchSource]),
       instruction: 'Fetch every source, then report.',
       maxIterations: 100,
-      compaction: { model, maxInputTokens: WINDOW },
+      middleware: [compaction({ model, maxInputTokens: WINDOW })],
     });
     const runsBefore = step.runs.length;
     const replayed = await collect(new Runner({ agent, appName: 'long' }).run({ userId: 'u', input: 'go' }));

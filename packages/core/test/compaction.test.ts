@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ContextLengthError, type Message, type ModelRequest, ReActAgent, Runner, messageText, toolCallsOf } from '@replan/core';
+import {
+  ContextLengthError,
+  type Message,
+  type ModelRequest,
+  ReActAgent,
+  Runner,
+  messageText,
+  toolCallsOf,
+  compaction,
+} from '@replan/core';
 import { QUOTE_END } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
@@ -59,7 +68,7 @@ describe('compaction in the ReAct loop', () => {
         model: step.actor,
         tools: [step.fetchSource],
         maxIterations: 100,
-        compaction: { model: step.summarizer, maxInputTokens: WINDOW },
+        middleware: [compaction({ model: step.summarizer, maxInputTokens: WINDOW })],
       });
       const prices = { actor: { inputPerMillion: 1, outputPerMillion: 1 }, summarizer: { inputPerMillion: 1000, outputPerMillion: 1000 } };
       return new Runner({ agent, appName: 'long', prices }).run({ userId: 'u', input: 'go', ...(limits ? { limits } : {}) });
@@ -113,7 +122,7 @@ describe('compaction in the ReAct loop', () => {
       instruction: 'Fetch the sources.', // so each recorded request is its own list (a copy), not the agent's growing one
       maxIterations: 100,
       // The trigger is never reached by estimate: only the overflow compacts.
-      compaction: { model: step.summarizer, maxInputTokens: 1_000_000, triggerRatio: 1 },
+      middleware: [compaction({ model: step.summarizer, maxInputTokens: 1_000_000, triggerRatio: 1 })],
     });
     const { result, events } = await collect(new Runner({ agent, appName: 'long' }).run({ userId: 'u', input: 'go' }));
     expect(result.status).toBe('completed');
@@ -137,7 +146,7 @@ describe('compaction in the ReAct loop', () => {
       model: always,
       tools: [step.fetchSource],
       maxIterations: 100,
-      compaction: { model: step.summarizer, maxInputTokens: 1_000_000, triggerRatio: 1 },
+      middleware: [compaction({ model: step.summarizer, maxInputTokens: 1_000_000, triggerRatio: 1 })],
     });
     const { result } = await collect(new Runner({ agent, appName: 'long' }).run({ userId: 'u', input: 'go' }));
     expect(result.status).toBe('failed');
@@ -156,7 +165,7 @@ describe('compaction in the ReAct loop', () => {
       model: step.actor,
       tools: [step.fetchSource],
       maxIterations: 100,
-      compaction: { model: hostile, maxInputTokens: WINDOW },
+      middleware: [compaction({ model: hostile, maxInputTokens: WINDOW })],
     });
     await collect(new Runner({ agent, appName: 'long' }).run({ userId: 'u', input: 'go' }));
     expect(hostile.calls).toBeGreaterThan(0);

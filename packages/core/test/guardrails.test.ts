@@ -9,15 +9,16 @@ import {
   Runner,
   SequentialAgent,
   toolResultsOf,
+  guardrails,
 } from '@replan/core';
 import { ScriptedModel, callTools, reply } from '@replan/core/testing';
 
 const user = { userId: 'u' };
 
-function setup(guardrails: { input?: Guardrail[]; output?: Guardrail[] }, answer = 'the answer') {
+function setup(checks: { input?: Guardrail[]; output?: Guardrail[] }, answer = 'the answer') {
   const model = new ScriptedModel({ responses: [reply(answer)] });
   const store = new InMemorySessionStore();
-  const agent = new ReActAgent({ name: 'assistant', model, guardrails });
+  const agent = new ReActAgent({ name: 'assistant', model, middleware: [guardrails(checks)] });
   const runner = new Runner({ agent, appName: 'g', sessionStore: store });
   const events = async (id: string) => (await store.get({ appName: 'g', userId: 'u', id }))?.events ?? [];
   return { model, runner, events };
@@ -139,7 +140,7 @@ describe('guardrails on a ReActAgent', () => {
       name: 'assistant',
       model,
       outputSchema: z.object({ city: z.string() }),
-      guardrails: { output: [never] },
+      middleware: [guardrails({ output: [never] })],
     });
     const runner = new Runner({ agent, appName: 'g', sessionStore: store });
     const first = await runner.run({ ...user, input: 'hi' }).result();
@@ -165,7 +166,7 @@ describe('guardrails on a ReActAgent', () => {
 
   it('an agent run as a tool checks its guardrails on the tool input; a block fails that tool call naming the guardrail', async () => {
     const innerModel = new ScriptedModel({ responses: [reply('inner answer')] });
-    const inner = new ReActAgent({ name: 'researcher', model: innerModel, guardrails: { input: [noSecrets] } });
+    const inner = new ReActAgent({ name: 'researcher', model: innerModel, middleware: [guardrails({ input: [noSecrets] })] });
     const outerModel = new ScriptedModel({
       responses: [callTools({ id: 'c1', name: 'research', args: { input: 'the password' } }), reply('could not')],
     });

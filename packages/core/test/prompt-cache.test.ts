@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { addUsage, InMemorySessionStore, promptCacheKey, ReActAgent, Runner, tool } from '@replan/core';
+import { addUsage, InMemorySessionStore, promptCacheKey, ReActAgent, Runner, tool, promptCache } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 
 const echo = tool({ name: 'echo', description: 'Echoes', parameters: z.object({ v: z.string() }), execute: ({ v }) => v });
@@ -8,7 +8,7 @@ const echo = tool({ name: 'echo', description: 'Echoes', parameters: z.object({ 
 describe('ReActAgent promptCache', () => {
   it('every request of a run carries one key per session and agent, and the retention', async () => {
     const model = new ScriptedModel({ responses: [callTools({ name: 'echo', args: { v: 'x' } }), 'done'] });
-    const agent = new ReActAgent({ name: 'worker', model, tools: [echo], promptCache: { retention: 'long' } });
+    const agent = new ReActAgent({ name: 'worker', model, tools: [echo], middleware: [promptCache({ retention: 'long' })] });
     const runner = new Runner({ agent, appName: 'x', sessionStore: new InMemorySessionStore() });
     const result = await runner.run({ userId: 'u', sessionId: 's-1', input: 'go' }).result();
     expect(result.status).toBe('completed');
@@ -20,14 +20,14 @@ describe('ReActAgent promptCache', () => {
 
   it('takes a key or a function of the run; without promptCache no request has cache', async () => {
     const fixed = new ScriptedModel({ responses: ['a'] });
-    await new Runner({ agent: new ReActAgent({ name: 'a', model: fixed, promptCache: { key: 'mine' } }), appName: 'x' })
+    await new Runner({ agent: new ReActAgent({ name: 'a', model: fixed, middleware: [promptCache({ key: 'mine' })] }), appName: 'x' })
       .run({ userId: 'u', input: 'go' })
       .result();
     expect(fixed.requests[0]?.cache).toEqual({ key: 'mine' });
 
     const computed = new ScriptedModel({ responses: ['a'] });
     const key = (ctx: { session: { userId: string } }) => `user:${ctx.session.userId}`;
-    await new Runner({ agent: new ReActAgent({ name: 'a', model: computed, promptCache: { key } }), appName: 'x' })
+    await new Runner({ agent: new ReActAgent({ name: 'a', model: computed, middleware: [promptCache({ key })] }), appName: 'x' })
       .run({ userId: 'u7', input: 'go' })
       .result();
     expect(computed.requests[0]?.cache).toEqual({ key: 'user:u7' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ReActAgent, Runner, tool, toolResultsOf, type ModelResponse, type Tool } from '@replan/core';
+import { ReActAgent, Runner, hooks, tool, toolResultsOf, type ModelResponse, type Tool } from '@replan/core';
 import { ScriptedModel, callTools, reply } from '@replan/core/testing';
 import { collect } from './support.js';
 
@@ -179,13 +179,13 @@ describe('ReActAgent', () => {
       responses: [callTools({ name: 'add', args: { a: 1, b: 2 } }), callTools({ name: 'add', args: { a: 5, b: 5 } })],
     });
     const seen: string[] = [];
-    const hooks = {
+    const callbacks = {
       beforeModel: (ctx: { iteration: number }): ModelResponse | undefined =>
         ctx.iteration === 2 ? { message: reply('hooked answer'), finishReason: 'stop' } : undefined,
       beforeTool: (_ctx: unknown, args: unknown) => ((args as { a: number }).a === 5 ? 'cached' : undefined),
       afterTool: (_ctx: unknown, output: unknown) => (seen.push(String(output)), typeof output === 'number' ? output * 10 : undefined),
     };
-    const { result } = await collect(setup(model, { hooks }).run({ userId: 'u', input: 'x' }));
+    const { result } = await collect(setup(model, { middleware: [hooks(callbacks)] }).run({ userId: 'u', input: 'x' }));
     expect(result.output).toBe('hooked answer');
     expect(model.calls).toBe(2);
     expect(seen).toEqual(['3', 'cached']);
@@ -202,11 +202,11 @@ describe('ReActAgent', () => {
       },
     });
     const model = new ScriptedModel({ responses: [callTools({ name: 'flaky' }), new Error('down')] });
-    const hooks = {
+    const callbacks = {
       onError: (_ctx: unknown, _error: unknown, site: { stage: string }) =>
         site.stage === 'tool' ? 'fallback value' : { message: reply('recovered'), finishReason: 'stop' as const },
     };
-    const agent = new ReActAgent({ name: 'a', model, tools: [flaky], hooks });
+    const agent = new ReActAgent({ name: 'a', model, tools: [flaky], middleware: [hooks(callbacks)] });
     const { result } = await collect(new Runner({ agent, appName: 't' }).run({ userId: 'u', input: 'x' }));
     expect(result.output).toBe('recovered');
     expect(shownResults(model, 1)[0]).toEqual(expect.objectContaining({ output: 'fallback value' }));

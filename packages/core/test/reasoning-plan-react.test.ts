@@ -1,10 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type ContentBlock, type Message, PlanReActPlanner, ReActAgent, Runner, messageText, tool } from '@replan/core';
+import {
+  type ContentBlock,
+  type Message,
+  type ModelRequest,
+  type ToolSpec,
+  ReActAgent,
+  Runner,
+  messageText,
+  planReActTags,
+  tool,
+} from '@replan/core';
 import { PLAN_REACT_TAGS, joinPlanReActTags, splitPlanReActTags } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 
-const planner = new PlanReActPlanner();
+const tags = planReActTags();
+/** The middleware's rewrite of one model answer. */
+const processResponse = async (message: Message): Promise<Message> =>
+  (await tags.wrapModelCall?.(async () => ({ message, finishReason: 'stop' }), { messages: [] }, {} as never))?.message as Message;
+/** The system instruction the middleware adds for an agent with these tools (and no instruction of its own). */
+const instructionFor = async (tools: ToolSpec[]): Promise<string> => {
+  let seen: ModelRequest | undefined;
+  const answer = { message: { role: 'assistant' as const, content: [] }, finishReason: 'stop' as const };
+  await tags.wrapModelCall?.(
+    async (r) => {
+      seen = r;
+      return answer;
+    },
+    { messages: [], tools },
+    {} as never,
+  );
+  return messageText(seen?.messages[0]);
+};
 const text = (t: string): ContentBlock => ({ type: 'text', text: t });
 const assistant = (...content: ContentBlock[]): Message => ({ role: 'assistant', content });
 
@@ -105,8 +132,8 @@ describe('splitPlanReActTags', () => {
   });
 });
 
-describe('PlanReActPlanner.processResponse', () => {
-  it('keeps tool calls after reasoning in order and drops calls without a name', () => {
+describe('planReActTags: answers', () => {
+  it('keeps tool calls after reasoning in order and drops calls without a name', async () => {
     const input = deepFreeze(
       assistant(
         text('/*PLANNING*/ 1. search 2. fetch /*ACTION*/ searching'),
@@ -116,43 +143,43 @@ describe('PlanReActPlanner.processResponse', () => {
       ),
     );
     const copy = structuredClone(input);
-    const out = planner.processResponse(input);
+    const out = await processResponse(input);
     expect(out.content.map((b) => (b.type === 'tool_call' ? b.id : b.type))).toEqual(['reasoning', 'reasoning', 'a', 'b']);
     expect(input).toEqual(copy);
     expect(out).not.toBe(input);
   });
 
-  it('returns the input message itself when there is nothing to change', () => {
+  it('returns the input message itself when there is nothing to change', async () => {
     const input = deepFreeze(assistant(text('no tags'), { type: 'tool_call', id: 'a', name: 'search', args: {} }));
-    expect(planner.processResponse(input)).toBe(input);
+    expect(await processResponse(input)).toBe(input);
   });
 
-  it('never mutates a tagged input', () => {
+  it('never mutates a tagged input', async () => {
     const input = deepFreeze(assistant(text('/*REASONING*/ r /*FINAL_ANSWER*/ a')));
     const copy = structuredClone(input);
-    planner.processResponse(input);
+    await processResponse(input);
     expect(input).toEqual(copy);
   });
 });
 
-describe('PlanReActPlanner.instruction', () => {
+describe('planReActTags: instruction', () => {
   const spec = { name: 'search_web', description: 'search', parameters: { type: 'object' } };
 
-  it('names every tag and the tools it has, with no call syntax', () => {
-    const instruction = planner.instruction([spec]);
+  it('names every tag and the tools it has, with no call syntax', async () => {
+    const instruction = await instructionFor([spec]);
     for (const tag of Object.values(PLAN_REACT_TAGS)) expect(instruction).toContain(tag);
     expect(instruction).toContain('search_web');
     expect(instruction).not.toMatch(/```|search_web\s*\(|tool_code|print\(/);
   });
 
-  it('invents no tools when the agent has none', () => {
-    const instruction = planner.instruction([]);
+  it('invents no tools when the agent has none', async () => {
+    const instruction = await instructionFor([]);
     expect(instruction).toContain('no tools');
     expect(instruction).not.toMatch(/```|\w+\(/);
   });
 });
 
-describe('PlanReActPlanner in a ReAct run', () => {
+describe('planReActTags in a ReAct run', () => {
   it('stores reasoning blocks and answers with the tag-free text', async () => {
     const search = tool({ name: 'search', description: 'search', parameters: z.object({ q: z.string() }), execute: () => 'found 42' });
     const model = new ScriptedModel({
@@ -161,7 +188,7 @@ describe('PlanReActPlanner in a ReAct run', () => {
         '/*REASONING*/ the search said 42 /*FINAL_ANSWER*/ The answer is 42. /*FINAL_ANSWER*/',
       ],
     });
-    const agent = new ReActAgent({ name: 'solver', model, tools: [search], planner, instruction: 'Solve it.' });
+    const agent = new ReActAgent({ name: 'solver', model, tools: [search], middleware: [tags], instruction: 'Solve it.' });
     const runner = new Runner({ agent, appName: 'plan' });
     const result = await runner.run({ userId: 'u', input: 'what is the answer?' }).result();
     expect(result.status).toBe('completed');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AgentEvent, PlanReActPlanner, ReActAgent, ReplayMismatchError, Runner, type Tool, tool } from '@replan/core';
+import { type AgentEvent, ReActAgent, ReplayMismatchError, Runner, type Tool, tool, planReActTags } from '@replan/core';
 import { ReplayModel, ScriptedModel, type StoredRequestRecord, callTools, replayTools } from '@replan/core/testing';
 
 const requestOf = (event: AgentEvent | undefined) => event?.meta?.request as StoredRequestRecord | undefined;
@@ -11,7 +11,7 @@ describe('what a recording keeps of each model response', () => {
     const raw = '/*REASONING*/ the search said 42 /*FINAL_ANSWER*/ The answer is 42.';
     const model = new ScriptedModel({ responses: [callTools({ name: 'search', args: { q: 'answer' } }), raw] });
     const build = (m: ScriptedModel | ReplayModel, tools: readonly Tool[] = [search]) =>
-      new ReActAgent({ name: 'solver', model: m, tools, planner: new PlanReActPlanner(), instruction: 'Solve it.' });
+      new ReActAgent({ name: 'solver', model: m, tools, middleware: [planReActTags()], instruction: 'Solve it.' });
     const runner = new Runner({ agent: build(model), appName: 'plan' });
     const result = await runner.run({ userId: 'u', input: 'what is the answer?' }).result();
     const session = await runner.sessionStore.get({ appName: 'plan', userId: 'u', id: result.sessionId });

@@ -10,6 +10,7 @@ import {
   tool,
   toolResultsOf,
   type ReActAgentOptions,
+  hooks,
 } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 
@@ -54,7 +55,7 @@ describe('state writes are checked where they are set', () => {
   it('fails the run when a hook sets a value that is not JSON', async () => {
     const model = new ScriptedModel({ responses: ['hi'] });
     const { store, runner } = setup(model, {
-      hooks: { beforeModel: (ctx) => void ctx.state.set('user:seen', new Set([1])) },
+      middleware: [hooks({ beforeModel: (ctx) => void ctx.state.set('user:seen', new Set([1])) })],
     });
     const result = await runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result();
     expect(result.status).toBe('failed');
@@ -88,14 +89,16 @@ describe('state writes are checked where they are set', () => {
     const model = new ScriptedModel({ responses: [callTools({ name: 'flaky' }), 'done'] });
     const { store, runner } = setup(model, {
       tools: [flaky],
-      hooks: {
-        beforeTool: (ctx) => void ctx.state.set('before', true),
-        onError: (ctx) => {
-          hookSaw = ctx.state.get('user:credits');
-          ctx.state.set('recovered', true);
-          return 'fallback result';
-        },
-      },
+      middleware: [
+        hooks({
+          beforeTool: (ctx) => void ctx.state.set('before', true),
+          onError: (ctx) => {
+            hookSaw = ctx.state.get('user:credits');
+            ctx.state.set('recovered', true);
+            return 'fallback result';
+          },
+        }),
+      ],
     });
     expect((await runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result()).status).toBe('completed');
     const state = (await store.get(key('s')))?.state;

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { agentTool, type ModelRequest, ReActAgent, Runner, stringifyToolOutput, tool, toolResultsOf } from '@replan/core';
+import {
+  agentTool,
+  type ModelRequest,
+  ReActAgent,
+  Runner,
+  stringifyToolOutput,
+  tool,
+  toolResultsOf,
+  offloadToolResults,
+} from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
 
@@ -33,7 +42,12 @@ describe('offloading covers every kind of tool result', () => {
     const report = Array.from({ length: 3000 }, (_, i) => (i === 1500 ? NEEDLE : `paragraph ${i} of the child's report`)).join('\n');
     const writer = new ReActAgent({ name: 'writer', model: new ScriptedModel({ responses: [report] }) });
     const model = readingModel('writer', 'launch code');
-    const caller = new ReActAgent({ name: 'caller', model, tools: [agentTool(writer)], toolResults: { maxTokens: 500 } });
+    const caller = new ReActAgent({
+      name: 'caller',
+      model,
+      tools: [agentTool(writer)],
+      middleware: [offloadToolResults({ maxTokens: 500 })],
+    });
     const { result } = await collect(new Runner({ agent: caller, appName: 'offload' }).run({ userId: 'u', input: 'go' }));
     expect(result.status).toBe('completed');
     const shown = stringifyToolOutput(lastShown(model.requests[1])?.output);
@@ -49,7 +63,7 @@ describe('offloading covers every kind of tool result', () => {
     const rows = Array.from({ length: 2000 }, (_, i) => ({ n: i, note: i === 1234 ? NEEDLE : 'filler' }));
     const query = tool({ name: 'query', description: 'Rows', parameters: z.object({ input: z.string() }), execute: () => ({ rows }) });
     const model = readingModel('query', 'launch code');
-    const agent = new ReActAgent({ name: 'reader', model, tools: [query], toolResults: { maxTokens: 500 } });
+    const agent = new ReActAgent({ name: 'reader', model, tools: [query], middleware: [offloadToolResults({ maxTokens: 500 })] });
     const { result } = await collect(new Runner({ agent, appName: 'offload' }).run({ userId: 'u', input: 'go' }));
     expect(result.status).toBe('completed');
     const shown = lastShown(model.requests[1])?.output as string;
@@ -65,7 +79,7 @@ describe('offloading covers every kind of tool result', () => {
     const line = `${'x'.repeat(50_000)}${NEEDLE}${'y'.repeat(50_000)}`;
     const page = tool({ name: 'page', description: 'A page', parameters: z.object({ input: z.string() }), execute: () => line });
     const model = readingModel('page', '/launch code is \\d/');
-    const agent = new ReActAgent({ name: 'reader', model, tools: [page], toolResults: { maxTokens: 500 } });
+    const agent = new ReActAgent({ name: 'reader', model, tools: [page], middleware: [offloadToolResults({ maxTokens: 500 })] });
     await collect(new Runner({ agent, appName: 'offload' }).run({ userId: 'u', input: 'go' }));
     const hit = shownOutput<Search>(model.requests[2]).matches[0];
     expect(hit?.line).toBe(1);

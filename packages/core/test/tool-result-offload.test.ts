@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigurationError, type ModelRequest, ReActAgent, Runner, stringifyToolOutput, tool, toolResultsOf } from '@replan/core';
+import {
+  ConfigurationError,
+  type ModelRequest,
+  ReActAgent,
+  Runner,
+  stringifyToolOutput,
+  tool,
+  toolResultsOf,
+  compaction,
+  offloadToolResults,
+} from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
 
@@ -33,7 +43,7 @@ describe('toolResults: large results offloaded', () => {
         'Found it.',
       ],
     });
-    const agent = new ReActAgent({ name: 'reader', model, tools: [dump], toolResults: { maxTokens: 1000 } });
+    const agent = new ReActAgent({ name: 'reader', model, tools: [dump], middleware: [offloadToolResults({ maxTokens: 1000 })] });
     const { result, events } = await collect(new Runner({ agent, appName: 'offload' }).run({ userId: 'u', input: 'find the code' }));
     expect(result.status).toBe('completed');
     expect(big.length).toBeGreaterThan(400_000);
@@ -63,7 +73,7 @@ describe('toolResults: large results offloaded', () => {
   it('small results are shown as they are', async () => {
     const small = tool({ name: 'small', description: 'small', parameters: z.object({}), execute: () => 'short' });
     const model = new ScriptedModel({ responses: [callTools({ name: 'small', args: {} }), 'ok'] });
-    const agent = new ReActAgent({ name: 'reader', model, tools: [small], toolResults: { maxTokens: 1000 } });
+    const agent = new ReActAgent({ name: 'reader', model, tools: [small], middleware: [offloadToolResults({ maxTokens: 1000 })] });
     await collect(new Runner({ agent, appName: 'offload' }).run({ userId: 'u', input: 'x' }));
     expect(lastShown(model.requests[1])?.output).toBe('short');
   });
@@ -80,7 +90,7 @@ describe('toolResults: large results offloaded', () => {
         'second done',
       ],
     });
-    const agent = new ReActAgent({ name: 'reader', model, tools: [dump], toolResults: { maxTokens: 1000 } });
+    const agent = new ReActAgent({ name: 'reader', model, tools: [dump], middleware: [offloadToolResults({ maxTokens: 1000 })] });
     const runner = new Runner({ agent, appName: 'offload' });
     await collect(runner.run({ userId: 'u', input: 'one' }));
     // A new session: "big" belongs to the first one.
@@ -102,7 +112,7 @@ describe('toolResults: large results offloaded', () => {
         'done',
       ],
     });
-    const third = new ReActAgent({ name: 'reader', model: past, tools: [dump], toolResults: { maxTokens: 1000 } });
+    const third = new ReActAgent({ name: 'reader', model: past, tools: [dump], middleware: [offloadToolResults({ maxTokens: 1000 })] });
     await collect(new Runner({ agent: third, appName: 'offload' }).run({ userId: 'u', input: 'x' }));
     const [p, q] = (past.requests[2]?.messages ?? []).flatMap((m) => toolResultsOf(m)).slice(-2);
     expect(p?.isError).toBe(true);
@@ -114,8 +124,10 @@ describe('toolResults: large results offloaded', () => {
   it('a tool of the same name, or a maxTokens below 16, is a ConfigurationError', () => {
     const model = new ScriptedModel();
     const clash = tool({ name: 'read_tool_result', description: 'x', parameters: z.object({}), execute: () => 1 });
-    expect(() => new ReActAgent({ name: 'a', model, tools: [clash], toolResults: { maxTokens: 100 } })).toThrow(/rename your tool/);
-    expect(() => new ReActAgent({ name: 'a', model, toolResults: { maxTokens: 0 } })).toThrow(ConfigurationError);
+    expect(() => new ReActAgent({ name: 'a', model, tools: [clash], middleware: [offloadToolResults({ maxTokens: 100 })] })).toThrow(
+      /rename your tool/,
+    );
+    expect(() => new ReActAgent({ name: 'a', model, middleware: [offloadToolResults({ maxTokens: 0 })] })).toThrow(ConfigurationError);
   });
 });
 
@@ -142,8 +154,7 @@ describe('toolResults with compaction', () => {
       model,
       tools: [report],
       maxIterations: 20,
-      toolResults: { maxTokens: 500 },
-      compaction: { model: summarizer, maxInputTokens: 6000 },
+      middleware: [offloadToolResults({ maxTokens: 500 }), compaction({ model: summarizer, maxInputTokens: 6000 })],
     });
     const { result, events } = await collect(new Runner({ agent, appName: 'offload' }).run({ userId: 'u', input: 'x' }));
     expect(result.status).toBe('completed');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ReActAgent, Runner, stringifyToolOutput, tool, toolResultsOf } from '@replan/core';
+import { ReActAgent, Runner, stringifyToolOutput, tool, toolResultsOf, offloadToolResults } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
 
@@ -16,7 +16,7 @@ async function searchWith(pattern: string) {
       'done',
     ],
   });
-  const agent = new ReActAgent({ name: 'reader', model, tools: [dump], toolResults: { maxTokens: 100 } });
+  const agent = new ReActAgent({ name: 'reader', model, tools: [dump], middleware: [offloadToolResults({ maxTokens: 100 })] });
   const { result } = await collect(new Runner({ agent, appName: 'redos' }).run({ userId: 'u', input: 'search' }));
   expect(result.status).toBe('completed');
   return (model.requests[2]?.messages ?? []).flatMap((m) => toolResultsOf(m)).at(-1);

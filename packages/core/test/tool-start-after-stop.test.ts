@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { InMemorySessionStore, LeaseLostError, ReActAgent, Runner, agentTool, tool, type SessionStore } from '@replan/core';
+import { InMemorySessionStore, LeaseLostError, ReActAgent, Runner, agentTool, hooks, tool, type SessionStore } from '@replan/core';
 import { ScriptedModel, callTools, holdAppend } from '@replan/core/testing';
 
 afterEach(() => {
@@ -46,7 +46,7 @@ describe('a tool never starts once its run stopped', () => {
         model,
         tools: [first, second],
         toolConcurrency: 1, // `second` waits for a slot while `first` runs
-        hooks: { beforeTool: (ctx) => void hooked.push(ctx.call.name) },
+        middleware: [hooks({ beforeTool: (ctx) => void hooked.push(ctx.call.name) })],
       }),
       appName: 'x',
       sessionStore: new InMemorySessionStore(),

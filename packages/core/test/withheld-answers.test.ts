@@ -4,6 +4,7 @@ import {
   type AgentEvent,
   assistantMessage,
   type Guardrail,
+  guardrails,
   InMemorySessionStore,
   messageText,
   ReActAgent,
@@ -23,7 +24,7 @@ function setup(answer: string, output: Guardrail[] = [noCodes]) {
   const intermediate = { ...thinking, content: [{ type: 'text' as const, text: 'Let me look that up.' }, ...thinking.content] };
   const model = new ScriptedModel({ responses: [intermediate, reply(answer)] });
   const store = new InMemorySessionStore();
-  const agent = new ReActAgent({ name: 'assistant', model, tools: [lookup], guardrails: { output } });
+  const agent = new ReActAgent({ name: 'assistant', model, tools: [lookup], middleware: [guardrails({ output })] });
   return { store, runner: new Runner({ agent, appName: 'g', sessionStore: store }) };
 }
 

@@ -1,4 +1,4 @@
-import { type Guardrail, InMemorySessionStore, ReActAgent, Runner } from '@replan/core';
+import { type Guardrail, InMemorySessionStore, ReActAgent, Runner, guardrails } from '@replan/core';
 import { ScriptedModel, reply } from '@replan/core/testing';
 import { describe, expect, it } from 'vitest';
 import { type CallChannel, type CallServices, callAgent } from '../src/server/agent-call.js';
@@ -10,7 +10,7 @@ const noCodes: Guardrail = { name: 'no_codes', check: (text) => ({ tripwire: tex
 
 function vault(answer: string) {
   const model = new ScriptedModel({ responses: [reply(answer), reply(answer)] });
-  const agent = new ReActAgent({ name: 'vault', model, guardrails: { output: [noCodes] } });
+  const agent = new ReActAgent({ name: 'vault', model, middleware: [guardrails({ output: [noCodes] })] });
   const served = servedAgents([new Runner({ agent, appName: 'vault', sessionStore: new InMemorySessionStore() })]).get('vault');
   if (!served) throw new Error('vault is not served');
   return served;

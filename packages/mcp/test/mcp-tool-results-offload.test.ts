@@ -2,7 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InMemorySessionStore, type ModelRequest, ReActAgent, Runner, stringifyToolOutput, toolResultsOf } from '@replan/core';
+import {
+  InMemorySessionStore,
+  type ModelRequest,
+  ReActAgent,
+  Runner,
+  stringifyToolOutput,
+  toolResultsOf,
+  offloadToolResults,
+} from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { type McpToolset, mcpTools } from '@replan/mcp';
 import { startTestHttpServer, type TestHttpServer } from './support/mcp-http-server.js';
@@ -37,7 +45,7 @@ async function findNeedle(shape: 'text' | 'structured' | 'resource') {
       'found',
     ],
   });
-  const agent = new ReActAgent({ name: 'worker', model, tools: [...mcp.tools], toolResults: { maxTokens: 500 } });
+  const agent = new ReActAgent({ name: 'worker', model, tools: [...mcp.tools], middleware: [offloadToolResults({ maxTokens: 500 })] });
   const runner = new Runner({ agent, appName: 'mcp', sessionStore: new InMemorySessionStore() });
   const result = await runner.run({ userId: 'u', input: 'find the code' }).result();
   return {

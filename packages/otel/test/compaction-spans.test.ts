@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { SpanStatusCode } from '@opentelemetry/api';
-import { ReActAgent, Runner } from '@replan/core';
+import { ReActAgent, Runner, compaction } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import { openTelemetry } from '@replan/otel';
 import { longStep } from '../../core/test/support/long-step.js';
@@ -17,7 +17,7 @@ async function tracedLongStep(options: { captureContent?: boolean; summarizer?: 
     model: step.actor,
     tools: [step.fetchSource],
     maxIterations: 100,
-    compaction: { model: summarizer, maxInputTokens: 24_000 },
+    middleware: [compaction({ model: summarizer, maxInputTokens: 24_000 })],
   });
   const prices = { summarizer: { inputPerMillion: 1, outputPerMillion: 2 } };
   const runner = new Runner({ agent, appName: 'otel-compaction', prices, observers: [openTelemetry({ tracerProvider, ...options })] });

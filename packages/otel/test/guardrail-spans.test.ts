@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { ReActAgent, Runner, type Guardrails } from '@replan/core';
+import { ReActAgent, Runner, guardrails, type Guardrails } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import { openTelemetry } from '@replan/otel';
 
 /** One ReAct agent with the given guardrails, traced into an in-memory exporter. */
-function traced(guardrails: Guardrails, answer = 'call me on 555-0100') {
+function traced(checks: Guardrails, answer = 'call me on 555-0100') {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const model = new ScriptedModel({ id: 'm', responses: [answer] });
   const runner = new Runner({
-    agent: new ReActAgent({ name: 'guarded', model, guardrails }),
+    agent: new ReActAgent({ name: 'guarded', model, middleware: [guardrails(checks)] }),
     appName: 'otel-guardrails',
     observers: [openTelemetry({ tracerProvider: provider })],
   });

@@ -8,9 +8,10 @@ import {
   type Message,
   type ModelRequest,
   type ModelResponse,
+  type Middleware,
   type ToolCallBlock,
 } from '@replan/core';
-import { callModel } from '@replan/core/agent-kit';
+import { callModel, callModelThrough } from '@replan/core/agent-kit';
 import type { z } from 'zod';
 import { tagged, tagOf } from './event-kind.js';
 import { PlanningError } from './planning-error.js';
@@ -37,6 +38,8 @@ export interface DecisionCallOptions<T> {
    * events to store and returning the response. Untagged events are tagged `planning`.
    */
   readonly call?: (request: ModelRequest) => AsyncGenerator<AgentEvent, ModelResponse, undefined>;
+  /** The role's middleware (`prepareRequest` and `wrapModelCall`), around each attempt's model call. */
+  readonly middleware?: readonly Middleware[];
 }
 
 export interface Decision<T> {
@@ -64,7 +67,11 @@ export async function* decisionCall<T>(
   }
   for (;;) {
     const request = { ...options.request, messages: [...messages] }; // a copy: repairs extend `messages`
-    const calling = options.call ? options.call(request) : callModel(ctx, options.model, request);
+    const calling = options.call
+      ? options.call(request)
+      : options.middleware?.length
+        ? callModelThrough(options.middleware, ctx, options.model, request)
+        : callModel(ctx, options.model, request);
     let next = await calling.next();
     for (; !next.done; next = await calling.next()) yield tagOf(next.value) ? next.value : tagged(next.value, 'planning');
     const response = next.value;

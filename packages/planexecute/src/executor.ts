@@ -4,12 +4,10 @@ import {
   type Agent,
   type AgentEvent,
   type ChatModel,
-  type CompactionOptions,
-  type ToolResultsOptions,
   type InvocationContext,
   type Message,
+  type Middleware,
   type ModelSettings,
-  type ReActHooks,
   type SchemaInput,
   type Tool,
 } from '@replan/core';
@@ -23,7 +21,6 @@ import { linearExecutorContext } from './linear-context.js';
 import { asStepResult, stepOutcome, toolErrorsOf } from './step-outcome.js';
 import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutorInput, type PlanExecuteKeys } from './session-keys.js';
 import type { PartScope } from './part-scope.js';
-import type { PartPromptCache } from './part-prompt-cache.js';
 
 export interface ExecutorOptions {
   readonly model: ChatModel;
@@ -40,7 +37,6 @@ export interface ExecutorOptions {
   /** A structured step result (zod v4 or v3, or JSON Schema: see `ReActAgent`'s `outputSchema`), stored in `ExecutedStep.structured`. */
   readonly outputSchema?: SchemaInput;
   readonly toolConcurrency?: number;
-  readonly hooks?: ReActHooks;
   readonly settings?: ModelSettings;
   readonly name?: string;
   readonly description?: string;
@@ -50,17 +46,12 @@ export interface ExecutorOptions {
    */
   readonly contextPolicy?: ContextPolicy;
   /**
-   * Keep a long step inside the model's window (see `ReActAgent`'s `compaction`): older turns of
-   * the step are summarised; the objective, the plan and the step's task stay verbatim.
+   * The step loop's middleware (see `ReActAgent`'s `middleware`), e.g. `compaction()` (older turns
+   * of a long step are summarised; the objective, the plan and the step's task stay verbatim),
+   * `offloadToolResults()`, `promptCache()` (one key per session for all of this executor's steps,
+   * so parallel graph steps share their cached prefix), `hooks({...})`.
    */
-  readonly compaction?: CompactionOptions;
-  /** Offload large tool results of a step (see `ReActAgent`'s `toolResults`). */
-  readonly toolResults?: ToolResultsOptions;
-  /**
-   * Prompt caching (see `PartPromptCache`): on by default, one key per session for all of this
-   * executor's steps, so parallel graph steps share their cached prefix; `false` turns it off.
-   */
-  readonly promptCache?: PartPromptCache;
+  readonly middleware?: readonly Middleware[];
 }
 
 /**
@@ -156,11 +147,8 @@ export function stepReActAgent(
     ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
     ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
     ...(options.toolConcurrency !== undefined ? { toolConcurrency: options.toolConcurrency } : {}),
-    ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.settings ? { settings: options.settings } : {}),
-    ...(options.compaction ? { compaction: options.compaction } : {}),
-    ...(options.toolResults ? { toolResults: options.toolResults } : {}),
-    ...(options.promptCache !== false ? { promptCache: options.promptCache ?? {} } : {}),
+    ...(options.middleware ? { middleware: options.middleware } : {}),
     inputMessages,
   });
 }

@@ -18,8 +18,6 @@ export { createGraphExecutor } from './graph/graph-executor.js';
 export type { GraphExecutor, GraphExecutorOptions } from './graph/graph-executor.js';
 export { createReplanner } from './replanner.js';
 export type { Replanner, ReplannerOptions, ReplannerDecision } from './replanner.js';
-export type { PartPromptCache } from './part-prompt-cache.js';
-export type { StepResultsOptions } from './step-result-cap.js';
 
 // Plans and session state
 export { SessionKeys, planExecuteKeys } from './session-keys.js';

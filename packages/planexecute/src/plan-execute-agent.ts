@@ -1,13 +1,4 @@
-import {
-  ConfigurationError,
-  LoopAgent,
-  type Agent,
-  type ChatModel,
-  type CompactionOptions,
-  type Guardrails,
-  type Tool,
-  type ToolResultsOptions,
-} from '@replan/core';
+import { ConfigurationError, LoopAgent, type Agent, type ChatModel, type Guardrails, type Tool, type Middleware } from '@replan/core';
 import type { z } from 'zod';
 import { createExecutor, Executor } from './executor.js';
 import { createPlanner, Planner, type StructuredOutput } from './planner.js';
@@ -24,7 +15,6 @@ import type { PlanReviewOptions } from './review/plan-review-answer.js';
 import { resolveMaxStalls, resolveReview, withPlanReview } from './review/with-plan-review.js';
 import type { PlanCheck } from './policy/plan-check.js';
 import { withCheckPlan } from './policy/with-check-plan.js';
-import type { PartPromptCache } from './part-prompt-cache.js';
 
 interface CommonOptions {
   /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */
@@ -121,18 +111,13 @@ export interface PlanExecuteQuickOptions<S extends z.ZodType | undefined = undef
   readonly structuredOutput?: StructuredOutput;
   /** Which completed-step results the executor and the replanner see (defaults: see `ContextPolicy`). */
   readonly contextPolicy?: ContextPolicy;
-  /** Keep long steps inside the executor model's window (the executor's `compaction`; see `ReActAgent`). */
-  readonly compaction?: CompactionOptions;
   /**
-   * Offload large tool results of a step (the executor's `toolResults`; see `ReActAgent`), and cap
-   * each step result the replanner is shown at the same size, with a note saying how to read it whole.
+   * Middleware (docs/middleware.md): one list for every role, or a list per role. E.g.
+   * `[offloadToolResults({ maxTokens: 2000 }), compaction(), promptCache()]`: the executor offloads
+   * large tool results and compacts long steps, the replanner is shown step results capped at the
+   * same size, and every role sends one prompt-cache key per session and role. None by default.
    */
-  readonly toolResults?: ToolResultsOptions;
-  /**
-   * Prompt caching for the planner, the executor and the replanner (see `PartPromptCache`): on by
-   * default, one cache key per session and role; `false` turns it off.
-   */
-  readonly promptCache?: PartPromptCache;
+  readonly middleware?: RoleMiddleware;
   /**
    * A plan policy run on the plan and on every revision before it is accepted, and before review
    * (see `PlanCheck`): a refusal goes back to the model as a repair with its reason; after
@@ -141,6 +126,16 @@ export interface PlanExecuteQuickOptions<S extends z.ZodType | undefined = undef
    */
   readonly checkPlan?: PlanCheck<PlanOfSchema<S, M>>;
 }
+
+/** Middleware per plan–execute role (a role left out gets none). */
+export interface RoleMiddlewareMap {
+  readonly planner?: readonly Middleware[];
+  readonly executor?: readonly Middleware[];
+  readonly replanner?: readonly Middleware[];
+}
+
+/** The plan–execute agent's `middleware`: one list for every role, or one per role. */
+export type RoleMiddleware = readonly Middleware[] | RoleMiddlewareMap;
 
 /** The plan type of a `planSchema` (or of the mode's default plan when there is none). */
 export type PlanOfSchema<S, M> = S extends z.ZodType ? z.output<S> : M extends 'graph' ? GraphPlan : DefaultPlan;
@@ -229,12 +224,15 @@ function defaultAgents(
       );
   const planSchema = { mode, ...(o.planSchema ? { planSchema: o.planSchema } : {}) };
   const contextPolicy = o.contextPolicy ? { contextPolicy: o.contextPolicy } : {};
-  const promptCache = o.promptCache !== undefined ? { promptCache: o.promptCache } : {};
+  const middleware = (role: keyof RoleMiddlewareMap) => {
+    const given = Array.isArray(o.middleware) ? o.middleware : (o.middleware as RoleMiddlewareMap | undefined)?.[role];
+    return given?.length ? { middleware: given } : {};
+  };
   return {
     planner: createPlanner({
       model: o.plannerModel ?? o.model,
       ...planSchema,
-      ...promptCache,
+      ...middleware('planner'),
       ...(o.tools ? { tools: o.tools } : {}),
       ...(o.structuredOutput ? { structuredOutput: o.structuredOutput } : {}),
     }),
@@ -242,17 +240,14 @@ function defaultAgents(
       model: o.executorModel ?? o.model,
       ...(o.tools ? { tools: o.tools } : {}),
       ...(o.stepMaxIterations !== undefined ? { maxIterations: o.stepMaxIterations } : {}),
-      ...(o.compaction ? { compaction: o.compaction } : {}),
-      ...(o.toolResults ? { toolResults: o.toolResults } : {}),
       ...contextPolicy,
-      ...promptCache,
+      ...middleware('executor'),
     }),
     replanner: createReplanner({
       model: o.replannerModel ?? o.model,
       ...planSchema,
       ...contextPolicy,
-      ...promptCache,
-      ...(o.toolResults ? { stepResults: o.toolResults } : {}),
+      ...middleware('replanner'),
     }),
   };
 }

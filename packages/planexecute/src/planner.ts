@@ -7,6 +7,7 @@ import {
   type ChatModel,
   type InvocationContext,
   type Message,
+  type Middleware,
   type ModelRequest,
   type ModelSettings,
 } from '@replan/core';
@@ -25,7 +26,6 @@ import { GraphPlannerPrompt } from './graph/graph-prompts.js';
 import { checkGraphPlan } from './graph/graph-validation.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
-import { partCache, type PartPromptCache } from './part-prompt-cache.js';
 
 /** How the planner gets a structured plan from its model. */
 export type StructuredOutput = 'tool-call' | 'response-format';
@@ -57,8 +57,11 @@ export interface PlannerOptions<S extends z.ZodType = typeof defaultPlanSchema> 
    * as a repair (see `PlanCheck`). `createPlanExecuteAgent({ checkPlan })` sets it on its planner.
    */
   readonly checkPlan?: PlanCheck<z.output<S>>;
-  /** Prompt caching (see `PartPromptCache`): on by default, keyed by session and this planner's name; `false` turns it off. */
-  readonly promptCache?: PartPromptCache;
+  /**
+   * Middleware around the planner's model call (their `prepareRequest` and `wrapModelCall`), e.g.
+   * `[promptCache()]`: one cache key per session and planner. The streaming planner does not apply them.
+   */
+  readonly middleware?: readonly Middleware[];
 }
 
 const stripJsonFence = (text: string) => text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
@@ -127,6 +130,7 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
       ...this.checkOption(ctx),
       repairHint: this.repairHint,
       ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
+      ...(this.options.middleware ? { middleware: this.options.middleware } : {}),
     });
     const event = ctx.event({
       message: response.message,
@@ -144,8 +148,7 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
       ? await this.options.buildInput(input)
       : formatPlannerPrompt(input, this.options.instruction ?? (this.mode === 'graph' ? GraphPlannerPrompt.system : undefined));
     // After a rejected plan (plan review), the reviewer's feedback comes last.
-    const request = { ...this.request, ...partCache(this.options.promptCache, ctx, this.name) };
-    return { userInput, request: { ...request, messages: [...messages, ...reviewFeedbackMessages(ctx, this.keys)] } };
+    return { userInput, request: { ...this.request, messages: [...messages, ...reviewFeedbackMessages(ctx, this.keys)] } };
   }
 
   /** Reads (and in graph mode, checks) the plan in a model answer. @internal */

@@ -8,6 +8,7 @@ import {
   type FinalAnswer,
   type InvocationContext,
   type Message,
+  type Middleware,
   type ModelSettings,
   type ToolSpec,
 } from '@replan/core';
@@ -29,8 +30,7 @@ import { formatGraphReplannerPrompt } from './graph/graph-prompts.js';
 import { checkGraphPlan, type FinishedSteps } from './graph/graph-validation.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
-import { partCache, type PartPromptCache } from './part-prompt-cache.js';
-import { resolveStepResults, type StepResultsOptions } from './step-result-cap.js';
+import { stepResultsCap } from './step-result-cap.js';
 
 export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
   readonly model: ChatModel;
@@ -65,15 +65,14 @@ export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema
    * sets it on its replanner.
    */
   readonly checkPlan?: PlanCheck<z.output<S>>;
-  /** Prompt caching (see `PartPromptCache`): on by default, keyed by session and this replanner's name; `false` turns it off. */
-  readonly promptCache?: PartPromptCache;
   /**
-   * Cap each step result the prompt shows at `maxTokens` (about 4 characters a token): a longer one
-   * is shown as its head and tail with a note saying that the session keeps it whole and how a
-   * later step gets it (by naming `$n` / `$id`). `createPlanExecuteAgent({ toolResults })` sets it to
-   * the same size. Off by default.
+   * Middleware around the replanner's model call (their `prepareRequest` and `wrapModelCall`), e.g.
+   * `[promptCache()]`. An `offloadToolResults({ maxTokens })` among them caps each step result the
+   * prompt shows at `maxTokens` (about 4 characters a token): a longer one is shown as its head and
+   * tail with a note saying that the session keeps it whole and how a later step gets it (by naming
+   * `$n` / `$id`).
    */
-  readonly stepResults?: StepResultsOptions;
+  readonly middleware?: readonly Middleware[];
 }
 
 /** What the replanner decided. */
@@ -165,7 +164,7 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
     );
     this.planSchema = (options.planSchema ?? (this.mode === 'graph' ? graphPlanSchema : defaultPlanSchema)) as S;
     this.respondSchema = options.respondSchema ?? defaultRespondSchema;
-    this.maxResultChars = resolveStepResults(options.stepResults, `Replanner "${this.name}"`);
+    this.maxResultChars = stepResultsCap(options.middleware);
     this.tools = [planToolFor(this.planSchema, `Replanner "${this.name}"`), respondToolFor(this.respondSchema)];
   }
 
@@ -180,7 +179,6 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
         tools: this.tools,
         toolChoice: 'required',
         ...(this.options.settings ? { settings: this.options.settings } : {}),
-        ...partCache(this.options.promptCache, ctx, this.name),
       },
       parse: (m) => {
         const parsed = parseReplannerAnswer(m, this.planSchema, this.respondSchema);
@@ -190,6 +188,7 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
       ...this.checkOption(ctx),
       repairHint: 'Call exactly one tool: "respond" with the final answer, or "plan" with the steps still to do.',
       ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
+      ...(this.options.middleware ? { middleware: this.options.middleware } : {}),
     });
     const meta = { contextPolicy: input.contextPolicy };
     const usage = response.usage ? { usage: response.usage } : {};

@@ -1,19 +1,18 @@
-import { ConfigurationError } from '@replan/core';
+import type { Middleware } from '@replan/core';
 import { headTailPreview } from '@replan/core/agent-kit';
 import type { ContextItem } from './context-policy.js';
 
-/** The largest step result the replanner is shown whole, in tokens (about 4 characters each). */
-export interface StepResultsOptions {
-  readonly maxTokens: number;
-}
-
-/** Checks the option (construction time); returns the largest result shown whole, in characters. */
-export function resolveStepResults(options: StepResultsOptions | undefined, who: string): number | undefined {
-  if (options === undefined) return undefined;
-  const max = options.maxTokens;
-  if (!Number.isInteger(max) || max < 16)
-    throw new ConfigurationError(`${who}: stepResults.maxTokens must be an integer of at least 16 (tokens), got ${max}.`);
-  return max * 4;
+/**
+ * The largest step result the replanner is shown whole, in characters: the `maxTokens` (about 4
+ * characters each) of an `offloadToolResults()` among its middleware (checked when it was made),
+ * or undefined (no cap).
+ */
+export function stepResultsCap(middleware: readonly Middleware[] | undefined): number | undefined {
+  for (const m of middleware ?? []) {
+    const max = (m as { maxTokens?: unknown }).maxTokens;
+    if (m.name === 'offloadToolResults' && typeof max === 'number') return max * 4;
+  }
+  return undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { messageText, stringifyToolOutput, tool, type ModelRequest } from '@replan/core';
+import { messageText, stringifyToolOutput, tool, type ModelRequest, compaction } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { collect, planCall, respondCall, runnerFor } from './support.js';
@@ -55,7 +55,7 @@ describe('createPlanExecuteAgent({ compaction })', () => {
       replannerModel: new ScriptedModel({ responses: [respondCall('done')] }),
       tools: [source],
       stepMaxIterations: 100,
-      compaction: { model: summarizer, maxInputTokens: WINDOW },
+      middleware: { executor: [compaction({ model: summarizer, maxInputTokens: WINDOW })] },
     });
     const { result, events } = await collect(runnerFor(agent).runner.run({ userId: 'u', input: 'Collect the facts.' }));
     expect(result.status).toBe('completed');

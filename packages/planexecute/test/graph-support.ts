@@ -4,6 +4,7 @@ import {
   type ModelCallOptions,
   type ModelRequest,
   type ModelResponse,
+  type Middleware,
   type ModelStreamPart,
   type SessionStore,
   type Tool,
@@ -101,6 +102,8 @@ export class TaskModel implements ChatModel {
 }
 
 export interface GraphHarnessOptions {
+  /** Middleware for every part (e.g. `[promptCache()]`). */
+  readonly middleware?: readonly Middleware[];
   readonly planner: readonly ScriptedReply[];
   readonly steps: Readonly<Record<string, readonly ScriptedReply[]>>;
   readonly replanner?: readonly ScriptedReply[];
@@ -118,11 +121,17 @@ export function graphHarness(o: GraphHarnessOptions) {
   const planner = new ScriptedModel({ id: 'planner-model', responses: o.planner });
   const steps = new TaskModel(o.steps, o.model);
   const replanner = new ScriptedModel({ id: 'replanner-model', responses: o.replanner ?? [] });
+  const mw = o.middleware ? { middleware: o.middleware } : {};
   const agent = createPlanExecuteAgent({
     mode: 'graph',
-    planner: createPlanner({ model: planner, mode: 'graph' }),
-    executor: createExecutor({ model: steps, tools: o.tools ?? [], ...(o.contextPolicy ? { contextPolicy: o.contextPolicy } : {}) }),
-    replanner: createReplanner({ model: replanner, mode: 'graph', ...(o.replannerPolicy ? { contextPolicy: o.replannerPolicy } : {}) }),
+    planner: createPlanner({ model: planner, mode: 'graph', ...mw }),
+    executor: createExecutor({ model: steps, tools: o.tools ?? [], ...(o.contextPolicy ? { contextPolicy: o.contextPolicy } : {}), ...mw }),
+    replanner: createReplanner({
+      model: replanner,
+      mode: 'graph',
+      ...(o.replannerPolicy ? { contextPolicy: o.replannerPolicy } : {}),
+      ...mw,
+    }),
     ...(o.stepConcurrency ? { stepConcurrency: o.stepConcurrency } : {}),
     ...(o.maxIterations ? { maxIterations: o.maxIterations } : {}),
   });

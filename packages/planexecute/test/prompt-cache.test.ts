@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageText, type ModelRequest } from '@replan/core';
+import { messageText, promptCache, type ModelRequest } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { collect, harness, planCall, respondCall, runnerFor } from './support.js';
@@ -15,8 +15,9 @@ function commonPrefix(a: string, b: string): string {
 }
 
 describe('plan–execute prompt caching', () => {
-  it('every part sends one cache key per session and role', async () => {
+  it('with promptCache(), every part sends one cache key per session and role', async () => {
     const h = harness({
+      middleware: [promptCache()],
       planner: [planCall(['a', 'b'])],
       executor: ['result A', 'result B'],
       replanner: [planCall(['b']), respondCall('done')],
@@ -28,16 +29,17 @@ describe('plan–execute prompt caching', () => {
     expect(h.replanner.requests.map((r) => r.cache)).toEqual([{ key: 'replanner:sess-1' }, { key: 'replanner:sess-1' }]);
   });
 
-  it('promptCache: false sends none; a retention reaches every role', async () => {
-    const run = async (promptCache: false | { retention: 'long' }) => {
+  it('without middleware no part sends a cache hint; a retention reaches every role', async () => {
+    const run = async (retention?: 'long') => {
       const models = [planCall(['a']), 'result A', respondCall('done')].map((reply) => new ScriptedModel({ responses: [reply] }));
       const [plannerModel, executorModel, replannerModel] = models as [ScriptedModel, ScriptedModel, ScriptedModel];
-      const agent = createPlanExecuteAgent({ model: plannerModel, plannerModel, executorModel, replannerModel, promptCache });
+      const middleware = retention ? [promptCache({ retention })] : [];
+      const agent = createPlanExecuteAgent({ model: plannerModel, plannerModel, executorModel, replannerModel, middleware });
       await collect(runnerFor(agent).runner.run({ userId: 'u', sessionId: 's', input: 'go' }));
       return models.map((m) => m.requests[0]?.cache);
     };
-    expect(await run(false)).toEqual([undefined, undefined, undefined]);
-    expect(await run({ retention: 'long' })).toEqual([
+    expect(await run()).toEqual([undefined, undefined, undefined]);
+    expect(await run('long')).toEqual([
       { key: 'planner:s', retention: 'long' },
       { key: 'executor:s', retention: 'long' },
       { key: 'replanner:s', retention: 'long' },
@@ -47,6 +49,7 @@ describe('plan–execute prompt caching', () => {
   it('linear: the results come before the plan, so one step’s prompt is a prefix of the next’s up to the results they share', async () => {
     const results = ['RESULT-ONE '.repeat(40), 'RESULT-TWO '.repeat(40), 'RESULT-THREE'];
     const h = harness({
+      middleware: [promptCache()],
       planner: [planCall(['one', 'two', 'three'])],
       executor: results,
       replanner: [planCall(['two', 'three']), planCall(['three']), respondCall('done')],
@@ -64,6 +67,7 @@ describe('plan–execute prompt caching', () => {
 
   it('graph: parallel steps send the same key and the same prefix: instruction, tools and objective, then their own task', async () => {
     const h = graphHarness({
+      middleware: [promptCache()],
       planner: [graphCall(['a', 'search alpha', []], ['b', 'search beta', []], ['c', 'search gamma', []])],
       steps: { 'search alpha': ['A'], 'search beta': ['B'], 'search gamma': ['C'] },
       replanner: [respondCall('done')],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type ModelRequest, Runner, tool } from '@replan/core';
+import { compaction, type ModelRequest, Runner, tool } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { type StepView, scriptPlanExecute } from '@replan/planexecute/testing';
@@ -54,7 +54,7 @@ function compactedStep() {
     replannerModel: s.replannerModel,
     tools: [fetchNote],
     stepMaxIterations: NOTES + 5,
-    compaction: { model: summarizer }, // maxInputTokens: the executor model's contextWindow
+    middleware: { executor: [compaction({ model: summarizer })] }, // maxInputTokens: the executor model's contextWindow
   });
   return { views, sizes, turns, summarizer, runner: new Runner({ agent, appName: 'notes' }) };
 }

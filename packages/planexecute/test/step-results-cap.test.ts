@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError } from '@replan/core';
+import { ConfigurationError, offloadToolResults } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
-import { createPlanExecuteAgent, createReplanner, SessionKeys } from '@replan/planexecute';
+import { createPlanExecuteAgent, SessionKeys } from '@replan/planexecute';
 import { allText, collect, planCall, respondCall, runnerFor } from './support.js';
 import { graphCall } from './graph-support.js';
 
@@ -20,7 +20,7 @@ describe('step results shown to the replanner are capped like tool results', () 
       model: models.planner,
       executorModel: models.executor,
       replannerModel: models.replanner,
-      toolResults: { maxTokens: 100 },
+      middleware: [offloadToolResults({ maxTokens: 100 })],
     });
     const h = runnerFor(agent);
     const { result } = await collect(h.runner.run({ userId: 'u', sessionId: 's', input: 'go' }));
@@ -45,7 +45,7 @@ describe('step results shown to the replanner are capped like tool results', () 
       model: new ScriptedModel({ responses: [graphCall(['a', 'collect', []])] }),
       executorModel: new ScriptedModel({ responses: [long('alpha')] }),
       replannerModel,
-      toolResults: { maxTokens: 100 },
+      middleware: [offloadToolResults({ maxTokens: 100 })],
     });
     await collect(runnerFor(agent).runner.run({ userId: 'u', input: 'go' }));
     const shown = allText(replannerModel.requests[0]);
@@ -53,7 +53,7 @@ describe('step results shown to the replanner are capped like tool results', () 
     expect(shown).toContain('a new step that lists "a" in dependsOn and writes $a in its task is given it in full.');
   });
 
-  it('without toolResults nothing is cut; a bad size is a ConfigurationError', async () => {
+  it('without offloadToolResults nothing is cut; a bad size is a ConfigurationError', async () => {
     const replannerModel = new ScriptedModel({ responses: [respondCall('done')] });
     const agent = createPlanExecuteAgent({
       model: new ScriptedModel({ responses: [planCall(['collect'])] }),
@@ -62,7 +62,7 @@ describe('step results shown to the replanner are capped like tool results', () 
     });
     await collect(runnerFor(agent).runner.run({ userId: 'u', input: 'go' }));
     expect(allText(replannerModel.requests[0])).toContain(NEEDLE);
-    expect(() => createReplanner({ model: replannerModel, stepResults: { maxTokens: 3 } })).toThrow(ConfigurationError);
-    expect(() => createReplanner({ model: replannerModel, stepResults: { maxTokens: 3 } })).toThrow(/stepResults.maxTokens/);
+    expect(() => offloadToolResults({ maxTokens: 3 })).toThrow(ConfigurationError);
+    expect(() => offloadToolResults({ maxTokens: 3 })).toThrow(/maxTokens must be an integer of at least 16/);
   });
 });

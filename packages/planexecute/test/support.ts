@@ -21,6 +21,7 @@ import {
   type RunResult,
   type SessionStore,
   type Tool,
+  type Middleware,
 } from '@replan/core';
 import { ScriptedModel, callTools, type ScriptedReply } from '@replan/core/testing';
 
@@ -61,6 +62,8 @@ export interface Harness {
 }
 
 export interface HarnessOptions {
+  /** Middleware for every part (e.g. `[promptCache()]`). */
+  readonly middleware?: readonly Middleware[];
   readonly planner: readonly ScriptedReply[];
   readonly executor?: readonly ScriptedReply[];
   readonly replanner?: readonly ScriptedReply[];
@@ -83,10 +86,11 @@ export function harness(o: HarnessOptions): Harness {
   const replanner = new ScriptedModel({ id: 'replanner-model', responses: o.replanner ?? [] });
   const planSchema = o.planSchema ? { planSchema: o.planSchema } : {};
   const policy = o.contextPolicy ? { contextPolicy: o.contextPolicy } : {};
+  const mw = o.middleware ? { middleware: o.middleware } : {};
   const agent = createPlanExecuteAgent({
-    planner: createPlanner({ model: planner, ...planSchema }),
-    executor: createExecutor({ model: executor, tools: o.tools ?? [], ...policy }),
-    replanner: createReplanner({ model: replanner, ...planSchema, ...policy }),
+    planner: createPlanner({ model: planner, ...planSchema, ...mw }),
+    executor: createExecutor({ model: executor, tools: o.tools ?? [], ...policy, ...mw }),
+    replanner: createReplanner({ model: replanner, ...planSchema, ...policy, ...mw }),
     ...(o.maxIterations ? { maxIterations: o.maxIterations } : {}),
   });
   return { planner, executor, replanner, ...runnerFor(agent, o.store) };

@@ -1,5 +1,14 @@
 import type { ModelRequest, ToolSpec } from '@replan/core';
-import { assistantMessage, ConfigurationError, ReActAgent, Runner, systemMessage, toolMessage, userMessage } from '@replan/core';
+import {
+  assistantMessage,
+  ConfigurationError,
+  ReActAgent,
+  Runner,
+  systemMessage,
+  toolMessage,
+  userMessage,
+  promptCache,
+} from '@replan/core';
 import { describe, expect, it } from 'vitest';
 import { OpenAIChatModel, OpenAIResponsesModel } from '../src/index.js';
 import { useFakeServer } from './support/fake-server.js';
@@ -141,7 +150,7 @@ describe('a run through a proxy that reports cache reads and writes', () => {
     };
     server.reply({ json: completion({ content: 'done' }, 'stop', usage) });
     const model = new OpenAIChatModel({ model: 'claude-sonnet-4-5', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 });
-    const agent = new ReActAgent({ name: 'writer', model, instruction: 'Write.', promptCache: { retention: 'long' } });
+    const agent = new ReActAgent({ name: 'writer', model, instruction: 'Write.', middleware: [promptCache({ retention: 'long' })] });
     const prices = {
       'claude-sonnet-4-5': { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3, cacheWritePerMillion: 6 },
     };

@@ -51,7 +51,7 @@ export type { ReasoningTarget } from '../models/foreign-reasoning.js';
 
 // Model and tool calls
 export { streamModelCall, callModel } from '../invocation/model-call.js';
-export { requestCache } from '../agents/prompt-cache.js';
+export { requestCache } from '../prompt-cache/prompt-cache.js';
 export { executeToolCalls, approvalInterruptId, toolInterruptId } from '../agents/tool-execution.js';
 export type { ToolExecutionOptions } from '../agents/tool-execution.js';
 export { toolSpecOf, toolParametersSchema } from '../tools/tool.js';
@@ -73,11 +73,11 @@ export {
 } from '../context/quoted-context.js';
 export { headTailPreview } from '../tools/offload/tool-result-preview.js';
 export { PLAN_REACT_TAGS, splitPlanReActTags, joinPlanReActTags } from '../reasoning/plan-react-tags.js';
-export type { ReActPlanner } from '../reasoning/react-planner.js';
+export { callModelThrough } from '../middleware/call-model-through.js';
 
 // Stopping and concurrency
 export { abortErrorOf, raceAbort } from '../invocation/abort.js';
-export { AsyncQueue } from '../agents/async-queue.js';
+export { AsyncQueue } from '../invocation/async-queue.js';
 export { AnswerGate, withheldAnswers } from '../guardrails/answer-gate.js';
 export type { GateRelease, WithheldAnswer } from '../guardrails/answer-gate.js';
 export { guardrailBlockOf, guardrailBlockText } from '../guardrails/guardrail-block.js';

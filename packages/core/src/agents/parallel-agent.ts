@@ -3,7 +3,7 @@ import type { AgentEvent, Interrupt } from '../events/agent-event.js';
 import { RunAbortedError } from '../errors/run-errors.js';
 import type { Agent } from '../invocation/agent.js';
 import { abortErrorOf } from '../invocation/abort.js';
-import { AsyncQueue } from './async-queue.js';
+import { AsyncQueue } from '../invocation/async-queue.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
 import { RunInterruptedSignal } from '../invocation/run-interrupted.js';
 import { WorkflowAgent, type WorkflowAgentOptions } from './workflow-options.js';

@@ -12,16 +12,18 @@ import { TOOL_RUNTIME, type ToolRuntime } from '../invocation/tool-runtime.js';
 import { BudgetExceededError } from '../errors/run-errors.js';
 import { ConcurrentUpdateError } from '../errors/session-errors.js';
 import { abortErrorOf, raceAbort, stoppedError, throwIfStopped } from '../invocation/abort.js';
-import { AsyncQueue } from './async-queue.js';
+import { AsyncQueue } from '../invocation/async-queue.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
 import type { RunObservation } from '../observe/run-observation.js';
-import type { HookContext, ReActHooks, ToolHookContext } from './react-hooks.js';
+import type { ToolCallChain } from '../middleware/compose.js';
+import type { MiddlewareRun } from '../middleware/middleware-run.js';
+import type { ToolOutcome } from '../middleware/middleware.js';
 
 export interface ToolExecutionOptions {
   readonly tools: ReadonlyMap<string, Tool>;
   readonly concurrency: number;
-  readonly hooks?: ReActHooks;
-  readonly hookContext: (state: DeltaState) => HookContext;
+  /** The agent's middleware around each call (with the run they belong to), when any wraps tool calls. */
+  readonly wrap?: { readonly chain: ToolCallChain; readonly run: MiddlewareRun };
 }
 
 /** The answer a human gave to a `needsApproval` interrupt (the runner checked it is an `ApprovalAnswer`). */
@@ -57,6 +59,9 @@ export async function* executeToolCalls(
   const interrupts: Interrupt[] = [];
   let remaining = calls.length;
   const run = ctx.services.observation ? observedRunOne : runOne;
+  // Events middleware record during the calls are stored in order with the results.
+  const middlewareRun = options.wrap?.run;
+  if (middlewareRun) middlewareRun.sink = (event) => queue.push(event);
   const take = (event: AgentEvent) => {
     const interrupt = event.actions?.interrupt;
     if (interrupt) interrupts.push(interrupt);
@@ -73,7 +78,11 @@ export async function* executeToolCalls(
       (error) => queue.fail(error),
     );
   if (!calls.length) queue.close();
-  for (let event = await queue.next(); event; event = await queue.next()) yield event;
+  try {
+    for (let event = await queue.next(); event; event = await queue.next()) yield event;
+  } finally {
+    if (middlewareRun) middlewareRun.sink = undefined;
+  }
   return interrupts;
 }
 
@@ -191,49 +200,51 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
     }
   }
 
-  const hooks = options.hooks;
-  const hookCtx = (): ToolHookContext => ({ ...options.hookContext(state), call });
-  let output: unknown = hooks?.beforeTool ? await hooks.beforeTool(hookCtx(), args) : undefined;
-  let isError = false;
-  if (output === undefined) {
+  let toolArgs = args;
+  // The call itself, at the centre of the middleware: a throw becomes an error outcome (its state
+  // writes dropped); an interrupt, an abort, a budget stop or a lost session passes through.
+  const execute = async (called: ToolCallBlock): Promise<ToolOutcome> => {
+    if (called !== call) {
+      const reparsed = tool.parseArgs(called.args); // a middleware rewrote the arguments: checked like the model's
+      if (!reparsed.ok) return { output: `Error: invalid arguments for "${call.name}": ${reparsed.issues}.`, isError: true };
+      toolArgs = reparsed.value;
+    }
     const rollback = state.savepoint();
     try {
-      // Checked again after the hooks and the approval, and once more as the tool starts: a
+      // Checked again after the approval and the middleware, and once more as the tool starts: a
       // stopped run never starts a tool; only calls already running may run again after it.
       throwIfStopped(services.signal, services.checkLease);
-      output = await raceAbort(
+      const output = await raceAbort(
         Promise.resolve().then(() => {
           throwIfStopped(services.signal, services.checkLease);
-          return tool.execute(args, toolCtx);
+          return tool.execute(toolArgs, toolCtx);
         }),
         services.signal,
       );
-      if (runtime.errorResult) isError = true;
+      return { output, isError: runtime.errorResult === true };
     } catch (error) {
-      if (error instanceof InterruptSignal) {
-        state.take();
-        return error.interrupts.map(interruptEvent);
-      }
+      if (error instanceof InterruptSignal) throw error;
       if (services.signal.aborted) throw abortErrorOf(services.signal);
       // The run's shared budget ran out inside the tool (a nested agent): the run stops resumable, no result stored.
       if (error instanceof BudgetExceededError) throw error;
       // Another run writes the session tree (a child session of agentTool leased or written elsewhere): this run
       // stops, resumable, and stores no result for the call; the run that holds the tree finishes it.
       if (error instanceof ConcurrentUpdateError) throw error;
-      // A call that throws stores none of its state writes, even when onError recovers: the hook
-      // sees the state as it was before the call, and what the hook itself sets is kept.
+      // A call that throws stores none of its state writes; what middleware set after it is kept.
       rollback();
-      const recovered = hooks?.onError ? await hooks.onError(hookCtx(), error, { stage: 'tool', call }) : undefined;
-      if (recovered !== undefined) output = recovered;
-      else {
-        output = `Error: tool "${tool.name}" failed: ${errorText(error)}`;
-        isError = true;
-      }
+      return { output: `Error: tool "${tool.name}" failed: ${errorText(error)}`, isError: true, error };
     }
+  };
+  let outcome: ToolOutcome;
+  try {
+    const wrap = options.wrap;
+    outcome = wrap ? await wrap.chain(execute, call, wrap.run, args, state) : await execute(call);
+  } catch (error) {
+    if (error instanceof InterruptSignal) {
+      state.take();
+      return error.interrupts.map(interruptEvent);
+    }
+    throw error;
   }
-  if (hooks?.afterTool) {
-    const replaced = await hooks.afterTool(hookCtx(), output, isError);
-    if (replaced !== undefined) output = replaced;
-  }
-  return result(output, isError);
+  return result(outcome.output, outcome.isError);
 }

@@ -6,7 +6,7 @@ import { ConfigurationError } from '../errors/replan-error.js';
 import { type AgentToolOptions, agentTool, type agentToolParameters } from '../composition/agent-tool.js';
 import type { SchemaInput, SchemaOutput } from '../tools/schemas/schema-input.js';
 import type { Tool } from '../tools/tool.js';
-import type { Guardrails } from '../guardrails/guardrail.js';
+import type { Guardrails } from '../invocation/guardrail.js';
 
 export interface WorkflowAgentOptions {
   readonly name: string;

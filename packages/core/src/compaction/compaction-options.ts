@@ -31,8 +31,8 @@ export interface ResolvedCompaction {
 }
 
 /** Applies the defaults; a missing window or an out-of-range number is a `ConfigurationError` naming the agent. */
-export function resolveCompaction(agent: string, options: CompactionOptions, model: ChatModel): ResolvedCompaction {
-  const where = `ReActAgent "${agent}": compaction`;
+export function resolveCompaction(agent: string, options: CompactionOptions, model: ChatModel, named = true): ResolvedCompaction {
+  const where = named ? `ReActAgent "${agent}": compaction` : agent;
   const maxInputTokens = options.maxInputTokens ?? model.contextWindow;
   if (maxInputTokens === undefined)
     throw new ConfigurationError(

@@ -1,7 +1,7 @@
 import { abortErrorOf, raceAbort } from '../invocation/abort.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
 import { GuardrailError } from './guardrail-error.js';
-import { type Guardrail, guardrailName } from './guardrail.js';
+import { type Guardrail, guardrailName } from '../invocation/guardrail.js';
 import type { GuardrailStage, GuardrailTrip } from '../events/guardrail-verdict.js';
 
 /**

@@ -11,19 +11,43 @@ export function abortErrorOf(signal: AbortSignal): Error {
   return new RunAbortedError(reason);
 }
 
+/**
+ * The races waiting on each signal. One abort listener per signal rejects them all: adding and
+ * removing a listener for every model and tool call cost more than the rest of the race.
+ */
+const racers = new WeakMap<AbortSignal, Set<(error: Error) => void>>();
+
+function racersOf(signal: AbortSignal): Set<(error: Error) => void> {
+  let waiting = racers.get(signal);
+  if (!waiting) {
+    const set = new Set<(error: Error) => void>();
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const reject of set) reject(abortErrorOf(signal));
+        set.clear();
+      },
+      { once: true },
+    );
+    racers.set(signal, set);
+    waiting = set;
+  }
+  return waiting;
+}
+
 /** Rejects as soon as `signal` fires, so a task that ignores its signal cannot hold a run. */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(abortErrorOf(signal));
+  const waiting = racersOf(signal);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortErrorOf(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
+    waiting.add(reject);
     promise.then(
       (v) => {
-        signal.removeEventListener('abort', onAbort);
+        waiting.delete(reject);
         resolve(v);
       },
       (e) => {
-        signal.removeEventListener('abort', onAbort);
+        waiting.delete(reject);
         reject(e);
       },
     );

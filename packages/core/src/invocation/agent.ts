@@ -1,4 +1,4 @@
-import type { Guardrails } from '../guardrails/guardrail.js';
+import type { Guardrails } from './guardrail.js';
 import type { AgentEvent, Interrupt } from '../events/agent-event.js';
 import type { InvocationContext, RunnableAgent } from './invocation-context.js';
 

@@ -76,22 +76,51 @@ export async function* callModel(
   model: ChatModel,
   request: ModelRequest,
 ): AsyncGenerator<AgentEvent, ModelResponse, undefined> {
-  if (ctx.streaming) {
-    const parts = streamModelCall(ctx, model, request);
-    let next: IteratorResult<ModelStreamPart, ModelResponse> | undefined;
-    try {
-      for (next = await parts.next(); !next.done; next = await parts.next()) {
-        const part = next.value;
-        if (part.type === 'text-delta' && part.delta)
-          yield ctx.event({ partial: true, message: { role: 'assistant', content: [{ type: 'text', text: part.delta }] } });
-        else if (part.type === 'reasoning-delta' && part.delta)
-          yield ctx.event({ partial: true, message: { role: 'assistant', content: [{ type: 'reasoning', reasoning: part.delta }] } });
-      }
-      return next.value;
-    } finally {
-      if (next && !next.done) await parts.return(undefined as never); // our caller stopped early: close the model's stream
+  if (!ctx.streaming) return await generateModelCall(ctx, model, request);
+  const parts = streamModelCall(ctx, model, request);
+  let next: IteratorResult<ModelStreamPart, ModelResponse> | undefined;
+  try {
+    for (next = await parts.next(); !next.done; next = await parts.next()) {
+      const partial = partialEventOf(ctx, next.value);
+      if (partial) yield partial;
     }
+    return next.value;
+  } finally {
+    if (next && !next.done) await parts.return(undefined as never); // our caller stopped early: close the model's stream
   }
+}
+
+/**
+ * `callModel` as a promise, its partial events (when the caller streams) handed to `push`: the
+ * innermost step of a `ReActAgent`'s middleware onion.
+ */
+export async function modelCallTo(
+  ctx: InvocationContext,
+  model: ChatModel,
+  request: ModelRequest,
+  push: (event: AgentEvent) => void,
+): Promise<ModelResponse> {
+  if (!ctx.streaming) return generateModelCall(ctx, model, request);
+  const parts = streamModelCall(ctx, model, request);
+  let next = await parts.next();
+  for (; !next.done; next = await parts.next()) {
+    const partial = partialEventOf(ctx, next.value);
+    if (partial) push(partial);
+  }
+  return next.value;
+}
+
+/** A text or reasoning delta as a partial event (shown, never stored). */
+function partialEventOf(ctx: InvocationContext, part: ModelStreamPart): AgentEvent | undefined {
+  if (part.type === 'text-delta' && part.delta)
+    return ctx.event({ partial: true, message: { role: 'assistant', content: [{ type: 'text', text: part.delta }] } });
+  if (part.type === 'reasoning-delta' && part.delta)
+    return ctx.event({ partial: true, message: { role: 'assistant', content: [{ type: 'reasoning', reasoning: part.delta }] } });
+  return undefined;
+}
+
+/** One `generate` call with `streamModelCall`'s rules (budget, usage, observers, error mapping, abort). */
+export async function generateModelCall(ctx: InvocationContext, model: ChatModel, request: ModelRequest): Promise<ModelResponse> {
   const call = beginModelCall(ctx, model, request, ctx.signal);
   const sent = await blobBytes(ctx, request, call);
   let response: ModelResponse;

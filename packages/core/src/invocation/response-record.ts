@@ -40,8 +40,18 @@ interface NotedResponse {
 
 /** Notes that `model` (or the model the response names, when `model` handed the request on) answered `response` to a request described by `request` (called once a model call succeeded). */
 export function noteModelResponse(memo: ModelCallMemo, response: ModelResponse, model: ChatModel, request: RequestRecord): void {
-  const answered = response.model ?? model;
-  memo.pending = { model: answered.provider ? { id: answered.id, provider: answered.provider } : { id: answered.id }, response, request };
+  memo.pending = { model: modelMetaOf(response.model ?? model), response, request };
+}
+
+/** One `meta.model` object per model, shared by the events it answered (kept in every stored response event). */
+const modelMetas = new WeakMap<object, ModelMeta>();
+function modelMetaOf(answered: { readonly id: string; readonly provider?: string }): ModelMeta {
+  let meta = modelMetas.get(answered);
+  if (!meta || meta.id !== answered.id || meta.provider !== answered.provider) {
+    meta = Object.freeze(answered.provider ? { id: answered.id, provider: answered.provider } : { id: answered.id });
+    modelMetas.set(answered, meta);
+  }
+  return meta;
 }
 
 const usualFinish = (message: Message): FinishReason => (message.content.some((b) => b.type === 'tool_call') ? 'tool_calls' : 'stop');
@@ -62,7 +72,6 @@ export function stampModelResponse(memo: ModelCallMemo, event: { message?: Messa
   const usual = finishReason === usualFinish(message);
   if (event.message !== message || !usual)
     request = { ...request, ...(event.message !== message ? { response: message } : {}), ...(usual ? {} : { finishReason }) };
-  const meta: Record<string, unknown> = { ...event.meta, request };
-  if (event.usage && event.meta?.model === undefined) meta.model = entry.model;
-  event.meta = meta;
+  // One literal, not a property added after: the object stays small (it is kept in every stored response event).
+  event.meta = event.usage && event.meta?.model === undefined ? { ...event.meta, request, model: entry.model } : { ...event.meta, request };
 }

@@ -9,13 +9,16 @@ import type { Message } from './message.js';
  * and token estimates are cached by it).
  */
 export function mapMessageMedia(message: Message, fn: (block: MediaBlock) => MediaBlock): Message {
-  let changed = false;
-  const content = message.content.map((block): ContentBlock => {
+  // No new array until a block changes: stores run this on every event they append, most without media.
+  const blocks = message.content;
+  let content: ContentBlock[] | undefined;
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i] as ContentBlock;
     const next = mapBlock(block, fn);
-    if (next !== block) changed = true;
-    return next;
-  });
-  return changed ? { ...message, content } : message;
+    if (next !== block && !content) content = blocks.slice(0, i);
+    content?.push(next);
+  }
+  return content ? { ...message, content } : message;
 }
 
 function mapBlock(block: ContentBlock, fn: (block: MediaBlock) => MediaBlock): ContentBlock {

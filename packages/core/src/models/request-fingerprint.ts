@@ -1,5 +1,6 @@
 import type { Message } from '../messages/message.js';
 import type { ModelRequest, ToolSpec } from './chat-model.js';
+import { flatString } from '../messages/flat-string.js';
 import { DIGEST_START, frozenDigest, hex8, messageDigest, mixNumber, mixSecondLane, mixString, valueDigest } from './value-digest.js';
 
 /**
@@ -142,8 +143,9 @@ export function describeRequest(request: ModelRequest, cache: RequestChain = new
   const { system, tools, settings } = cache;
   const a = mixNumber(mixNumber(mixNumber(mixNumber(mixNumber(DIGEST_START, system), tools), settings), count), all);
   const b = mixSecondLane(mixSecondLane(mixSecondLane(mixSecondLane(mixSecondLane(DIGEST_START, system), tools), settings), count), all);
-  const fingerprint = hex8(a) + hex8(b);
-  const parts = `${cache.head}${count}.${hex8(history)}.${hex8(lastDigest)}`;
+  // Both are kept in every stored model response event: flat, not as trees of their pieces.
+  const fingerprint = flatString(hex8(a) + hex8(b));
+  const parts = flatString(`${cache.head}${count}.${hex8(history)}.${hex8(lastDigest)}`);
   return call === undefined ? { fingerprint, parts } : { fingerprint, parts, call };
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newEventId } from '../events/event-id.js';
 import type { Agent } from '../invocation/agent.js';
 import { assertUniqueAgentNames } from '../invocation/agent-name.js';
 import type { AgentEvent, Interrupt, RunStatus } from '../events/agent-event.js';
@@ -55,7 +55,7 @@ export class Runner {
     this.agent = options.agent;
     this.appName = options.appName;
     this.sessionStore = options.sessionStore ?? defaultSessionStore();
-    this.newId = options.generateId ?? randomUUID;
+    this.newId = options.generateId ?? newEventId;
     this.hub = options.observers?.length ? new ObserverHub(options.observers, options.onObserverError) : undefined;
     checkPriceTable(options.prices, 'new Runner({ prices })');
     this.prices = options.prices;

@@ -25,10 +25,13 @@ export class DeltaState implements StateAccess {
   }
   /** The collected writes, or `undefined` when there are none; clears them. */
   take(): Record<string, unknown> | undefined {
-    const keys = Object.keys(this.delta);
-    if (!keys.length) return undefined;
-    const out = { ...this.delta };
-    for (const k of keys) delete this.delta[k];
+    // No array of keys when there are none: a run asks after every event, and most write nothing.
+    let out: Record<string, unknown> | undefined;
+    for (const k in this.delta) {
+      out ??= {};
+      out[k] = this.delta[k];
+    }
+    if (out) for (const k in out) delete this.delta[k];
     return out;
   }
   /** Marks the writes so far; calling the returned function drops every write made after it. */

@@ -54,7 +54,24 @@ function describeNonString(value: unknown): string {
 }
 
 /** Why `value` is not a valid identifier, or `undefined` when it is one. */
+/**
+ * The last identifiers found valid: a run checks the same session key on every append, and the
+ * checks (two scans of the string) showed in the loop's profile. Strings are immutable, so a
+ * remembered one stays valid.
+ */
+const recentlyValid: string[] = [];
+
 function problemOf(value: unknown): string | undefined {
+  if (typeof value === 'string' && recentlyValid.includes(value)) return undefined;
+  const problem = checkIdentifier(value);
+  if (problem === undefined) {
+    recentlyValid.unshift(value as string);
+    if (recentlyValid.length > 8) recentlyValid.pop();
+  }
+  return problem;
+}
+
+function checkIdentifier(value: unknown): string | undefined {
   if (typeof value !== 'string') return `it is ${describeNonString(value)}, not a string`;
   if (value === '') return 'it is empty';
   if (value.length > MAX_ID_LENGTH)

@@ -15,3 +15,5 @@ export type { RecordedSession } from '../replay/recorded-session.js';
 export { requestParts } from '../models/request-fingerprint.js';
 export type { RequestRecord, RequestParts } from '../models/request-fingerprint.js';
 export type { StoredRequestRecord } from '../invocation/response-record.js';
+export { testMiddleware } from './test-middleware.js';
+export type { MiddlewareTestOptions, MiddlewareTestRun } from './test-middleware.js';

@@ -1,4 +1,4 @@
-import { type ChatModel, ReActAgent, Runner, type SessionStore } from '@replan/core';
+import { type ChatModel, ReActAgent, Runner, type SessionStore, type CompactionOptions, compaction } from '@replan/core';
 import type { longStep } from './long-step.js';
 
 /** The model window the compaction tests run under (tokens). */
@@ -10,7 +10,7 @@ export const WINDOW = 24_000;
  */
 export function compactingRunner(
   step: ReturnType<typeof longStep>,
-  compaction: object = {},
+  overrides: CompactionOptions = {},
   sessionStore?: SessionStore,
   model: ChatModel = step.actor,
 ) {
@@ -20,7 +20,7 @@ export function compactingRunner(
     tools: [step.fetchSource],
     instruction: 'Fetch every source, then report.',
     maxIterations: 100,
-    compaction: { model: step.summarizer, maxInputTokens: WINDOW, ...compaction },
+    middleware: [compaction({ model: step.summarizer, maxInputTokens: WINDOW, ...overrides })],
   });
   return new Runner({ agent, appName: 'long', ...(sessionStore ? { sessionStore } : {}) });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Runner, type SessionStore, tool } from '@replan/core';
+import { Runner, type SessionStore, compaction, tool } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
@@ -59,7 +59,7 @@ export function compactionScenario(store: SessionStore, appName = 'field-reports
     replannerModel: roles.replannerModel,
     tools: [report],
     stepMaxIterations: COMPACTION_SOURCES + 5,
-    compaction: { model: summarizer, maxInputTokens: 6_000 },
+    middleware: { executor: [compaction({ model: summarizer, maxInputTokens: 6_000 })] },
   });
   return new Runner({ agent, appName, sessionStore: store });
 }

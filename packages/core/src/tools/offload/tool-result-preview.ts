@@ -2,7 +2,7 @@ import { ConfigurationError } from '../../errors/replan-error.js';
 import type { ToolResultBlock } from '../../messages/content-block.js';
 import { type Message, stringifyToolOutput } from '../../messages/message.js';
 
-/** The names of the two tools an agent with `toolResults` gains. */
+/** The names of the two tools an agent with `offloadToolResults()` gains. */
 export const READ_TOOL_RESULT = 'read_tool_result';
 export const SEARCH_TOOL_RESULT = 'search_tool_result';
 
@@ -10,7 +10,7 @@ export const SEARCH_TOOL_RESULT = 'search_tool_result';
 const CHARS_PER_TOKEN = 4;
 
 /**
- * Large tool results, offloaded: a result longer than `maxTokens` is stored whole (the log keeps
+ * `offloadToolResults()`'s options: a result longer than `maxTokens` is stored whole (the log keeps
  * it) but the model sees its head and tail and a note, and reads the rest with
  * `read_tool_result({ toolCallId, offset, length })` or `search_tool_result({ toolCallId, pattern })`.
  */
@@ -20,10 +20,10 @@ export interface ToolResultsOptions {
 }
 
 /** Checks the options; returns the largest result shown whole, in characters. */
-export function resolveToolResults(agent: string, options: ToolResultsOptions): number {
-  const max = options.maxTokens;
+export function resolveToolResults(who: string, options: ToolResultsOptions): number {
+  const max = options?.maxTokens;
   if (!Number.isInteger(max) || max < 16)
-    throw new ConfigurationError(`ReActAgent "${agent}": toolResults.maxTokens must be an integer of at least 16 (tokens), got ${max}.`);
+    throw new ConfigurationError(`${who}: maxTokens must be an integer of at least 16 (tokens), got ${max}.`);
   return max * CHARS_PER_TOKEN;
 }
 

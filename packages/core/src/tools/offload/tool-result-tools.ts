@@ -2,18 +2,19 @@ import { z } from 'zod';
 import type { InvocationContext } from '../../invocation/invocation-context.js';
 import type { AgentEvent } from '../../events/agent-event.js';
 import { type Tool, tool } from '../tool.js';
+import type { ToolContext } from '../tool-context.js';
 import { type LineHit, searchLinesByRegex } from './regex-search.js';
 import { offloadedText, READ_TOOL_RESULT, SEARCH_TOOL_RESULT } from './tool-result-preview.js';
 
 const MAX_MATCHES = 50;
 const MAX_LINE = 500;
 
-/** Finds the whole stored result of a tool call, or throws an error the model is shown. */
-export type ToolResultLookup = (toolCallId: string) => string;
+/** Finds the whole stored result of a tool call (the calling tool's context says which run), or throws an error the model is shown. */
+export type ToolResultLookup = (toolCallId: string, ctx: ToolContext) => string;
 
 /**
- * The two tools of an agent with `toolResults`, over `lookup` — per run, `storedToolResult` bound
- * to the run's context, so they read only this session's results.
+ * The two tools `offloadToolResults()` adds, over `lookup` — `storedToolResult` of the run that
+ * calls them, so they read only this session's results.
  */
 export function toolResultTools(lookup: ToolResultLookup, maxChars: number): readonly Tool[] {
   const read = tool({
@@ -25,8 +26,8 @@ export function toolResultTools(lookup: ToolResultLookup, maxChars: number): rea
       offset: z.number().int().min(0).optional().describe('The first character to read (default 0)'),
       length: z.number().int().min(1).optional().describe(`How many characters (default and at most ${maxChars})`),
     }),
-    execute: ({ toolCallId, offset = 0, length = maxChars }) => {
-      const text = lookup(toolCallId);
+    execute: ({ toolCallId, offset = 0, length = maxChars }, ctx) => {
+      const text = lookup(toolCallId, ctx);
       if (offset >= text.length && !(offset === 0 && text.length === 0))
         throw new Error(`offset ${offset} is past the end of the result of "${toolCallId}" (${text.length} characters).`);
       const end = Math.min(text.length, offset + Math.min(length, maxChars));
@@ -42,7 +43,7 @@ export function toolResultTools(lookup: ToolResultLookup, maxChars: number): rea
       pattern: z.string().min(1).describe('A substring, or a regular expression as /pattern/flags'),
     }),
     execute: async ({ toolCallId, pattern }, ctx) => {
-      const text = lookup(toolCallId);
+      const text = lookup(toolCallId, ctx);
       const lines = text.split('\n');
       const hits = await matchingLines(lines, text, pattern, ctx.signal);
       const starts: number[] = [];

@@ -1,4 +1,4 @@
-import type { InvocationContext } from '../invocation/invocation-context.js';
+import type { InvocationContext } from './invocation-context.js';
 import type { GuardrailStage, GuardrailVerdict } from '../events/guardrail-verdict.js';
 
 /** What a guardrail is told besides the value it checks. */

@@ -1,9 +1,10 @@
 import type { PromptCache, PromptCacheRetention } from '../models/chat-model.js';
 import { valueDigest } from '../models/value-digest.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
+import type { Middleware } from '../middleware/middleware.js';
 
 /**
- * An agent's prompt caching: each of its requests carries `ModelRequest.cache` with this key and
+ * `promptCache()`'s options: each request of the agent carries `ModelRequest.cache` with this key and
  * retention. The default key is one per session and agent (`promptCacheKey`), so the calls of
  * one role in one run — the iterations of a ReAct loop, parallel plan steps — share a cache.
  */
@@ -29,4 +30,19 @@ export function requestCache(options: PromptCacheOptions | undefined, ctx: Invoc
   if (!options) return undefined;
   const key = typeof options.key === 'function' ? options.key(ctx) : (options.key ?? promptCacheKey(ctx.session.id, agent));
   return { ...(key ? { key } : {}), ...(options.retention ? { retention: options.retention } : {}) };
+}
+
+/**
+ * Prompt caching as middleware: every request of the agent carries `ModelRequest.cache` (default
+ * key: one per session and agent, so the iterations of a loop and parallel plan steps share one
+ * cached prefix). `new ReActAgent({ ..., middleware: [promptCache()] })`.
+ */
+export function promptCache(options: PromptCacheOptions = {}): Middleware {
+  return {
+    name: 'promptCache',
+    prepareRequest(request, ctx) {
+      const cache = requestCache(options, ctx.invocation, ctx.agentName);
+      return cache ? { ...request, cache } : request;
+    },
+  };
 }
