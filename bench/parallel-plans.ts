@@ -70,12 +70,10 @@ async function runGraph(shape: Shape): Promise<number> {
     mode: 'graph',
     stepConcurrency: 6,
     planner: createPlanner({
-      mode: 'graph',
       model: new ScriptedModel({ latencyMs: MODEL_MS, responses: [callTools({ name: 'plan', args: { steps: shape.steps } })] }),
     }),
     executor: createExecutor({ model: stepModel(), tools: [work] }),
     replanner: createReplanner({
-      mode: 'graph',
       model: new ScriptedModel({ latencyMs: MODEL_MS, responses: [callTools({ name: 'respond', args: { response: 'done' } })] }),
     }),
   });
@@ -180,10 +178,9 @@ async function runStreamed(shape: Shape, streamingPlan: boolean): Promise<{ wall
     mode: 'graph',
     stepConcurrency: 6,
     streamingPlan,
-    planner: createPlanner({ mode: 'graph', model: new StreamedPlanner(shape.steps) }),
+    planner: createPlanner({ model: new StreamedPlanner(shape.steps) }),
     executor: createExecutor({ model: stepModel(), tools: [work] }),
     replanner: createReplanner({
-      mode: 'graph',
       model: new ScriptedModel({ latencyMs: MODEL_MS, responses: [callTools({ name: 'respond', args: { response: 'done' } })] }),
     }),
   });

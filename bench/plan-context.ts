@@ -12,7 +12,7 @@ import {
   createPlanner,
   createReplanner,
   type ContextPolicy,
-  type PlanMode,
+  type PlanModeOption,
 } from '@replan/planexecute';
 // The library's own estimate, so the table counts prompt tokens the way context policies do.
 import { estimateTokens } from '../packages/planexecute/src/context-policy.js';
@@ -39,7 +39,7 @@ function chain(n: number, needleAt?: number) {
 }
 
 /** Runs one plan; returns the run's prompt tokens and the executor's requests. */
-async function run(mode: PlanMode, n: number, policy: ContextPolicy, firstResult = RESULT, needleAt?: number) {
+async function run(mode: PlanModeOption, n: number, policy: ContextPolicy, firstResult = RESULT, needleAt?: number) {
   const steps = chain(n, needleAt);
   const tasks = steps.map((s) => (mode === 'graph' ? s.task : s.task.replace('$1', '$1 of the completed steps')));
   let done = 0;
@@ -57,9 +57,9 @@ async function run(mode: PlanMode, n: number, policy: ContextPolicy, firstResult
   });
   const agent = createPlanExecuteAgent({
     mode,
-    planner: createPlanner({ model: planner, mode }),
+    planner: createPlanner({ model: planner }),
     executor: createExecutor({ model: executor, contextPolicy: policy }),
-    replanner: createReplanner({ model: replanner, mode, contextPolicy: policy }),
+    replanner: createReplanner({ model: replanner, contextPolicy: policy }),
     maxIterations: n + 1,
   });
   const result = await new Runner({ agent, appName: 'bench' }).run({ userId: 'u', input: 'Follow the plan.' }).result();
@@ -70,8 +70,8 @@ async function run(mode: PlanMode, n: number, policy: ContextPolicy, firstResult
 /** Markdown: prompt tokens per run against step count, per mode and policy. */
 export async function planContextTokens(): Promise<string> {
   const counts = [1, 2, 4, 8, 16, 32];
-  const columns: [PlanMode, string, ContextPolicy][] = (['linear', 'graph'] as const).flatMap((mode) =>
-    policies.map(([name, policy]): [PlanMode, string, ContextPolicy] => [mode, name, policy]),
+  const columns: [PlanModeOption, string, ContextPolicy][] = (['linear', 'graph'] as const).flatMap((mode) =>
+    policies.map(([name, policy]): [PlanModeOption, string, ContextPolicy] => [mode, name, policy]),
   );
   const rows: (string | number)[][] = [];
   for (const n of counts) {

@@ -178,14 +178,14 @@ async function run(graph: boolean, after: boolean): Promise<Figures> {
     const middleware = after ? [promptCache()] : [];
     const agent = createPlanExecuteAgent({
       mode,
-      planner: createPlanner({ model, mode, tools, middleware }),
+      planner: createPlanner({ model, tools, middleware }),
       executor: createExecutor({
         model,
         tools,
         middleware,
         ...(after || graph ? {} : { buildInput: oldExecutorPrompt }),
       }),
-      replanner: createReplanner({ model, mode, middleware, ...(after || graph ? {} : { buildInput: oldReplannerPrompt }) }),
+      replanner: createReplanner({ model, middleware, ...(after || graph ? {} : { buildInput: oldReplannerPrompt }) }),
       maxIterations: 12,
     });
     const result = await new Runner({ agent, appName: 'bench', prices: PRICES }).run({ userId: 'u', input: OBJECTIVE }).result();
@@ -211,7 +211,7 @@ export async function promptCacheBench(): Promise<string> {
       const f = await run(graph, after);
       rows.push([
         name,
-        after ? 'after: defaults (key per session and role)' : 'before: previous prompts, no key',
+        after ? 'after: promptCache() on every role (key per session and role)' : 'before: previous prompts, no key',
         f.calls,
         `${fmt(f.input / 1000)}k`,
         `${fmt(f.cached / 1000)}k`,

@@ -47,9 +47,9 @@ const { model } = scriptPlanExecute(
 );
 const agent = createPlanExecuteAgent({
   mode: 'graph',
-  planner: createPlanner({ model, mode: 'graph' }),
+  planner: createPlanner({ model }),
   executor: createExecutor({ model, tools: [weather, book] }),
-  replanner: createReplanner({ model, mode: 'graph' }),
+  replanner: createReplanner({ model }),
 });
 
 const exporter = new InMemorySpanExporter();

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileSessionStore, ReplayMismatchError, Runner } from '@replan/core';
+import { FileSessionStore, ReplayError, Runner } from '@replan/core';
 import { ReplayModel, replayTools } from '@replan/core/testing';
 import { byRole, priceTool, scriptedModels, tripAgent } from './trip-agent.js';
 
@@ -56,8 +56,10 @@ try {
   })
     .run({ userId: 'ana', input: 'What does the Lisbon trip cost?' })
     .result();
-  if (!(edited.error instanceof ReplayMismatchError)) throw new Error('the edited prompt was not caught');
-  console.log(`prompt edit caught at "${edited.error.path}" call #${edited.error.callIndex + 1}: ${edited.error.differences.join('; ')}`);
+  if (!(edited.error instanceof ReplayError && edited.error.kind === 'mismatch')) throw new Error('the edited prompt was not caught');
+  console.log(
+    `prompt edit caught at "${edited.error.path}" call #${(edited.error.callIndex ?? 0) + 1}: ${edited.error.differences.join('; ')}`,
+  );
 
   // 5. The same edit with a live fallback: the planner is replayed, the edited steps (and what follows) run live.
   const fallback = ReplayModel.fromSession(session, { fallback: byRole(scriptedModels()) });

@@ -20,9 +20,9 @@ export interface TripModels {
 export function tripAgent(models: TripModels, tools: readonly Tool[], instruction = EXECUTOR_INSTRUCTION) {
   return createPlanExecuteAgent({
     mode: 'graph',
-    planner: createPlanner({ model: models.planner, mode: 'graph' }),
+    planner: createPlanner({ model: models.planner }),
     executor: createExecutor({ model: models.executor, tools, instruction }),
-    replanner: createReplanner({ model: models.replanner, mode: 'graph' }),
+    replanner: createReplanner({ model: models.replanner }),
   });
 }
 

@@ -14,7 +14,7 @@ const userIdOf = (_request: Request) => 'demo-user'; // your app's login
 
 // #region post
 // app/api/chat/route.ts
-import { createUIMessageStreamResponse, resumeFromApprovals, UnknownApprovalError } from '@replan/ai-sdk';
+import { createUIMessageStreamResponse, resumeFromApprovals, UIStreamError } from '@replan/ai-sdk';
 import type { UIMessage } from 'ai';
 
 export async function POST(request: Request): Promise<Response> {
@@ -28,7 +28,7 @@ export async function POST(request: Request): Promise<Response> {
       runner.run({ userId, sessionId: id, input: lastUserText(messages), stream: true, abandon: true });
     return createUIMessageStreamResponse(run);
   } catch (error) {
-    if (error instanceof UnknownApprovalError) return new Response(error.message, { status: 409 });
+    if (error instanceof UIStreamError && error.kind === 'unknown_approval') return new Response(error.message, { status: 409 });
     throw error;
   }
 }

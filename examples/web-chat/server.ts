@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +10,7 @@ import {
   createUIMessageStreamResponse,
   resumeFromApprovals,
   resumeUIMessageStreamResponse,
-  UnknownApprovalError,
+  UIStreamError,
   writeUIStreamResponse,
 } from '@replan/ai-sdk';
 import type { UIMessage } from 'ai';
@@ -34,10 +35,16 @@ export interface WebChat {
   close(): Promise<void>;
 }
 
-/** The page's script: page.ts and the AI SDK's `AbstractChat` bundled for the browser. */
+/**
+ * The page's script: page.ts and the AI SDK's `AbstractChat` bundled for the browser. From the sources
+ * (tsx, vitest) that is page.ts; an app that compiled this example with tsc has page.js beside this file
+ * (the current-majors consumer test does, with AI SDK 7), and the `ai` its bundle takes is that app's.
+ */
 async function bundlePage(): Promise<string> {
+  const page = ['./page.ts', './page.js'].map((f) => fileURLToPath(new URL(f, import.meta.url))).find((f) => existsSync(f));
+  if (!page) throw new Error(`examples/web-chat: no page.ts or page.js beside ${fileURLToPath(import.meta.url)}`);
   const result = await build({
-    entryPoints: [fileURLToPath(new URL('./page.ts', import.meta.url))],
+    entryPoints: [page],
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -118,7 +125,7 @@ export async function startWebChat(options: WebChatOptions = {}): Promise<WebCha
           resumed ?? runner.run({ userId: USER, sessionId: body.id, input: lastUserText(body.messages), stream: true, abandon: true });
         await writeUIStreamResponse(createUIMessageStreamResponse(run), res);
       } catch (error) {
-        if (!(error instanceof UnknownApprovalError)) throw error;
+        if (!(error instanceof UIStreamError && error.kind === 'unknown_approval')) throw error;
         res.writeHead(409, { 'content-type': 'text/plain' }).end(error.message);
       }
       return;

@@ -4,21 +4,29 @@ import { succeed } from './commands.js';
 import { repoRoot } from './workspace-packages.js';
 
 /**
- * Packs every package under `packages/` into `destination` (`pnpm pack` runs each package's `prepare`
- * build first and turns `workspace:` ranges into plain ones); resolves with the tarballs' paths.
+ * Packs every package under `packages/` (or only the named ones, e.g. `['@replan/core']`) into
+ * `destination` (`pnpm pack` runs each package's `prepare` build first and turns `workspace:` ranges
+ * into plain ones); resolves with the tarballs' paths.
  */
-export async function packTarballs(destination: string): Promise<string[]> {
-  await succeed('pnpm', ['-r', '--filter', './packages/*', 'pack', '--pack-destination', destination], repoRoot);
+export async function packTarballs(destination: string, only: readonly string[] = ['./packages/*']): Promise<string[]> {
+  const filters = only.flatMap((name) => ['--filter', name]);
+  await succeed('pnpm', ['-r', ...filters, 'pack', '--pack-destination', destination], repoRoot);
   return (await readdir(destination))
     .filter((f) => f.endsWith('.tgz'))
     .sort()
     .map((f) => join(destination, f));
 }
 
-/** What a consumer installs beside our packages: the versions our own packages are built and tested with. */
-export type ToolVersions = Record<'zod' | 'typescript' | '@types/node' | '@opentelemetry/api', string>;
+/** The oldest TypeScript whose users our declarations are checked for (docs/installing.md#typescript-7). */
+export const OLDEST_TYPESCRIPT = '~5.9.3';
 
-/** The ranges of {@link ToolVersions}, read from core's dev dependencies and otel's peer on `@opentelemetry/api`. */
+/** What a consumer installs beside our packages: the versions our own packages are tested with (TypeScript: the oldest we support). */
+export type ToolVersions = Record<'zod' | 'typescript' | '@types/node' | '@opentelemetry/api' | 'openai', string>;
+
+/**
+ * The ranges of {@link ToolVersions}: {@link OLDEST_TYPESCRIPT}; zod and `@types/node` from core's dev dependencies;
+ * otel's peer on `@opentelemetry/api`; the openai `@replan/providers` is developed with (its peer takes 6 or 7; 6 runs on Node 20).
+ */
 export async function toolVersions(): Promise<ToolVersions> {
   const core = JSON.parse(await readFile(join(repoRoot, 'packages/core/package.json'), 'utf8')) as {
     devDependencies: Record<string, string>;
@@ -33,7 +41,14 @@ export async function toolVersions(): Promise<ToolVersions> {
   };
   const otelApi = otel.peerDependencies['@opentelemetry/api'];
   if (!otelApi) throw new Error('packages/otel/package.json has no peerDependency @opentelemetry/api');
-  return { zod: pick('zod'), typescript: pick('typescript'), '@types/node': pick('@types/node'), '@opentelemetry/api': otelApi };
+  const providers = JSON.parse(await readFile(join(repoRoot, 'packages/providers/package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  };
+  const openai = providers.devDependencies.openai;
+  if (!openai) throw new Error('packages/providers/package.json has no devDependency openai');
+  // The workspace builds with TypeScript 7; a consumer type-checks with the oldest TypeScript we support, so
+  // the declarations 7 emits are proven usable from 5.9 (the current-majors project checks them with 7).
+  return { zod: pick('zod'), typescript: OLDEST_TYPESCRIPT, '@types/node': pick('@types/node'), '@opentelemetry/api': otelApi, openai };
 }
 
 /**

@@ -7,28 +7,41 @@ export function missingSdkError(caller: string, cause: unknown): ConfigurationEr
   });
 }
 
-/** The remote A2A agent could not be reached, or answered with a protocol error. */
-export class A2aConnectionError extends ReplanError {
-  constructor(
+/**
+ * What went wrong with a remote A2A agent: `connection` — it could not be reached, or answered with a
+ * protocol error; `task_failed` — its task ended without an answer (`state`: failed, rejected or canceled).
+ */
+export type A2aErrorKind = 'connection' | 'task_failed';
+
+/** A remote A2A agent failed; `kind` says how. The one error class of `@replan/a2a`. */
+export class A2aError extends ReplanError {
+  private constructor(
+    readonly kind: A2aErrorKind,
+    /** The remote agent's URL. */
     readonly url: string,
     message: string,
+    /** The remote task (`task_failed`). */
+    readonly taskId: string | undefined,
+    /** The task's final state, e.g. `failed`, `canceled`, `rejected` (`task_failed`). */
+    readonly state: string | undefined,
     options?: { cause?: unknown },
   ) {
-    super(`A2A agent at ${url}: ${message}`, options);
+    super(message, options);
   }
-}
 
-/** The remote A2A task ended without an answer (failed, rejected or canceled). */
-export class A2aTaskFailedError extends ReplanError {
-  constructor(
-    readonly url: string,
-    readonly taskId: string,
-    /** The task's final state, e.g. `failed`, `canceled`, `rejected`. */
-    readonly state: string,
-    detail: string,
-  ) {
-    super(
+  /** The agent at `url` could not be reached, or answered with a protocol error. */
+  static connection(url: string, message: string, options?: { cause?: unknown }): A2aError {
+    return new A2aError('connection', url, `A2A agent at ${url}: ${message}`, undefined, undefined, options);
+  }
+
+  /** Task `taskId` of the agent at `url` ended `state` without an answer. */
+  static taskFailed(url: string, taskId: string, state: string, detail: string): A2aError {
+    return new A2aError(
+      'task_failed',
+      url,
       `A2A agent at ${url}: task ${taskId} ended ${state}${detail ? `: ${detail}` : ''}. Check the remote agent's logs, or retry the call.`,
+      taskId,
+      state,
     );
   }
 }

@@ -9,6 +9,7 @@
 export { a2aServer } from './server/a2a-server.js';
 export type { A2aServerOptions, A2aListenOptions, A2aEndpoint, ReplanA2aServer } from './server/a2a-server.js';
 export type { A2aCardOptions, A2aSkill, ServedCard } from './server/card-options.js';
-export { A2aConnectionError, A2aTaskFailedError } from './a2a-errors.js';
+export { A2aError } from './a2a-errors.js';
+export type { A2aErrorKind } from './a2a-errors.js';
 export { a2aAgentTool } from './client/a2a-agent-tool.js';
 export type { A2aAgentToolOptions } from './client/a2a-agent-tool.js';

@@ -97,6 +97,6 @@ describe('a2aAgentTool: a replan agent calling a remote replan agent over A2A', 
     const runner = localRunner('http://127.0.0.1:9');
     const result = await runner.run({ userId: 'u', input: 'Ship v2' }).result();
     expect(result.status).toBe('completed');
-    expect(result.output).toMatch(/A2aConnectionError|A2A agent at http:\/\/127\.0\.0\.1:9/);
+    expect(result.output).toMatch(/A2aError|A2A agent at http:\/\/127\.0\.0\.1:9/);
   });
 });

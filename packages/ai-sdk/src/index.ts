@@ -9,16 +9,6 @@
 export { aiSdkModel, AiSdkChatModel } from './model/ai-sdk-model.js';
 export type { AiSdkModelOptions } from './model/ai-sdk-model.js';
 export type { AiSdkLanguageModel, AiSdkLanguageModelV4 } from './model/language-model-v4.js';
-export type { AiSdkModelRetry } from './model/model-retries.js';
-export {
-  AiSdkModelError,
-  RateLimitError,
-  ContextLengthError,
-  AuthenticationError,
-  InvalidRequestError,
-  TimeoutError,
-} from './model/model-errors.js';
-export type { AiSdkModelErrorDetails } from './model/model-errors.js';
 
 // Runs as AI SDK UI message streams that survive a reload.
 export { toUIMessageStream } from './ui-stream/to-ui-message-stream.js';
@@ -44,5 +34,6 @@ export type {
   ReplanUIMessage,
   ReplanUIChunk,
 } from './ui-stream/ui-data-parts.js';
-export { ResumeIdError, StreamSessionNotFoundError, UnknownApprovalError } from './ui-stream/ui-stream-errors.js';
+export { UIStreamError } from './ui-stream/ui-stream-errors.js';
+export type { UIStreamErrorKind } from './ui-stream/ui-stream-errors.js';
 export type { ResumeIdProblem } from './ui-stream/ui-stream-errors.js';

@@ -1,6 +1,6 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
-import { AuthenticationError, aiSdkModel, ContextLengthError, RateLimitError, type AiSdkModelRetry } from '@replan/ai-sdk';
-import { ContextLengthError as CoreContextLengthError, ReActAgent, Runner, tool, userMessage } from '@replan/core';
+import { aiSdkModel } from '@replan/ai-sdk';
+import { ModelError, type ModelRetry, ReActAgent, Runner, tool, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useFakeServer, type Reply } from '../../providers/test/support/fake-server.js';
@@ -118,18 +118,18 @@ describe('aiSdkModel over @ai-sdk/anthropic against a local Messages API server'
     });
   });
 
-  it('maps a 429 to RateLimitError with the retry-after the server sent, and retries after it', async () => {
+  it('maps a 429 to a rate_limit ModelError with the retry-after the server sent, and retries after it', async () => {
     server.reply(
       anthropicError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', { 'retry-after': '7' }),
     );
     const error = await aiSdkModel(anthropic()('claude-sonnet-4-5'), { maxRetries: 0 })
       .generate({ messages: [userMessage('hi')] })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RateLimitError);
-    expect(error).toMatchObject({ status: 429, retryAfter: 7, retryable: true, model: 'claude-sonnet-4-5' });
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ kind: 'rate_limit', status: 429, retryAfterMs: 7000, retryable: true, model: 'claude-sonnet-4-5' });
     expect((error as Error).message).toMatch(/per-minute rate limit.*retry after 7s/);
 
-    const retries: AiSdkModelRetry[] = [];
+    const retries: ModelRetry[] = [];
     server.reply(anthropicError(429, 'rate_limit_error', 'slow down', { 'retry-after': '0' }), answerTurn);
     const response = await aiSdkModel(anthropic()('claude-sonnet-4-5'), { onRetry: (r) => retries.push(r) }).generate({
       messages: [userMessage('hi')],
@@ -140,20 +140,19 @@ describe('aiSdkModel over @ai-sdk/anthropic against a local Messages API server'
     expect(server.received).toHaveLength(3);
   });
 
-  it("maps Anthropic's prompt-too-long error to ContextLengthError (core's too) and a 401 to AuthenticationError, neither retried", async () => {
+  it("maps Anthropic's prompt-too-long error to context_length and a 401 to auth, neither retried", async () => {
     server.reply(anthropicError(400, 'invalid_request_error', 'prompt is too long: 213000 tokens > 200000 maximum'));
     const overflow = await aiSdkModel(anthropic()('claude-sonnet-4-5'))
       .generate({ messages: [userMessage('hi')] })
       .catch((e: unknown) => e);
-    expect(overflow).toBeInstanceOf(ContextLengthError);
-    expect(overflow).toBeInstanceOf(CoreContextLengthError);
-    expect(overflow).toMatchObject({ status: 400, retryable: false });
+    expect(overflow).toBeInstanceOf(ModelError);
+    expect(overflow).toMatchObject({ kind: 'context_length', status: 400, retryable: false });
 
     server.reply(anthropicError(401, 'authentication_error', 'invalid x-api-key'));
     const auth = await aiSdkModel(anthropic()('claude-sonnet-4-5'))
       .generate({ messages: [userMessage('hi')] })
       .catch((e: unknown) => e);
-    expect(auth).toBeInstanceOf(AuthenticationError);
+    expect(auth).toMatchObject({ kind: 'auth', status: 401, retryable: false });
     expect((auth as Error).message).toMatch(/invalid x-api-key — check the API key/);
     expect(server.received).toHaveLength(2);
   });

@@ -1,6 +1,6 @@
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { aiSdkModel, TimeoutError } from '@replan/ai-sdk';
-import { ConfigurationError, fallbackModel, type FallbackInfo, type ModelStreamPart, userMessage } from '@replan/core';
+import { aiSdkModel } from '@replan/ai-sdk';
+import { ConfigurationError, fallbackModel, type FallbackInfo, ModelError, type ModelStreamPart, userMessage } from '@replan/core';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { generated, streamedParts } from './support/mock-results.js';
@@ -28,17 +28,18 @@ const drain = async (parts: AsyncIterable<ModelStreamPart>) => {
 };
 
 describe('aiSdkModel: idleTimeoutMs', () => {
-  it('fails a stream that goes silent with a TimeoutError keeping the partial output, and cancels the request', async () => {
+  it('fails a stream that goes silent with a timeout ModelError keeping the partial output, and cancels the request', async () => {
     const { state, model } = stalling([
       { type: 'stream-start', warnings: [] },
       { type: 'text-start', id: 't' },
       { type: 'text-delta', id: 't', delta: 'Hel' },
     ]);
     const error = await drain(aiSdkModel(model, { idleTimeoutMs: 20 }).stream(request)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as TimeoutError).message).toMatch(/sent nothing for 20 ms.*raise idleTimeoutMs/);
-    expect((error as TimeoutError).retryable).toBe(true);
-    expect((error as TimeoutError).partial?.content).toEqual([{ type: 'text', text: 'Hel' }]);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).kind).toBe('timeout');
+    expect((error as ModelError).message).toMatch(/sent nothing for 20 ms.*raise idleTimeoutMs/);
+    expect((error as ModelError).retryable).toBe(true);
+    expect((error as ModelError).partial?.content).toEqual([{ type: 'text', text: 'Hel' }]);
     expect(state.cancels).toBe(1);
   });
 
@@ -53,8 +54,8 @@ describe('aiSdkModel: idleTimeoutMs', () => {
       onFallback: (info) => fallbacks.push(info),
     });
     const parts = await drain(chain.stream(request));
-    expect(fallbacks.map((f) => [f.from, f.to, f.reason])).toEqual([['primary', 'backup', 'timeout']]);
-    expect(fallbacks[0]?.error).toBeInstanceOf(TimeoutError);
+    expect(fallbacks.map((f) => [f.from, f.to, f.kind])).toEqual([['primary', 'backup', 'timeout']]);
+    expect(fallbacks[0]?.error).toBeInstanceOf(ModelError);
     const last = parts.at(-1);
     expect(last?.type === 'finish' && last.response.message.content).toEqual([{ type: 'text', text: 'from backup' }]);
   });

@@ -4,14 +4,8 @@ import {
   type LanguageModelV3Content,
   type LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
-import { AiSdkModelError, aiSdkModel, ContextLengthError, RateLimitError } from '@replan/ai-sdk';
-import {
-  ConfigurationError,
-  ContextLengthError as CoreContextLengthError,
-  type ModelStreamPart,
-  RunAbortedError,
-  userMessage,
-} from '@replan/core';
+import { aiSdkModel } from '@replan/ai-sdk';
+import { ConfigurationError, ModelError, type ModelErrorKind, type ModelStreamPart, RunAbortedError, userMessage } from '@replan/core';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { generated, streamOf, usage } from './support/mock-results.js';
@@ -237,18 +231,61 @@ describe('aiSdkModel: responses', () => {
     ] as LanguageModelV3StreamPart[];
     const languageModel = new MockLanguageModelV3({ doStream: async () => streamOf(parts) });
     const error = await collect(aiSdkModel(languageModel).stream({ messages: [userMessage('hi')] })).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RateLimitError);
-    expect((error as RateLimitError).partial?.content).toEqual([{ type: 'text', text: 'Partial answer' }]);
-    expect((error as RateLimitError).message).toMatch(/Slow down/);
+    expect(error).toMatchObject({ kind: 'rate_limit', retryable: true });
+    expect((error as ModelError).partial?.content).toEqual([{ type: 'text', text: 'Partial answer' }]);
+    expect((error as ModelError).message).toMatch(/Slow down/);
 
     const overflow = new MockLanguageModelV3({
       doStream: async () => streamOf([{ type: 'error', error: new Error('prompt is too long: 210000 tokens > 200000 maximum') }]),
     });
     const overflowError = await collect(aiSdkModel(overflow).stream({ messages: [userMessage('hi')] })).catch((e: unknown) => e);
-    expect(overflowError).toBeInstanceOf(ContextLengthError);
-    expect(overflowError).toBeInstanceOf(CoreContextLengthError);
-    expect(overflowError).toBeInstanceOf(AiSdkModelError);
+    expect(overflowError).toBeInstanceOf(ModelError);
+    expect(overflowError).toMatchObject({ kind: 'context_length', retryable: false });
+
+    const overloaded = new MockLanguageModelV3({
+      doStream: async () =>
+        streamOf([{ type: 'error', error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }]),
+    });
+    const busy = await collect(aiSdkModel(overloaded).stream({ messages: [userMessage('hi')] })).catch((e: unknown) => e);
+    expect(busy).toMatchObject({ kind: 'overloaded', retryable: true });
   });
+
+  it.each([
+    [429, '{"error":{"message":"slow down"}}', 'rate_limit', true],
+    [400, '{"error":{"message":"maximum context length is 8192 tokens","code":"context_length_exceeded"}}', 'context_length', false],
+    [401, '{"error":{"message":"invalid api key"}}', 'auth', false],
+    [403, '{"error":{"message":"not allowed"}}', 'auth', false],
+    [422, '{"error":{"message":"tools[0] is invalid"}}', 'invalid_request', false],
+    [408, '{"error":{"message":"request timeout"}}', 'timeout', true],
+    [504, '{"error":{"message":"gateway timeout"}}', 'timeout', true],
+    [529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', 'overloaded', true],
+    [503, '{"error":{"message":"service unavailable"}}', 'overloaded', true],
+    [400, '{"error":{"message":"The response was filtered","code":"content_filter"}}', 'content_filter', false],
+    [500, '{"error":{"message":"internal error"}}', 'server', true],
+  ] as const)(
+    "maps an APICallError with HTTP %i to a ModelError (%s), the provider's error as cause",
+    async (status, body, kind, retryable) => {
+      const apiError = new APICallError({
+        message: 'failed',
+        url: 'http://127.0.0.1/v1/chat',
+        requestBodyValues: {},
+        statusCode: status,
+        responseBody: body,
+        isRetryable: retryable,
+      });
+      const languageModel = new MockLanguageModelV3({
+        doGenerate: async () => {
+          throw apiError;
+        },
+      });
+      const error = await aiSdkModel(languageModel, { maxRetries: 0 })
+        .generate({ messages: [userMessage('hi')] })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ModelError);
+      expect(error).toMatchObject({ kind: kind as ModelErrorKind, status, retryable, url: 'http://127.0.0.1/v1/chat' });
+      expect((error as ModelError).cause).toBe(apiError);
+    },
+  );
 
   it('passes the signal to the provider, and an abort during a retry wait ends the call with no further attempt', async () => {
     const signals: (AbortSignal | undefined)[] = [];

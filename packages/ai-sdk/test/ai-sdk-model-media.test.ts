@@ -1,7 +1,15 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
-import { aiSdkModel, InvalidRequestError } from '@replan/ai-sdk';
-import { fileFromBytes, imageFromBytes, type Message, userMessage } from '@replan/core';
+import { aiSdkModel } from '@replan/ai-sdk';
+import {
+  COMMON_IMAGE_TYPES,
+  ConfigurationError,
+  fileFromBytes,
+  imageFromBytes,
+  type Message,
+  UnsupportedMediaError,
+  userMessage,
+} from '@replan/core';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { useFakeServer } from '../../providers/test/support/fake-server.js';
@@ -11,16 +19,24 @@ const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
 const pngBase64 = Buffer.from(png).toString('base64');
 const server = useFakeServer();
 
-function recording() {
+function recording(imageTypes?: readonly string[]) {
   const calls: LanguageModelV3CallOptions[] = [];
   const languageModel = new MockLanguageModelV3({
+    provider: 'mock.chat',
+    modelId: 'vision-model',
     doGenerate: async (options) => {
       calls.push(options);
       return generated([{ type: 'text', text: 'seen' }]);
     },
   });
-  return { calls, model: aiSdkModel(languageModel) };
+  return { calls, model: aiSdkModel(languageModel, imageTypes ? { imageTypes } : {}) };
 }
+
+const svg = {
+  type: 'image',
+  mediaType: 'image/svg+xml',
+  data: Buffer.from('<svg><script>alert(1)</script></svg>').toString('base64'),
+} as const;
 
 describe('aiSdkModel: images and files', () => {
   it('sends images and files of user messages and tool results as file parts and content outputs', async () => {
@@ -78,9 +94,59 @@ describe('aiSdkModel: images and files', () => {
     const { calls, model } = recording();
     const blob = { type: 'image', mediaType: 'image/png', blob: 'a'.repeat(64), size: 8 } as const;
     const error = await model.generate({ messages: [{ role: 'user', content: [blob] }] }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error).toMatchObject({ kind: 'invalid_request' });
     expect((error as Error).message).toMatch(/names blob "a{64}" without its bytes.*imageFromBytes/);
     expect(calls).toHaveLength(0);
+  });
+
+  it('refuses an image of a type the model does not take (an SVG) with UnsupportedMediaError, before the request', async () => {
+    const { calls, model } = recording();
+    const error = await model
+      .generate({ messages: [{ role: 'user', content: [{ type: 'text', text: 'look' }, svg] }] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedMediaError);
+    expect(error).toMatchObject({ mediaType: 'image/svg+xml', provider: 'mock.chat', model: 'vision-model' });
+    expect((error as Error).message).toMatch(
+      /model "vision-model" \(mock\.chat\) does not take image\/svg\+xml: it takes image\/png, image\/jpeg, image\/webp, image\/gif images.*imageTypes/,
+    );
+    expect(calls).toHaveLength(0);
+  });
+
+  it('tells the model, as text, of an image a tool returned that it does not take; the request still goes', async () => {
+    const { calls, model } = recording();
+    await model.generate({
+      messages: [
+        userMessage('draw'),
+        { role: 'assistant', content: [{ type: 'tool_call', id: 'c1', name: 'render', args: {} }] },
+        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'c1', name: 'render', output: [svg] }] },
+      ],
+    });
+    const tool = calls[0]?.prompt.at(-1);
+    expect(JSON.stringify(tool)).not.toContain(svg.data);
+    expect(tool?.content).toEqual([
+      {
+        type: 'tool-result',
+        toolCallId: 'c1',
+        toolName: 'render',
+        output: {
+          type: 'content',
+          value: [
+            { type: 'text', text: expect.stringMatching(/^\[image image\/svg\+xml returned by the tool was not sent: .*image\/png/) },
+          ],
+        },
+      },
+    ]);
+  });
+
+  it('imageTypes says what the model takes (HEIC for Gemini); an entry that is not an image type is a ConfigurationError', async () => {
+    const { calls, model } = recording([...COMMON_IMAGE_TYPES, 'image/heic']);
+    await model.generate({ messages: [{ role: 'user', content: [imageFromBytes(png, { mediaType: 'image/heic' })] }] });
+    expect(calls[0]?.prompt[0]?.content).toEqual([{ type: 'file', mediaType: 'image/heic', data: pngBase64 }]);
+    const narrow = recording(['image/png']);
+    await expect(
+      narrow.model.generate({ messages: [{ role: 'user', content: [imageFromBytes(png, { mediaType: 'image/gif' })] }] }),
+    ).rejects.toBeInstanceOf(UnsupportedMediaError);
+    expect(() => recording(['text/plain'])).toThrow(ConfigurationError);
   });
 
   it('turns files the model generates into image and file blocks (bytes as base64)', async () => {

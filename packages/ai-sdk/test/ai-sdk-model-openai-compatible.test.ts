@@ -1,5 +1,5 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { aiSdkModel, ContextLengthError, InvalidRequestError } from '@replan/ai-sdk';
+import { aiSdkModel } from '@replan/ai-sdk';
 import { ReActAgent, Runner, tool, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -85,7 +85,7 @@ describe('aiSdkModel over @ai-sdk/openai-compatible against a local Chat Complet
     expect(server.received[1]?.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'count', schema } });
   });
 
-  it('maps context_length_exceeded to ContextLengthError and another 400 to InvalidRequestError', async () => {
+  it('maps context_length_exceeded to context_length and another 400 to invalid_request', async () => {
     server.reply(
       {
         status: 400,
@@ -100,9 +100,8 @@ describe('aiSdkModel over @ai-sdk/openai-compatible against a local Chat Complet
       { status: 400, json: { error: { message: 'tools[0].function.name is invalid', type: 'invalid_request_error' } } },
     );
     const model = aiSdkModel(local()('m'));
-    await expect(model.generate({ messages: [userMessage('long')] })).rejects.toBeInstanceOf(ContextLengthError);
+    await expect(model.generate({ messages: [userMessage('long')] })).rejects.toMatchObject({ kind: 'context_length' });
     const invalid = await model.generate({ messages: [userMessage('x')] }).catch((e: unknown) => e);
-    expect(invalid).toBeInstanceOf(InvalidRequestError);
-    expect(invalid).toMatchObject({ status: 400, providerMessage: 'tools[0].function.name is invalid' });
+    expect(invalid).toMatchObject({ kind: 'invalid_request', status: 400, providerMessage: 'tools[0].function.name is invalid' });
   });
 });

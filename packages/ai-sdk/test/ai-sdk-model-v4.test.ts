@@ -8,8 +8,8 @@ import {
   type LanguageModelV4GenerateResult,
   type LanguageModelV4StreamPart,
 } from '@ai-sdk/provider-v4';
-import { aiSdkModel, RateLimitError } from '@replan/ai-sdk';
-import { ConfigurationError, type ModelStreamPart, RunAbortedError, userMessage } from '@replan/core';
+import { aiSdkModel } from '@replan/ai-sdk';
+import { ConfigurationError, ModelError, type ModelStreamPart, RunAbortedError, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
 
 const usage = {
@@ -207,7 +207,7 @@ describe('aiSdkModel: AI SDK 7 (specification v4) models', () => {
     expect(warnings).toEqual([expect.stringMatching(/"reasoning-file".*ignored/)]);
   });
 
-  it("maps a v4 provider's APICallError to the same typed errors as v3's (a 429 is a RateLimitError with retryAfter)", async () => {
+  it("maps a v4 provider's APICallError to the same typed errors as v3's (a 429 is a rate_limit ModelError with retryAfterMs; a 401 auth; a 529 overloaded)", async () => {
     const languageModel = v4Model({
       generate: () => {
         throw new APICallError({
@@ -223,8 +223,32 @@ describe('aiSdkModel: AI SDK 7 (specification v4) models', () => {
     const error = await aiSdkModel(languageModel, { maxRetries: 0 })
       .generate({ messages: [userMessage('hi')] })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RateLimitError);
-    expect(error).toMatchObject({ retryAfter: 7 });
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ kind: 'rate_limit', status: 429, retryAfterMs: 7000, retryable: true });
+    for (const [status, kind, body] of [
+      [401, 'auth', '{"error":{"message":"bad key"}}'],
+      [400, 'context_length', '{"error":{"message":"prompt is too long: 210000 tokens > 200000 maximum"}}'],
+      [400, 'invalid_request', '{"error":{"message":"bad tools"}}'],
+      [400, 'content_filter', '{"error":{"message":"blocked","code":"content_policy_violation"}}'],
+      [504, 'timeout', '{"error":{"message":"timeout"}}'],
+      [529, 'overloaded', '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'],
+    ] as const) {
+      const failing = v4Model({
+        generate: () => {
+          throw new APICallError({
+            message: 'x',
+            url: 'https://api.example/v1',
+            requestBodyValues: {},
+            statusCode: status,
+            responseBody: body,
+          });
+        },
+      });
+      const mapped = await aiSdkModel(failing, { maxRetries: 0 })
+        .generate({ messages: [userMessage('hi')] })
+        .catch((e: unknown) => e);
+      expect(mapped).toMatchObject({ kind, status });
+    }
   });
 
   it('cancels the v4 stream (its HTTP request) when the run is aborted mid-stream', async () => {

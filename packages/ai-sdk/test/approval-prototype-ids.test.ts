@@ -1,6 +1,6 @@
 import type { UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { approvalResponsesOf, resumeFromApprovals, toUIMessageStream, UnknownApprovalError } from '../src/index.js';
+import { approvalResponsesOf, resumeFromApprovals, toUIMessageStream } from '../src/index.js';
 import { collect, readMessage, tripRunner } from './support/trip-run.js';
 
 const user = { userId: 'ana', sessionId: 'trip-proto' };
@@ -20,14 +20,17 @@ describe('approval ids named like Object.prototype members', () => {
     expect(Object.keys(approvalResponsesOf([userMessage, answering('constructor')]))).toEqual(['constructor']);
   });
 
-  it('resumeFromApprovals with a "__proto__" approval id answers it (UnknownApprovalError here), never "no approval answered"', async () => {
+  it('resumeFromApprovals with a "__proto__" approval id answers it (an unknown_approval UIStreamError here), never "no approval answered"', async () => {
     const { runner, store } = tripRunner();
     const run = runner.run({ ...user, input: 'Book', stream: true });
     await readMessage((await collect(toUIMessageStream(run, { runner, ...user }))).map((c) => c.chunk));
     const key = { appName: 'trips', userId: user.userId, id: user.sessionId };
     const before = (await store.get(key))?.events.length;
     for (const id of ['__proto__', 'constructor'])
-      await expect(resumeFromApprovals(runner, { ...user, messages: [userMessage, answering(id)] })).rejects.toThrow(UnknownApprovalError);
+      await expect(resumeFromApprovals(runner, { ...user, messages: [userMessage, answering(id)] })).rejects.toMatchObject({
+        name: 'UIStreamError',
+        kind: 'unknown_approval',
+      });
     // The open approval is still there to answer.
     expect((await store.get(key))?.events.length).toBe(before);
     expect((await run.result()).status).toBe('interrupted');

@@ -185,7 +185,7 @@ describe('resumeUIMessageStream', () => {
       const otherId = (await collect(toUIMessageStream(run, { runner, userId: user.userId, sessionId: 'other' })))[2]!.id!;
       const chunks = await errorOnly(otherId);
       expect(chunks).toHaveLength(1);
-      expect(chunks[0]?.chunk).toMatchObject({ type: 'error', errorText: expect.stringMatching(/^ResumeIdError: .*another session/) });
+      expect(chunks[0]?.chunk).toMatchObject({ type: 'error', errorText: expect.stringMatching(/^UIStreamError: .*another session/) });
     });
 
     it('an id past the end of the log', async () => {
@@ -194,16 +194,16 @@ describe('resumeUIMessageStream', () => {
       const id = (await collect(toUIMessageStream(run, { runner, ...user })))[0]!.id!;
       const tag = id.split(':')[0];
       const chunks = await errorOnly(`${tag}:9999.0`);
-      expect(chunks.map((c) => c.chunk)).toEqual([{ type: 'error', errorText: expect.stringMatching(/^ResumeIdError: .*9999/) }]);
+      expect(chunks.map((c) => c.chunk)).toEqual([{ type: 'error', errorText: expect.stringMatching(/^UIStreamError: .*9999/) }]);
     });
 
     it('not an id at all, or a session that does not exist', async () => {
       expect((await errorOnly('banana')).map((c) => c.chunk)).toEqual([
-        { type: 'error', errorText: expect.stringMatching(/^ResumeIdError/) },
+        { type: 'error', errorText: expect.stringMatching(/^UIStreamError: Cannot resume/) },
       ]);
       const { runner } = tripRunner();
       const missing = await collect(resumeUIMessageStream({ runner, userId: 'ana', sessionId: 'nobody' }));
-      expect(missing.map((c) => c.chunk)).toEqual([{ type: 'error', errorText: expect.stringMatching(/^StreamSessionNotFoundError/) }]);
+      expect(missing.map((c) => c.chunk)).toEqual([{ type: 'error', errorText: expect.stringMatching(/^UIStreamError: No session/) }]);
     });
   });
 });

@@ -9,7 +9,6 @@ import {
   resumeFromApprovals,
   resumeUIMessageStream,
   toUIMessageStream,
-  UnknownApprovalError,
   type ReplanUIChunk,
   type StepData,
 } from '../src/index.js';
@@ -110,12 +109,18 @@ describe('toUIMessageStream', () => {
         },
       ],
     };
-    await expect(resumeFromApprovals(runner, { ...user, messages: [userMessage, forged] })).rejects.toThrow(UnknownApprovalError);
+    await expect(resumeFromApprovals(runner, { ...user, messages: [userMessage, forged] })).rejects.toMatchObject({
+      name: 'UIStreamError',
+      kind: 'unknown_approval',
+    });
     expect((await store.get(key))?.events.length).toBe(before);
     // An answer given twice is unknown the second time.
     const answered = approve(message, 'book', true);
     await (await resumeFromApprovals(runner, { ...user, messages: [userMessage, answered] }))!.result();
-    await expect(resumeFromApprovals(runner, { ...user, messages: [userMessage, answered] })).rejects.toThrow(UnknownApprovalError);
+    await expect(resumeFromApprovals(runner, { ...user, messages: [userMessage, answered] })).rejects.toMatchObject({
+      name: 'UIStreamError',
+      kind: 'unknown_approval',
+    });
   });
 
   it('has no approval to resume for a plain user message', async () => {

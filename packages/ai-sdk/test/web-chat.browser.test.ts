@@ -28,7 +28,9 @@ describe.runIf(chromiumOrSkip())('examples/web-chat in chromium', () => {
     await page.getByRole('button', { name: 'Send' }).click();
 
     // The plan and the first step arrive while the search runs.
-    await expect.poll(() => page.getByTestId('plan').locator('li').count()).toBe(2);
+    // Playwright's waits (30 s), not expect.poll's 1 s: under a loaded machine (pnpm test runs files side by side) a step can take longer.
+    await page.getByTestId('plan').locator('li').nth(1).waitFor();
+    expect(await page.getByTestId('plan').locator('li').count()).toBe(2);
     await page.locator('[data-testid="step"][data-status="running"]').first().waitFor();
     await page.locator('[data-tool="search_flights"][data-state="input-available"]').waitFor();
     const messageId = await page.getByTestId('assistant').getAttribute('data-message-id');
@@ -98,9 +100,11 @@ describe.runIf(chromiumOrSkip())('examples/web-chat in chromium', () => {
     // A second message in the same chat: a new run, the whole plan again, one booking once approved.
     await page.locator('#input').fill('Book it after all');
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(() => page.getByTestId('assistant').count()).toBe(2);
+    await page.getByTestId('assistant').nth(1).waitFor();
+    expect(await page.getByTestId('assistant').count()).toBe(2);
     await page.getByTestId('approve').click();
-    await expect.poll(() => page.getByTestId('answer').count()).toBe(2);
+    await page.getByTestId('answer').nth(1).waitFor();
+    expect(await page.getByTestId('answer').count()).toBe(2);
     expect(await page.getByTestId('answer').nth(1).textContent()).toBe(
       'Your flight TP1351 to Lisbon on Friday at 09:05 is booked (seat 14C).',
     );

@@ -28,8 +28,9 @@ export type {
 export { imageFromBytes, imageFromFile, imageFromUrl, fileFromBytes, fileFromPath, fileFromUrl } from './messages/media-blocks.js';
 export type { ImageOptions, FileOptions } from './messages/media-blocks.js';
 export { isMediaBlock, isBase64, mediaByteLength, toolResultContent } from './messages/media-check.js';
-export { InvalidMediaError } from './errors/media-errors.js';
-export { BlobLimitError, BlobTooLargeError, SessionBlobsTooLargeError } from './errors/blob-errors.js';
+export { InvalidMediaError, UnsupportedMediaError } from './errors/media-errors.js';
+export { COMMON_IMAGE_TYPES } from './messages/image-types.js';
+export { BlobLimitError } from './errors/blob-errors.js';
 export type { Message, Role } from './messages/message.js';
 export {
   textBlock,
@@ -64,7 +65,7 @@ export type {
 } from './models/chat-model.js';
 export { fallbackModel } from './models/fallback-model.js';
 export type { FallbackModelOptions, FallbackChatModel, FallbackInfo } from './models/fallback-model.js';
-export type { FallbackReason } from './models/fallback-reason.js';
+export type { ModelRetry } from './models/model-retries.js';
 export type { Usage } from './models/usage.js';
 export { addUsage, emptyUsage, totalTokens } from './models/usage.js';
 
@@ -95,12 +96,8 @@ export { childSessionId, readChildSessionLink } from './sessions/child-session-l
 export type { ChildSessionLink } from './sessions/child-session-link.js';
 export { childSessionRoot } from './sessions/child-session-root.js';
 export type { ChildSessionRoot } from './sessions/child-session-root.js';
-export {
-  AgentToolError,
-  ChildSessionConflictError,
-  ChildSessionMissingError,
-  ChildSessionResumeError,
-} from './errors/composition-errors.js';
+export { AgentToolError, ChildSessionError } from './errors/composition-errors.js';
+export type { ChildSessionErrorKind } from './errors/composition-errors.js';
 
 // Events
 export type {
@@ -205,8 +202,8 @@ export type { ObserverErrorHandler } from './observe/observer-hub.js';
 
 // Errors
 export { ReplanError, ConfigurationError, InvalidArgumentError } from './errors/replan-error.js';
-export { ContextLengthError, isContextLengthError } from './errors/context-length-error.js';
-export type { ContextLengthDetails } from './errors/context-length-error.js';
+export { ModelError, modelErrorOf } from './errors/model-error.js';
+export type { ModelErrorKind, ModelErrorDetails } from './errors/model-error.js';
 export { CompactionError } from './errors/compaction-error.js';
 export { FallbackExhaustedError } from './errors/fallback-error.js';
 export type { FallbackAttempt } from './errors/fallback-error.js';
@@ -230,13 +227,8 @@ export {
 } from './errors/run-errors.js';
 export type { BudgetKind, OpenInterruptSummary } from './errors/run-errors.js';
 export { StateValueError } from './errors/state-value-error.js';
-export {
-  ReplayError,
-  ReplayMismatchError,
-  ReplayExhaustedError,
-  ReplayCallerUnknownError,
-  ReplayRecordingError,
-} from './errors/replay-errors.js';
+export { ReplayError } from './errors/replay-errors.js';
+export type { ReplayErrorKind, ReplayErrorDetails } from './errors/replay-errors.js';
 export {
   ConcurrentUpdateError,
   SessionBusyError,

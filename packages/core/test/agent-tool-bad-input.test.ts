@@ -30,7 +30,7 @@ describe('agentTool: bad inputs', () => {
     );
   });
 
-  it("a session at the child id that is not this call's child is refused (ChildSessionConflictError), and nothing runs", async () => {
+  it("a session at the child id that is not this call's child is refused (a ChildSessionError of kind conflict), and nothing runs", async () => {
     const { runner, store, inner, outer } = pipeline();
     await store.create({ appName: 'compose', userId: 'u', id: childSessionId('s', 'inv-1', 'o1') }, []);
     const fixed = new Runner({ agent: runner.agent, appName: 'compose', sessionStore: store, generateId: sequentialIds('inv-1') });

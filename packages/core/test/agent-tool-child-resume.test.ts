@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  ChildSessionResumeError,
+  ChildSessionError,
   InMemorySessionStore,
   ReActAgent,
   Runner,
@@ -37,7 +37,8 @@ describe('agentTool: a child session is answered through its root session', () =
     await store.releaseLease(childKey, probe);
 
     const refused = await refusal(runner.resume({ userId: 'u', sessionId: childKey.id, values: { 'a1:approval': true } }).result());
-    expect(refused).toBeInstanceOf(ChildSessionResumeError);
+    expect(refused).toBeInstanceOf(ChildSessionError);
+    expect((refused as ChildSessionError).kind).toBe('resume');
     expect(refused).toMatchObject({
       childSessionId: childKey.id,
       parentSessionId: 's',
@@ -53,7 +54,7 @@ describe('agentTool: a child session is answered through its root session', () =
     const bare = await refusal(runner.resume({ userId: 'u', sessionId: childKey.id }).result());
     expect(bare).toMatchObject({ rootSessionId: 's', interruptIds: { 'a1:approval': 'o1/a1:approval' } });
     const fresh = await refusal(runner.run({ userId: 'u', sessionId: childKey.id, input: 'again' }).result());
-    expect(fresh).toBeInstanceOf(ChildSessionResumeError);
+    expect(fresh).toMatchObject({ name: 'ChildSessionError', kind: 'resume' });
 
     // Nothing was stored or run: neither session changed, no lease was taken, no model or tool ran.
     expect(await store.get(childKey)).toEqual(child);
@@ -65,7 +66,7 @@ describe('agentTool: a child session is answered through its root session', () =
 
     // Answering the root with the id the error named runs the tool once and finishes both runs.
     const done = await collect(
-      runner.resume({ userId: 'u', sessionId: 's', values: { [(refused as ChildSessionResumeError).interruptIds['a1:approval']!]: true } }),
+      runner.resume({ userId: 'u', sessionId: 's', values: { [(refused as ChildSessionError).interruptIds['a1:approval']!]: true } }),
     );
     expect(done.result).toMatchObject({ status: 'completed', output: 'outer final' });
     expect([ran.publish, outer.calls, inner.calls]).toEqual([['Tides'], 2, 2]);

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ContextLengthError,
-  type Message,
-  type ModelRequest,
-  ReActAgent,
-  Runner,
-  messageText,
-  toolCallsOf,
-  compaction,
-} from '@replan/core';
+import { type Message, ModelError, type ModelRequest, ReActAgent, Runner, messageText, toolCallsOf, compaction } from '@replan/core';
 import { QUOTE_END } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
@@ -104,14 +95,14 @@ describe('compaction in the ReAct loop', () => {
     expect(Math.max(...step.seen)).toBeGreaterThan(WINDOW);
   });
 
-  it('a ContextLengthError compacts and retries once', async () => {
+  it('a context_length ModelError compacts and retries once', async () => {
     const step = longStep(6);
     let overflowed = 0;
     const actor = step.actor;
     const overflowing = new ScriptedModel({
       id: 'actor',
       respond: (request, call) => {
-        if (call === 4 && !overflowed++) throw new ContextLengthError(undefined, { model: 'actor' });
+        if (call === 4 && !overflowed++) throw new ModelError({ kind: 'context_length', model: 'actor' });
         return actor.generate(request);
       },
     });
@@ -135,11 +126,11 @@ describe('compaction in the ReAct loop', () => {
     expect(messageText(retried.messages.find((m) => messageText(m).includes('[summary]')) as Message)).toContain(factOf(1));
   });
 
-  it('a second ContextLengthError after compacting fails the run with it (no loop)', async () => {
+  it('a second context_length ModelError after compacting fails the run with it (no loop)', async () => {
     const step = longStep(6);
     const always = new ScriptedModel({
       id: 'actor',
-      respond: (request, call) => (call >= 3 ? new ContextLengthError() : step.actor.generate(request)),
+      respond: (request, call) => (call >= 3 ? new ModelError({ kind: 'context_length' }) : step.actor.generate(request)),
     });
     const agent = new ReActAgent({
       name: 'researcher',

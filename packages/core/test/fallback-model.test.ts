@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ContextLengthError,
   FallbackExhaustedError,
+  ModelError,
   ReActAgent,
   Runner,
   fallbackModel,
-  isContextLengthError,
+  modelErrorOf,
   type ChatModel,
   type FallbackInfo,
   type Message,
   type ModelCallEndInfo,
   type ModelStreamPart,
 } from '@replan/core';
-import { fallbackReasonOf } from '@replan/core/agent-kit';
+import { modelErrorKindOf } from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
 import { collect } from './support.js';
 
@@ -48,11 +48,11 @@ async function drain(parts: AsyncIterable<ModelStreamPart>): Promise<ModelStream
 describe('fallbackModel: which failures the next model answers', () => {
   it.each([
     [429, 'rate_limit'],
-    [503, 'overload'],
-    [529, 'overload'],
+    [503, 'overloaded'],
+    [529, 'overloaded'],
     [500, 'server'],
     [504, 'timeout'],
-  ] as const)('HTTP %i (%s): the next model answers, and the response names it', async (status, reason) => {
+  ] as const)('HTTP %i (%s): the next model answers, and the response names it', async (status, kind) => {
     const primary = new ScriptedModel({ id: 'primary', responses: [httpError(status)] });
     const backup = new ScriptedModel({ id: 'backup', responses: ['from backup'] });
     const seen: FallbackInfo[] = [];
@@ -61,7 +61,7 @@ describe('fallbackModel: which failures the next model answers', () => {
     expect(response.message.content).toEqual([{ type: 'text', text: 'from backup' }]);
     expect(response.model).toEqual({ id: 'backup' });
     expect([primary.calls, backup.calls]).toEqual([1, 1]);
-    expect(seen.map((s) => [s.from, s.to, s.reason])).toEqual([['primary', 'backup', reason]]);
+    expect(seen.map((s) => [s.from, s.to, s.kind])).toEqual([['primary', 'backup', kind]]);
   });
 
   it.each([
@@ -76,30 +76,56 @@ describe('fallbackModel: which failures the next model answers', () => {
     expect(backup.calls).toBe(0);
   });
 
-  it('connection errors (by code, in the cause chain) and provider error classes fall back', () => {
+  it('the kind is read from the ModelError (in the cause chain), never from a class name; other errors by status or connection code', () => {
     const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
-    expect(fallbackReasonOf(refused)).toBe('connection');
-    expect(fallbackReasonOf(Object.assign(new Error('x'), { name: 'ProviderConnectionError' }))).toBe('connection');
-    expect(fallbackReasonOf(Object.assign(new Error('x'), { name: 'RateLimitError', status: 429 }))).toBe('rate_limit');
-    expect(fallbackReasonOf(Object.assign(new Error('x'), { name: 'QuotaExceededError', status: 429 }))).toBe('rate_limit');
-    expect(fallbackReasonOf(Object.assign(new Error('x'), { name: 'RequestTooLargeError', status: 413 }))).toBeUndefined();
-    expect(fallbackReasonOf(Object.assign(new Error('x'), { name: 'AbortError' }))).toBeUndefined();
+    expect(modelErrorKindOf(refused)).toBe('connection');
+    const overloaded = new ModelError({ kind: 'overloaded', model: 'm' });
+    expect(modelErrorKindOf(new Error('wrapped', { cause: overloaded }))).toBe('overloaded');
+    // A ModelError's kind wins over its status: a quota error is a rate limit whatever its status.
+    expect(modelErrorKindOf(new ModelError({ kind: 'rate_limit', status: 402, retryable: false }))).toBe('rate_limit');
+    // A class name means nothing: an error named like a provider's old class is read by its status.
+    expect(modelErrorKindOf(Object.assign(new Error('x'), { name: 'RateLimitError', status: 400 }))).toBe('invalid_request');
+    expect(modelErrorKindOf(Object.assign(new Error('x'), { name: 'ProviderConnectionError' }))).toBeUndefined();
+    expect(modelErrorKindOf(Object.assign(new Error('x'), { name: 'AbortError', status: 503 }))).toBeUndefined();
   });
 
-  it('retryOn narrows the reasons, or decides with a function', async () => {
+  it.each([
+    ['overloaded', true],
+    ['server', true],
+    ['timeout', true],
+    ['connection', true],
+    ['rate_limit', true],
+    ['auth', false],
+    ['invalid_request', false],
+    ['content_filter', false],
+  ] as const)('a ModelError of kind %s (no status) is handed on: %s', async (kind, handedOn) => {
+    const error = new ModelError({ kind, model: 'primary' });
+    const backup = new ScriptedModel({ id: 'backup', responses: ['from backup'] });
+    const model = fallbackModel([new ScriptedModel({ id: 'primary', responses: [error] }), backup]);
+    const outcome = await model.generate({ messages: [user('hi')] }).catch((e: unknown) => e);
+    expect(outcome === error ? 'thrown' : (outcome as { model?: unknown }).model).toEqual(handedOn ? { id: 'backup' } : 'thrown');
+  });
+
+  it('a ModelError from another copy of @replan/core (its brand) is still read by kind', () => {
+    const foreign = Object.assign(new Error('x'), { kind: 'overloaded', [Symbol.for('replan.ModelError')]: true });
+    expect(foreign instanceof ModelError).toBe(true);
+    expect(modelErrorKindOf(foreign)).toBe('overloaded');
+  });
+
+  it('retryOn narrows the kinds, or decides with a function', async () => {
     const only429 = fallbackModel([new ScriptedModel({ responses: [httpError(503)] }), new ScriptedModel({ responses: ['b'] })], {
       retryOn: ['rate_limit'],
     });
     await expect(only429.generate({ messages: [user('hi')] })).rejects.toMatchObject({ status: 503 });
 
     const on400 = fallbackModel([new ScriptedModel({ responses: [httpError(400)] }), new ScriptedModel({ id: 'b', responses: ['b'] })], {
-      retryOn: (error, reason) => reason !== undefined || (error as { status?: number }).status === 400,
+      retryOn: (_error, kind) => kind === 'invalid_request',
     });
     expect((await on400.generate({ messages: [user('hi')] })).model).toEqual({ id: 'b' });
   });
 
   it('a context overflow goes only to a model with a larger contextWindow, skipping the others', async () => {
-    const overflow = new ContextLengthError(undefined, { model: 'small', contextWindow: 8000 });
+    const overflow = new ModelError({ kind: 'context_length', model: 'small', contextWindow: 8000 });
     const small = new ScriptedModel({ id: 'small', contextWindow: 8000, responses: [overflow] });
     const same = new ScriptedModel({ id: 'same', contextWindow: 8000, responses: ['never'] });
     const unknown = new ScriptedModel({ id: 'unknown', responses: ['never'] });
@@ -111,7 +137,7 @@ describe('fallbackModel: which failures the next model answers', () => {
   });
 
   it('a context overflow with no larger model is thrown as it is (compaction still recognises it)', async () => {
-    const overflow = new ContextLengthError(undefined, { contextWindow: 8000 });
+    const overflow = new ModelError({ kind: 'context_length', contextWindow: 8000 });
     const other = new ScriptedModel({ id: 'other', contextWindow: 4000, responses: ['never'] });
     const model = fallbackModel([new ScriptedModel({ contextWindow: 8000, responses: [overflow] }), other]);
     await expect(model.generate({ messages: [user('long')] })).rejects.toBe(overflow);
@@ -119,7 +145,7 @@ describe('fallbackModel: which failures the next model answers', () => {
   });
 
   it('when every model fails, FallbackExhaustedError lists each failure in order; the last is its cause', async () => {
-    const errors = [httpError(429), httpError(503), new ContextLengthError(undefined, { contextWindow: 10 })];
+    const errors = [httpError(429), httpError(503), new ModelError({ kind: 'context_length', contextWindow: 10 })];
     const model = fallbackModel([
       new ScriptedModel({ id: 'a', responses: [errors[0] as Error] }),
       new ScriptedModel({ id: 'b', responses: [errors[1] as Error] }),
@@ -133,7 +159,7 @@ describe('fallbackModel: which failures the next model answers', () => {
       ['c', errors[2]],
     ]);
     expect((failure as Error).message).toMatch(/"a" \(HTTP 429\); "b" \(HTTP 503\)/);
-    expect(isContextLengthError(failure)).toBe(true);
+    expect(modelErrorOf(failure)?.kind).toBe('context_length');
   });
 
   it("an abort of the caller's signal is never handed on", async () => {

@@ -33,10 +33,10 @@ describe('a data: URL is inline bytes: validated, limited and stored as a blob l
     expect(Buffer.from(await store.readBlob(key, id)).equals(bytes)).toBe(true);
   });
 
-  it('refuses a data: URL over maxBlobBytes with BlobTooLargeError, nothing written', async () => {
+  it('refuses a data: URL over maxBlobBytes with a BlobLimitError (scope blob), nothing written', async () => {
     const store = new InMemorySessionStore({ maxBlobBytes: 1024 * 1024 });
     const error = await store.create(key, [withImage(dataUrl(contractImageBytes(2 * 1024 * 1024)))]).catch((e: unknown) => e);
-    expect((error as Error).name).toBe('BlobTooLargeError');
+    expect(error).toMatchObject({ name: 'BlobLimitError', scope: 'blob' });
     expect(await store.get(key)).toBeUndefined();
   });
 

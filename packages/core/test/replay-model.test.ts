@@ -5,11 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   FileSessionStore,
-  InvalidArgumentError,
   ReActAgent,
-  ReplayCallerUnknownError,
-  ReplayExhaustedError,
-  ReplayMismatchError,
+  ReplayError,
   Runner,
   tool,
   type AgentEvent,
@@ -162,8 +159,8 @@ describe('ReplayModel and replayTools on a ReAct agent', () => {
     const { tools } = world();
     const mismatch = async (agent: ReActAgent, input = 'buy it') => {
       const result = await new Runner({ agent, appName: 'app' }).run({ userId: 'u', input }).result();
-      expect(result.error).toBeInstanceOf(ReplayMismatchError);
-      const error = result.error as ReplayMismatchError;
+      expect(result.error).toMatchObject({ name: 'ReplayError', kind: 'mismatch' });
+      const error = result.error as ReplayError;
       expect(error.path).toBe('shop');
       expect(error.callIndex).toBe(0);
       return error.differences;
@@ -207,8 +204,8 @@ describe('ReplayModel and replayTools on a ReAct agent', () => {
       replayTools(session, [tools[0] as Tool, tools[1] as Tool, fixed], { live: ['flaky'] }),
     );
     const result = await new Runner({ agent, appName: 'app' }).run({ userId: 'u', input: 'buy it' }).result();
-    const error = result.error as ReplayMismatchError;
-    expect(error).toBeInstanceOf(ReplayMismatchError);
+    const error = result.error as ReplayError;
+    expect(error).toMatchObject({ name: 'ReplayError', kind: 'mismatch' });
     expect(error.callIndex).toBe(1);
     expect(error.differences).toEqual(['the last message differs: the result of tool "flaky"']);
 
@@ -239,12 +236,12 @@ describe('ReplayModel and replayTools on a ReAct agent', () => {
     expect(model.divergence).toEqual({ path: 'shop', callIndex: 0, differences: ['the system prompt / instruction differs'] });
   });
 
-  it('past the recording: ReplayExhaustedError; without a caller: ReplayCallerUnknownError; streams and generates the recorded answer', async () => {
+  it('past the recording: kind exhausted; without a caller: kind caller_unknown; streams and generates the recorded answer', async () => {
     const { session } = await record();
     const model = ReplayModel.fromSession(session, { strict: false });
     const agent = { name: 'shop', path: 'shop' };
     const request = { messages: [] };
-    await expect(model.generate(request)).rejects.toBeInstanceOf(ReplayCallerUnknownError);
+    await expect(model.generate(request)).rejects.toMatchObject({ name: 'ReplayError', kind: 'caller_unknown' });
     const first = await model.generate(request, { agent });
     expect(first.message.content[0]).toMatchObject({ type: 'tool_call', name: 'flaky' });
     expect(first.finishReason).toBe('tool_calls');
@@ -254,7 +251,7 @@ describe('ReplayModel and replayTools on a ReAct agent', () => {
     expect(parts[0]).toMatchObject({ name: 'charge', argsDelta: '{"amount":5}' });
     await model.generate(request, { agent });
     const exhausted = model.generate(request, { agent });
-    await expect(exhausted).rejects.toBeInstanceOf(ReplayExhaustedError);
+    await expect(exhausted).rejects.toMatchObject({ name: 'ReplayError', kind: 'exhausted' });
     await expect(exhausted).rejects.toMatchObject({ path: 'shop', callIndex: 3, recorded: 3 });
     await expect(model.generate(request, { agent: { name: 'other', path: 'other' } })).rejects.toMatchObject({
       path: 'other',
@@ -300,8 +297,8 @@ describe('ReplayModel and replayTools on a ReAct agent', () => {
 
   it('a malformed recording is refused with a clear error', () => {
     const event = { id: 'e1', invocationId: 'i', author: 'shop', path: 'shop', timestamp: 1, meta: { request: { fingerprint: 42 } } };
-    expect(() => ReplayModel.fromSession([event as unknown as AgentEvent])).toThrow(InvalidArgumentError);
+    expect(() => ReplayModel.fromSession([event as unknown as AgentEvent])).toThrow(ReplayError);
     expect(() => ReplayModel.fromSession([event as unknown as AgentEvent])).toThrow(/e1.*malformed meta.request/);
-    expect(() => ReplayModel.fromSession({} as unknown as Session)).toThrow(InvalidArgumentError);
+    expect(() => ReplayModel.fromSession({} as unknown as Session)).toThrow(ReplayError);
   });
 });

@@ -1,5 +1,15 @@
-import { LeaseLostError, SessionBusyError, SessionStoreError, UnknownInterruptError, type Interrupt, type Runner } from '@replan/core';
-import { SessionDeletedError } from './dbos-errors.js';
+import {
+  LeaseLostError,
+  SessionBusyError,
+  SessionExistsError,
+  SessionStoreError,
+  UnknownInterruptError,
+  type Interrupt,
+  type Runner,
+  type SessionKey,
+} from '@replan/core';
+import type { SessionCreatedMark } from './created-marker.js';
+import { DbosError } from './dbos-errors.js';
 import type { RunRequest } from './run-ids.js';
 
 /** Where a run stands after a DBOS step: small, so DBOS stores little (the session log holds the rest). */
@@ -16,7 +26,7 @@ export interface RunStand {
   readonly interrupts: readonly Interrupt[];
   /** The answer text (status `completed`). */
   readonly output?: string;
-  /** Why it failed (status `failed`), or `SessionDeletedError` (status `deleted`). */
+  /** Why it failed (status `failed`), or a `DbosError` of kind `session_deleted` (status `deleted`). */
   readonly error?: { readonly name: string; readonly message: string };
 }
 
@@ -34,22 +44,29 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * returns where it stands. Replayed after a crash it continues from the session log, so a tool
  * call whose result is stored never runs again. A session leased by a live run elsewhere (a
  * worker being taken over) is waited for; a store connection failure is retried. Only the first
- * step (`mayCreate`) creates the session: a later one that finds it gone ends the run as `deleted`
- * rather than starting it over from its input.
+ * step (`mayCreate`) creates the session, and marks that it did (`created`) before the run stores
+ * its input: a later step, or a replay of the first one (a takeover after a worker died in it),
+ * that finds the session gone ends the run as `deleted` rather than starting it over from its input.
  */
 export async function advanceRun(
   runner: Runner,
   run: RunInput,
   values: Record<string, unknown> | undefined,
-  options: { readonly mayCreate: boolean; readonly signal?: AbortSignal },
+  options: { readonly mayCreate: boolean; readonly created: SessionCreatedMark; readonly signal?: AbortSignal },
 ): Promise<RunStand> {
   const { signal } = options;
   const key = { appName: run.appName, userId: run.userId, id: run.sessionId };
   for (let attempt = 1; ; attempt++) {
     try {
       const existing = await runner.sessionStore.get(key);
-      if (!existing && !options.mayCreate) return deletedStand(run);
-      const result = existing
+      if (!existing) {
+        if (!options.mayCreate || (await options.created.seen())) return deletedStand(run);
+        await createEmpty(runner, key);
+        await options.created.mark();
+      }
+      // A session this run created holds no event until the run stores its input (`start` refuses
+      // a session that exists, so an empty one is this run's): run it; else resume what it stored.
+      const result = existing?.events.length
         ? await resume(runner, run, values, signal)
         : await runner.run({ userId: run.userId, sessionId: run.sessionId, input: run.input, ...(signal ? { signal } : {}) }).result();
       // A lost lease: another worker drives the session now. Thrown, so this (zombie) execution records nothing.
@@ -80,9 +97,18 @@ export async function advanceRun(
   }
 }
 
+/** Creates the run's session with no event (one an earlier execution created is kept). */
+async function createEmpty(runner: Runner, key: SessionKey): Promise<void> {
+  try {
+    await runner.sessionStore.create(key);
+  } catch (error) {
+    if (!(error instanceof SessionExistsError)) throw error;
+  }
+}
+
 /** The run's end when its session is gone: nothing is run again. */
 function deletedStand(run: RunInput): RunStand {
-  const error = new SessionDeletedError(run);
+  const error = DbosError.sessionDeleted(run);
   return { status: 'deleted', offset: 0, interrupts: [], error: { name: error.name, message: error.message } };
 }
 

@@ -3,12 +3,13 @@ import { hostname } from 'node:os';
 import pg from 'pg';
 import { ConfigurationError, SessionExistsError, UnknownInterruptError, type AgentEvent, type Runner } from '@replan/core';
 import type { RunInput, RunStand } from './advance-run.js';
-import { DbosUnreachableError, RunFinishedError, RunNotFoundError, safeConnection } from './dbos-errors.js';
+import { DbosError, safeConnection } from './dbos-errors.js';
 import type { AnswerInput, DbosRunsOptions, LaunchOptions, RunKeyInput, StartInput } from './dbos-runs-options.js';
 import { ExecutorHeartbeats } from './executor-heartbeats.js';
 import { loadDbosSdk, type Dbos } from './load-dbos-sdk.js';
 import { ANSWER_TOPIC, queueNameOf, STAND_EVENT, workflowIdOf, type RunRequest } from './run-ids.js';
 import { registerRunWorkflow } from './run-workflow.js';
+import { RunningSteps } from './running-steps.js';
 import { takeOverDeadRuns } from './takeover.js';
 
 /** How a DBOS run stands when `result` resolves: ended, or stopped for a human (`interrupted`). */
@@ -24,6 +25,7 @@ interface Launched {
   readonly dbos: Dbos;
   readonly pool: pg.Pool;
   readonly heartbeats: ExecutorHeartbeats | undefined;
+  readonly steps: RunningSteps;
   readonly timers: NodeJS.Timeout[];
 }
 
@@ -70,25 +72,29 @@ export class DbosRuns {
   /**
    * Configures and launches DBOS in this process (`DBOS.setConfig`, `DBOS.launch`); as a worker,
    * registers the apps' queues with its limits and starts its heartbeat and the takeover sweep.
-   * DBOS unreachable: `DbosUnreachableError` naming the connection.
+   * DBOS unreachable: a `DbosError` of kind `unreachable` naming the connection.
    */
   async launch(options: LaunchOptions): Promise<void> {
     if (this.launched) throw new ConfigurationError('dbosRuns was already launched in this process.');
     if (!options?.systemDatabaseUrl)
       throw new ConfigurationError('launch needs systemDatabaseUrl: the PostgreSQL database DBOS keeps its workflows in.');
-    const { DBOS } = await loadDbosSdk();
+    const { DBOS, Error: DbosErrors } = await loadDbosSdk();
     const worker = options.worker ?? true;
     const executorId = options.executorId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const schema = typeof options.dbosConfig?.systemDatabaseSchemaName === 'string' ? options.dbosConfig.systemDatabaseSchemaName : 'dbos';
     const pool = new pg.Pool({ connectionString: options.systemDatabaseUrl, max: 3 });
     pool.on('error', (error) => this.onError(error));
     const queues = [...this.runners.keys()].map((app) => queueNameOf(this.queue, app));
+    const steps = new RunningSteps(pool, schema);
     this.workflow ??= registerRunWorkflow({
       dbos: DBOS,
       runners: this.runners,
       pool,
       schema,
+      steps,
+      executorId,
       checkEveryMs: Math.min(1_000, Math.max(50, this.leaseMs / 3)),
+      isStreamTimeout: DbosErrors.isStreamTimeoutError,
     });
     DBOS.setConfig({
       name: options.name ?? 'replan',
@@ -103,11 +109,12 @@ export class DbosRuns {
       await DBOS.launch();
     } catch (cause) {
       await pool.end().catch(() => undefined);
-      throw new DbosUnreachableError(safeConnection(options.systemDatabaseUrl), cause);
+      throw DbosError.unreachable(safeConnection(options.systemDatabaseUrl), cause);
     }
     const heartbeats = worker ? new ExecutorHeartbeats(pool, schema, executorId) : undefined;
     const timers: NodeJS.Timeout[] = [];
-    this.launched = { dbos: DBOS, pool, heartbeats, timers };
+    this.launched = { dbos: DBOS, pool, heartbeats, steps, timers };
+    await steps.migrate(); // here too in a producer: its `delete` reads the table
     if (heartbeats) {
       await heartbeats.migrate();
       await heartbeats.beat(); // alive before the first run is dequeued
@@ -180,15 +187,15 @@ export class DbosRuns {
 
   /**
    * Answers the run's open interrupts (`DBOS.send` to the workflow waiting in `DBOS.recv`). An id
-   * that is not open: `UnknownInterruptError`; a run that ended: `RunFinishedError`.
+   * that is not open: `UnknownInterruptError`; a run that ended: a `DbosError` of kind `finished`.
    */
   async answer(input: AnswerInput): Promise<void> {
     const { dbos } = this.ready('answer');
     const key = this.keyOf(input);
     const id = workflowIdOf(key);
     const status = await dbos.getWorkflowStatus(id);
-    if (!status) throw new RunNotFoundError(key);
-    if (FINAL.has(status.status)) throw new RunFinishedError(key, status.status);
+    if (!status) throw DbosError.notFound(key);
+    if (FINAL.has(status.status)) throw DbosError.finished(key, status.status);
     const stand = await dbos.getEvent<RunStand>(id, STAND_EVENT, 0);
     const open = stand?.status === 'interrupted' ? stand.interrupts.map((i) => i.id) : [];
     const ids = Object.keys(input.values ?? {});
@@ -205,7 +212,7 @@ export class DbosRuns {
     const id = workflowIdOf(key);
     for (;;) {
       const status = await dbos.getWorkflowStatus(id);
-      if (!status) throw new RunNotFoundError(key);
+      if (!status) throw DbosError.notFound(key);
       if (status.status === 'SUCCESS') return { ...(status.output as RunStand), sessionId: key.sessionId };
       if (FINAL.has(status.status)) {
         const stand = await dbos.getEvent<RunStand>(id, STAND_EVENT, 0);
@@ -242,7 +249,7 @@ export class DbosRuns {
     let seen = input.after ?? 0;
     for (;;) {
       const status = await dbos.getWorkflowStatus(workflowIdOf(key));
-      if (!status) throw new RunNotFoundError(key);
+      if (!status) throw DbosError.notFound(key);
       const stand = await dbos.getEvent<RunStand>(workflowIdOf(key), STAND_EVENT, 0);
       const session = await runner.sessionStore.get({ appName: key.appName, userId: key.userId, id: key.sessionId });
       const events = session?.events ?? [];
@@ -257,23 +264,28 @@ export class DbosRuns {
   async cancel(input: RunKeyInput): Promise<void> {
     const { dbos } = this.ready('cancel');
     const key = this.keyOf(input);
-    if (!(await dbos.getWorkflowStatus(workflowIdOf(key)))) throw new RunNotFoundError(key);
+    if (!(await dbos.getWorkflowStatus(workflowIdOf(key)))) throw DbosError.notFound(key);
     await dbos.cancelWorkflow(workflowIdOf(key));
   }
 
   /**
-   * Deletes the session and cancels its run: the workflow is cancelled first (a step in flight is
-   * aborted), so nothing recreates the session; a later `answer` is refused, `result` says
-   * `cancelled`. Neither a run nor a session under this key: `RunNotFoundError`.
+   * Deletes the session and cancels its run: the workflow is cancelled first, then a step in flight
+   * (in any worker) is waited for until it saw the cancel and stopped — its run aborted, a tool that
+   * ignores its signal cut off — or its worker went silent for `leaseMs`; only then is the session
+   * deleted, so nothing writes to it or recreates it after `delete` resolved. A later `answer` is
+   * refused, `result` says `cancelled`. Neither a run nor a session under this key: a `DbosError` of kind `not_found`.
    */
   async delete(input: RunKeyInput): Promise<void> {
-    const { dbos } = this.ready('delete');
+    const { dbos, steps } = this.ready('delete');
     const key = this.keyOf(input);
+    const id = workflowIdOf(key);
     const runner = this.runnerOf(key.appName);
     const storeKey = { appName: key.appName, userId: key.userId, id: key.sessionId };
-    const status = await dbos.getWorkflowStatus(workflowIdOf(key));
-    if (status && !FINAL.has(status.status)) await dbos.cancelWorkflow(workflowIdOf(key));
-    else if (!status && !(await runner.sessionStore.get(storeKey))) throw new RunNotFoundError(key);
+    const status = await dbos.getWorkflowStatus(id);
+    if (!status && !(await runner.sessionStore.get(storeKey))) throw DbosError.notFound(key);
+    if (status && !FINAL.has(status.status)) await dbos.cancelWorkflow(id);
+    // Also after an earlier `cancel`: that did not wait for the step it aborted.
+    if (status) while (await steps.running(id, this.leaseMs)) await sleep(Math.min(this.pollMs, 50));
     await runner.sessionStore.delete(storeKey);
   }
 

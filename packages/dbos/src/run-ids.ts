@@ -21,3 +21,5 @@ export const RUN_WORKFLOW = 'replan.run';
 export const STAND_EVENT = 'replan.stand';
 /** The topic interrupt answers are sent on. */
 export const ANSWER_TOPIC = 'replan.answer';
+/** The DBOS stream a run writes once its session exists (see `SessionCreatedMark`). */
+export const CREATED_STREAM = 'replan.created';

@@ -1,8 +1,10 @@
 import type pg from 'pg';
 import type { Runner } from '@replan/core';
 import { advanceRun, type RunInput, type RunStand } from './advance-run.js';
+import { dbosCreatedMark } from './created-marker.js';
 import type { Dbos } from './load-dbos-sdk.js';
 import { ANSWER_TOPIC, RUN_WORKFLOW, STAND_EVENT, workflowIdOf } from './run-ids.js';
+import type { RunningSteps } from './running-steps.js';
 
 /** How long one `DBOS.recv` waits for an answer before waiting again (a run may wait for days). */
 const ANSWER_WAIT_S = 24 * 3600;
@@ -14,6 +16,12 @@ export interface RunWorkflowContext {
   readonly pool: pg.Pool;
   readonly schema: string;
   readonly checkEveryMs: number;
+  /** Where a step says it runs, so `runs.delete` can wait for it to stop. */
+  readonly steps: RunningSteps;
+  /** This process's DBOS executor id. */
+  readonly executorId: string;
+  /** The SDK's test for a stream read that timed out (`Error.isStreamTimeoutError`). */
+  readonly isStreamTimeout: (error: unknown) => boolean;
 }
 
 /**
@@ -28,12 +36,14 @@ export function registerRunWorkflow(ctx: RunWorkflowContext): (run: RunInput) =>
     // Only queues of apps with a runner are listened to, so a run gets here only where its runner is.
     if (!runner) throw new Error(`No runner for app "${run.appName}" in this worker.`);
     let values: Record<string, unknown> | undefined;
+    const created = dbosCreatedMark(dbos, workflowIdOf(run), ctx.isStreamTimeout);
     // Only the first step creates the session: one found gone later was deleted, and is not recreated.
     for (let step = 0; ; step++) {
       const mayCreate = step === 0;
-      const stand = await dbos.runStep(() => withCancel(ctx, run, (signal) => advanceRun(runner, run, values, { mayCreate, signal })), {
-        name: 'replan.advance',
-      });
+      const stand = await dbos.runStep(
+        () => withCancel(ctx, run, (signal) => advanceRun(runner, run, values, { mayCreate, created, signal })),
+        { name: 'replan.advance' },
+      );
       await dbos.setEvent(STAND_EVENT, stand);
       if (stand.status !== 'interrupted') return stand;
       values = undefined;
@@ -45,22 +55,51 @@ export function registerRunWorkflow(ctx: RunWorkflowContext): (run: RunInput) =>
   return dbos.registerWorkflow(workflow, { name: RUN_WORKFLOW });
 }
 
-/** Runs a step with a signal that aborts when the workflow is cancelled (`runs.cancel`). */
+/**
+ * Runs a step with a signal that aborts when the workflow is cancelled (`runs.cancel`, `runs.delete`),
+ * registered in `RunningSteps` while it runs. Registered before its first look at the status: a
+ * `delete` that cancelled before that look is seen there (the step does nothing), one that
+ * cancelled after it finds the step registered and waits for it to stop.
+ */
 async function withCancel<T>(ctx: RunWorkflowContext, run: RunInput, body: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const abort = new AbortController();
   const id = workflowIdOf(run);
   const table = `"${ctx.schema.replace(/"/g, '""')}".workflow_status`;
-  const timer = setInterval(() => {
-    ctx.pool
-      .query<{ status: string }>(`SELECT status FROM ${table} WHERE workflow_uuid = $1`, [id])
-      .then(({ rows }) => {
-        if (rows[0]?.status === 'CANCELLED') abort.abort(new Error(`The run of session "${run.sessionId}" was cancelled.`));
-      })
-      .catch(() => undefined); // a missed look is retried at the next tick
-  }, ctx.checkEveryMs);
+  const cancelled = async () =>
+    (await ctx.pool.query<{ status: string }>(`SELECT status FROM ${table} WHERE workflow_uuid = $1`, [id])).rows[0]?.status ===
+    'CANCELLED';
+  await retried(() => ctx.steps.beat(id, ctx.executorId));
   try {
-    return await body(abort.signal);
+    if (await retried(cancelled)) throw new Error(`The run of session "${run.sessionId}" was cancelled before its step began.`);
+    const timer = setInterval(() => {
+      Promise.all([cancelled(), ctx.steps.beat(id, ctx.executorId)])
+        .then(([yes]) => {
+          if (yes) abort.abort(new Error(`The run of session "${run.sessionId}" was cancelled.`));
+        })
+        .catch(() => undefined); // a missed look is retried at the next tick
+    }, ctx.checkEveryMs);
+    try {
+      return await body(abort.signal);
+    } finally {
+      clearInterval(timer);
+    }
   } finally {
-    clearInterval(timer);
+    // A row left behind (this statement failed) goes stale within leaseMs: `delete` waits no longer.
+    await ctx.steps.leave(id, ctx.executorId).catch(() => undefined);
+  }
+}
+
+/**
+ * `look`, tried again (every second, 30 times) while the system database cannot be reached: a
+ * step must not fail its run over a blip that DBOS's own bookkeeping would ride out.
+ */
+async function retried<T>(look: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await look();
+    } catch (error) {
+      if (attempt >= 30) throw error;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
   }
 }

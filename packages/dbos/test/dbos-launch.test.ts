@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError, ReActAgent, Runner } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
-import { DbosUnreachableError, dbosRuns } from '@replan/dbos';
+import { DbosError, dbosRuns } from '@replan/dbos';
 
 const runner = (appName = 'app') =>
   new Runner({ appName, agent: new ReActAgent({ name: 'agent', model: new ScriptedModel({ respond: () => 'hi' }) }) });
 
 describe('dbosRuns before and at launch', () => {
-  it('DBOS unreachable at launch: a DbosUnreachableError naming the connection, password masked', async () => {
+  it('DBOS unreachable at launch: a DbosError (unreachable) naming the connection, password masked', async () => {
     const runs = dbosRuns({ runners: runner() });
     const launching = runs.launch({ systemDatabaseUrl: 'postgresql://postgres:s3cret@127.0.0.1:1/replan_nowhere' });
-    await expect(launching).rejects.toBeInstanceOf(DbosUnreachableError);
+    await expect(launching).rejects.toBeInstanceOf(DbosError);
+    await expect(launching).rejects.toMatchObject({ kind: 'unreachable' });
     const error = (await launching.catch((e: unknown) => e)) as Error;
     expect(error.message).toContain('127.0.0.1:1/replan_nowhere');
     expect(error.message).not.toContain('s3cret');

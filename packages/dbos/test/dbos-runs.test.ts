@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { SessionExistsError, type AgentEvent } from '@replan/core';
-import { RunNotFoundError } from '@replan/dbos';
+import { DbosError } from '@replan/dbos';
 import { useDbos } from './support/dbos-fixture.js';
 import { GRAPH_INPUT } from './support/graph-input.js';
 
@@ -15,7 +15,7 @@ describe('dbosRuns: start, events, cancel', () => {
     await expect(dbos.runs.start({ appName: 'approve', userId: 'u1', sessionId: 'existing-1', input: 'hi' })).rejects.toBeInstanceOf(
       SessionExistsError,
     );
-    await expect(dbos.runs.result({ appName: 'approve', userId: 'u1', sessionId: 'existing-1' })).rejects.toBeInstanceOf(RunNotFoundError);
+    await expect(dbos.runs.result({ appName: 'approve', userId: 'u1', sessionId: 'existing-1' })).rejects.toBeInstanceOf(DbosError);
     // A second start of a run already enqueued (its session not yet created) is refused too.
     await dbos.runs.start({ appName: 'approve', userId: 'u1', sessionId: 'queued-1', input: 'hi' });
     await expect(dbos.runs.start({ appName: 'approve', userId: 'u1', sessionId: 'queued-1', input: 'hi' })).rejects.toBeInstanceOf(

@@ -13,6 +13,13 @@ interface Append {
   readonly from: number;
 }
 
+interface Effect {
+  readonly key: string;
+  readonly label: string;
+}
+
+const effectsOf = async (session: string) =>
+  (await lines<Effect>(join(dbos.workDir, 'effects.log'))).filter((e) => e.key.startsWith(`${session}:`));
 const appendsOf = async (session: string) => (await lines<Append>(join(dbos.workDir, 'appends.log'))).filter((a) => a.session === session);
 
 /** Waits until `label` has appended to `session` (the run is under way there). */
@@ -70,4 +77,34 @@ describe('DBOS runs taken over from a stalled or replaced worker', () => {
     expect(done.status).toBe('completed');
     expect((await appendsOf(key.sessionId)).some((a) => a.label === 'deploy-v2')).toBe(true);
   });
+
+  dbos.db.it(
+    'a worker killed in the first step, the session deleted before the takeover: the run ends deleted, nothing recreated or rerun',
+    async () => {
+      const first = dbos.worker({ label: 'first-w1', app: 'slow', toolMs: 60_000 });
+      await first.ready;
+      const key = { appName: 'slow', userId: 'u1', sessionId: 'first-step-1' };
+      const storeKey = { appName: key.appName, userId: key.userId, id: key.sessionId };
+      await dbos.runs.start({ ...key, input: 'wait' });
+      // The first step is under way: the session exists and its tool runs.
+      for (const deadline = Date.now() + 20_000; !(await effectsOf(key.sessionId)).length; await sleep(20))
+        if (Date.now() > deadline) throw new Error('the tool never started');
+      first.child.kill('SIGKILL');
+      await first.exited;
+      await dbos.store.delete(storeKey);
+
+      const taker = dbos.worker({ label: 'first-w2', app: 'slow', toolMs: 10 });
+      await taker.ready;
+      const ended = await dbos.runs.result(key);
+      expect(ended.status).toBe('deleted');
+      expect(ended.error).toMatchObject({
+        name: 'DbosError',
+        message: expect.stringMatching(/was deleted while its run was under way/),
+      });
+      expect(await dbos.store.get(storeKey)).toBeUndefined();
+      expect((await effectsOf(key.sessionId)).map((e) => e.label)).toEqual(['first-w1']);
+      expect((await appendsOf(key.sessionId)).filter((a) => a.label === 'first-w2')).toEqual([]);
+    },
+    40_000,
+  );
 });

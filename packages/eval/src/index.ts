@@ -59,6 +59,7 @@ export { renderSuiteTable, renderSuiteMarkdown } from './suites/render-suite-tab
 export { builtinSuites } from './suites/builtin/index.js';
 
 // Errors
-export { EvalSetError, EvalUsageError, EvalFileError } from './errors.js';
+export { EvalInputError } from './errors.js';
+export type { EvalInputErrorKind } from './errors.js';
 
 // The `replan eval` command is `@replan/eval/cli` (the replan CLI of @replan/studio calls it).

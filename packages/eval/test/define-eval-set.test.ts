@@ -1,15 +1,15 @@
 import { ScriptedModel } from '@replan/core/testing';
 import { describe, expect, it } from 'vitest';
-import { arg, defineEvalSet, EvalSetError } from '@replan/eval';
+import { arg, defineEvalSet, type EvalInputError } from '@replan/eval';
 
-/** The problems `defineEvalSet` reports for a set (it must throw `EvalSetError`). */
+/** The problems `defineEvalSet` reports for a set (it must throw an `EvalInputError` of kind `set`). */
 function problemsOf(set: unknown): readonly string[] {
   try {
     defineEvalSet(set as never);
   } catch (error) {
-    expect(error).toBeInstanceOf(EvalSetError);
+    expect(error).toMatchObject({ name: 'EvalInputError', kind: 'set' });
     expect((error as Error).message).toContain('cannot run; fix:');
-    return (error as EvalSetError).problems;
+    return (error as EvalInputError).problems;
   }
   throw new Error('defineEvalSet accepted the set');
 }

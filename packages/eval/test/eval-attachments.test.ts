@@ -1,7 +1,7 @@
 import { imageFromBytes, InMemorySessionStore, type ModelRequest, ReActAgent, Runner } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import { describe, expect, it } from 'vitest';
-import { defineEvalSet, EvalSetError, runEval } from '@replan/eval';
+import { defineEvalSet, type EvalInputError, runEval } from '@replan/eval';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]);
 const invoice = imageFromBytes(PNG);
@@ -59,8 +59,8 @@ describe('eval cases with images', () => {
           cases: [{ name: 'bad', input: 'hi', attachments: [attachment as never], expect: { status: 'completed' } }],
         });
       } catch (error) {
-        expect(error).toBeInstanceOf(EvalSetError);
-        return (error as EvalSetError).problems;
+        expect(error).toMatchObject({ name: 'EvalInputError', kind: 'set' });
+        return (error as EvalInputError).problems;
       }
       throw new Error('defineEvalSet accepted the attachment');
     };

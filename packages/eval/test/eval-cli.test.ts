@@ -57,7 +57,7 @@ describe('replan eval <file>', () => {
       [[fixture('passing.eval.ts'), '--concurrency', '0'], /--concurrency must be a whole number ≥ 1, not "0"/],
       [[fixture('passing.eval.ts'), '--repeat'], /--repeat needs a value/],
       [[join(dir, 'missing.eval.ts')], /No eval file .*missing\.eval\.ts: give the path/],
-      [[fixture('bad-set.eval.mjs')], /EvalSetError: The eval set "bad" cannot run; fix:\n {2}- case "empty"\.expect: expects nothing/],
+      [[fixture('bad-set.eval.mjs')], /EvalInputError: The eval set "bad" cannot run; fix:\n {2}- case "empty"\.expect: expects nothing/],
       [[fixture('no-runner.eval.mjs')], /must give one of runner \(a Runner\) or makeRunner/],
       [[fixture('passing.eval.ts'), fixture('mixed.eval.ts')], /takes one eval file, not 2/],
       [['--from-session', 'x', '--store', dir], /needs --store <dir \| postgres:\/\/…> and --out <dir>/],

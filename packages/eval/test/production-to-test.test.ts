@@ -68,7 +68,7 @@ describe('from production to a test', () => {
     const run = report.cases[0]?.runs[0];
     expect(report.pass).toBe(false);
     expect(run?.status).toBe('failed');
-    expect(run?.error?.name).toBe('ReplayMismatchError');
+    expect(run?.error?.name).toBe('ReplayError');
     // The planner's prompt lists the tools with their descriptions: its first call already differs.
     expect(run?.error?.message).toMatch(/agent "plan_execute\/planner" call #1 .*the system prompt \/ instruction differs/);
   });

@@ -5,9 +5,7 @@ describe('public surface of @replan/eval', () => {
   it('exports the eval API and its errors', async () => {
     expect(Object.keys(await import('@replan/eval')).sort()).toEqual([
       'EVAL_FILE_SCHEMA_VERSION',
-      'EvalFileError',
-      'EvalSetError',
-      'EvalUsageError',
+      'EvalInputError',
       'JUDGE_INSTRUCTION',
       'SUITE_AGENT_KINDS',
       'arg',

@@ -1,7 +1,7 @@
 import { InMemorySessionStore, type Run, type RunOptions, Runner } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import { describe, expect, it } from 'vitest';
-import { arg, defineEvalSet, EvalSetError, renderTerminal, runEval } from '@replan/eval';
+import { arg, defineEvalSet, renderTerminal, runEval } from '@replan/eval';
 import { researchRunner } from './support/agents.js';
 
 const cities = (input: string) => ['Lyon', 'Porto', 'Oslo'].filter((c) => input.includes(c));
@@ -187,14 +187,14 @@ describe('runEval', () => {
     expect(await store.get({ appName: 'eval-test', userId: 'ci', id: 'case-a-2' })).toBeDefined();
   });
 
-  it('refuses bad options with EvalSetError', async () => {
+  it('refuses bad options with an EvalInputError of kind set', async () => {
     const set = defineEvalSet({ name: 's', cases: [{ name: 'a', input: 'x', expect: { status: 'completed' } }] });
     const runner = new Runner({ agent: researchRunner().agent, appName: 'x' });
     await expect(runEval({ set })).rejects.toThrow(/needs either runner or makeRunner/);
-    await expect(runEval({ set, runner, makeRunner: () => runner })).rejects.toThrow(EvalSetError);
+    await expect(runEval({ set, runner, makeRunner: () => runner })).rejects.toMatchObject({ name: 'EvalInputError', kind: 'set' });
     await expect(runEval({ set, runner, concurrency: 0 })).rejects.toThrow(/concurrency must be a whole number ≥ 1, not 0/);
     await expect(runEval({ set, runner, repeat: 1.5 })).rejects.toThrow(/repeat must be/);
-    await expect(runEval({ set: { name: '', cases: [] }, runner })).rejects.toThrow(EvalSetError);
+    await expect(runEval({ set: { name: '', cases: [] }, runner })).rejects.toMatchObject({ name: 'EvalInputError', kind: 'set' });
   });
 
   it('an aborted eval reports the runs it did not start as failed', async () => {

@@ -113,7 +113,7 @@ describe('replan eval --suite', () => {
     const own = await cli(['--suite', fixture('own.suite.ts'), '--oracle']);
     expect(own.code).toBe(EVAL_EXIT_CODES.failed);
     expect(own.out).toMatch(/^notes\s+react\s+50% \(1\/2 tasks\)/m);
-    expect(own.out).toContain('✗ notes · react · no-request: EvalSetError: the task fails its schema: request: a task needs a request');
+    expect(own.out).toContain('✗ notes · react · no-request: EvalInputError: the task fails its schema: request: a task needs a request');
     const config = await cli(['--suite', 'research', '--agent', 'react', '--config', fixture('done-model.config.ts')]);
     expect(config.code).toBe(EVAL_EXIT_CODES.failed);
 

@@ -5,17 +5,7 @@ import { FileSessionStore, ReActAgent, tool } from '@replan/core';
 import { ReplayModel, ScriptedModel } from '@replan/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  builtinSuites,
-  defineDomain,
-  defineSuite,
-  EvalSetError,
-  oracleModel,
-  renderJUnit,
-  runSuite,
-  type Suite,
-  type SuiteTask,
-} from '@replan/eval';
+import { builtinSuites, defineDomain, defineSuite, oracleModel, renderJUnit, runSuite, type Suite, type SuiteTask } from '@replan/eval';
 
 let dir: string;
 beforeEach(async () => {
@@ -41,7 +31,7 @@ describe('runSuite: bad input is reported per task, and the suite goes on', () =
     expect(report.report.cases.find((c) => c.name === good.id && !c.pass)?.runs[0]?.error?.message).toContain('a second task with the id');
     expect(report.report.pass).toBe(false);
     // defineSuite, for suites written by hand, refuses the same tasks at once.
-    expect(() => defineSuite(suite)).toThrow(EvalSetError);
+    expect(() => defineSuite(suite)).toThrow(expect.objectContaining({ name: 'EvalInputError', kind: 'set' }));
     expect(() => defineSuite(suite)).toThrow(/empty \(request: a task needs a request\)/);
   });
 
@@ -95,7 +85,7 @@ describe('runSuite: bad input is reported per task, and the suite goes on', () =
     expect(report.report.cases[0]?.pass).toBe(true);
   });
 
-  it('refuses options it cannot run (EvalSetError)', async () => {
+  it('refuses options it cannot run (an EvalInputError of kind set)', async () => {
     await expect(runSuite({ suite: research, agent: 'react' })).rejects.toThrow(/needs a model \(or oracle: true/);
     await expect(runSuite({ suite: research, agent: 'react', oracle: true, repeat: 0 })).rejects.toThrow(/repeat must be a whole number/);
     await expect(

@@ -10,7 +10,8 @@
 export { mcpTools } from './client/mcp-tools.js';
 export type { McpToolset, McpToolsOptions, McpToolInfo } from './client/mcp-tools.js';
 export type { McpServer, McpStdioServer, McpHttpServer } from './client/mcp-server-config.js';
-export { McpAbortedError, McpConnectionError, McpResultTooLargeError, McpTimeoutError, McpToolError } from './client/mcp-errors.js';
+export { McpError } from './client/mcp-errors.js';
+export type { McpErrorKind } from './client/mcp-errors.js';
 
 // Agents served as MCP tools
 export { mcpServer } from './server/mcp-server.js';

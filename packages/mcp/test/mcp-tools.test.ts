@@ -15,7 +15,7 @@ import {
   tool,
   toolResultsOf,
 } from '@replan/core';
-import { McpConnectionError, McpTimeoutError, type McpToolset, mcpTools } from '@replan/mcp';
+import { McpError, type McpToolset, mcpTools } from '@replan/mcp';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { z } from 'zod';
 import { loadMcpSdk } from '../src/client/load-mcp-sdk.js';
@@ -210,7 +210,7 @@ describe('mcpTools over Streamable HTTP', () => {
   it('when the server drops the session during a call, that call is not replayed', async () => {
     const mcp = await open();
     const result = named(mcp, 'record_then_crash').execute({ label: 'crash' }, ctx());
-    await expect(result).rejects.toThrow(McpConnectionError);
+    await expect(result).rejects.toMatchObject({ name: 'McpError', kind: 'connection' });
     await expect(result).rejects.toThrow(/may or may not have run/);
     expect(effectLines()).toEqual(['crash']);
     expect(await named(mcp, 'record').execute({ label: 'after' }, ctx())).toBe('recorded after');
@@ -228,7 +228,7 @@ describe('mcpTools over Streamable HTTP', () => {
   });
 
   it('fails clearly on a server it cannot reach, a bad config, and after close', async () => {
-    await expect(mcpTools({ url: 'http://127.0.0.1:1/mcp' })).rejects.toThrow(McpConnectionError);
+    await expect(mcpTools({ url: 'http://127.0.0.1:1/mcp' })).rejects.toMatchObject({ name: 'McpError', kind: 'connection' });
     await expect(mcpTools({ url: 'not a url' })).rejects.toThrow(/must be \{ stdio: \{ command/);
     await expect(mcpTools({ stdio: { command: '' } })).rejects.toThrow(ConfigurationError);
     const mcp = await open();
@@ -244,7 +244,7 @@ describe('mcpTools over Streamable HTTP', () => {
     try {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
       const attempt = mcpTools({ url }, { timeoutMs: 300 });
-      await expect(attempt).rejects.toThrow(McpTimeoutError);
+      await expect(attempt).rejects.toMatchObject({ name: 'McpError', kind: 'timeout' });
       await expect(attempt).rejects.toThrow(
         /did not finish connecting .* within 300 ms\. .*raise connectTimeoutMs \(timeoutMs when it is not set\)/,
       );
@@ -262,8 +262,9 @@ describe('mcpTools over Streamable HTTP', () => {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
       const attempt = mcpTools({ url }, { timeoutMs: 30_000, connectTimeoutMs: 200 });
       const error = await attempt.catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(McpTimeoutError);
-      expect((error as McpTimeoutError).timeoutMs).toBe(200);
+      expect(error).toBeInstanceOf(McpError);
+      expect((error as McpError).kind).toBe('timeout');
+      expect((error as McpError).timeoutMs).toBe(200);
       expect((error as Error).message).toMatch(/within 200 ms\. .*raise connectTimeoutMs/);
     } finally {
       silent.closeAllConnections();

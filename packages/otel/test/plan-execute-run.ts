@@ -47,9 +47,9 @@ export function planExecuteScenario() {
   });
   const agent = createPlanExecuteAgent({
     mode: 'graph',
-    planner: createPlanner({ model: planner, mode: 'graph' }),
+    planner: createPlanner({ model: planner }),
     executor: createExecutor({ model: steps, tools: [fetchPage, sendMail] }),
-    replanner: createReplanner({ model: replanner, mode: 'graph' }),
+    replanner: createReplanner({ model: replanner }),
   });
   const runner = (observers: RunObserver[], store: SessionStore = new InMemorySessionStore(), onObserverError?: (error: unknown) => void) =>
     new Runner({

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '@replan/core';
 import { quotedBlock, quotePreamble, quoteValue } from '@replan/core/agent-kit';
-import type { StepToolError } from './session-keys.js';
+import type { StepToolError } from './step-tool-error.js';
 import { stepText } from './plan-schema.js';
 
 /**

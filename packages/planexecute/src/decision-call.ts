@@ -13,7 +13,7 @@ import {
 } from '@replan/core';
 import { callModel, callModelThrough } from '@replan/core/agent-kit';
 import type { z } from 'zod';
-import { tagged, tagOf } from './event-kind.js';
+import { tagged, tagOf } from './event-tags.js';
 import { PlanningError } from './planning-error.js';
 
 /** What a planner or replanner read from a model answer: a value, or what is wrong with it. */

@@ -4,24 +4,7 @@ import type { GraphStep } from './graph/graph-plan.js';
 import type { PlanDiff } from './review/plan-diff.js';
 import type { PlanReviewPayload } from './review/plan-review-answer.js';
 import { planReviewKeys } from './review/review-keys.js';
-
-/** The `meta` key the plan-execute agents tag their events with. */
-export const PLAN_EXECUTE_META = 'planExecute';
-
-/** The tags stored in `event.meta.planExecute`. */
-export type PlanExecuteTag =
-  | 'planning'
-  | 'repair'
-  | 'plan-step'
-  | 'plan'
-  | 'revised-plan'
-  | 'step'
-  | 'step-result'
-  | 'answer'
-  // Plan review: the review asked (its interrupt), the plan approved or edited, the plan rejected.
-  | 'plan-review'
-  | 'plan-reviewed'
-  | 'plan-rejected';
+import { tagOf } from './event-tags.js';
 
 /** The type of one step of a plan type (`unknown` when it has no `steps` array). */
 export type StepOf<Plan> = Plan extends { readonly steps: readonly (infer Step)[] } ? Step : unknown;
@@ -88,16 +71,6 @@ type AppendedStep<Plan> = unknown extends Plan ? ExecutedStep : ExecutedStepOf<P
 type ResultStep<Plan> = unknown extends Plan ? ExecutedStep | ExecutedGraphStep : ExecutedStepOf<Plan>;
 
 type Meta = Readonly<Record<string, unknown>>;
-
-/** Adds plan-execute tags to an event's meta, keeping what is there (core reads its own `kind`). */
-export function tagged(event: AgentEvent, tag: PlanExecuteTag, extra: Meta = {}): AgentEvent {
-  return { ...event, meta: { ...event.meta, ...extra, [PLAN_EXECUTE_META]: tag } };
-}
-
-/** The plan-execute tag of an event, if it has one. */
-export function tagOf(event: AgentEvent): PlanExecuteTag | undefined {
-  return event.meta?.[PLAN_EXECUTE_META] as PlanExecuteTag | undefined;
-}
 
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
 const stepIdOf = (meta: Meta) => (typeof meta.stepId === 'string' ? { stepId: meta.stepId } : {});

@@ -1,58 +1,15 @@
-import {
-  MaxIterationsError,
-  ReActAgent,
-  type Agent,
-  type AgentEvent,
-  type ChatModel,
-  type InvocationContext,
-  type Message,
-  type Middleware,
-  type ModelSettings,
-  type SchemaInput,
-  type Tool,
-} from '@replan/core';
+import { MaxIterationsError, ReActAgent, type Agent, type AgentEvent, type InvocationContext, type Message } from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
-import { tagged, tagOf } from './event-kind.js';
+import { tagged, tagOf } from './event-tags.js';
 import { stepsOf, stepText } from './plan-schema.js';
 import { assertModel } from './assert-model.js';
 import { formatExecutorPrompt } from './prompts.js';
-import { resolveContextPolicy, type ContextPolicy, type ResolvedContextPolicy } from './context-policy.js';
+import { resolveContextPolicy, type ResolvedContextPolicy } from './context-policy.js';
 import { linearExecutorContext } from './linear-context.js';
 import { asStepResult, stepOutcome, toolErrorsOf } from './step-outcome.js';
 import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutorInput, type PlanExecuteKeys } from './session-keys.js';
-import type { PartScope } from './part-scope.js';
-
-export interface ExecutorOptions {
-  readonly model: ChatModel;
-  readonly tools?: readonly Tool[];
-  /** Replaces the system text of `ExecutorPrompt`. */
-  readonly instruction?: string;
-  /** Replaces the whole default input (system message included), built from the step's context. */
-  readonly buildInput?: (input: ExecutorInput) => readonly Message[] | Promise<readonly Message[]>;
-  /**
-   * Most model calls for one step (default 10). Reaching it fails the step: `ExecutedStep.error`
-   * says so and the replanner decides what to do (the run goes on).
-   */
-  readonly maxIterations?: number;
-  /** A structured step result (zod v4 or v3, or JSON Schema: see `ReActAgent`'s `outputSchema`), stored in `ExecutedStep.structured`. */
-  readonly outputSchema?: SchemaInput;
-  readonly toolConcurrency?: number;
-  readonly settings?: ModelSettings;
-  readonly name?: string;
-  readonly description?: string;
-  /**
-   * Which completed-step results the step's prompt shows (default `'full'` in linear mode,
-   * `'referenced'` in graph mode). Recorded in `meta.contextPolicy` of the step's events.
-   */
-  readonly contextPolicy?: ContextPolicy;
-  /**
-   * The step loop's middleware (see `ReActAgent`'s `middleware`), e.g. `compaction()` (older turns
-   * of a long step are summarised; the objective, the plan and the step's task stay verbatim),
-   * `offloadToolResults()`, `promptCache()` (one key per session for all of this executor's steps,
-   * so parallel graph steps share their cached prefix), `hooks({...})`.
-   */
-  readonly middleware?: readonly Middleware[];
-}
+import type { ExecutorOptions } from './executor-options.js';
+import type { PartBinding } from './part-scope.js';
 
 /**
  * The executor: a `ReActAgent` that runs the first step of `Plan`, its input built from
@@ -123,9 +80,14 @@ export class Executor implements Agent {
     }
   }
 
-  /** This executor inside a plan–execute agent: its keys, and its name if none was given. @internal */
-  inScope(scope: PartScope): Executor {
-    return new Executor({ ...this.options, name: this.options.name ?? scope.names.executor }, scope.keys);
+  /**
+   * This executor inside a plan–execute agent: its mode's step runner (this one in linear mode),
+   * with the agent's keys and `stepConcurrency`, and its name if none was given. @internal
+   */
+  bind(binding: PartBinding): Agent {
+    const name = this.options.name ?? binding.names.executor;
+    const stepConcurrency = binding.stepConcurrency !== undefined ? { stepConcurrency: binding.stepConcurrency } : {};
+    return binding.mode.executor({ ...this.options, name, ...stepConcurrency }, binding.keys);
   }
 
   private async input(ctx: InvocationContext): Promise<readonly Message[]> {
@@ -136,7 +98,7 @@ export class Executor implements Agent {
 
 /** The ReAct loop that runs one step, built from the executor's options. */
 export function stepReActAgent(
-  options: Omit<ExecutorOptions, 'buildInput'>,
+  options: Omit<ExecutorOptions, 'buildInput' | 'buildGraphInput'>,
   name: string,
   inputMessages: (ctx: InvocationContext) => readonly Message[] | Promise<readonly Message[]>,
 ): ReActAgent {

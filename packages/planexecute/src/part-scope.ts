@@ -1,3 +1,6 @@
+import type { Agent } from '@replan/core';
+import type { PlanMode } from './modes/plan-mode.js';
+import type { PlanCheck } from './policy/plan-check.js';
 import type { PlanExecuteKeys } from './session-keys.js';
 
 /** The names a plan–execute agent gives its parts (those built without a `name`). */
@@ -13,3 +16,25 @@ export interface PartScope {
   readonly keys: PlanExecuteKeys;
   readonly names: PartNames;
 }
+
+/**
+ * What a plan–execute agent binds its parts to: its keys and part names, its mode, and the
+ * settings that live on the agent only (`checkPlan`, `stepConcurrency`).
+ */
+export interface PartBinding extends PartScope {
+  readonly mode: PlanMode;
+  readonly checkPlan?: PlanCheck | undefined;
+  readonly stepConcurrency?: number | undefined;
+}
+
+/**
+ * A part built by `createPlanner`, `createExecutor` or `createReplanner`: the plan–execute agent
+ * binds it to its keys, mode and settings. An agent you wrote yourself runs as it is.
+ */
+export interface PlanPart extends Agent {
+  /** This part inside a plan–execute agent. @internal */
+  bind(binding: PartBinding): Agent;
+}
+
+/** True for a part from one of the `create*` functions (it can be bound), false for an agent of your own. */
+export const isPlanPart = (agent: Agent): agent is PlanPart => typeof (agent as Partial<PlanPart>).bind === 'function';

@@ -1,20 +1,19 @@
 import { ConfigurationError, LoopAgent, type Agent, type ChatModel, type Guardrails, type Tool, type Middleware } from '@replan/core';
 import type { z } from 'zod';
-import { createExecutor, Executor } from './executor.js';
-import { createPlanner, Planner, type StructuredOutput } from './planner.js';
-import { createReplanner, Replanner } from './replanner.js';
+import { createExecutor } from './executor.js';
+import { createPlanner, type StructuredOutput } from './planner.js';
+import { createReplanner } from './replanner.js';
 import type { ContextPolicy } from './context-policy.js';
-import type { GraphPlan, PlanMode } from './graph/graph-plan.js';
-import { GraphExecutor } from './graph/graph-executor.js';
-import { partsForMode } from './plan-mode-parts.js';
+import type { GraphPlan } from './graph/graph-plan.js';
+import { planModeOf, type PlanModeOption } from './modes/mode-of.js';
+import type { PlanMode } from './modes/plan-mode.js';
 import type { DefaultPlan } from './plan-schema.js';
-import type { PartScope } from './part-scope.js';
+import { isPlanPart, type PartBinding } from './part-scope.js';
 import { PlanExecuteAgent, partNamesFor } from './plan-execute-root.js';
 import { DEFAULT_PLAN_EXECUTE_NAME, planExecuteKeys } from './session-keys.js';
 import type { PlanReviewOptions } from './review/plan-review-answer.js';
 import { resolveMaxStalls, resolveReview, withPlanReview } from './review/with-plan-review.js';
 import type { PlanCheck } from './policy/plan-check.js';
-import { withCheckPlan } from './policy/with-check-plan.js';
 
 interface CommonOptions {
   /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */
@@ -35,12 +34,10 @@ interface CommonOptions {
    * its own.
    */
   readonly outputKey?: string;
-  /** Graph mode: most steps running at once (default 4). */
-  readonly stepConcurrency?: number;
   /**
    * Graph mode: stream the planner's `plan` call and start each step as soon as its object is
    * complete in the stream and its dependencies are done, before the rest of the plan is written
-   * (default false). Needs a planner from `createPlanner` with tool-call output; see
+   * (default false). Needs a planner built here or by `createPlanner`, with tool-call output; see
    * `StreamingGraphPlanner` for its events, resume, and what happens when the complete plan turns
    * out invalid after steps started.
    */
@@ -67,45 +64,45 @@ interface CommonOptions {
   readonly guardrails?: Guardrails;
 }
 
+/** The three roles of a plan–execute agent. */
+type Role = 'planner' | 'executor' | 'replanner';
+const ROLES: readonly Role[] = ['planner', 'executor', 'replanner'];
+
 /**
- * `'linear'` (default): one step at a time. `'graph'`: the plan is a dependency graph and every
- * ready step starts at once. Every part must be built for the same mode (else `ConfigurationError`).
+ * The options of `createPlanExecuteAgent`, the one way to build a plan–execute agent: a `model`
+ * (or a model per role) and the executor's `tools`, with defaults for the rest; any role may instead
+ * be an agent you built with that role's factory (`createPlanner`, `createExecutor`,
+ * `createReplanner`) or wrote yourself. `mode`, `checkPlan` and `stepConcurrency` are set here only:
+ * the agent binds its parts to them (and to its state keys and part names).
  */
-interface ModeOption<M extends PlanMode> {
+export interface PlanExecuteAgentOptions<S extends z.ZodType | undefined = undefined, M extends PlanModeOption = PlanModeOption>
+  extends CommonOptions {
+  /**
+   * `'linear'` (default): one step at a time. `'graph'`: the plan is a dependency graph and every
+   * ready step starts at once. Or a `PlanMode` of your own.
+   */
   readonly mode?: M;
-}
-
-/**
- * Build from your own planner, executor and replanner (e.g. from `createPlanner` and friends).
- * Parts from the `create*` functions are given this agent's state keys (and, when built without
- * a `name`, names derived from its name); custom parts read and write `planExecuteKeys(name)`.
- */
-export interface PlanExecuteAgentOptions<P extends Agent = Agent> extends CommonOptions, ModeOption<PlanMode> {
-  readonly planner: P;
-  readonly executor: Agent;
-  readonly replanner: Agent;
-  /** A plan policy (see `PlanCheck`); needs the planner and replanner of `createPlanner` / `createReplanner`. */
-  readonly checkPlan?: PlanCheck<PlanOfPlanner<P>>;
-}
-
-/** The one-call form: one model (or one per role) and the executor's tools; defaults for the rest. */
-export interface PlanExecuteQuickOptions<S extends z.ZodType | undefined = undefined, M extends PlanMode = PlanMode>
-  extends CommonOptions,
-    ModeOption<M> {
-  readonly model: ChatModel;
-  readonly tools?: readonly Tool[];
-  /** The plan's zod schema (see `createPlanner`); the agent's plan type is inferred from it. */
-  readonly planSchema?: S;
+  /** The model of every role not given its own model or agent. */
+  readonly model?: ChatModel;
   /**
    * The planner's model (it writes the first plan), instead of `model`: e.g. a stronger reasoning
-   * model for planning and a cheaper one for the steps. `model` stays required: it serves every role
-   * not given its own model.
+   * model for planning and a cheaper one for the steps.
    */
   readonly plannerModel?: ChatModel;
   /** The executor's model (the ReAct loop that runs each step with `tools`), instead of `model`. */
   readonly executorModel?: ChatModel;
   /** The replanner's model (it revises the plan or gives the answer after each step), instead of `model`. */
   readonly replannerModel?: ChatModel;
+  /** The planner, instead of one built from `plannerModel`/`model`: from `createPlanner`, or an agent of your own. */
+  readonly planner?: Agent;
+  /** The executor, instead of one built from `executorModel`/`model` and `tools`: from `createExecutor`, or your own. */
+  readonly executor?: Agent;
+  /** The replanner, instead of one built from `replannerModel`/`model`: from `createReplanner`, or your own. */
+  readonly replanner?: Agent;
+  /** The executor's tools (listed in the planner's prompt too); for the parts this agent builds. */
+  readonly tools?: readonly Tool[];
+  /** The plan's zod schema (see `createPlanner`); the agent's plan type is inferred from it. */
+  readonly planSchema?: S;
   /** Most model calls of one step (the executor's `maxIterations`, default 10). */
   readonly stepMaxIterations?: number;
   readonly structuredOutput?: StructuredOutput;
@@ -118,11 +115,14 @@ export interface PlanExecuteQuickOptions<S extends z.ZodType | undefined = undef
    * same size, and every role sends one prompt-cache key per session and role. None by default.
    */
   readonly middleware?: RoleMiddleware;
+  /** Graph mode: most steps running at once (default 4). */
+  readonly stepConcurrency?: number;
   /**
    * A plan policy run on the plan and on every revision before it is accepted, and before review
    * (see `PlanCheck`): a refusal goes back to the model as a repair with its reason; after
    * `maxRepairs` (2) refusals the run fails with `PlanningError`. With `streamingPlan`, steps
-   * start only once the whole plan passed the check.
+   * start only once the whole plan passed the check. Needs the planner and replanner to be built
+   * here or with `createPlanner` / `createReplanner`.
    */
   readonly checkPlan?: PlanCheck<PlanOfSchema<S, M>>;
 }
@@ -138,48 +138,49 @@ export interface RoleMiddlewareMap {
 export type RoleMiddleware = readonly Middleware[] | RoleMiddlewareMap;
 
 /** The plan type of a `planSchema` (or of the mode's default plan when there is none). */
-export type PlanOfSchema<S, M> = S extends z.ZodType ? z.output<S> : M extends 'graph' ? GraphPlan : DefaultPlan;
+export type PlanOfSchema<S, M> = S extends z.ZodType
+  ? z.output<S>
+  : M extends PlanMode<infer P>
+    ? P
+    : M extends 'graph'
+      ? GraphPlan
+      : DefaultPlan;
 
-/** The plan type of a planner: what its `planSchema` gives (`unknown` for a planner without one). */
-export type PlanOfPlanner<A> = A extends { readonly planSchema: infer S extends z.ZodType } ? z.output<S> : unknown;
-
-type AnyOptions = PlanExecuteAgentOptions | PlanExecuteQuickOptions<z.ZodType | undefined>;
-
-/** The one-call form is any options without parts; `defaultAgents` says which role then lacks a model. */
-const isQuick = (o: AnyOptions): o is PlanExecuteQuickOptions<z.ZodType | undefined> =>
-  !('planner' in o) && !('executor' in o) && !('replanner' in o);
+/** The plan type of a planner: what its `planSchema` gives, else the mode's plan (`unknown` for an agent of your own). */
+export type PlanOfPlanner<A, M = 'linear'> = A extends { readonly givenSchema: infer S } ? PlanOfSchema<S, M> : unknown;
 
 /**
  * The plan–execute–replan agent: a `SequentialAgent` of the planner and a `LoopAgent` of executor
- * (in graph mode a `GraphExecutor`, wrapping a given `Executor`) and replanner that must end with
- * the replanner's answer (`requireExit`): running out of `maxIterations` ends the run
- * `max_iterations` with an error event, `ExecutedSteps` and the last `Plan` kept in the session.
- * Its plan type is inferred from `planSchema` (the planner's, in the parts form).
+ * (the mode's step runner) and replanner that must end with the replanner's answer
+ * (`requireExit`): running out of `maxIterations` ends the run `max_iterations` with an error
+ * event, `ExecutedSteps` and the last `Plan` kept in the session. Its plan type is inferred from
+ * `planSchema` (or the given planner's).
  */
-export function createPlanExecuteAgent<S extends z.ZodType | undefined = undefined, M extends PlanMode = 'linear'>(
-  options: PlanExecuteQuickOptions<S, M>,
+export function createPlanExecuteAgent<P extends Agent, M extends PlanModeOption = 'linear'>(
+  options: PlanExecuteAgentOptions<undefined, M> & { readonly planner: P },
+): PlanExecuteAgent<PlanOfPlanner<P, M>>;
+export function createPlanExecuteAgent<S extends z.ZodType | undefined = undefined, M extends PlanModeOption = 'linear'>(
+  options: PlanExecuteAgentOptions<S, M>,
 ): PlanExecuteAgent<PlanOfSchema<S, M>>;
-export function createPlanExecuteAgent<P extends Agent>(options: PlanExecuteAgentOptions<P>): PlanExecuteAgent<PlanOfPlanner<P>>;
-export function createPlanExecuteAgent(options: AnyOptions): PlanExecuteAgent<unknown> {
-  const mode = options.mode ?? 'linear';
+export function createPlanExecuteAgent(options: PlanExecuteAgentOptions<z.ZodType | undefined>): PlanExecuteAgent<unknown> {
+  const mode = planModeOf(options.mode);
   const name = options.name ?? DEFAULT_PLAN_EXECUTE_NAME;
-  const scope: PartScope = { keys: planExecuteKeys(name), names: partNamesFor(name) };
-  const given = isQuick(options) ? defaultAgents(options, mode) : options;
-  for (const role of ['planner', 'executor', 'replanner'] as const)
-    if (!given[role])
-      throw new ConfigurationError(
-        `createPlanExecuteAgent: no ${role}. Pass \`planner\`, \`executor\` and \`replanner\` (from createPlanner, createExecutor, createReplanner), or none of them and a \`model\`.`,
-      );
-  const scoped = withCheckPlan(
-    { planner: inScope(given.planner, scope), executor: inScope(given.executor, scope), replanner: inScope(given.replanner, scope) },
-    options.checkPlan as PlanCheck | undefined,
-  );
+  const scope = { keys: planExecuteKeys(name), names: partNamesFor(name) };
+  const given = givenParts(options);
+  const checkPlan = checkPlanOf(options.checkPlan, given);
+  const binding: PartBinding = { ...scope, mode, checkPlan, stepConcurrency: options.stepConcurrency };
+  const bind = (agent: Agent) => (isPlanPart(agent) ? agent.bind(binding) : agent);
+  const executor = bind(given.executor);
+  const replanner = bind(given.replanner);
+  let planner = bind(given.planner);
   const review = resolveReview(options.review);
   const maxStalls = resolveMaxStalls(options.maxStalls);
   // A reviewed or checked plan starts no step before approval: the plain planner writes it (nothing to overlap).
-  const streamingPlan = (review?.plan || options.checkPlan) && mode === 'graph' ? false : options.streamingPlan;
-  const { planner, executor, replanner } = partsForMode(mode, scoped, options.stepConcurrency, streamingPlan);
-  const gated = withPlanReview({ planner, replanner }, { review, maxStalls, keys: scope.keys });
+  if (options.streamingPlan && !review?.plan && !checkPlan) planner = streamingPlanner(mode, given, planner, executor);
+  const gated = withPlanReview(
+    { planner, replanner },
+    { review, maxStalls, keys: scope.keys, ours: { planner: isPlanPart(given.planner), replanner: isPlanPart(given.replanner) } },
+  );
   const loop = new LoopAgent({
     name: scope.names.loop,
     description: 'Runs a step, then revises the plan or answers.',
@@ -195,59 +196,85 @@ export function createPlanExecuteAgent(options: AnyOptions): PlanExecuteAgent<un
     keys: scope.keys,
     outputKey: options.outputKey,
     // The default respond schema's `{ response }` is the answer text; a schema of one's own is the structured answer.
-    storeStructured: !(replanner instanceof Replanner) || replanner.options.respondSchema !== undefined,
+    storeStructured: (replanner as { readonly structuredAnswer?: boolean }).structuredAnswer ?? true,
     answerAuthor: replanner.name,
     guardrails: options.guardrails,
   });
 }
 
-/** A part from our `create*` functions, given the agent's keys (and its derived name); a custom agent as it is. */
-function inScope(agent: Agent, scope: PartScope): Agent {
-  if (agent instanceof Planner || agent instanceof Executor || agent instanceof GraphExecutor || agent instanceof Replanner)
-    return agent.inScope(scope);
-  return agent;
+/** `streamingPlan: true`: the mode's streaming planner around our planner, starting our executor's steps. */
+function streamingPlanner(mode: PlanMode, given: Record<Role, Agent>, planner: Agent, executor: Agent): Agent {
+  if (!mode.streamingPlanner)
+    throw new ConfigurationError(
+      `createPlanExecuteAgent: streamingPlan needs a mode that can start steps while the plan streams (mode: 'graph'); mode '${mode.name}' cannot.`,
+    );
+  for (const role of ['planner', 'executor'] as const)
+    if (!isPlanPart(given[role]))
+      throw new ConfigurationError(
+        `createPlanExecuteAgent: streamingPlan needs the ${role} to be built here or with create${role === 'planner' ? 'Planner' : 'Executor'}, but "${given[role].name}" is a custom agent; drop streamingPlan or use that factory.`,
+      );
+  return mode.streamingPlanner(planner, executor);
 }
 
-function defaultAgents(
-  o: PlanExecuteQuickOptions<z.ZodType | undefined>,
-  mode: PlanMode,
-): { planner: Agent; executor: Agent; replanner: Agent } {
-  // The types require `model`; plain JavaScript (or a cast) may omit it, which failed deep inside with a TypeError.
-  for (const [role, own] of [
-    ['planner', o.plannerModel],
-    ['executor', o.executorModel],
-    ['replanner', o.replannerModel],
-  ] as const)
-    if (!(own ?? o.model))
+/** `checkPlan`, checked: a function, and the planner and replanner ours (it runs inside their decision, a refusal being a repair). */
+function checkPlanOf(checkPlan: PlanCheck | undefined, given: Record<Role, Agent>): PlanCheck | undefined {
+  if (checkPlan === undefined) return undefined;
+  if (typeof checkPlan !== 'function')
+    throw new ConfigurationError(
+      `createPlanExecuteAgent: checkPlan must be a function (plan, ctx) => { ok: true } | { ok: false, reason }, got ${typeof checkPlan}.`,
+    );
+  for (const role of ['planner', 'replanner'] as const) {
+    const maker = role === 'planner' ? 'createPlanner' : 'createReplanner';
+    if (!isPlanPart(given[role]))
       throw new ConfigurationError(
-        `createPlanExecuteAgent: the ${role} has no model. Pass \`model\` (the model of every role not given its own) or \`${role}Model\`.`,
+        `createPlanExecuteAgent: checkPlan needs a ${role} from ${maker}, but "${given[role].name}" is a custom agent: the check runs inside its decision, where a refusal is sent back to the model as a repair. Use ${maker}, or check the plan in your own agent.`,
       );
-  const planSchema = { mode, ...(o.planSchema ? { planSchema: o.planSchema } : {}) };
+  }
+  return checkPlan;
+}
+
+/** Each role's agent: the one given, else one built from its model and the shared options. */
+function givenParts(o: PlanExecuteAgentOptions<z.ZodType | undefined>): Record<Role, Agent> {
+  const models: Record<Role, ChatModel | undefined> = {
+    planner: o.plannerModel ?? o.model,
+    executor: o.executorModel ?? o.model,
+    replanner: o.replannerModel ?? o.model,
+  };
+  for (const role of ROLES)
+    if (!o[role] && !models[role])
+      throw new ConfigurationError(
+        `createPlanExecuteAgent: the ${role} has no model. Pass \`model\` (the model of every role not given its own), \`${role}Model\`, or a \`${role}\` agent (e.g. from create${role[0]?.toUpperCase()}${role.slice(1)}).`,
+      );
+  if (o.planSchema && o.planner)
+    throw new ConfigurationError(
+      'createPlanExecuteAgent: planSchema is given here and a planner is given too; set the schema in one place (createPlanner({ planSchema }) and createReplanner({ planSchema }), or here without a planner).',
+    );
+  const planSchema = o.planSchema ? { planSchema: o.planSchema } : {};
   const contextPolicy = o.contextPolicy ? { contextPolicy: o.contextPolicy } : {};
-  const middleware = (role: keyof RoleMiddlewareMap) => {
-    const given = Array.isArray(o.middleware) ? o.middleware : (o.middleware as RoleMiddlewareMap | undefined)?.[role];
-    return given?.length ? { middleware: given } : {};
+  const middleware = (role: Role) => {
+    const list = Array.isArray(o.middleware) ? o.middleware : (o.middleware as RoleMiddlewareMap | undefined)?.[role];
+    return list?.length ? { middleware: list } : {};
   };
   return {
-    planner: createPlanner({
-      model: o.plannerModel ?? o.model,
-      ...planSchema,
-      ...middleware('planner'),
-      ...(o.tools ? { tools: o.tools } : {}),
-      ...(o.structuredOutput ? { structuredOutput: o.structuredOutput } : {}),
-    }),
-    executor: createExecutor({
-      model: o.executorModel ?? o.model,
-      ...(o.tools ? { tools: o.tools } : {}),
-      ...(o.stepMaxIterations !== undefined ? { maxIterations: o.stepMaxIterations } : {}),
-      ...contextPolicy,
-      ...middleware('executor'),
-    }),
-    replanner: createReplanner({
-      model: o.replannerModel ?? o.model,
-      ...planSchema,
-      ...contextPolicy,
-      ...middleware('replanner'),
-    }),
+    planner:
+      o.planner ??
+      createPlanner({
+        model: models.planner as ChatModel,
+        ...planSchema,
+        ...middleware('planner'),
+        ...(o.tools ? { tools: o.tools } : {}),
+        ...(o.structuredOutput ? { structuredOutput: o.structuredOutput } : {}),
+      }),
+    executor:
+      o.executor ??
+      createExecutor({
+        model: models.executor as ChatModel,
+        ...(o.tools ? { tools: o.tools } : {}),
+        ...(o.stepMaxIterations !== undefined ? { maxIterations: o.stepMaxIterations } : {}),
+        ...contextPolicy,
+        ...middleware('executor'),
+      }),
+    replanner:
+      o.replanner ?? createReplanner({ model: models.replanner as ChatModel, ...planSchema, ...contextPolicy, ...middleware('replanner') }),
   };
 }

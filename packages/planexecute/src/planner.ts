@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import {
   messageText,
   toolCallsOf,
-  type Agent,
   type AgentEvent,
   type ChatModel,
   type InvocationContext,
@@ -13,31 +12,25 @@ import {
 } from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
 import { assertModel } from './assert-model.js';
-import { tagged, tagOf } from './event-kind.js';
+import { tagged, tagOf } from './event-tags.js';
 import { calledNames, decisionCall, parseCallArgs, parseWith, type Parsed } from './decision-call.js';
-import { defaultPlanSchema } from './plan-schema.js';
 import { planToolFor } from './plan-tools.js';
 import { formatPlannerPrompt, type PlannerPromptInput } from './prompts.js';
 import { SessionKeys, type PlanExecuteKeys } from './session-keys.js';
-import type { PartScope } from './part-scope.js';
 import { conversationOf } from './user-input.js';
-import { graphPlanSchema, type PlanMode } from './graph/graph-plan.js';
-import { GraphPlannerPrompt } from './graph/graph-prompts.js';
-import { checkGraphPlan } from './graph/graph-validation.js';
+import type { PlanMode } from './modes/plan-mode.js';
+import { linearMode } from './modes/linear-mode.js';
+import type { PartBinding } from './part-scope.js';
+import type { DecideOptions, Decided, PlanDecider, PlanDecision } from './plan-decider.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
 
 /** How the planner gets a structured plan from its model. */
 export type StructuredOutput = 'tool-call' | 'response-format';
 
-export interface PlannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
+export interface PlannerOptions<S extends z.ZodType | undefined = undefined> {
   readonly model: ChatModel;
-  /**
-   * `'linear'` (default): a list of steps run one at a time. `'graph'`: steps with `id`, `task`
-   * and `dependsOn` (`graphPlanSchema`), validated as a DAG; a faulty graph is sent back for repair.
-   */
-  readonly mode?: PlanMode;
-  /** The plan's zod schema (default `{ steps: string[] }`, or `graphPlanSchema` in graph mode); it needs a `steps` array. Stored as plain JSON. */
+  /** The plan's zod schema (default: the mode's, `{ steps: string[] }` or `graphPlanSchema`); it needs a `steps` array. Stored as plain JSON. */
   readonly planSchema?: S;
   /** Replaces the system text of `PlannerPrompt` (`{tools}` is filled in). */
   readonly instruction?: string;
@@ -52,11 +45,6 @@ export interface PlannerOptions<S extends z.ZodType = typeof defaultPlanSchema> 
   readonly description?: string;
   /** Repair attempts before `PlanningError` (default 2); refusals of `checkPlan` count too. */
   readonly maxRepairs?: number;
-  /**
-   * A plan policy run on each plan the model writes before it is accepted: a refusal is sent back
-   * as a repair (see `PlanCheck`). `createPlanExecuteAgent({ checkPlan })` sets it on its planner.
-   */
-  readonly checkPlan?: PlanCheck<z.output<S>>;
   /**
    * Middleware around the planner's model call (their `prepareRequest` and `wrapModelCall`), e.g.
    * `[promptCache()]`: one cache key per session and planner. The streaming planner does not apply them.
@@ -91,28 +79,35 @@ function parsePlanText<S extends z.ZodType>(message: Message, schema: S): Parsed
  * and an empty `ExecutedSteps` with the event carrying the model's answer (tagged `plan`). When
  * its own events already hold a plan (a resumed run), it does nothing: it is never called twice.
  */
-export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements Agent {
+export class Planner<S extends z.ZodType | undefined = undefined> implements PlanDecider {
   readonly name: string;
+  readonly role = 'planner' as const;
   /** Observers report its turns as planning (`plan {agent}` spans). */
   readonly operation = 'plan' as const;
   readonly description: string;
-  readonly planSchema: S;
+  readonly planSchema: z.ZodType;
+  /** Type only: the `planSchema` it was given (`undefined`: the mode's). */
+  declare readonly givenSchema: S;
+  /** Its plan mode: linear until a plan–execute agent binds it to the agent's `mode`. */
   readonly mode: PlanMode;
   /** The state keys it writes (`SessionKeys` unless its plan–execute agent has its own name). */
   readonly keys: PlanExecuteKeys;
+  private readonly checkPlan: PlanCheck | undefined;
   private readonly request: Omit<ModelRequest, 'messages'>;
 
   constructor(
     readonly options: PlannerOptions<S>,
     keys: PlanExecuteKeys = SessionKeys,
+    bound: { readonly mode: PlanMode; readonly checkPlan?: PlanCheck | undefined } = { mode: linearMode },
   ) {
     this.keys = keys;
+    this.checkPlan = bound.checkPlan;
     this.name = options.name ?? 'planner';
     assertAgentName(this.name);
     assertModel(options.model, `Planner "${this.name}"`);
     this.description = options.description ?? 'Writes a step-by-step plan for the objective.';
-    this.mode = options.mode ?? 'linear';
-    this.planSchema = (options.planSchema ?? (this.mode === 'graph' ? graphPlanSchema : defaultPlanSchema)) as S;
+    this.mode = bound.mode;
+    this.planSchema = options.planSchema ?? this.mode.planSchema;
     const plan = planToolFor(this.planSchema, `Planner "${this.name}"`);
     this.request =
       options.structuredOutput === 'response-format'
@@ -122,16 +117,8 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     if (ctx.ownEvents().some((e) => tagOf(e) === 'plan')) return;
-    const { userInput, request } = await this.firstRequest(ctx);
-    const { value: plan, response } = yield* decisionCall(ctx, {
-      model: this.options.model,
-      request,
-      parse: (m) => this.parseAnswer(m),
-      ...this.checkOption(ctx),
-      repairHint: this.repairHint,
-      ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
-      ...(this.options.middleware ? { middleware: this.options.middleware } : {}),
-    });
+    const { decision, response, userInput } = yield* this.decide(ctx);
+    const plan = decision.kind === 'plan' ? decision.plan : undefined;
     const event = ctx.event({
       message: response.message,
       ...(response.usage ? { usage: response.usage } : {}),
@@ -140,36 +127,52 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
     yield tagged(event, 'plan');
   }
 
+  /** One decision: the plan (see `PlanDecider`). A wrapper's `call` replaces the model call (the role's middleware then does not apply). */
+  async *decide(ctx: InvocationContext, how: DecideOptions = {}): AsyncGenerator<AgentEvent, Decided, undefined> {
+    const { userInput, request } = await this.firstRequest(ctx);
+    const own = (m: Message): Parsed<PlanDecision> => {
+      const parsed = this.parseAnswer(m);
+      return parsed.ok ? { ok: true, value: { kind: 'plan', plan: parsed.value } } : parsed;
+    };
+    const check = this.checkOption(ctx).check;
+    const { value, response } = yield* decisionCall<PlanDecision>(ctx, {
+      model: this.options.model,
+      request,
+      parse: how.parse ? (m) => (how.parse as NonNullable<DecideOptions['parse']>)(m, own(m)) : own,
+      ...(check ? { check: (d: PlanDecision, attempt: number) => check(d.kind === 'plan' ? d.plan : undefined, attempt) } : {}),
+      repairHint: this.repairHint,
+      ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
+      ...(how.call ? { call: how.call } : this.options.middleware ? { middleware: this.options.middleware } : {}),
+    });
+    return { decision: value, response, userInput };
+  }
+
   /** The conversation planned for and the first request (prompt, forced tool, settings). @internal */
   async firstRequest(ctx: InvocationContext): Promise<{ userInput: readonly Message[]; request: ModelRequest }> {
     const userInput = conversationOf(ctx);
     const input: PlannerPromptInput = { userInput, state: ctx.state, ...(this.options.tools ? { tools: this.options.tools } : {}) };
     const messages = this.options.buildInput
       ? await this.options.buildInput(input)
-      : formatPlannerPrompt(input, this.options.instruction ?? (this.mode === 'graph' ? GraphPlannerPrompt.system : undefined));
+      : formatPlannerPrompt(input, this.options.instruction ?? this.mode.prompts.planner.system);
     // After a rejected plan (plan review), the reviewer's feedback comes last.
     return { userInput, request: { ...this.request, messages: [...messages, ...reviewFeedbackMessages(ctx, this.keys)] } };
   }
 
-  /** Reads (and in graph mode, checks) the plan in a model answer. @internal */
-  parseAnswer(message: Message): Parsed<z.output<S>> {
+  /** Reads the plan in a model answer and has its mode check it (a graph: a DAG). @internal */
+  parseAnswer(message: Message): Parsed<unknown> {
     const parsed = this.textMode ? parsePlanText(message, this.planSchema) : parsePlanCall(message, this.planSchema);
-    return parsed.ok && this.mode === 'graph' ? checkGraphPlan(parsed.value) : parsed;
+    const problem = parsed.ok ? this.mode.validate(parsed.value) : undefined;
+    return problem === undefined ? parsed : { ok: false, problem };
   }
 
   /** The decision's `check` when there is a `checkPlan`. @internal */
-  checkOption(ctx: InvocationContext): { check?: (plan: z.output<S>, attempt: number) => Promise<string | undefined> } {
-    const { checkPlan } = this.options;
+  checkOption(ctx: InvocationContext): { check?: (plan: unknown, attempt: number) => Promise<string | undefined> } {
+    const { checkPlan } = this;
     if (!checkPlan) return {};
     return {
       check: (plan, attempt) =>
         refusalOf(checkPlan, plan, { role: 'planner', agent: this.name, attempt, state: ctx.state, signal: ctx.signal }),
     };
-  }
-
-  /** This planner with a plan policy (the plan–execute agent's `checkPlan`). @internal */
-  withCheck(checkPlan: PlanCheck<z.output<S>>): Planner<S> {
-    return new Planner({ ...this.options, name: this.name, checkPlan }, this.keys);
   }
 
   /** What a repair message asks for. @internal */
@@ -179,9 +182,15 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
       : 'Call the "plan" tool once, with arguments that match its schema.';
   }
 
-  /** This planner inside a plan–execute agent: its keys, and its name if none was given. @internal */
-  inScope(scope: PartScope): Planner<S> {
-    return new Planner({ ...this.options, name: this.options.name ?? scope.names.planner }, scope.keys);
+  /** This planner inside a plan–execute agent: its keys, mode and `checkPlan`, and its name if none was given. @internal */
+  bind(binding: PartBinding): Planner<S> {
+    const name = this.options.name ?? binding.names.planner;
+    return new Planner({ ...this.options, name }, binding.keys, { mode: binding.mode, checkPlan: binding.checkPlan });
+  }
+
+  /** Its model. */
+  get model(): ChatModel {
+    return this.options.model;
   }
 
   /** True when the plan comes as JSON text (`structuredOutput: 'response-format'`), not a `plan` call. */
@@ -193,14 +202,10 @@ export class Planner<S extends z.ZodType = typeof defaultPlanSchema> implements 
 const settingsOf = (o: { readonly settings?: ModelSettings }) => (o.settings ? { settings: o.settings } : {});
 
 /**
- * Creates a planner (see `Planner`). Its plan type is `z.output` of its `planSchema`: the default
- * `{ steps: string[] }`, or `GraphPlan` in graph mode without a schema.
+ * Creates a planner (see `Planner`) for `createPlanExecuteAgent({ planner })`, which binds it to
+ * the agent's mode, keys and `checkPlan`. Its plan type is `z.output` of its `planSchema` (without
+ * one: the agent's mode's plan).
  */
-export function createPlanner(
-  options: PlannerOptions<typeof graphPlanSchema> & { readonly mode: 'graph'; readonly planSchema?: undefined },
-): Planner<typeof graphPlanSchema>;
-export function createPlanner<S extends z.ZodType = typeof defaultPlanSchema>(options: PlannerOptions<S>): Planner<S>;
-// biome-ignore lint/suspicious/noExplicitAny: the implementation takes every overload's options (their `checkPlan` parameters differ).
-export function createPlanner(options: PlannerOptions<any>): Planner<z.ZodType> {
+export function createPlanner<S extends z.ZodType | undefined = undefined>(options: PlannerOptions<S>): Planner<S> {
   return new Planner(options);
 }

@@ -2,7 +2,6 @@ import {
   reasoningOf,
   textBlock,
   toolCallsOf,
-  type Agent,
   type AgentEvent,
   type ChatModel,
   type FinalAnswer,
@@ -14,20 +13,18 @@ import {
 } from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
 import type { z } from 'zod';
-import { tagged, tagOf } from './event-kind.js';
+import { tagged, tagOf } from './event-tags.js';
 import { calledNames, decisionCall, parseCallArgs, type Parsed } from './decision-call.js';
-import { defaultPlanSchema } from './plan-schema.js';
+import type { defaultPlanSchema } from './plan-schema.js';
 import { defaultRespondSchema, planToolFor, respondToolFor } from './plan-tools.js';
 import { assertModel } from './assert-model.js';
-import { formatReplannerPrompt } from './prompts.js';
-import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutionContext, type PlanExecuteKeys } from './session-keys.js';
-import type { PartScope } from './part-scope.js';
-import { resolveContextPolicy, type ContextPolicy, type ContextPolicyInfo, type ResolvedContextPolicy } from './context-policy.js';
-import { linearReplannerContext } from './linear-context.js';
-import { graphPlanSchema, type PlanMode } from './graph/graph-plan.js';
-import { graphReplannerInput, type GraphReplannerInput } from './graph/graph-replanner-input.js';
-import { formatGraphReplannerPrompt } from './graph/graph-prompts.js';
-import { checkGraphPlan, type FinishedSteps } from './graph/graph-validation.js';
+import { readExecutionState, SessionKeys, type ExecutionContext, type PlanExecuteKeys } from './session-keys.js';
+import type { DecideOptions, Decided, PlanDecider, PlanDecision } from './plan-decider.js';
+import type { PartBinding } from './part-scope.js';
+import { resolveContextPolicy, type ContextPolicy } from './context-policy.js';
+import type { GraphReplannerInput } from './graph/graph-prompts.js';
+import { linearMode } from './modes/linear-mode.js';
+import type { PlanMode, ReplannerInputOptions, ReplannerTurnInput } from './modes/plan-mode.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
 import { stepResultsCap } from './step-result-cap.js';
@@ -35,13 +32,8 @@ import { stepResultsCap } from './step-result-cap.js';
 export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
   readonly model: ChatModel;
   /**
-   * `'linear'` (default) or `'graph'`: the replanner sees the graph with each step's status and
-   * answers, or plans only the steps still to run (validated as a DAG over the finished ids).
-   */
-  readonly mode?: PlanMode;
-  /**
    * Which completed-step results the prompt shows (default `'full'` in linear mode, `'summarized'`
-   * in graph mode). Recorded in `meta.contextPolicy` of the replanner's decision event.
+   * in graph mode: the mode's). Recorded in `meta.contextPolicy` of the replanner's decision event.
    */
   readonly contextPolicy?: ContextPolicy;
   /** Graph mode: replaces the whole default input (system message included). */
@@ -59,12 +51,6 @@ export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema
   readonly description?: string;
   /** Repair attempts before `PlanningError` (default 2); refusals of `checkPlan` count too. */
   readonly maxRepairs?: number;
-  /**
-   * A plan policy run on each revision (a `plan` call, not an answer) before it is accepted: a
-   * refusal is sent back as a repair (see `PlanCheck`). `createPlanExecuteAgent({ checkPlan })`
-   * sets it on its replanner.
-   */
-  readonly checkPlan?: PlanCheck<z.output<S>>;
   /**
    * Middleware around the replanner's model call (their `prepareRequest` and `wrapModelCall`), e.g.
    * `[promptCache()]`. An `offloadToolResults({ maxTokens })` among them caps each step result the
@@ -105,91 +91,61 @@ function finalAnswerOf(args: unknown): FinalAnswer {
 }
 
 /**
- * The step the executor finished since the last plan or answer, if any: the latest `ExecutedStep`
- * write comes after the latest `ExecutedSteps` write. (After an empty plan there is none.) Only
- * events of this replanner's own plan–execute agent count: those under its parent's path (the
- * loop's), with its keys — another plan–execute agent in the tree never looks like a pending step.
- */
-function pendingStep(ctx: InvocationContext, keys: PlanExecuteKeys): ExecutedStep | undefined {
-  const slash = ctx.path.lastIndexOf('/');
-  const scope = slash >= 0 ? ctx.path.slice(0, slash + 1) : '';
-  for (let i = ctx.events.length - 1; i >= 0; i--) {
-    const event = ctx.events[i];
-    if (!event?.path.startsWith(scope)) continue;
-    const actions = event.actions;
-    if (actions?.stateAppend && keys.ExecutedSteps in actions.stateAppend) return undefined;
-    const delta = actions?.stateDelta;
-    if (!delta) continue;
-    if (keys.ExecutedSteps in delta) return undefined;
-    if (keys.ExecutedStep in delta) return delta[keys.ExecutedStep] as ExecutedStep;
-  }
-  return undefined;
-}
-
-/**
  * The replanner: one model call (plus repairs) offering `plan` and `respond`. It appends the step
  * just executed to `ExecutedSteps` in the same event that stores the new `Plan` (tagged
  * `revised-plan`) or the final answer (tagged `answer`, with `actions.final` and `exitLoop`), so a
  * retried or resumed replanner never appends twice: once that event is stored it does nothing.
  */
-export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implements Agent {
+export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implements PlanDecider {
   readonly name: string;
+  readonly role = 'replanner' as const;
   /** Observers report its turns as planning (`plan {agent}` spans). */
   readonly operation = 'plan' as const;
   readonly description: string;
+  /** Its plan mode: linear until a plan–execute agent binds it to the agent's `mode`. */
   readonly mode: PlanMode;
   /** The state keys it reads and writes (`SessionKeys` unless its plan–execute agent has its own name). */
   readonly keys: PlanExecuteKeys;
-  private readonly contextPolicy: ResolvedContextPolicy;
   /** The plan's zod schema (the plan type is its `z.output`). */
   readonly planSchema: S;
   private readonly respondSchema: z.ZodType;
+  /** True when its answer's structured value is the answer (a `respondSchema` of its own), false when the text is. */
+  readonly structuredAnswer: boolean;
   private readonly tools: readonly ToolSpec[];
-  private readonly maxResultChars: number | undefined;
+  private readonly checkPlan: PlanCheck | undefined;
+  private readonly inputOptions: ReplannerInputOptions;
 
   constructor(
     readonly options: ReplannerOptions<S>,
     keys: PlanExecuteKeys = SessionKeys,
+    bound: { readonly mode: PlanMode; readonly checkPlan?: PlanCheck | undefined } = { mode: linearMode },
   ) {
     this.keys = keys;
+    this.checkPlan = bound.checkPlan;
     this.name = options.name ?? 'replanner';
     assertAgentName(this.name);
     assertModel(options.model, `Replanner "${this.name}"`);
     this.description = options.description ?? 'Revises the plan after each step, or gives the final answer.';
-    this.mode = options.mode ?? 'linear';
-    this.contextPolicy = resolveContextPolicy(
-      options.contextPolicy,
-      this.mode === 'graph' ? 'summarized' : 'full',
-      `Replanner "${this.name}"`,
-    );
-    this.planSchema = (options.planSchema ?? (this.mode === 'graph' ? graphPlanSchema : defaultPlanSchema)) as S;
+    this.mode = bound.mode;
+    const contextPolicy = resolveContextPolicy(options.contextPolicy, this.mode.contextPolicy.replanner, `Replanner "${this.name}"`);
+    this.planSchema = (options.planSchema ?? this.mode.planSchema) as S;
     this.respondSchema = options.respondSchema ?? defaultRespondSchema;
-    this.maxResultChars = stepResultsCap(options.middleware);
+    this.structuredAnswer = options.respondSchema !== undefined;
+    this.inputOptions = {
+      keys,
+      contextPolicy,
+      maxResultChars: stepResultsCap(options.middleware),
+      instruction: options.instruction,
+      buildInput: options.buildInput as ReplannerInputOptions['buildInput'],
+      buildGraphInput: options.buildGraphInput,
+    };
     this.tools = [planToolFor(this.planSchema, `Replanner "${this.name}"`), respondToolFor(this.respondSchema)];
   }
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     if (ctx.ownEvents().some((e) => tagOf(e) === 'revised-plan' || tagOf(e) === 'answer')) return;
-    const input = this.mode === 'graph' ? await this.graphInput(ctx) : await this.linearInput(ctx);
-    const { value, response } = yield* decisionCall(ctx, {
-      model: this.options.model,
-      request: {
-        // After a rejected revision (plan review), the reviewer's feedback comes last.
-        messages: [...input.messages, ...reviewFeedbackMessages(ctx, this.keys)],
-        tools: this.tools,
-        toolChoice: 'required',
-        ...(this.options.settings ? { settings: this.options.settings } : {}),
-      },
-      parse: (m) => {
-        const parsed = parseReplannerAnswer(m, this.planSchema, this.respondSchema);
-        if (!parsed.ok || parsed.value.kind !== 'plan' || !input.finished) return parsed;
-        return checkGraphPlan(parsed.value, input.finished, (d) => d.plan);
-      },
-      ...this.checkOption(ctx),
-      repairHint: 'Call exactly one tool: "respond" with the final answer, or "plan" with the steps still to do.',
-      ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
-      ...(this.options.middleware ? { middleware: this.options.middleware } : {}),
-    });
+    const { decided, input } = yield* this.turn(ctx, {});
+    const { decision: value, response } = decided;
     const meta = { contextPolicy: input.contextPolicy };
     const usage = response.usage ? { usage: response.usage } : {};
     // Only the step just run is stored (stateAppend), never the whole list again.
@@ -209,9 +165,45 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
     yield tagged(ctx.event({ message, ...usage, actions: { final, exitLoop: true, ...stateAppend } }), 'answer', meta);
   }
 
+  /** One decision: a revision or the answer (see `PlanDecider`). A wrapper's `call` replaces the model call (the role's middleware then does not apply). */
+  async *decide(ctx: InvocationContext, how: DecideOptions = {}): AsyncGenerator<AgentEvent, Decided, undefined> {
+    return (yield* this.turn(ctx, how)).decided;
+  }
+
+  /** One decision and the input it was made from (what `run` appends and records). */
+  private async *turn(
+    ctx: InvocationContext,
+    how: DecideOptions,
+  ): AsyncGenerator<AgentEvent, { decided: Decided; input: ReplannerTurnInput }, undefined> {
+    const input = await this.mode.replannerInput(ctx, this.inputOptions);
+    const own = (m: Message): Parsed<PlanDecision> => {
+      const parsed = parseReplannerAnswer(m, this.planSchema, this.respondSchema);
+      if (!parsed.ok) return parsed;
+      if (parsed.value.kind === 'respond') return { ok: true, value: { kind: 'answer', args: parsed.value.args } };
+      const problem = this.mode.validate(parsed.value.plan, input.finished);
+      return problem === undefined ? { ok: true, value: { kind: 'plan', plan: parsed.value.plan } } : { ok: false, problem };
+    };
+    const { value, response } = yield* decisionCall<PlanDecision>(ctx, {
+      model: this.options.model,
+      request: {
+        // After a rejected revision (plan review), the reviewer's feedback comes last.
+        messages: [...input.messages, ...reviewFeedbackMessages(ctx, this.keys)],
+        tools: this.tools,
+        toolChoice: 'required',
+        ...(this.options.settings ? { settings: this.options.settings } : {}),
+      },
+      parse: how.parse ? (m) => (how.parse as NonNullable<DecideOptions['parse']>)(m, own(m)) : own,
+      ...this.checkOption(ctx),
+      repairHint: 'Call exactly one tool: "respond" with the final answer, or "plan" with the steps still to do.',
+      ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
+      ...(how.call ? { call: how.call } : this.options.middleware ? { middleware: this.options.middleware } : {}),
+    });
+    return { decided: { decision: value, response, userInput: readExecutionState(ctx.state, this.keys).userInput }, input };
+  }
+
   /** The decision's `check` when there is a `checkPlan`: revisions are checked, answers are not. */
-  private checkOption(ctx: InvocationContext): { check?: (d: ReplannerDecision, attempt: number) => Promise<string | undefined> } {
-    const { checkPlan } = this.options;
+  private checkOption(ctx: InvocationContext): { check?: (d: PlanDecision, attempt: number) => Promise<string | undefined> } {
+    const { checkPlan } = this;
     if (!checkPlan) return {};
     return {
       check: async (decision, attempt) =>
@@ -227,58 +219,17 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
     };
   }
 
-  /** This replanner with a plan policy (the plan–execute agent's `checkPlan`). @internal */
-  withCheck(checkPlan: PlanCheck<z.output<S>>): Replanner<S> {
-    return new Replanner({ ...this.options, name: this.name, checkPlan }, this.keys);
-  }
-
-  /** This replanner inside a plan–execute agent: its keys, and its name if none was given. @internal */
-  inScope(scope: PartScope): Replanner<S> {
-    return new Replanner({ ...this.options, name: this.options.name ?? scope.names.replanner }, scope.keys);
-  }
-
-  /** Linear mode: the progress including the step just run (appended to `ExecutedSteps` with the decision). */
-  private async linearInput(ctx: InvocationContext): Promise<ReplannerInput> {
-    const state = readExecutionState(ctx.state, this.keys);
-    const pending = pendingStep(ctx, this.keys);
-    const executedSteps = pending ? [...state.executedSteps, pending] : state.executedSteps;
-    const context = linearReplannerContext(executedSteps, this.contextPolicy, this.maxResultChars);
-    const input: ExecutionContext = { ...state, executedSteps, context };
-    const messages = this.options.buildInput
-      ? await this.options.buildInput(input as ExecutionContext<z.output<S>>)
-      : formatReplannerPrompt(input, { planTool: 'plan', respondTool: 'respond' }, this.options.instruction);
-    return { messages, appended: pending ? [pending] : [], contextPolicy: context.info };
-  }
-
-  /** Graph mode: the graph executor already stored every step in `ExecutedSteps`. */
-  private async graphInput(ctx: InvocationContext): Promise<ReplannerInput> {
-    const input = graphReplannerInput(ctx.state, this.contextPolicy, this.keys, this.maxResultChars);
-    const messages = this.options.buildGraphInput
-      ? await this.options.buildGraphInput(input)
-      : formatGraphReplannerPrompt(input, { planTool: 'plan', respondTool: 'respond' }, this.options.instruction);
-    const finished: FinishedSteps = {
-      succeeded: new Set(input.executedSteps.filter((s) => s.error === undefined).map((s) => s.id)),
-      failed: new Set(input.executedSteps.filter((s) => s.error !== undefined).map((s) => s.id)),
-    };
-    return { messages, appended: [], contextPolicy: input.context.info, finished };
+  /** This replanner inside a plan–execute agent: its keys, mode and `checkPlan`, and its name if none was given. @internal */
+  bind(binding: PartBinding): Replanner<S> {
+    const name = this.options.name ?? binding.names.replanner;
+    return new Replanner({ ...this.options, name }, binding.keys, { mode: binding.mode, checkPlan: binding.checkPlan });
   }
 }
 
-interface ReplannerInput {
-  readonly messages: readonly Message[];
-  /** What the decision event appends to `ExecutedSteps` (linear mode: the step just run). */
-  readonly appended: readonly unknown[];
-  readonly contextPolicy: ContextPolicyInfo;
-  /** Graph mode: the finished ids a revised graph must not reuse. */
-  readonly finished?: FinishedSteps;
-}
-
-/** Creates a replanner (see `Replanner`); like `createPlanner`, its plan type comes from `planSchema` (or the mode). */
-export function createReplanner(
-  options: ReplannerOptions<typeof graphPlanSchema> & { readonly mode: 'graph'; readonly planSchema?: undefined },
-): Replanner<typeof graphPlanSchema>;
-export function createReplanner<S extends z.ZodType = typeof defaultPlanSchema>(options: ReplannerOptions<S>): Replanner<S>;
-// biome-ignore lint/suspicious/noExplicitAny: the implementation takes every overload's options (their `buildInput` parameters differ).
-export function createReplanner(options: ReplannerOptions<any>): Replanner<z.ZodType> {
+/**
+ * Creates a replanner (see `Replanner`) for `createPlanExecuteAgent({ replanner })`, which binds it
+ * to the agent's mode, keys and `checkPlan`; like `createPlanner`, its plan type comes from `planSchema`.
+ */
+export function createReplanner<S extends z.ZodType = typeof defaultPlanSchema>(options: ReplannerOptions<S>): Replanner<S> {
   return new Replanner(options);
 }

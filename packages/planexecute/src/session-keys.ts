@@ -1,5 +1,6 @@
 import type { Message } from '@replan/core';
 import type { ContextView } from './context-policy.js';
+import type { StepToolError } from './step-tool-error.js';
 
 /**
  * The session state keys the plan-execute agents share (unprefixed: kept with the session, so a
@@ -75,11 +76,6 @@ export interface ExecutedGraphStep {
   readonly toolErrors?: readonly StepToolError[];
   /** Why the step's executor run ended in error (then there is no `result`). */
   readonly error?: string;
-}
-
-export interface StepToolError {
-  readonly tool: string;
-  readonly error: string;
 }
 
 /** What the planner, executor and replanner build their model input from. */

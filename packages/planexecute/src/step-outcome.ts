@@ -1,5 +1,5 @@
 import { messageText, stringifyToolOutput, toolResultsOf, type AgentEvent, type FinalAnswer } from '@replan/core';
-import type { StepToolError } from './session-keys.js';
+import type { StepToolError } from './step-tool-error.js';
 
 /** Tool failures among a step's events. */
 export function toolErrorsOf(events: readonly AgentEvent[]): StepToolError[] {

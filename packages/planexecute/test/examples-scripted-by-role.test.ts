@@ -9,7 +9,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+// The TypeScript 5.9 compiler API (a parser): TypeScript 7, the workspace's compiler, has no stable JS API yet.
+import ts from 'typescript-5';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, messageText } from '@replan/core';
+import { messageText } from '@replan/core';
 import { QUOTE_BEGIN, QUOTE_END } from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
 import {
   createExecutor,
-  createGraphExecutor,
   createPlanExecuteAgent,
   createPlanner,
   createReplanner,
@@ -107,7 +106,7 @@ describe('$id references', () => {
 describe('a graph plan not written by a graph planner', () => {
   it('fails with InvalidPlanGraphError instead of waiting forever on a cycle', async () => {
     const { Runner, SequentialAgent } = await import('@replan/core');
-    const { createGraphExecutor, InvalidPlanGraphError } = await import('@replan/planexecute');
+    const { graphMode, InvalidPlanGraphError } = await import('@replan/planexecute');
     const writer = {
       name: 'writer',
       description: 'stores a plan without validating it',
@@ -127,7 +126,7 @@ describe('a graph plan not written by a graph planner', () => {
       },
     };
     const model = new ScriptedModel();
-    const agent = new SequentialAgent({ name: 'root', subAgents: [writer, createGraphExecutor({ model })] });
+    const agent = new SequentialAgent({ name: 'root', subAgents: [writer, graphMode.executor({ model }, SessionKeys)] });
     const { result } = await collect(new Runner({ agent, appName: 'a' }).run({ userId: 'u', input: 'go' }));
     expect(result.status).toBe('failed');
     expect(result.error).toBeInstanceOf(InvalidPlanGraphError);
@@ -138,29 +137,19 @@ describe('a graph plan not written by a graph planner', () => {
 
 describe('graph mode construction', () => {
   const model = new ScriptedModel();
-  it('rejects linear and graph parts mixed in one agent', () => {
-    const linear = { planner: createPlanner({ model }), executor: createExecutor({ model }), replanner: createReplanner({ model }) };
-    const graph = {
-      planner: createPlanner({ model, mode: 'graph' }),
-      executor: createExecutor({ model }),
-      replanner: createReplanner({ model, mode: 'graph' }),
-    };
-    expect(() => createPlanExecuteAgent({ ...linear, mode: 'graph' })).toThrow(ConfigurationError);
-    expect(() => createPlanExecuteAgent({ ...graph, planner: linear.planner, mode: 'graph' })).toThrow(
-      /planner "planner" is built for mode 'linear'/,
-    );
-    expect(() => createPlanExecuteAgent({ ...graph, replanner: linear.replanner, mode: 'graph' })).toThrow(/replanner/);
-    expect(() => createPlanExecuteAgent(graph)).toThrow(/mode 'graph' but the agent's mode is 'linear'/);
-    expect(() => createPlanExecuteAgent({ ...linear, executor: createGraphExecutor({ model }) })).toThrow(/executor/);
-    expect(() => createPlanExecuteAgent({ ...linear, stepConcurrency: 2 })).toThrow(/only applies with mode: 'graph'/);
-    expect(() => createPlanExecuteAgent({ ...graph, mode: 'graph', stepConcurrency: 0 })).toThrow(
+  it('sets mode and stepConcurrency on the agent only, and says what does not fit the mode', () => {
+    const parts = { planner: createPlanner({ model }), executor: createExecutor({ model }), replanner: createReplanner({ model }) };
+    expect(() => createPlanExecuteAgent({ ...parts, stepConcurrency: 2 })).toThrow(/only applies with mode: 'graph'/);
+    expect(() => createPlanExecuteAgent({ ...parts, mode: 'graph', stepConcurrency: 0 })).toThrow(
       /stepConcurrency must be a positive integer/,
     );
-    expect(() => createPlanExecuteAgent({ ...graph, executor: createExecutor({ model, buildInput: () => [] }), mode: 'graph' })).toThrow(
-      /createGraphExecutor/,
+    expect(() => createPlanExecuteAgent({ ...parts, executor: createExecutor({ model, buildInput: () => [] }), mode: 'graph' })).toThrow(
+      /buildGraphInput/,
     );
+    expect(() => createPlanExecuteAgent({ ...parts, mode: 'tree' as 'graph' })).toThrow(/mode must be 'linear', 'graph' or a PlanMode/);
+    expect(() => createPlanExecuteAgent({ ...parts, streamingPlan: true })).toThrow(/mode 'linear' cannot/);
     expect(() => createExecutor({ model, contextPolicy: { kind: 'summarized', maxTokens: -1 } })).toThrow(/contextPolicy must be/);
-    expect(() => createPlanExecuteAgent({ ...graph, mode: 'graph' })).not.toThrow();
+    expect(() => createPlanExecuteAgent({ ...parts, mode: 'graph' })).not.toThrow();
   });
 
   it('builds a graph agent in the one-call form', async () => {

@@ -239,12 +239,12 @@ describe('streaming planner (graph mode, streamingPlan: true)', () => {
     expect(() => createPlanExecuteAgent({ model, mode: 'graph', streamingPlan: true, structuredOutput: 'response-format' })).toThrow(
       /response-format/,
     );
-    const parts = { executor: createExecutor({ model }), replanner: createReplanner({ model, mode: 'graph' }) };
+    const parts = { executor: createExecutor({ model }), replanner: createReplanner({ model }) };
     expect(() =>
       createPlanExecuteAgent({
         mode: 'graph',
         streamingPlan: true,
-        planner: { ...createPlanner({ model, mode: 'graph' }) } as never,
+        planner: { ...createPlanner({ model }) } as never,
         ...parts,
       }),
     ).toThrow(/custom agent/);

@@ -124,11 +124,10 @@ export function graphHarness(o: GraphHarnessOptions) {
   const mw = o.middleware ? { middleware: o.middleware } : {};
   const agent = createPlanExecuteAgent({
     mode: 'graph',
-    planner: createPlanner({ model: planner, mode: 'graph', ...mw }),
+    planner: createPlanner({ model: planner, ...mw }),
     executor: createExecutor({ model: steps, tools: o.tools ?? [], ...(o.contextPolicy ? { contextPolicy: o.contextPolicy } : {}), ...mw }),
     replanner: createReplanner({
       model: replanner,
-      mode: 'graph',
       ...(o.replannerPolicy ? { contextPolicy: o.replannerPolicy } : {}),
       ...mw,
     }),

@@ -51,6 +51,6 @@ describe('plan–execute agent names and outputKeys', () => {
     expect(() => untyped({ plannerModel: model, executorModel: model })).toThrow(/the replanner has no model.*`replannerModel`/);
     expect(() => untyped({})).toThrow(/the planner has no model/);
     expect(() => untyped({ plannerModel: model, executorModel: model, replannerModel: model })).not.toThrow();
-    expect(() => untyped({ planner: createPlanner({ model }), executor: createExecutor({ model }) })).toThrow(/no replanner/);
+    expect(() => untyped({ planner: createPlanner({ model }), executor: createExecutor({ model }) })).toThrow(/the replanner has no model/);
   });
 });

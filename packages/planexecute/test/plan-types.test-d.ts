@@ -2,12 +2,10 @@ import { describe, expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent, ChatModel, EventError, FinalAnswer, SequentialAgent } from '@replan/core';
 import {
-  createExecutor,
   createPlanExecuteAgent,
   createPlanner,
   createReplanner,
   defaultPlanSchema,
-  graphPlanSchema,
   planExecuteEventKind,
   type DefaultPlan,
   type ExecutedGraphStep,
@@ -17,7 +15,7 @@ import {
   type PlanExecuteAgent,
   type PlanExecuteEventKind,
   planExecuteState,
-  createGraphExecutor,
+  createExecutor,
   type PlanDiff,
 } from '@replan/planexecute';
 
@@ -37,21 +35,18 @@ describe('plan types', () => {
       steps: z.array(z.object({ tool: z.string(), why: z.string() })),
     });
     const planner = createPlanner({ model, planSchema });
-    expectTypeOf(planner.planSchema).toEqualTypeOf<typeof planSchema>();
-    expectTypeOf<z.output<typeof planner.planSchema>>().toEqualTypeOf<{ goal: string; steps: { tool: string; why: string }[] }>();
+    expectTypeOf(planner.givenSchema).toEqualTypeOf<typeof planSchema>();
+    const parts = { executor: createExecutor({ model }), replanner: createReplanner({ model }) };
+    expectTypeOf(createPlanExecuteAgent({ planner, ...parts })).toEqualTypeOf<
+      PlanExecuteAgent<{ goal: string; steps: { tool: string; why: string }[] }>
+    >();
 
-    // Without a planSchema it is the default `{ steps: string[] }` (graph mode swaps it at run time, not in the type).
+    // Without a planSchema the plan is the agent's mode's: `{ steps: string[] }`, or the graph plan.
     const plain = createPlanner({ model });
-    expectTypeOf(plain.planSchema).toEqualTypeOf<typeof defaultPlanSchema>();
-    const graph = createPlanner({ model, mode: 'graph', planSchema: graphPlanSchema });
-    expectTypeOf<z.output<typeof graph.planSchema>>().toEqualTypeOf<GraphPlan>();
-    // Graph mode without a planSchema: the graph plan, in the type too.
-    const graphDefault = createPlanner({ model, mode: 'graph' });
-    expectTypeOf<z.output<typeof graphDefault.planSchema>>().toEqualTypeOf<GraphPlan>();
+    expectTypeOf(createPlanExecuteAgent({ planner: plain, ...parts })).toEqualTypeOf<PlanExecuteAgent<DefaultPlan>>();
+    expectTypeOf(createPlanExecuteAgent({ planner: plain, ...parts, mode: 'graph' })).toEqualTypeOf<PlanExecuteAgent<GraphPlan>>();
     const replanner = createReplanner({ model, planSchema });
     expectTypeOf(replanner.planSchema).toEqualTypeOf<typeof planSchema>();
-    const graphReplanner = createReplanner({ model, mode: 'graph' });
-    expectTypeOf<z.output<typeof graphReplanner.planSchema>>().toEqualTypeOf<GraphPlan>();
   });
 
   test('createReplanner types its buildInput with the plan of its planSchema', () => {
@@ -92,17 +87,15 @@ describe('plan types', () => {
     expectTypeOf(createPlanExecuteAgent({ model, planSchema: custom })).toEqualTypeOf<PlanExecuteAgent<z.output<typeof custom>>>();
     const graphParts = createPlanExecuteAgent({
       mode: 'graph',
-      planner: createPlanner({ model, mode: 'graph' }),
-      executor: createGraphExecutor({ model }),
-      replanner: createReplanner({ model, mode: 'graph' }),
+      planner: createPlanner({ model }),
+      executor: createExecutor({ model }),
+      replanner: createReplanner({ model }),
     });
     expectTypeOf(graphParts).toEqualTypeOf<PlanExecuteAgent<GraphPlan>>();
     // A custom planner agent carries no plan type.
     expectTypeOf(createPlanExecuteAgent({ planner: fromParts, executor: fromParts, replanner: fromParts })).toEqualTypeOf<
       PlanExecuteAgent<unknown>
     >();
-    // @ts-expect-error it needs either the three parts or a model
-    createPlanExecuteAgent({ maxIterations: 5 });
     // @ts-expect-error outputKey is a state key (a string)
     createPlanExecuteAgent({ model, outputKey: 1 });
   });

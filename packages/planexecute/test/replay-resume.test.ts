@@ -16,9 +16,9 @@ type Mode = 'linear' | 'graph';
 const agentOf = (mode: Mode, models: { planner: ChatModel; executor: ChatModel; replanner: ChatModel }, tools: readonly Tool[]) =>
   createPlanExecuteAgent({
     mode,
-    planner: createPlanner({ model: models.planner, mode }),
+    planner: createPlanner({ model: models.planner }),
     executor: createExecutor({ model: models.executor, tools }),
-    replanner: createReplanner({ model: models.replanner, mode }),
+    replanner: createReplanner({ model: models.replanner }),
   });
 
 function world() {

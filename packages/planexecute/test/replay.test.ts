@@ -5,8 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   FileSessionStore,
   InMemorySessionStore,
-  ReplayExhaustedError,
-  ReplayMismatchError,
+  type ReplayError,
   type AgentEvent,
   type ChatModel,
   type ModelCallOptions,
@@ -55,9 +54,9 @@ function graphAgent(
 ) {
   return createPlanExecuteAgent({
     mode: 'graph',
-    planner: createPlanner({ model: models.planner, mode: 'graph' }),
+    planner: createPlanner({ model: models.planner }),
     executor: createExecutor({ model: models.executor, tools, ...(instruction ? { instruction } : {}) }),
-    replanner: createReplanner({ model: models.replanner, mode: 'graph' }),
+    replanner: createReplanner({ model: models.replanner }),
   });
 }
 
@@ -163,8 +162,8 @@ describe('replaying a stored graph run', () => {
     const h = runnerFor(agent);
     const { result } = await collect(h.runner.run({ userId: 'u', input: 'add a and b' }));
     expect(result.status).toBe('failed');
-    expect(result.error).toBeInstanceOf(ReplayMismatchError);
-    const error = result.error as ReplayMismatchError;
+    expect(result.error).toMatchObject({ name: 'ReplayError', kind: 'mismatch' });
+    const error = result.error as ReplayError;
     expect(error.path).toMatch(/\/executor\/[AB]$/);
     expect(error.callIndex).toBe(0);
     expect(error.differences).toContain('the system prompt / instruction differs');
@@ -206,15 +205,15 @@ describe('replaying a stored graph run', () => {
     expect(lookup.calls.sort()).toEqual(['a', 'b']);
   });
 
-  it('running past the recording throws ReplayExhaustedError naming the path', async () => {
+  it('running past the recording throws a ReplayError of kind exhausted naming the path', async () => {
     const { session } = await record();
     const cut = session.events.filter((e) => !(e.meta?.request && e.path.endsWith('replanner')));
     const model = ReplayModel.fromSession(cut);
     const h = runnerFor(graphAgent({ planner: model, executor: model, replanner: model }, replayTools(cut, [countingTool('lookup').tool])));
     const { result } = await collect(h.runner.run({ userId: 'u', input: 'add a and b' }));
-    expect(result.error).toBeInstanceOf(ReplayExhaustedError);
-    expect((result.error as ReplayExhaustedError).path).toMatch(/replanner$/);
-    expect((result.error as ReplayExhaustedError).recorded).toBe(0);
+    expect(result.error).toMatchObject({ name: 'ReplayError', kind: 'exhausted' });
+    expect((result.error as ReplayError).path).toMatch(/replanner$/);
+    expect((result.error as ReplayError).recorded).toBe(0);
   });
 
   it('volatile tool-call ids do not change fingerprints: two recordings of the same run match', async () => {
@@ -265,9 +264,9 @@ describe('replaying other plan–execute shapes', () => {
       createPlanExecuteAgent({
         mode: 'graph',
         streamingPlan: true,
-        planner: createPlanner({ model: planner, mode: 'graph' }),
+        planner: createPlanner({ model: planner }),
         executor: createExecutor({ model: executor, tools }),
-        replanner: createReplanner({ model: replanner, mode: 'graph' }),
+        replanner: createReplanner({ model: replanner }),
       });
     const lookup = countingTool('lookup', ({ q }) => `value of ${q}`);
     const recorded = runnerFor(

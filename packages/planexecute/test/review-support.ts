@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileSessionStore, type Interrupt, type RunResult, type SessionStore, type Tool } from '@replan/core';
 import { ScriptedModel, type ScriptedReply } from '@replan/core/testing';
-import { createPlanExecuteAgent, type PlanMode, type PlanReviewOptions } from '@replan/planexecute';
+import { createPlanExecuteAgent, type PlanModeOption, type PlanReviewOptions } from '@replan/planexecute';
 import { runnerFor } from './support.js';
 
 const dirs: string[] = [];
@@ -25,7 +25,7 @@ export interface ProcessScripts {
 
 export interface ProcessOptions {
   readonly review?: PlanReviewOptions;
-  readonly mode?: PlanMode;
+  readonly mode?: PlanModeOption;
   readonly maxStalls?: number;
   readonly maxIterations?: number;
   readonly tools?: readonly Tool[];

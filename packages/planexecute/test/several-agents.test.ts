@@ -75,12 +75,11 @@ function pipeline(options: { publish: (text: string) => unknown }) {
     outputKey: 'report',
     planner: createPlanner({
       model: models.reportPlanner,
-      mode: 'graph',
       // The next agent of the pipeline reads the first one's answer from state.
       buildInput: ({ userInput, state }) => [systemMessage(`Plan a report on: ${String(state?.findings)}`), ...userInput],
     }),
     executor: createExecutor({ model: models.reportExecutor, tools: [publish] }),
-    replanner: createReplanner({ model: models.reportReplanner, mode: 'graph' }),
+    replanner: createReplanner({ model: models.reportReplanner }),
   });
   const root = new SequentialAgent({ name: 'pipeline', subAgents: [research, report] });
   return { models, research, report, root };

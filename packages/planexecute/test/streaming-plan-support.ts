@@ -97,9 +97,9 @@ export function streamingHarness(o: StreamingHarnessOptions) {
   const agent = createPlanExecuteAgent({
     mode: 'graph',
     streamingPlan: true,
-    planner: createPlanner({ model: planner, mode: 'graph' }),
+    planner: createPlanner({ model: planner }),
     executor: createExecutor({ model: steps, tools: [work.tool] }),
-    replanner: createReplanner({ model: replanner, mode: 'graph' }),
+    replanner: createReplanner({ model: replanner }),
   });
   return { log, planner, steps, replanner, work, ...runnerFor(agent, o.store) };
 }

@@ -4,8 +4,8 @@ export type { OpenAIChatModelOptions } from './openai-chat-model.js';
 export { createOpenAIClient } from './client.js';
 export type { ClientOptions } from './client.js';
 export { modelFromEnv, discoverModelFromEnv } from './model-from-env.js';
-export { warnRetry, DEFAULT_MAX_RETRIES, DEFAULT_CONNECTION_RETRIES } from './retry/request-retries.js';
-export type { ProviderRetry, RetryOptions } from './retry/request-retries.js';
+export { DEFAULT_MAX_RETRIES, DEFAULT_CONNECTION_RETRIES } from './retry/request-retries.js';
+export type { RetryOptions } from './retry/request-retries.js';
 
 // Profiles
 export { PROVIDER_PROFILES } from './profiles/provider-profile.js';
@@ -17,23 +17,10 @@ export type { PromptCaching } from './cache/prompt-caching.js';
 export { MEDIA_PROFILES } from './media/media-profile.js';
 export type { MediaProfileName } from './media/media-profile.js';
 
-// Errors
-export {
-  ProviderError,
-  RateLimitError,
-  QuotaExceededError,
-  RequestTooLargeError,
-  ContextLengthError,
-  AuthenticationError,
-  InvalidRequestError,
-  TimeoutError,
-  ProviderConnectionError,
-} from './errors/provider-errors.js';
-export type { ProviderErrorDetails } from './errors/provider-errors.js';
-export { UnsupportedMediaError, UnresolvedBlobError } from './errors/media-errors.js';
+// Errors (a failed call is core's `ModelError`)
+export { UnsupportedMediaError } from './errors/media-errors.js';
 
 // Structured output
-export { StrictSchemaError } from './schema/strict-json-schema.js';
 export type { ThinkTagsMode } from './reasoning/think-tags.js';
 
 // Responses API

@@ -1,7 +1,7 @@
 import { ConfigurationError } from '@replan/core';
 import { createOpenAIClient } from './client.js';
-import { toProviderError } from './errors/map-error.js';
-import { ProviderError } from './errors/provider-errors.js';
+import { toModelError } from './errors/map-error.js';
+import { ModelError } from '@replan/core';
 import { OpenAIChatModel, type OpenAIChatModelOptions } from './openai-chat-model.js';
 import { discoverContextWindow } from './profiles/discover-context-window.js';
 import { PROVIDER_PROFILES, type ProviderProfileName } from './profiles/provider-profile.js';
@@ -118,8 +118,8 @@ async function listModels(baseURL: string, apiKey: string, overrides: Partial<Op
     const page = await client.models.list();
     return page.data.map((m) => m.id).filter((id): id is string => typeof id === 'string' && id !== '');
   } catch (error) {
-    const typed = toProviderError(error);
-    const why = typed instanceof ProviderError ? typed.providerMessage : String(error);
+    const typed = toModelError(error);
+    const why = typed instanceof ModelError ? typed.providerMessage : String(error);
     throw new ConfigurationError(
       `OPENAI_BASE_URL is set (${baseURL}) but REPLAN_MODEL is not, and the server's model list (GET ${baseURL.replace(/\/$/, '')}/models) could not be read: ${why}. Check the URL, or set REPLAN_MODEL.`,
       { cause: error },

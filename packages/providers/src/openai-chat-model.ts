@@ -1,13 +1,14 @@
 import { ConfigurationError } from '@replan/core';
+import { imageTypeSet } from '@replan/core/agent-kit';
 import { modelNameOf } from './model-name.js';
 import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
 import type OpenAI from 'openai';
 import { ChatAccumulator } from './chat/chat-accumulator.js';
 import { buildChatRequest, type ChatRequestBody } from './chat/chat-request.js';
 import { baseURLOf, createOpenAIClient, type ClientOptions } from './client.js';
-import { ProviderError } from './errors/provider-errors.js';
+import { ModelError } from '@replan/core';
 import { withRetries, type RetryOptions } from './retry/request-retries.js';
-import { fromErrorPayload, toProviderError } from './errors/map-error.js';
+import { fromErrorPayload, toModelError } from './errors/map-error.js';
 import { defaultPromptCaching, PROMPT_CACHING, type PromptCaching } from './cache/prompt-caching.js';
 import { detectProfile, isGoogleEndpoint, reasoningProvidersOf, type ProviderProfileName } from './profiles/provider-profile.js';
 import { isRecord, type Json } from './reasoning/json.js';
@@ -20,7 +21,10 @@ import { callSignal } from './call-signal.js';
 export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
   /** The model name the server knows (`gpt-4o-mini`, `deepseek-chat`, `llama3.1`, `anthropic/claude-sonnet-4`, ...). */
   readonly model: string;
-  /** Use this client instead of making one (its `fetch` is not wrapped: error bodies of unusual shapes are not captured). */
+  /**
+   * Use this client instead of making one (its `fetch` is not wrapped: error bodies of unusual shapes are not captured).
+   * Made from your app's `openai` (6 or 7), the same copy this package uses: `openai` is its peer dependency.
+   */
   readonly client?: OpenAI;
   /** Defaults for every request; a request's own settings win. */
   readonly settings?: ModelSettings;
@@ -31,7 +35,14 @@ export interface OpenAIChatModelOptions extends ClientOptions, RetryOptions {
    * `openrouter`, `generic`); detected from `baseURL` and the profile when absent.
    */
   readonly media?: MediaProfileName;
-  /** Longest wait between two stream chunks before the call fails with `TimeoutError`, ms (default 300 000; 0 = none). */
+  /**
+   * The image types the model takes, replacing its media profile's (OpenAI, OpenRouter, LiteLLM
+   * and generic servers: PNG, JPEG, WebP, GIF — `COMMON_IMAGE_TYPES`). An image of another type is
+   * refused with `UnsupportedMediaError` before the request (one a tool returned is told to the
+   * model as text instead). E.g. `[...COMMON_IMAGE_TYPES, 'image/heic']` for a server that takes HEIC.
+   */
+  readonly imageTypes?: readonly string[];
+  /** Longest wait between two stream chunks before the call fails with a `ModelError` of kind `timeout`, ms (default 300 000; 0 = none). */
   readonly idleTimeoutMs?: number;
   /** Ask for usage on streams (`stream_options.include_usage`, default true); turn off for servers that reject it. */
   readonly streamUsage?: boolean;
@@ -74,6 +85,8 @@ export class OpenAIChatModel implements ChatModel {
   readonly profile: ProviderProfileName;
   /** What the server takes as images and files (see `OpenAIChatModelOptions.media`). */
   readonly media: MediaProfileName;
+  /** The image types it takes when `imageTypes` was given (else its media profile's). */
+  private readonly imageTypes: ReadonlySet<string> | undefined;
   /** The reasoning this model sends back, by its blocks' `provider` tag: its profile's own (see `reasoningProvidersOf`). */
   readonly reasoningProviders: readonly string[];
   readonly client: OpenAI;
@@ -97,6 +110,7 @@ export class OpenAIChatModel implements ChatModel {
     this.googleEndpoint = isGoogleEndpoint(baseURL);
     this.reasoningProviders = reasoningProvidersOf(this.profile);
     this.media = options.media ?? detectMediaProfile(baseURL, this.profile);
+    this.imageTypes = options.imageTypes ? imageTypeSet(options.imageTypes, `OpenAIChatModel "${options.model}"`) : undefined;
     // The SDK's own retries are off: `withRetries` makes them, visibly (`onRetry`).
     this.client = options.client ?? createOpenAIClient({ ...options, maxRetries: 0 });
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -116,6 +130,7 @@ export class OpenAIChatModel implements ChatModel {
       googleEndpoint: this.googleEndpoint,
       caching: this.promptCaching,
       media: this.media,
+      ...(this.imageTypes ? { imageTypes: this.imageTypes } : {}),
       ...(this.options.settings ? { defaults: this.options.settings } : {}),
     });
   }
@@ -141,7 +156,7 @@ export class OpenAIChatModel implements ChatModel {
     try {
       raw = await this.send(() => this.client.chat.completions.create(body as never, { signal: call.signal }), opts?.signal);
     } catch (error) {
-      throw toProviderError(error, { model: this.model });
+      throw toModelError(error, { model: this.model });
     } finally {
       call.release();
     }
@@ -149,7 +164,9 @@ export class OpenAIChatModel implements ChatModel {
     const choice = Array.isArray(completion.choices) ? (completion.choices as unknown[])[0] : undefined;
     if (!isRecord(choice)) {
       if (completion.error !== undefined && completion.error !== null) throw fromErrorPayload(completion, { model: this.model });
-      throw new ProviderError({
+      throw new ModelError({
+        kind: 'unknown',
+        retryable: true,
         providerMessage: `the response has no choices: ${JSON.stringify(raw).slice(0, 500)}`,
         model: this.model,
         body: raw,
@@ -188,7 +205,7 @@ export class OpenAIChatModel implements ChatModel {
     try {
       stream = (await this.send(() => this.client.chat.completions.create(streamBody as never, { signal: sdkSignal }), signal)) as never;
     } catch (error) {
-      throw toProviderError(error, { model: this.model });
+      throw toModelError(error, { model: this.model });
     }
     const acc = this.accumulator();
     const partial = () => acc.message();
@@ -203,7 +220,8 @@ export class OpenAIChatModel implements ChatModel {
       }
     }
     yield* acc.end();
-    if (!acc.receivedAnything) throw new ProviderError({ providerMessage: 'the stream ended without any output', model: this.model });
+    if (!acc.receivedAnything)
+      throw new ModelError({ kind: 'unknown', retryable: true, providerMessage: 'the stream ended without any output', model: this.model });
     yield { type: 'finish', response: withStructuredText(acc.response(), structuredSchema) };
   }
 }

@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
-import { userMessage } from '@replan/core';
+import { ModelError, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
-import { OpenAIChatModel, ProviderError } from '../src/index.js';
+import { OpenAIChatModel } from '../src/index.js';
 import { useFakeServer } from './support/fake-server.js';
 import { chunk, completion, usageChunk } from './support/payloads.js';
 import { bothWays, collect, textDeltas } from './support/run.js';
@@ -214,7 +214,7 @@ describe('text, finish reasons and usage', () => {
 
   it('fails clearly on an empty stream', async () => {
     server.reply({ sse: [] });
-    await expect(collect(model(), req)).rejects.toThrow(ProviderError);
+    await expect(collect(model(), req)).rejects.toBeInstanceOf(ModelError);
   });
 });
 

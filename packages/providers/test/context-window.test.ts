@@ -1,27 +1,13 @@
-import {
-  ConfigurationError,
-  ContextLengthError as CoreContextLengthError,
-  isContextLengthError,
-  ModelCallError,
-  userMessage,
-} from '@replan/core';
+import { ConfigurationError, ModelCallError, ModelError, modelErrorOf, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
-import {
-  ContextLengthError,
-  discoverContextWindow,
-  discoverModelFromEnv,
-  modelFromEnv,
-  OpenAIChatModel,
-  OpenAIResponsesModel,
-  ProviderError,
-} from '../src/index.js';
+import { discoverContextWindow, discoverModelFromEnv, modelFromEnv, OpenAIChatModel, OpenAIResponsesModel } from '../src/index.js';
 import { FakeServer, useFakeServer } from './support/fake-server.js';
 import { completion } from './support/payloads.js';
 
 const server = useFakeServer();
 
 describe('context overflow is the core concept', () => {
-  it("a provider's ContextLengthError is a ProviderError and an instance of core's ContextLengthError", async () => {
+  it("a provider's context overflow is core's ModelError of kind context_length", async () => {
     server.reply({
       json: {
         error: {
@@ -34,19 +20,18 @@ describe('context overflow is the core concept', () => {
     });
     const model = new OpenAIChatModel({ model: 'gpt-4o', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 });
     const error = await model.generate({ messages: [userMessage('hi')] }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ContextLengthError);
-    expect(error).toBeInstanceOf(ProviderError);
-    expect(error).toBeInstanceOf(CoreContextLengthError);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).kind).toBe('context_length');
     // Wrapped the way an agent reports a failed model call, it is still recognised.
-    expect(isContextLengthError(new ModelCallError('agent', error))).toBe(true);
+    expect(modelErrorOf(new ModelCallError('agent', error))?.kind).toBe('context_length');
   });
 
   it('other provider errors are not context overflows', async () => {
     server.reply({ json: { error: { message: 'bad tool_choice', type: 'invalid_request_error' } }, status: 400 });
     const model = new OpenAIChatModel({ model: 'gpt-4o', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 });
     const error = await model.generate({ messages: [userMessage('hi')] }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProviderError);
-    expect(error).not.toBeInstanceOf(CoreContextLengthError);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).kind).toBe('invalid_request');
   });
 });
 

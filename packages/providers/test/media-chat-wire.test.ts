@@ -1,7 +1,15 @@
 import type { ContentBlock, Message } from '@replan/core';
-import { fileFromBytes, imageFromBytes, imageFromUrl, toolMessage, userMessage } from '@replan/core';
+import {
+  COMMON_IMAGE_TYPES,
+  ConfigurationError,
+  fileFromBytes,
+  imageFromBytes,
+  imageFromUrl,
+  toolMessage,
+  userMessage,
+} from '@replan/core';
 import { describe, expect, it } from 'vitest';
-import { OpenAIChatModel, UnresolvedBlobError, UnsupportedMediaError, type MediaProfileName } from '../src/index.js';
+import { OpenAIChatModel, UnsupportedMediaError, type MediaProfileName } from '../src/index.js';
 import { detectMediaProfile } from '../src/media/media-profile.js';
 import { useFakeServer } from './support/fake-server.js';
 import { chunk, completion } from './support/payloads.js';
@@ -15,8 +23,16 @@ const PNG64 = PNG.toString('base64');
 const PDF = Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF');
 const PDF64 = PDF.toString('base64');
 
-const modelFor = (media?: MediaProfileName, model = 'vision-model') =>
-  new OpenAIChatModel({ model, baseURL: server.baseURL, apiKey: 'k', maxRetries: 0, profile: 'plain', ...(media ? { media } : {}) });
+const modelFor = (media?: MediaProfileName, model = 'vision-model', imageTypes?: readonly string[]) =>
+  new OpenAIChatModel({
+    model,
+    baseURL: server.baseURL,
+    apiKey: 'k',
+    maxRetries: 0,
+    profile: 'plain',
+    ...(media ? { media } : {}),
+    ...(imageTypes ? { imageTypes } : {}),
+  });
 
 /** Sends `messages` through the real client and returns the body the server received. */
 async function sent(model: OpenAIChatModel, messages: Message[]): Promise<any> {
@@ -68,9 +84,13 @@ describe('images and files in user messages (Chat Completions)', () => {
     expect(body.messages).toEqual([{ role: 'user', content: 'hello' }]);
   });
 
-  it('a blob that reached the model without its bytes is UnresolvedBlobError, and nothing is sent', async () => {
+  it('a blob that reached the model without its bytes is an invalid_request ModelError saying how to pass it, and nothing is sent', async () => {
     const blob = { type: 'image' as const, mediaType: 'image/png', blob: 'a'.repeat(64), size: 68 };
-    await expect(modelFor('openai').generate({ messages: [user(blob)] })).rejects.toBeInstanceOf(UnresolvedBlobError);
+    await expect(modelFor('openai').generate({ messages: [user(blob)] })).rejects.toMatchObject({
+      name: 'ModelError',
+      kind: 'invalid_request',
+      message: expect.stringMatching(/names blob "a{64}" without its bytes.*imageFromBytes/),
+    });
     expect(server.received).toHaveLength(0);
   });
 });
@@ -148,6 +168,13 @@ describe('what each server takes (media profiles)', () => {
     ],
     ['openai', { type: 'file', mediaType: 'application/pdf', url: 'https://example.com/a.pdf' }, /OpenAI.*inline only/],
     ['openrouter', imageFromBytes(PNG, { mediaType: 'image/heic' }), /OpenRouter.*image\/heic/],
+    [
+      'generic',
+      imageFromBytes(PNG, { mediaType: 'image/svg+xml' }),
+      /an OpenAI-compatible server.*image\/svg\+xml.*image\/png, image\/jpeg, image\/webp, image\/gif.*add it to the model's imageTypes option/,
+    ],
+    ['litellm', imageFromBytes(PNG, { mediaType: 'image/svg+xml' }), /LiteLLM.*image\/svg\+xml.*image\/png, image\/jpeg/],
+    ['litellm', imageFromUrl('https://example.com/a.tiff', { mediaType: 'image/tiff' }), /LiteLLM.*image\/tiff/],
   ] as const)(
     '%s refuses %o with UnsupportedMediaError naming the type and the provider, before sending',
     async (media, block, message) => {
@@ -196,12 +223,42 @@ describe('what each server takes (media profiles)', () => {
     ]);
   });
 
-  it('LiteLLM takes any type and a file URL as file_id with its format; OpenRouter a PDF URL in file_data', async () => {
+  it('an image a tool returned that a generic server does not take (an SVG) is told to the model as text', async () => {
+    const svg = {
+      type: 'image',
+      mediaType: 'image/svg+xml',
+      data: Buffer.from('<svg><script>alert(1)</script></svg>').toString('base64'),
+    } as const;
+    const body = await sent(modelFor('generic'), [
+      userMessage('draw'),
+      { role: 'assistant', content: [{ type: 'tool_call', id: 'call_svg', name: 'render', args: {} }] },
+      toolMessage([{ type: 'tool_result', toolCallId: 'call_svg', name: 'render', output: [svg] }]),
+    ]);
+    expect(JSON.stringify(body)).not.toContain('image/svg+xml;base64');
+    expect(body.messages.at(-1).content[1].text).toMatch(
+      /^\[image image\/svg\+xml returned by the tool was not sent: .*OpenAI-compatible server/,
+    );
+  });
+
+  it("imageTypes replaces the profile's image types (a server that takes HEIC); a type that is not an image is a ConfigurationError", async () => {
+    const heic = imageFromBytes(PNG, { mediaType: 'image/heic' });
+    const body = await sent(modelFor('generic', 'vision-model', [...COMMON_IMAGE_TYPES, 'image/HEIC']), [user(heic)]);
+    expect(body.messages[0].content).toEqual([{ type: 'image_url', image_url: { url: `data:image/heic;base64,${PNG64}` } }]);
+    await expect(modelFor('openai', 'vision-model', ['image/heic']).generate({ messages: [user(imageFromBytes(PNG))] })).rejects.toThrow(
+      /model "vision-model" \(OpenAI\) does not take image\/png: it takes image\/heic images/,
+    );
+    expect(() => modelFor('generic', 'vision-model', ['application/pdf'])).toThrow(ConfigurationError);
+    expect(() => modelFor('generic', 'vision-model', ['application/pdf'])).toThrow(
+      /imageTypes lists "application\/pdf", which is not an image/,
+    );
+  });
+
+  it('LiteLLM takes any file and a file URL as file_id with its format; OpenRouter a PDF URL in file_data', async () => {
     const pdfUrl = { type: 'file' as const, mediaType: 'application/pdf', url: 'https://example.com/report.pdf', filename: 'report.pdf' };
-    const litellm = await sent(modelFor('litellm'), [user(pdfUrl, imageFromBytes(PNG, { mediaType: 'image/heic' }))]);
+    const litellm = await sent(modelFor('litellm'), [user(pdfUrl, imageFromBytes(PNG, { mediaType: 'image/webp' }))]);
     expect(litellm.messages[0].content).toEqual([
       { type: 'file', file: { file_id: 'https://example.com/report.pdf', format: 'application/pdf' } },
-      { type: 'image_url', image_url: { url: `data:image/heic;base64,${PNG64}` } },
+      { type: 'image_url', image_url: { url: `data:image/webp;base64,${PNG64}` } },
     ]);
     const openrouter = await sent(modelFor('openrouter'), [user(pdfUrl)]);
     expect(openrouter.messages[0].content).toEqual([

@@ -1,9 +1,9 @@
 import { getEventListeners } from 'node:events';
 import type { ModelResponse } from '@replan/core';
-import { systemMessage, toolMessage, userMessage } from '@replan/core';
+import { ModelError, systemMessage, toolMessage, userMessage } from '@replan/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { InvalidRequestError, OpenAIResponsesModel, type ProviderError, RateLimitError, TimeoutError } from '../src/index.js';
+import { OpenAIResponsesModel } from '../src/index.js';
 import { useFakeServer, type NamedEvent } from './support/fake-server.js';
 import { bothWays, collect, textDeltas } from './support/run.js';
 
@@ -281,13 +281,14 @@ describe('OpenAIResponsesModel', () => {
       sse: [...events, ev('error', { code: 'rate_limit_exceeded', message: 'Rate limit reached for o4-mini', param: null })],
       done: false,
     });
-    let error: ProviderError | undefined;
+    let error: ModelError | undefined;
     try {
       await collect(model(), { messages: [userMessage('x')] });
     } catch (e) {
-      error = e as ProviderError;
+      error = e as ModelError;
     }
-    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error?.kind).toBe('rate_limit');
     expect(error?.providerMessage).toBe('Rate limit reached for o4-mini');
     expect(error?.partial?.content[0]).toMatchObject({ type: 'reasoning', data: 'gAAAAABo-encrypted==' });
   });
@@ -310,7 +311,7 @@ describe('OpenAIResponsesModel', () => {
     await expect(collect(model(), { messages: [userMessage('x')] })).rejects.toThrow(/before response.completed/);
 
     server.reply({ sse: [ev('response.created', { response: response([]) })], stall: true });
-    await expect(collect(model({ idleTimeoutMs: 100 }), { messages: [userMessage('x')] })).rejects.toThrow(TimeoutError);
+    await expect(collect(model({ idleTimeoutMs: 100 }), { messages: [userMessage('x')] })).rejects.toMatchObject({ kind: 'timeout' });
 
     server.reply({
       json: {
@@ -324,7 +325,7 @@ describe('OpenAIResponsesModel', () => {
       status: 400,
     });
     const failure = model().generate({ messages: [userMessage('x')] });
-    await expect(failure).rejects.toThrow(InvalidRequestError);
+    await expect(failure).rejects.toMatchObject({ kind: 'invalid_request', status: 400 });
   });
 
   it('can leave out include and summaries', async () => {

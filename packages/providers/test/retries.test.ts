@@ -1,6 +1,6 @@
-import { ReActAgent, Runner, userMessage } from '@replan/core';
+import { ModelError, type ModelRetry, ReActAgent, Runner, userMessage } from '@replan/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OpenAIChatModel, OpenAIResponsesModel, ProviderConnectionError, type ProviderError, type ProviderRetry } from '../src/index.js';
+import { OpenAIChatModel, OpenAIResponsesModel } from '../src/index.js';
 import { FakeServer, useFakeServer } from './support/fake-server.js';
 import { completion } from './support/payloads.js';
 import { collect } from './support/run.js';
@@ -8,11 +8,11 @@ import { collect } from './support/run.js';
 const server = useFakeServer();
 const req = { messages: [userMessage('hi')] };
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+async function failure(promise: Promise<unknown>): Promise<ModelError> {
   try {
     await promise;
   } catch (error) {
-    return error as ProviderError;
+    return error as ModelError;
   }
   throw new Error('expected a failure');
 }
@@ -27,28 +27,29 @@ async function closedPort(): Promise<string> {
 afterEach(() => vi.restoreAllMocks());
 
 describe('a server that cannot be reached (issue 10)', () => {
-  it('fails fast with a ProviderConnectionError naming the base URL and the model; its one retry is reported', async () => {
+  it('fails fast with a connection ModelError naming the base URL and the model; its one retry is reported', async () => {
     const url = await closedPort();
-    const retries: ProviderRetry[] = [];
+    const retries: ModelRetry[] = [];
     const model = new OpenAIChatModel({ model: 'qwen3', baseURL: url, apiKey: 'k', onRetry: (r) => retries.push(r) });
     const error = await failure(model.generate(req));
-    expect(error).toBeInstanceOf(ProviderConnectionError);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error.kind).toBe('connection');
     expect(error.retryable).toBe(true);
-    expect(error.baseURL).toBe(url);
+    expect(error.url).toBe(url);
     expect(error.attempts).toBe(2);
     expect(error.message).toContain(`model "qwen3" at ${url} failed after 2 attempts`);
     expect(error.message).toMatch(/ECONNREFUSED/);
     expect(error.message).toContain('check baseURL / OPENAI_BASE_URL');
     // One retry by default, after about half a second: not the SDK's silent backoff.
     expect(retries).toHaveLength(1);
-    expect(retries[0]).toMatchObject({ attempt: 1, maxRetries: 1, model: 'qwen3', baseURL: url });
+    expect(retries[0]).toMatchObject({ attempt: 1, maxRetries: 1, error: { kind: 'connection', model: 'qwen3', url } });
     expect(retries[0]?.delayMs).toBeLessThanOrEqual(500);
-    expect(retries[0]?.error).toBeInstanceOf(ProviderConnectionError);
+    expect(retries[0]?.error).toBeInstanceOf(ModelError);
   });
 
   it('a ReAct run on it ends failed, its error naming the server, after one reported retry', async () => {
     const url = await closedPort();
-    const retries: ProviderRetry[] = [];
+    const retries: ModelRetry[] = [];
     const agent = new ReActAgent({
       name: 'assistant',
       model: new OpenAIChatModel({ model: 'qwen3', baseURL: url, apiKey: 'k', onRetry: (r) => retries.push(r) }),
@@ -65,10 +66,10 @@ describe('a server that cannot be reached (issue 10)', () => {
     const url = await closedPort();
     const quiet = { baseURL: url, apiKey: 'k', connectionRetries: 0, onRetry: () => {} };
     const streamed = await failure(collect(new OpenAIChatModel({ model: 'm', ...quiet }), req));
-    expect(streamed).toBeInstanceOf(ProviderConnectionError);
+    expect(streamed).toMatchObject({ kind: 'connection' });
     expect(streamed.message).toContain(`model "m" at ${url} failed`);
     const responses = await failure(new OpenAIResponsesModel({ model: 'r', ...quiet }).generate(req));
-    expect(responses).toBeInstanceOf(ProviderConnectionError);
+    expect(responses).toMatchObject({ kind: 'connection' });
     expect(responses.message).toContain(`model "r" at ${url} failed`);
   });
 
@@ -88,7 +89,7 @@ describe('retries of HTTP failures', () => {
 
   it('a 503 is retried maxRetries times, each retry reported with the retry-after wait, then names its attempts', async () => {
     server.reply(page, page, page);
-    const retries: ProviderRetry[] = [];
+    const retries: ModelRetry[] = [];
     const model = new OpenAIChatModel({ model: 'm', baseURL: server.baseURL, apiKey: 'k', onRetry: (r) => retries.push(r) });
     const error = await failure(model.generate(req));
     expect(server.received).toHaveLength(3);
@@ -103,7 +104,7 @@ describe('retries of HTTP failures', () => {
 
   it('a failure that clears is answered, its retry still reported', async () => {
     server.reply(page, { json: completion({ content: 'fine' }) });
-    const retries: ProviderRetry[] = [];
+    const retries: ModelRetry[] = [];
     const response = await new OpenAIChatModel({
       model: 'm',
       baseURL: server.baseURL,
@@ -116,7 +117,7 @@ describe('retries of HTTP failures', () => {
 
   it('x-should-retry: false from the server is obeyed', async () => {
     server.reply({ ...page, headers: { 'x-should-retry': 'false' } });
-    const retries: ProviderRetry[] = [];
+    const retries: ModelRetry[] = [];
     const error = await failure(
       new OpenAIChatModel({ model: 'm', baseURL: server.baseURL, apiKey: 'k', onRetry: (r) => retries.push(r) }).generate(req),
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { StrictSchemaError } from '../src/index.js';
+import { ConfigurationError } from '@replan/core';
 import { restoreOptionalText } from '../src/schema/restore-optional.js';
 import { toStrictJsonSchema } from '../src/schema/strict-json-schema.js';
 
@@ -90,7 +90,8 @@ describe('toStrictJsonSchema', () => {
       } catch (e) {
         error = e;
       }
-      expect(error).toBeInstanceOf(StrictSchemaError);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as Error).message).toMatch(/cannot be used for strict structured output/);
       expect((error as Error).message).toMatch(message);
       expect((error as Error).message).toContain('"answer"');
     });

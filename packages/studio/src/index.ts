@@ -1,4 +1,5 @@
 export { serveStudio } from './serve-studio.js';
 export type { StudioOptions, StudioHandle } from './serve-studio.js';
 export type { StudioRunners } from './actions/studio-actions.js';
-export { StudioConfigurationError, StudioRequestError, CliUsageError } from './errors.js';
+export { StudioError } from './errors.js';
+export type { StudioErrorKind } from './errors.js';

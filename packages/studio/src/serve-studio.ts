@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { FileSessionStore, InMemorySessionStore, type PriceTable, type SessionStore } from '@replan/core';
 import { StudioActions, type StudioRunners } from './actions/studio-actions.js';
-import { StudioConfigurationError, StudioRequestError } from './errors.js';
+import { StudioError } from './errors.js';
 import { serveBlob } from './http/blob-route.js';
 import { handleChange, handleRead, type ApiContext } from './http/api-routes.js';
 import { RequestGuard } from './http/request-guard.js';
@@ -68,10 +68,10 @@ const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host);
  */
 export async function serveStudio(options: StudioOptions): Promise<StudioHandle> {
   if (!options?.store)
-    throw new StudioConfigurationError('serveStudio needs a store: serveStudio({ store: new FileSessionStore({ dir }) }).');
+    throw new StudioError('configuration', 'serveStudio needs a store: serveStudio({ store: new FileSessionStore({ dir }) }).');
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? randomBytes(32).toString('base64url');
-  if (token.length < 16) throw new StudioConfigurationError('The studio token must be at least 16 characters.');
+  if (token.length < 16) throw new StudioError('configuration', 'The studio token must be at least 16 characters.');
   const reader = new SessionReader(options.store);
   const changes = new SessionChanges(options.store, options.pollMs !== undefined ? { pollMs: options.pollMs } : {}, (session) =>
     reader.remember(session),
@@ -91,20 +91,20 @@ export async function serveStudio(options: StudioOptions): Promise<StudioHandle>
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     securityHeaders(response);
-    if (!guard) throw new StudioRequestError(503, 'The studio is starting.');
+    if (!guard) throw StudioError.request(503, 'The studio is starting.');
     guard.checkOrigin(request);
     const url = new URL(request.url ?? '/', 'http://studio.invalid');
     const blob = /^\/api\/blobs\/([^/]*)$/.exec(url.pathname);
     if (blob) {
       guard.checkApi(request);
-      if (request.method !== 'GET') throw new StudioRequestError(405, 'Blobs are read with GET.');
+      if (request.method !== 'GET') throw StudioError.request(405, 'Blobs are read with GET.');
       return serveBlob(options.store, reader, blob[1] ?? '', url.searchParams, response);
     }
     const api = /^\/api\/([a-z]+)$/.exec(url.pathname);
     if (!api) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') throw new StudioRequestError(405, 'Only GET for the page.');
+      if (request.method !== 'GET' && request.method !== 'HEAD') throw StudioError.request(405, 'Only GET for the page.');
       if (await serveStatic(url.pathname, response)) return;
-      throw new StudioRequestError(404, 'Not found.');
+      throw StudioError.request(404, 'Not found.');
     }
     guard.checkApi(request);
     const route = api[1] ?? '';
@@ -113,7 +113,7 @@ export async function serveStudio(options: StudioOptions): Promise<StudioHandle>
       guard.checkChange(request);
       return handleChange(ctx, route, request, response);
     }
-    throw new StudioRequestError(405, 'Use GET to read and POST to act.');
+    throw StudioError.request(405, 'Use GET to read and POST to act.');
   };
 
   const server = createServer((request, response) => {

@@ -1,6 +1,6 @@
 import type { Session, SessionKey, SessionStore } from '@replan/core';
 import type { SessionRow } from '../web/src/wire-types.js';
-import { StudioRequestError } from './errors.js';
+import { StudioError } from './errors.js';
 import { previewOf } from './view/event-views.js';
 import { statusOf } from './view/session-status.js';
 import { sumTokens } from './view/tokens.js';
@@ -64,7 +64,7 @@ export class SessionReader {
 
   async require(key: SessionKey): Promise<Session> {
     const session = await this.get(key);
-    if (!session) throw new StudioRequestError(404, `No session "${key.id}" for user "${key.userId}" in app "${key.appName}".`);
+    if (!session) throw StudioError.request(404, `No session "${key.id}" for user "${key.userId}" in app "${key.appName}".`);
     return session;
   }
 

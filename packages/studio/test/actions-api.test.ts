@@ -2,7 +2,7 @@ import { InMemorySessionStore, Runner, type ModelRequest } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveStudio, StudioConfigurationError, type StudioHandle } from '../src/index.js';
+import { serveStudio, type StudioHandle } from '../src/index.js';
 import { statusOf } from '../src/view/session-status.js';
 import { rawRequest, tokenOf } from './support/http.js';
 import { approvalScenario, reviewScenario } from './support/scenarios.js';
@@ -131,7 +131,10 @@ describe('acting through the API', () => {
 
   it('refuses runners on another store, or keyed by another app', async () => {
     const store = new InMemorySessionStore();
-    await expect(serveStudio({ store, runners: [approvalScenario(new InMemorySessionStore())] })).rejects.toThrow(StudioConfigurationError);
+    await expect(serveStudio({ store, runners: [approvalScenario(new InMemorySessionStore())] })).rejects.toMatchObject({
+      name: 'StudioError',
+      kind: 'configuration',
+    });
     await expect(serveStudio({ store, runners: { wrong: approvalScenario(store, 'approval-app') } })).rejects.toThrow(
       /key each runner by its appName/,
     );

@@ -53,7 +53,7 @@ describe('a child session’s interrupt in the studio', () => {
     const before = await store.get(childKey);
     const refused = await call('POST', 'resume', { app: 'nested-app', user: 'ana', id: childId, values: { 'a1:approval': true } });
     expect(refused.status).toBe(409);
-    expect(refused.body.error).toBe('ChildSessionResumeError');
+    expect(refused.body.error).toBe('ChildSessionError');
     expect(refused.body.message).toContain('session "s"');
     expect(refused.body.message).toContain('"o1/a1:approval"');
     expect(await store.get(childKey)).toEqual(before);

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { FileSessionStore } from '@replan/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
-import { CliUsageError } from '../src/index.js';
 import { approvalScenario } from './support/scenarios.js';
 
 let root: string;
@@ -26,7 +25,7 @@ describe('replan --store names a directory that is not a store', () => {
   it('a missing directory is an error naming it and the store probably meant (a close name)', async () => {
     for (const command of [['sessions'], ['show', 's1'], ['studio']]) {
       const error = await cli(...command, '--store', join(root, 'sesions-dir')).catch((e: unknown) => e);
-      expect(error, command.join(' ')).toBeInstanceOf(CliUsageError);
+      expect(error, command.join(' ')).toMatchObject({ name: 'StudioError', kind: 'usage' });
       expect((error as Error).message).toContain(`there is no directory ${join(root, 'sesions-dir')}`);
       expect((error as Error).message).toContain(`Did you mean --store ${store}`);
     }

@@ -34,6 +34,8 @@ describe('another pnpm workspace using the packages as workspace dependencies', 
         ...packageDirs.map((p) => [`@replan/${p}`, 'workspace:*']),
         ['zod', versions.zod],
         ['@opentelemetry/api', versions['@opentelemetry/api']],
+        // A peer of @replan/providers (6 or 7): the app's one copy, 6 on this Node 20.
+        ['openai', versions.openai],
       ]),
       devDependencies: { typescript: versions.typescript, '@types/node': versions['@types/node'] },
     });

@@ -9,7 +9,7 @@
 import { stringifyToolOutput, systemMessage, toolResultsOf, userMessage } from '@replan/core';
 import { QUOTE_BEGIN, QUOTE_END } from '@replan/core/agent-kit';
 import { callTools } from '@replan/core/testing';
-import { createGraphExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
+import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { markedModels } from './marked-model.mjs';
 import { payloadOf } from './request-payload.mjs';
 import { recordTool } from './record-tool.mjs';
@@ -58,15 +58,13 @@ export function buildGraphAgent({ latencyMs, mark, log, toolMs = 0 }) {
   const model = markedModels(mark, log.attempt, latencyMs);
 
   const planner = createPlanner({
-    mode: 'graph',
     model: model('planner', () => callTools({ name: 'plan', args: { steps: GRAPH.steps }, id: 'plan-1' })),
     buildInput: ({ userInput }) => [systemMessage('graph planner'), ...userInput],
   });
 
   // One turn per assistant message of the step so far: its scripted calls, then its answer
   // quoting the task (with the results it references) and the tool results it was given.
-  const executor = createGraphExecutor({
-    stepConcurrency: GRAPH.stepConcurrency,
+  const executor = createExecutor({
     tools: [recordTool(mark, log, toolMs)],
     model: model(
       'executor',
@@ -82,7 +80,7 @@ export function buildGraphAgent({ latencyMs, mark, log, toolMs = 0 }) {
       (request) => payloadOf(request).id,
     ),
     // `task` has the `$id` results quoted inline; the scripted answers quote it without the markers.
-    buildInput: ({ step, task, context }) => [
+    buildGraphInput: ({ step, task, context }) => [
       systemMessage('graph step'),
       userMessage(JSON.stringify({ id: step.id, task: unquoted(task), results: context.items.map((i) => `${i.label} ${i.result}`) })),
     ],
@@ -90,7 +88,6 @@ export function buildGraphAgent({ latencyMs, mark, log, toolMs = 0 }) {
 
   // Answers with every step's result, by id, once all are done; asks again for what is missing otherwise.
   const replanner = createReplanner({
-    mode: 'graph',
     model: model('replanner', (request) => {
       const { done, missing } = payloadOf(request);
       if (missing.length) return callTools({ name: 'plan', args: { steps: missing }, id: `replan-${done.length}` });
@@ -107,5 +104,5 @@ export function buildGraphAgent({ latencyMs, mark, log, toolMs = 0 }) {
     },
   });
 
-  return createPlanExecuteAgent({ mode: 'graph', planner, executor, replanner, maxIterations: 3 });
+  return createPlanExecuteAgent({ mode: 'graph', stepConcurrency: GRAPH.stepConcurrency, planner, executor, replanner, maxIterations: 3 });
 }

@@ -17,7 +17,7 @@ import { SCENARIOS } from './scenarios.mjs';
 
 /**
  * @type {{ store: import('./open-store.mjs').StoreConfig, sessionId: string, userId?: string,
- *   scenario: keyof SCENARIOS, mode: 'run' | 'resume' | 'continue', values?: Record<string, unknown>,
+ *   scenario: keyof typeof SCENARIOS, mode: 'run' | 'resume' | 'continue', values?: Record<string, unknown>,
  *   killAt?: number, hold?: { at: number, file: string }, workDir: string, processLabel: string, latencyMs?: number }}
  */
 const config = JSON.parse(process.argv[2] ?? '{}');

@@ -2,7 +2,7 @@ import type { Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import type { Agent, AgentEvent, Interrupt } from '@replan/core';
 import { type InvocationContext, RunInterruptedSignal } from '@replan/core/agent-kit';
-import { A2aConnectionError, A2aTaskFailedError } from '../a2a-errors.js';
+import { A2aError } from '../a2a-errors.js';
 import { answerOf, dataOf, questionIdOf, REMOTE_STATE, stateName, textOf, userMessage } from './remote-task.js';
 
 /** Child-session state keys: the remote task, the question asked last, the answers forwarded, the questions counted. */
@@ -54,7 +54,7 @@ export class RemoteA2aAgent implements Agent {
       return;
     }
     if (state === REMOTE_STATE.inputRequired) yield* this.ask(ctx, task);
-    throw new A2aTaskFailedError(this.url, task.id, stateName(state), textOf(task.status?.message?.parts));
+    throw A2aError.taskFailed(this.url, task.id, stateName(state), textOf(task.status?.message?.parts));
   }
 
   /**
@@ -114,9 +114,9 @@ export class RemoteA2aAgent implements Agent {
     try {
       return await this.connect();
     } catch (error) {
-      throw error instanceof A2aConnectionError
+      throw error instanceof A2aError
         ? error
-        : new A2aConnectionError(this.url, `cannot read its agent card (${messageOf(error)}).`, { cause: error });
+        : A2aError.connection(this.url, `cannot read its agent card (${messageOf(error)}).`, { cause: error });
     }
   }
 
@@ -126,7 +126,7 @@ export class RemoteA2aAgent implements Agent {
     try {
       reply = await request();
     } catch (error) {
-      throw new A2aConnectionError(this.url, messageOf(error), { cause: error });
+      throw A2aError.connection(this.url, messageOf(error), { cause: error });
     }
     if ('status' in reply) return reply;
     return {

@@ -1,14 +1,15 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
-import { ConfigurationError } from '@replan/core';
+import { COMMON_IMAGE_TYPES, ConfigurationError, ModelError } from '@replan/core';
+import { imageTypeSet } from '@replan/core/agent-kit';
 import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
 import { callOptionsOf, mergeSettings } from './call-options.js';
 import type { AiSdkLanguageModel } from './language-model-v4.js';
 import { toModelError } from './map-error.js';
-import { AiSdkModelError, TimeoutError } from './model-errors.js';
 import { withRetries, type RetryOptions } from './model-retries.js';
 import { reasoningTagOf } from './provider-metadata.js';
 import { ResponseAssembler, StreamErrorPart, type AssemblerSink } from './response-assembler.js';
 import { readWithin } from './read-within.js';
+import type { MediaTarget } from './media-parts.js';
 import { toPrompt } from './to-prompt.js';
 import { asV3 } from './v4-adapter.js';
 
@@ -30,7 +31,7 @@ export interface AiSdkModelOptions extends RetryOptions {
   /** HTTP headers sent with every call (for HTTP-based providers). */
   readonly headers?: Record<string, string>;
   /**
-   * Longest wait between two parts of a stream before the call fails with `TimeoutError` and its
+   * Longest wait between two parts of a stream before the call fails with a `ModelError` of kind `timeout` and its
    * request is cancelled, ms (default 300 000; 0 = none).
    */
   readonly idleTimeoutMs?: number;
@@ -40,6 +41,13 @@ export interface AiSdkModelOptions extends RetryOptions {
    * Default: one `console.warn` line each.
    */
   readonly onWarning?: (message: string) => void;
+  /**
+   * The image types the model takes (default `COMMON_IMAGE_TYPES`: PNG, JPEG, WebP, GIF, what
+   * OpenAI, Anthropic and most others share). An image of another type in a user message is refused
+   * with `UnsupportedMediaError` before the request; one a tool returned is told to the model as
+   * text instead. E.g. `[...COMMON_IMAGE_TYPES, 'image/heic', 'image/heif']` for Gemini.
+   */
+  readonly imageTypes?: readonly string[];
 }
 
 /**
@@ -47,9 +55,9 @@ export interface AiSdkModelOptions extends RetryOptions {
  * (ai@7, `@ai-sdk/provider@4`), told apart at run time: `anthropic('claude-…')`,
  * `google('gemini-…')`, `bedrock(…)`, an OpenAI-compatible server, …) as a replan `ChatModel`.
  * Reasoning keeps its provider metadata, so Anthropic thinking signatures and Gemini thought
- * signatures go back on the next turn; failures are typed (`RateLimitError` with `retryAfter`,
- * `ContextLengthError` — also core's —, `AuthenticationError`, `InvalidRequestError`) and
- * retryable ones are retried. Calls go straight to `doGenerate` / `doStream`: URLs in the prompt
+ * signatures go back on the next turn; failures are core's `ModelError` (`kind`: `rate_limit`
+ * with `retryAfterMs`, `context_length`, `auth`, `invalid_request`, `overloaded` …; the provider's
+ * `APICallError` as `cause`) and retryable ones are retried. Calls go straight to `doGenerate` / `doStream`: URLs in the prompt
  * are passed to the provider, not downloaded.
  */
 export function aiSdkModel(languageModel: AiSdkLanguageModel, options: AiSdkModelOptions = {}): AiSdkChatModel {
@@ -72,6 +80,8 @@ export class AiSdkChatModel implements ChatModel {
   private readonly caller: LanguageModelV3;
   private readonly spec: 'v3' | 'v4';
   private readonly warned = new Set<string>();
+  /** Who the model is, for media: its id, provider and the image types it takes (`imageTypes`). */
+  private readonly media: MediaTarget;
 
   constructor(
     readonly languageModel: AiSdkLanguageModel,
@@ -100,6 +110,8 @@ export class AiSdkChatModel implements ChatModel {
       throw new ConfigurationError(
         `aiSdkModel "${this.id}": idleTimeoutMs must be a number of milliseconds, 0 or more (0 = no idle timeout).`,
       );
+    const imageTypes = imageTypeSet(options.imageTypes ?? COMMON_IMAGE_TYPES, `aiSdkModel "${this.id}"`);
+    this.media = { model: this.id, provider: languageModel.provider, imageTypes };
   }
 
   async generate(req: ModelRequest, opts?: ModelCallOptions): Promise<ModelResponse> {
@@ -124,7 +136,9 @@ export class AiSdkChatModel implements ChatModel {
           throw toModelError(error, { model: this.id, partial: acc.message() });
         });
         if (next === 'timeout')
-          throw new TimeoutError({
+          throw new ModelError({
+            kind: 'timeout',
+            hint: 'raise idleTimeoutMs if the model may stay silent this long',
             model: this.id,
             providerMessage: `the stream sent nothing for ${idleTimeoutMs} ms (idleTimeoutMs)`,
             partial: acc.message(),
@@ -142,7 +156,8 @@ export class AiSdkChatModel implements ChatModel {
       await reader.cancel().catch(() => {});
       reader.releaseLock();
     }
-    if (!acc.receivedAnything) throw new AiSdkModelError({ model: this.id, providerMessage: 'the stream ended without any output' });
+    if (!acc.receivedAnything)
+      throw new ModelError({ kind: 'unknown', retryable: true, model: this.id, providerMessage: 'the stream ended without any output' });
     yield { type: 'finish', response: this.responseOf(acc) };
   }
 
@@ -150,7 +165,7 @@ export class AiSdkChatModel implements ChatModel {
     const settings = mergeSettings(this.options.settings, req.settings);
     return {
       ...callOptionsOf(req, settings, this.namespace, this.options.providerOptions, this.spec),
-      prompt: toPrompt(req.messages, (what) => this.warnOnce(`${what} cannot be sent to an AI SDK model; it was left out`), this.id),
+      prompt: toPrompt(req.messages, (what) => this.warnOnce(`${what} cannot be sent to an AI SDK model; it was left out`), this.media),
       ...(this.options.headers ? { headers: this.options.headers } : {}),
       ...(opts?.signal ? { abortSignal: opts.signal } : {}),
     };
@@ -159,7 +174,9 @@ export class AiSdkChatModel implements ChatModel {
   private responseOf(acc: ResponseAssembler): ModelResponse {
     const response = acc.response();
     if (response) return response;
-    throw new AiSdkModelError({
+    throw new ModelError({
+      kind: 'unknown',
+      retryable: true,
       model: this.id,
       providerMessage: `the model finished with an error${acc.rawFinishReason ? ` (${acc.rawFinishReason})` : ''}`,
       partial: acc.message(),

@@ -1,6 +1,22 @@
 import type { LanguageModelV3FilePart, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
-import type { FileBlock, ImageBlock, MediaBlock, ToolResultContent } from '@replan/core';
-import { InvalidRequestError } from './model-errors.js';
+import { UnsupportedMediaError, type FileBlock, type ImageBlock, type MediaBlock, ModelError, type ToolResultContent } from '@replan/core';
+import { imageTypeRefusal, unsentToolMediaText } from '@replan/core/agent-kit';
+
+/** The model a prompt is for, as media sees it: its id, its provider, and the image types it takes. */
+export interface MediaTarget {
+  readonly model: string;
+  /** The language model's `provider` (`anthropic.messages`), naming who refuses in errors. */
+  readonly provider: string;
+  /** `aiSdkModel`'s `imageTypes` (default `COMMON_IMAGE_TYPES`). */
+  readonly imageTypes: ReadonlySet<string>;
+}
+
+/** An image of a type the model does not take: `UnsupportedMediaError`, before anything is sent. */
+function checkImage(block: ImageBlock | FileBlock, target: MediaTarget): void {
+  if (block.type !== 'image') return;
+  const refusal = imageTypeRefusal(block.mediaType, target.imageTypes, 'imageTypes');
+  if (refusal) throw new UnsupportedMediaError(block.mediaType, target.provider, refusal, target.model);
+}
 
 type ContentItem = Extract<LanguageModelV3ToolResultOutput, { type: 'content' }>['value'][number];
 
@@ -21,7 +37,8 @@ function sourceOf(block: MediaBlock, model: string): { readonly data: string } |
     const inline = dataUrl(block.url);
     return inline ? { data: inline.data } : { url: block.url };
   }
-  throw new InvalidRequestError({
+  throw new ModelError({
+    kind: 'invalid_request',
     model,
     providerMessage:
       `an ${block.type} names blob "${block.blob}" without its bytes: blobs are read from the session store by an agent's model call; ` +
@@ -29,9 +46,14 @@ function sourceOf(block: MediaBlock, model: string): { readonly data: string } |
   });
 }
 
-/** An image or file block as an AI SDK file part (an image is a file part with an `image/*` media type). */
-export function filePartOf(block: ImageBlock | FileBlock, model: string): LanguageModelV3FilePart {
-  const source = sourceOf(block, model);
+/**
+ * An image or file block as an AI SDK file part (an image is a file part with an `image/*` media
+ * type). An image of a type the model does not take is `UnsupportedMediaError` (with `check`, for
+ * what a person sent; an image the model itself made goes back unchecked).
+ */
+export function filePartOf(block: ImageBlock | FileBlock, target: MediaTarget, check = true): LanguageModelV3FilePart {
+  if (check) checkImage(block, target);
+  const source = sourceOf(block, target.model);
   return {
     type: 'file',
     mediaType: block.mediaType,
@@ -42,11 +64,20 @@ export function filePartOf(block: ImageBlock | FileBlock, model: string): Langua
   };
 }
 
-/** A tool's content-block output (text, images, files) as the items of an AI SDK `content` tool output. */
-export function contentItemsOf(content: readonly ToolResultContent[], model: string): ContentItem[] {
+/**
+ * A tool's content-block output (text, images, files) as the items of an AI SDK `content` tool
+ * output. An image the model does not take becomes a text item saying so: the model reads why,
+ * and the request still goes.
+ */
+export function contentItemsOf(content: readonly ToolResultContent[], target: MediaTarget): ContentItem[] {
   return content.map((block): ContentItem => {
     if (block.type === 'text') return { type: 'text', text: block.text };
-    const source = sourceOf(block, model);
+    try {
+      checkImage(block, target);
+    } catch (error) {
+      return { type: 'text', text: unsentToolMediaText(block, error as UnsupportedMediaError) };
+    }
+    const source = sourceOf(block, target.model);
     if (block.type === 'image')
       return 'url' in source
         ? { type: 'image-url', url: source.url }

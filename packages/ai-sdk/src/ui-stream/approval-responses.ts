@@ -1,6 +1,6 @@
 import type { AgentEvent, ApprovalAnswer, ResumeOptions, Run, Runner } from '@replan/core';
 import type { UIMessage } from 'ai';
-import { UnknownApprovalError } from './ui-stream-errors.js';
+import { UIStreamError } from './ui-stream-errors.js';
 
 /**
  * The approvals the client answered (`addToolApprovalResponse`): the tool parts of its last
@@ -41,7 +41,7 @@ export interface ResumeFromApprovalsOptions extends Omit<ResumeOptions, 'approva
  * Answers the session's approval requests with the client's approval responses and resumes the
  * run (`runner.resume({ approvals })`, streaming by default). `undefined` when the messages answer
  * no approval (a new user message: start a run instead). An answer to an approval the session is
- * not waiting for throws `UnknownApprovalError` before anything runs.
+ * not waiting for throws a `UIStreamError` of kind `unknown_approval` before anything runs.
  */
 export async function resumeFromApprovals(runner: Runner, options: ResumeFromApprovalsOptions): Promise<Run | undefined> {
   const { messages, ...resume } = options;
@@ -51,6 +51,6 @@ export async function resumeFromApprovals(runner: Runner, options: ResumeFromApp
   const session = await runner.sessionStore.get({ appName: runner.appName, userId: options.userId, id: options.sessionId });
   const open = openApprovals(session?.events ?? []);
   const unknown = ids.filter((id) => !open.includes(id));
-  if (unknown.length) throw new UnknownApprovalError(unknown, open);
+  if (unknown.length) throw UIStreamError.unknownApproval(unknown, open);
   return runner.resume({ stream: true, ...resume, approvals });
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SessionKey } from '@replan/core';
-import { ResumeIdError } from './ui-stream-errors.js';
+import { UIStreamError } from './ui-stream-errors.js';
 
 /**
  * A chunk's id: `<session tag>:<seq>.<n>` for the n-th chunk made from the stored event at position
@@ -30,11 +30,11 @@ export function formatChunkId(tag: string, position: ChunkPosition): string {
 
 const ID = /^([0-9a-f]{8}):(\d{1,12})(?:\.(\d{1,9})|\+(\d{1,9}))$/;
 
-/** Reads a resume id of `tag`'s session (`ResumeIdError` when it is not one). */
+/** Reads a resume id of `tag`'s session (a `UIStreamError` of kind `resume_id` when it is not one). */
 export function parseChunkId(id: string, tag: string): ChunkPosition {
   const match = ID.exec(id);
-  if (!match) throw new ResumeIdError(id, 'malformed', 'it is not a chunk id of a replan UI message stream');
-  if (match[1] !== tag) throw new ResumeIdError(id, 'other-session', "it comes from another session's stream");
+  if (!match) throw UIStreamError.resumeId(id, 'malformed', 'it is not a chunk id of a replan UI message stream');
+  if (match[1] !== tag) throw UIStreamError.resumeId(id, 'other-session', "it comes from another session's stream");
   const seq = Number(match[2]);
   return match[3] !== undefined ? { seq, n: Number(match[3]) } : { seq, k: Number(match[4]) };
 }

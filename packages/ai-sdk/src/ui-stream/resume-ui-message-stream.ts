@@ -6,7 +6,7 @@ import { chunkStream, type IdentifiedChunk } from './identified-chunks.js';
 import { SessionChangeWaiter, type SessionChangeSubscription } from './session-changes.js';
 import { resolveStreamSession, type StreamSessionRef } from './session-ref.js';
 import type { ReplanUIChunk } from './ui-data-parts.js';
-import { ResumeIdError, StreamSessionNotFoundError } from './ui-stream-errors.js';
+import { UIStreamError } from './ui-stream-errors.js';
 
 /** Options of `resumeUIMessageStream`: the session, and where to pick up. */
 export type ResumeUIMessageStreamOptions = StreamSessionRef & {
@@ -31,8 +31,8 @@ export type ResumeUIMessageStreamOptions = StreamSessionRef & {
  * can read the store (no Redis, no stream kept in memory): after `after`, or from the start of the
  * last run. Ends with the run (its end, or an interrupt once the run stopped), or when the session
  * moves on to a new run. A bad `after` (another session's id, past the end of the log) or a missing
- * session gives an empty stream whose only chunk is an `error` (`ResumeIdError`,
- * `StreamSessionNotFoundError`).
+ * session gives an empty stream whose only chunk is an `error` (a `UIStreamError` of kind
+ * `resume_id` or `session_not_found`).
  */
 export function resumeUIMessageStream(options: ResumeUIMessageStreamOptions): ReadableStream<ReplanUIChunk> {
   const controller = new AbortController();
@@ -71,9 +71,13 @@ function startOf(events: readonly AgentEvent[], tag: string, after: string | nul
     return { from, skip: -1, invocationId: events[from]?.invocationId };
   }
   const position = parseChunkId(after, tag);
-  if (position.seq < 1) throw new ResumeIdError(after, 'malformed', 'chunk positions start at 1');
+  if (position.seq < 1) throw UIStreamError.resumeId(after, 'malformed', 'chunk positions start at 1');
   if (position.seq > events.length)
-    throw new ResumeIdError(after, 'past-end', `the session's log has ${events.length} events, the id points at event ${position.seq}`);
+    throw UIStreamError.resumeId(
+      after,
+      'past-end',
+      `the session's log has ${events.length} events, the id points at event ${position.seq}`,
+    );
   const invocationId = events[position.seq - 1]?.invocationId;
   return position.n === undefined
     ? { from: position.seq, skip: -1, invocationId }
@@ -88,12 +92,12 @@ async function* replayed(options: ResumeUIMessageStreamOptions, signal: AbortSig
     chunk: { type: 'error', errorText: `${error.name}: ${error.message}` },
   });
   const session = await store.get(key);
-  if (!session) return yield failed(new StreamSessionNotFoundError(key.id));
+  if (!session) return yield failed(UIStreamError.sessionNotFound(key.id));
   let start: Start;
   try {
     start = startOf(session.events, tag, options.after);
   } catch (error) {
-    if (error instanceof ResumeIdError) return yield failed(error);
+    if (error instanceof UIStreamError) return yield failed(error);
     throw error;
   }
   const { invocationId } = start;

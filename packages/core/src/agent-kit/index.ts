@@ -16,9 +16,11 @@
  *   in a prompt so it cannot pose as the prompt's own text (`QUOTE_BEGIN`, `QUOTE_END`, …);
  *   `headTailPreview` shortens a long value the way offloaded tool results are shown.
  * - Prompt caching: `requestCache` makes a request's `cache` from an agent's `PromptCacheOptions`.
- * - Models: `markContextLengthError` makes a model's own overflow error an instance of core's
- *   `ContextLengthError` (so compaction recognises it) while it keeps its own class.
- * - Fallback: `fallbackReasonOf` says whether another model may answer an error (and why);
+ * - Models: `retryModelCall` is the one retry loop of a model call (retries a `ModelError` while it
+ *   is `retryable`, honours `retryAfterMs`, stops waiting on abort); `kindOfStatus` maps an HTTP status;
+ *   `imageTypeRefusal` is the check a model makes before it sends an image (refused:
+ *   `UnsupportedMediaError`, or for a tool's image the `unsentToolMediaText` the model reads).
+ * - Fallback: `modelErrorKindOf` reads the `ModelError` kind of any failure, as `fallbackModel` does;
  *   `withoutForeignReasoning` downgrades other providers' (or other models') signed or encrypted reasoning, as
  *   `fallbackModel` does before each call.
  * - Stopping: `abortErrorOf`, `raceAbort`, `RunInterruptedSignal`; `AsyncQueue` merges the
@@ -44,8 +46,10 @@ export { RunBudget } from '../invocation/run-limits.js';
 export { RunInterruptedSignal } from '../invocation/run-interrupted.js';
 export { assertAgentName } from '../invocation/agent-name.js';
 export { runAgent } from '../invocation/run-agent.js';
-export { markContextLengthError } from '../errors/context-length-error.js';
-export { fallbackReasonOf, FALLBACK_REASONS } from '../models/fallback-reason.js';
+export { retryModelCall } from '../models/model-retries.js';
+export type { RetryModelCallOptions } from '../models/model-retries.js';
+export { modelErrorKindOf, kindOfStatus } from '../models/model-error-kind-of.js';
+export { imageTypeRefusal, imageTypeSet, normalMediaType, unsentToolMediaText } from '../messages/image-types.js';
 export { withoutForeignReasoning, isProviderBound } from '../models/foreign-reasoning.js';
 export type { ReasoningTarget } from '../models/foreign-reasoning.js';
 
@@ -76,7 +80,7 @@ export { PLAN_REACT_TAGS, splitPlanReActTags, joinPlanReActTags } from '../reaso
 export { callModelThrough } from '../middleware/call-model-through.js';
 
 // Stopping and concurrency
-export { abortErrorOf, raceAbort } from '../invocation/abort.js';
+export { abortErrorOf, raceAbort } from '../errors/abort.js';
 export { AsyncQueue } from '../invocation/async-queue.js';
 export { AnswerGate, withheldAnswers } from '../guardrails/answer-gate.js';
 export type { GateRelease, WithheldAnswer } from '../guardrails/answer-gate.js';

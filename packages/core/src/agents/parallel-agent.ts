@@ -2,7 +2,7 @@ import { runAgent } from '../invocation/run-agent.js';
 import type { AgentEvent, Interrupt } from '../events/agent-event.js';
 import { RunAbortedError } from '../errors/run-errors.js';
 import type { Agent } from '../invocation/agent.js';
-import { abortErrorOf } from '../invocation/abort.js';
+import { abortErrorOf } from '../errors/abort.js';
 import { AsyncQueue } from '../invocation/async-queue.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
 import { RunInterruptedSignal } from '../invocation/run-interrupted.js';

@@ -148,6 +148,7 @@ export class ReActAgent implements Agent {
       : buildContextMessages(ctx, this.options);
     // Without middleware the loop allocates nothing for it (the fast path of every plain agent).
     const mw = this.middleware.length ? new MiddlewareRun(ctx, this.options.model, own) : undefined;
+    if (mw) mw.iteration = iteration;
     const emit = (draft: EventDraft): AgentEvent => {
       const written = mw?.state.take();
       if (!written) return ctx.event(draft);
@@ -176,11 +177,10 @@ export class ReActAgent implements Agent {
 
       const request = await this.request(ctx, messages);
       let response: ModelResponse;
-      if (mw && this.modelChain) {
-        mw.iteration = iteration;
-        response = yield* modelTurnThrough(ctx, mw, this.modelChain, this.options.model, request);
-      } else response = yield* callModel(ctx, this.options.model, request);
+      if (mw && this.modelChain) response = yield* modelTurnThrough(ctx, mw, this.modelChain, this.options.model, request);
+      else response = yield* callModel(ctx, this.options.model, request);
       iteration++;
+      if (mw) mw.iteration = iteration; // what the tool calls of this turn and the next request see
       const message = response.message;
       const usage = response.usage ? { usage: response.usage } : {};
       const calls = toolCallsOf(message);

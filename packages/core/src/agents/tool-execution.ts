@@ -11,7 +11,7 @@ import { mediaContentProblem, withBase64Media } from '../messages/media-check.js
 import { TOOL_RUNTIME, type ToolRuntime } from '../invocation/tool-runtime.js';
 import { BudgetExceededError } from '../errors/run-errors.js';
 import { ConcurrentUpdateError } from '../errors/session-errors.js';
-import { abortErrorOf, raceAbort, stoppedError, throwIfStopped } from '../invocation/abort.js';
+import { abortErrorOf, raceAbort, stoppedError, throwIfStopped } from '../errors/abort.js';
 import { AsyncQueue } from '../invocation/async-queue.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
 import type { RunObservation } from '../observe/run-observation.js';

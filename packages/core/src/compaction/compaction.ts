@@ -1,4 +1,4 @@
-import { isContextLengthError } from '../errors/context-length-error.js';
+import { modelErrorOf } from '../errors/model-error.js';
 import type { ChatModel, ModelRequest, ModelResponse } from '../models/chat-model.js';
 import type { Middleware, MiddlewareContext } from '../middleware/middleware.js';
 import { type CompactionOptions, type ResolvedCompaction, resolveCompaction } from './compaction-options.js';
@@ -8,9 +8,9 @@ import { TurnCompactor } from './turn-compactor.js';
  * Keeps a long turn inside the model's window, as middleware: `middleware: [compaction({ ... })]`.
  * Past `triggerRatio × maxInputTokens` (estimated before each call) the older part of this run's
  * turn is replaced by a quoted summary, recorded as an `actions.compaction` event that a resumed
- * or replayed run reads back instead of summarising again; a `ContextLengthError` compacts and
- * retries once. List `offloadToolResults()` before it, so it measures and summarises what the
- * model is shown.
+ * or replayed run reads back instead of summarising again; a `ModelError` of kind
+ * `context_length` compacts and retries once. List `offloadToolResults()` before it, so it
+ * measures and summarises what the model is shown.
  */
 export function compaction(options: CompactionOptions = {}): Middleware {
   // The numbers are checked now (a window stands in until the agent's model is known); a missing window at the first call.
@@ -47,7 +47,7 @@ export function compaction(options: CompactionOptions = {}): Middleware {
       try {
         response = await next(sent);
       } catch (error) {
-        if (!isContextLengthError(error)) throw error;
+        if (modelErrorOf(error)?.kind !== 'context_length') throw error;
         const smaller = await compactor.prepare(ctx, build, true);
         if (!smaller) throw error; // nothing left to summarise: the overflow stands
         sent = smaller;

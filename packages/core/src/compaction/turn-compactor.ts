@@ -71,7 +71,7 @@ export class TurnCompactor {
 
   /**
    * The request for the next model call: compacted first when its estimate passes the trigger (or
-   * always when `force`, after a `ContextLengthError`). Yields the compaction event it stores.
+   * always when `force`, after a `context_length` `ModelError`). Yields the compaction event it stores.
    * Returns `undefined` when `force` found nothing left to summarise.
    */
   async prepare(ctx: MiddlewareContext, build: RequestBuilder, force = false): Promise<ModelRequest | undefined> {

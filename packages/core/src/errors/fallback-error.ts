@@ -10,7 +10,7 @@ export interface FallbackAttempt {
 /**
  * Every model of a `fallbackModel` that was tried failed with an error another model may fix (rate
  * limit, overload, 5xx, timeout, connection, context length). `attempts` lists each model's error
- * in the order tried; `cause` is the last one, so `isContextLengthError` still sees an overflow.
+ * in the order tried; `cause` is the last one, so `modelErrorOf` still finds its `ModelError`.
  */
 export class FallbackExhaustedError extends ReplanError {
   readonly attempts: readonly FallbackAttempt[];

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from './replan-error.js';
+import { InvalidArgumentError, ReplanError } from './replan-error.js';
 
 /**
  * An image or file block is malformed: `data` that is not standard base64, no media type, not
@@ -13,5 +13,26 @@ export class InvalidMediaError extends InvalidArgumentError {
     readonly problem: string,
   ) {
     super(`Invalid media block (${where}): ${problem}`);
+  }
+}
+
+/**
+ * An image or file the model's server does not take (its media type, or the way it is given: a
+ * URL where the server wants the bytes). Thrown by a model before the request is sent: nothing
+ * reached the server. Names the media type and the provider, and what the provider takes instead.
+ * (An image or file a tool returned is not refused: the model reads a text saying why instead.)
+ */
+export class UnsupportedMediaError extends ReplanError {
+  constructor(
+    /** The block's media type, e.g. `image/svg+xml`. */
+    readonly mediaType: string,
+    /** Who refuses it, e.g. `Ollama`, `OpenAI chat completions`. */
+    readonly provider: string,
+    /** Why, and what to do instead. */
+    readonly reason: string,
+    /** The model the request was for. */
+    readonly model?: string,
+  ) {
+    super(`${model ? `model "${model}" (${provider})` : provider} does not take ${mediaType}: ${reason}`);
   }
 }

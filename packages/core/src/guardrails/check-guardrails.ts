@@ -1,4 +1,4 @@
-import { abortErrorOf, raceAbort } from '../invocation/abort.js';
+import { abortErrorOf, raceAbort } from '../errors/abort.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
 import { GuardrailError } from './guardrail-error.js';
 import { type Guardrail, guardrailName } from '../invocation/guardrail.js';

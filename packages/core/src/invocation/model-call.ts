@@ -2,7 +2,7 @@ import type { AgentEvent } from '../events/agent-event.js';
 import { ModelCallError } from '../errors/run-errors.js';
 import { ReplayError } from '../errors/replay-errors.js';
 import type { ChatModel, ModelCallAgent, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
-import { abortErrorOf, raceAbort } from './abort.js';
+import { abortErrorOf, raceAbort } from '../errors/abort.js';
 import type { InvocationContext } from './invocation-context.js';
 import { describeRequest } from '../models/request-fingerprint.js';
 import { noteModelResponse } from './response-record.js';

@@ -2,7 +2,8 @@ import { ConfigurationError } from '../errors/replan-error.js';
 import { FallbackExhaustedError, type FallbackAttempt } from '../errors/fallback-error.js';
 import { isProviderBound, withoutForeignReasoning } from './foreign-reasoning.js';
 import type { AnsweringModel, ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from './chat-model.js';
-import { fallbackReasonOf, FALLBACK_REASONS, type FallbackReason } from './fallback-reason.js';
+import { type ModelErrorKind, modelErrorOf } from '../errors/model-error.js';
+import { modelErrorKindOf } from './model-error-kind-of.js';
 
 /** A model failed and the next one is about to be asked (`FallbackModelOptions.onFallback`). */
 export interface FallbackInfo {
@@ -10,19 +11,20 @@ export interface FallbackInfo {
   readonly from: string;
   /** The `ChatModel.id` of the model asked next. */
   readonly to: string;
-  /** Why the error allows another model; `undefined` when only a `retryOn` function allowed it. */
-  readonly reason: FallbackReason | undefined;
+  /** The failure's `ModelErrorKind`; `undefined` when only a `retryOn` function allowed an error of no kind. */
+  readonly kind: ModelErrorKind | undefined;
   readonly error: unknown;
 }
 
 export interface FallbackModelOptions {
   /**
-   * Which failures the next model answers: a list of reasons (default: all of them), or a function
-   * of the error and its reason (`undefined` for an error no reason covers, such as an invalid
-   * request) that returns true to fall back. A context overflow only ever goes to a model with a
-   * larger `contextWindow`. An abort of the caller's signal is never handed on.
+   * Which failures the next model answers: a list of `ModelError` kinds (default: `rate_limit`,
+   * `overloaded`, `server`, `timeout`, `connection`, `context_length`), or a function of the error
+   * and its kind (`undefined` for an error that is no model failure) that returns true to fall back.
+   * A context overflow only ever goes to a model with a larger `contextWindow`. An abort of the
+   * caller's signal is never handed on.
    */
-  readonly retryOn?: readonly FallbackReason[] | ((error: unknown, reason: FallbackReason | undefined) => boolean);
+  readonly retryOn?: readonly ModelErrorKind[] | ((error: unknown, kind: ModelErrorKind | undefined) => boolean);
   /** This model's id for budgets and logs before a call is answered (default: the primary's id). */
   readonly id?: string;
   /** Told each time a failure is handed to the next model (called synchronously; must not throw). */
@@ -36,10 +38,11 @@ export interface FallbackChatModel extends ChatModel {
 }
 
 /**
- * A `ChatModel` that asks `primary` and, when it fails with a rate limit (429, quota), an overload
- * (503, 529), another 5xx, a timeout or a connection error, asks the next model — never on an
- * invalid request (400), an auth error or an abort. A `ContextLengthError` goes only to a later
- * model whose `contextWindow` is larger than the failing one's.
+ * A `ChatModel` that asks `primary` and, when it fails with a `ModelError` of kind `rate_limit`
+ * (429, quota), `overloaded` (503, 529), `server` (another 5xx), `timeout` or `connection`, asks the
+ * next model — never on an invalid request, an auth error, a content filter or an abort. A
+ * `context_length` failure goes only to a later model whose `contextWindow` is larger than the
+ * failing one's. The kind is read from the error (`modelErrorKindOf`), never from its class name.
  *
  * The answering model is named in the response's `model`, so the stored event's `meta.model`,
  * budgets and observers' model-call ends show who answered, and its signed or encrypted reasoning
@@ -127,11 +130,14 @@ class FallbackModel implements FallbackChatModel {
   }
 }
 
+/** What `fallbackModel` hands on by default: failures another model (or a larger one) may answer. */
+const FALLBACK_KINDS: readonly ModelErrorKind[] = ['rate_limit', 'overloaded', 'server', 'timeout', 'connection', 'context_length'];
+
 /** The order of a request's attempts and the failures so far. */
 class Tries {
   private index = 0;
   private readonly attempts: FallbackAttempt[] = [];
-  private last: { readonly model: ChatModel; readonly error: unknown; readonly reason: FallbackReason | undefined } | undefined;
+  private last: { readonly model: ChatModel; readonly error: unknown; readonly kind: ModelErrorKind | undefined } | undefined;
   /** After a context overflow: the window a later model must exceed. */
   private mustExceed: number | undefined;
 
@@ -146,8 +152,7 @@ class Tries {
       const model = this.models[this.index++] as ChatModel;
       const window = this.mustExceed;
       if (window !== undefined && !(model.contextWindow !== undefined && model.contextWindow > window)) continue;
-      if (this.last)
-        this.options.onFallback?.({ from: this.last.model.id, to: model.id, reason: this.last.reason, error: this.last.error });
+      if (this.last) this.options.onFallback?.({ from: this.last.model.id, to: model.id, kind: this.last.kind, error: this.last.error });
       return model;
     }
     return undefined;
@@ -156,13 +161,13 @@ class Tries {
   /** Records a failure another model may answer; throws `error` itself when none may. */
   failed(model: ChatModel, error: unknown, signal: AbortSignal | undefined): void {
     if (signal?.aborted) throw error;
-    const reason = fallbackReasonOf(error);
-    const retryOn = this.options.retryOn ?? FALLBACK_REASONS;
-    const allowed = typeof retryOn === 'function' ? retryOn(error, reason) : reason !== undefined && retryOn.includes(reason);
+    const kind = modelErrorKindOf(error);
+    const retryOn = this.options.retryOn ?? FALLBACK_KINDS;
+    const allowed = typeof retryOn === 'function' ? retryOn(error, kind) : kind !== undefined && retryOn.includes(kind);
     if (!allowed) throw error;
     this.attempts.push({ model: model.id, error });
-    this.last = { model, error, reason };
-    if (reason === 'context_length') {
+    this.last = { model, error, kind };
+    if (kind === 'context_length') {
       const window = contextWindowOf(error) ?? model.contextWindow;
       // An unknown window cannot be exceeded knowingly: no later model is asked.
       if (window === undefined) this.index = this.models.length;
@@ -178,8 +183,7 @@ class Tries {
 }
 
 function contextWindowOf(error: unknown): number | undefined {
-  const window = typeof error === 'object' && error !== null ? (error as { contextWindow?: unknown }).contextWindow : undefined;
-  return typeof window === 'number' ? window : undefined;
+  return modelErrorOf(error)?.contextWindow;
 }
 
 /** The request as `model` may receive it: other providers' and other models' bound reasoning downgraded (see `fallbackModel`). */

@@ -4,7 +4,7 @@ import { agentEventSchema, messageSchema } from '../events/event-schema.js';
 import type { Message } from '../messages/message.js';
 import type { FinishReason, ModelResponse } from '../models/chat-model.js';
 import type { Session } from '../sessions/session.js';
-import { ReplayRecordingError } from '../errors/replay-errors.js';
+import { replayRecordingInvalid } from '../errors/replay-errors.js';
 import type { RequestRecord } from '../models/request-fingerprint.js';
 
 /** A recording to replay: a stored session (e.g. `await store.get(key)`), an object with its events, or the events. */
@@ -52,13 +52,13 @@ const eventName = (index: number, id: string | undefined) => `event ${index}${id
 /**
  * The events of a recording, stored ones only (partial events are never stored), each checked
  * against the event schema stores read with: a recording edited by hand, cut short or written by
- * another program fails here with `ReplayRecordingError` naming the event and what is wrong,
+ * another program fails here with a `ReplayError` of kind `recording` naming the event and what is wrong,
  * instead of a `TypeError` deep inside a replayed run.
  */
 export function recordedEvents(session: RecordedSession): readonly AgentEvent[] {
   const events = Array.isArray(session) ? session : session && (session as { readonly events?: unknown }).events;
   if (!Array.isArray(events))
-    throw new ReplayRecordingError(
+    throw replayRecordingInvalid(
       'A recording must be a session, an object with `events`, or an array of events (e.g. `await store.get({ appName, userId, id })`).',
     );
   const stored: AgentEvent[] = [];
@@ -77,7 +77,7 @@ export function recordedEvents(session: RecordedSession): readonly AgentEvent[] 
         .slice(0, 3)
         .map((i) => `${i.path.length ? i.path.join('.') : '(the event)'}: ${i.message}`)
         .join('; ');
-      throw new ReplayRecordingError(
+      throw replayRecordingInvalid(
         `The recording's ${eventName(index, id)} is not a valid event: ${issues}. ` +
           'Was it edited, cut short or written by another program? Record the session again (or fix that event).',
         index,
@@ -111,14 +111,14 @@ export function recordedResponses(session: RecordedSession): Map<string, Recorde
     if (stored === undefined) continue;
     const parsed = storedRequestSchema.safeParse(stored);
     if (!parsed.success)
-      throw new ReplayRecordingError(
+      throw replayRecordingInvalid(
         `Event ${event.id} (agent "${event.path}") has a malformed meta.request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}. Was the session written by another program?`,
         undefined,
         event.id,
       );
     const message = (parsed.data.response as Message | undefined) ?? event.message;
     if (!message)
-      throw new ReplayRecordingError(
+      throw replayRecordingInvalid(
         `Event ${event.id} (agent "${event.path}") records a model request but holds no response message.`,
         undefined,
         event.id,
@@ -143,7 +143,7 @@ export function recordedResponses(session: RecordedSession): Map<string, Recorde
 /**
  * Checks a recording as `ReplayModel.fromSession` and `replayTools` read it: every stored event
  * against the event schema, and the recorded model requests. Returns its stored events (partial
- * ones left out); throws `ReplayRecordingError` naming the first event at fault and what is wrong.
+ * ones left out); throws a `ReplayError` of kind `recording` naming the first event at fault and what is wrong.
  * For a recording read from a file before anything replays it (as `readRecordingFile` does).
  */
 export function checkRecording(session: RecordedSession): readonly AgentEvent[] {

@@ -1,4 +1,4 @@
-import { ReplayCallerUnknownError, ReplayExhaustedError, ReplayMismatchError } from '../errors/replay-errors.js';
+import { replayCallerUnknown, replayExhausted, replayMismatch } from '../errors/replay-errors.js';
 import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
 import { type RecordedResponse, type RecordedSession, recordedResponses } from './recorded-session.js';
 import { describeRequest, newRequestChain, type RequestChain, requestDifferences } from '../models/request-fingerprint.js';
@@ -7,7 +7,7 @@ import { RecordedOrder } from './recorded-order.js';
 
 export interface ReplayModelOptions {
   /**
-   * Compare each request's fingerprint with the recorded one and throw `ReplayMismatchError` on
+   * Compare each request's fingerprint with the recorded one and throw a `ReplayError` of kind `mismatch` on
    * the first difference (default `true`). With `false` (and no `fallback`) the recorded answers
    * are served whatever the agents ask; the first difference is kept in `divergence`.
    */
@@ -57,8 +57,8 @@ interface PathReplay {
  * calling agent comes from `ModelCallOptions.agent`, which core's model-call primitive passes.
  *
  * Strict (the default): each request must have the recorded fingerprint, else
- * `ReplayMismatchError` names the path, the call and what differs; a call past the recording
- * throws `ReplayExhaustedError`. With `fallback`, a path continues live from its first difference.
+ * A `ReplayError` of kind `mismatch` names the path, the call and what differs; a call past the recording
+ * throws one of kind `exhausted`. With `fallback`, a path continues live from its first difference.
  * Both errors stop the run (a graph step does not turn them into a step failure).
  *
  * ```ts
@@ -169,7 +169,7 @@ export class ReplayModel implements ChatModel {
   /** The recorded answer for this call, or the live model to ask; throws where strict replay must stop. */
   private answer(request: ModelRequest, opts: ModelCallOptions): { response: ModelResponse; live?: never } | { live: ChatModel } {
     const path = opts.agent?.path;
-    if (path === undefined) throw new ReplayCallerUnknownError(this.id);
+    if (path === undefined) throw replayCallerUnknown(this.id);
     let replay = this.paths.get(path);
     if (!replay) {
       replay = newPath([]);
@@ -179,14 +179,14 @@ export class ReplayModel implements ChatModel {
     if (replay.live) return { live: this.fallback as ChatModel };
     const recorded = replay.recorded[replay.served];
     if (!recorded) {
-      if (!this.fallback) throw new ReplayExhaustedError(path, callIndex, replay.recorded.length);
+      if (!this.fallback) throw replayExhausted(path, callIndex, replay.recorded.length);
       return this.goLive(replay, { path, callIndex, differences: ['past the end of the recording'] });
     }
     const now = describeRequest(request, replay.chain);
     if (now.fingerprint !== recorded.request.fingerprint) {
       const divergence = { path, callIndex, differences: requestDifferences(recorded.request, now, replay.chain.chain, request) };
       if (this.fallback) return this.goLive(replay, divergence);
-      if (this.strict) throw new ReplayMismatchError(path, callIndex, divergence.differences);
+      if (this.strict) throw replayMismatch(path, callIndex, divergence.differences);
       this.firstDivergence ??= divergence;
     }
     replay.served++;

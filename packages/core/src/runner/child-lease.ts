@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { abortErrorOf } from '../invocation/abort.js';
+import { abortErrorOf } from '../errors/abort.js';
 import { type LeaseLostError, SessionBusyError } from '../errors/session-errors.js';
 import type { SessionKey } from '../sessions/session.js';
 import type { AppendOptions, SessionStore } from '../sessions/session-store.js';

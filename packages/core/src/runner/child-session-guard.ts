@@ -1,12 +1,12 @@
 import { childSessionRoot } from '../sessions/child-session-root.js';
-import { ChildSessionResumeError } from '../errors/composition-errors.js';
+import { ChildSessionError } from '../errors/composition-errors.js';
 import type { Session } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { readInvocation } from './invocation-log.js';
 
 /**
  * Refuses a `Runner` run or resume addressed to a child session of an `agentTool` call
- * (`ChildSessionResumeError`): the runner's agent is not the one that runs there, and an answer
+ * (a `ChildSessionError` of kind `resume`): the runner's agent is not the one that runs there, and an answer
  * stored in the child would never reach the tool call waiting for it in the parent. The error
  * names the root session and, for each interrupt id asked about (else each open one), the root's
  * id to answer instead. A no-op for any other session.
@@ -21,5 +21,5 @@ export async function refuseChildSession(
   if (!root) return;
   const ids = asked.length ? asked : (readInvocation(session.events)?.openInterrupts.map((i) => i.id) ?? []);
   const outer = Object.fromEntries(ids.map((id) => [id, `${root.interruptPrefix}${id}`]));
-  throw new ChildSessionResumeError(session.id, root.parentSessionId, root.toolCallId, root.rootSessionId, outer, action);
+  throw ChildSessionError.resume(session.id, root.parentSessionId, root.toolCallId, root.rootSessionId, outer, action);
 }

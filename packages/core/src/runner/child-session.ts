@@ -1,7 +1,7 @@
 import type { Agent } from '../invocation/agent.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
 import { AGENT_TOOL_INPUT_KIND, type ChildSessionLink, readChildSessionLink } from '../sessions/child-session-link.js';
-import { ChildSessionConflictError, ChildSessionMissingError } from '../errors/composition-errors.js';
+import { ChildSessionError } from '../errors/composition-errors.js';
 import { ConfigurationError } from '../errors/replan-error.js';
 import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
@@ -53,7 +53,7 @@ export async function runChildSession(options: ChildRunOptions): Promise<RunResu
     const existing = lease ? await leasedRead(store, key, lease, parent.services.signal) : await store.get(key);
     if (existing) return await continueChild(store, existing, options, lease);
     const answered = Object.keys(options.values);
-    if (answered.length) throw new ChildSessionMissingError(key.id, answered);
+    if (answered.length) throw ChildSessionError.missing(key.id, answered);
     return await startChild(store, options, lease);
   } finally {
     await lease?.end();
@@ -198,9 +198,9 @@ async function continueChild(
 ): Promise<RunResult> {
   const link = readChildSessionLink(session.events[0]?.meta);
   if (!link || link.parentSessionId !== options.link.parentSessionId || link.toolCallId !== options.link.toolCallId)
-    throw new ChildSessionConflictError(session.id, options.link);
+    throw ChildSessionError.conflict(session.id, options.link);
   const log = readInvocation(session.events);
-  if (!log) throw new ChildSessionConflictError(session.id, options.link);
+  if (!log) throw ChildSessionError.conflict(session.id, options.link);
   const stored = (status: RunStatus, error?: Error): Promise<RunResult> =>
     buildRunResult({ store, session, invocationId: log.invocationId, prices: options.parent.services.budget.prices }, { status, error });
   if (log.end) {

@@ -1,6 +1,6 @@
 import { runAgent } from '../invocation/run-agent.js';
 import type { Agent } from '../invocation/agent.js';
-import { abortErrorOf } from '../invocation/abort.js';
+import { abortErrorOf } from '../errors/abort.js';
 import { InvocationContext, type LiveSession } from '../invocation/invocation-context.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
 import { LeaseLostError } from '../errors/session-errors.js';

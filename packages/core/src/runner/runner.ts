@@ -164,7 +164,7 @@ export class Runner {
    * Continues the session's last invocation. With `values`, answers its open interrupts (the
    * tools that asked run again and receive them). Without, continues after a crash, an abort or
    * a budget stop; a finished invocation returns its stored result without calling any model.
-   * A child session of an `agentTool` call is refused (`ChildSessionResumeError`, naming the root
+   * A child session of an `agentTool` call is refused (a `ChildSessionError` of kind `resume`, naming the root
    * session and interrupt ids to answer instead): it is resumed only through its root session.
    */
   resume(options: ResumeOptions): Run {

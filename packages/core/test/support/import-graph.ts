@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import ts from 'typescript-5';
 
 /** A package's files (paths relative to its `src`) and the files of it each one imports. */
 export type ImportGraph = ReadonlyMap<string, readonly string[]>;

@@ -1,15 +1,18 @@
 // @ts-check
 /**
  * One worker process of the DBOS tests: `dbosRuns` serving app `e2e` (the graph scenario of the
- * e2e kill tests) or `approve` (a ReAct agent whose `record` tool needs approval), until SIGTERM
+ * e2e kill tests), `approve` (a ReAct agent whose `record` tool needs approval) or `slow` (a ReAct
+ * agent whose one tool takes `toolMs`, default 2 s, and ignores its abort signal), until SIGTERM
  * (graceful) or SIGKILL (a crash). Runs on the built packages (dist).
  *
  * Usage: node dbos-worker.mjs '<json config>'
  *   { connectionString, systemDatabaseUrl, schema, workDir, label, leaseMs, latencyMs, toolMs?, concurrency, app, variant? }
- *   (toolMs: added to each graph tool call's time, so a kill can land while a call runs)
+ *   (toolMs: added to each graph tool call's time, so a kill can land while a call runs; app `slow`: its tool's time;
+ *   createDelayMs: how long creating a session waits, after its `<id>:create` line in effects.log)
  * Prints `READY` once DBOS is launched. Writes, in workDir:
  *   effects.log — one line per side effect: { key, label } (repeats included);
- *   appends.log — one line per committed append: { session, label, owner, token, from, to }.
+ *   appends.log — one line per committed append: { session, label, owner, token, from, to };
+ *   releases.log — one line per lease a run released as it ended: { session, label }.
  */
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +23,7 @@ import { PostgresSessionStore } from '@replan/postgres';
 import { dbosRuns } from '@replan/dbos';
 import { buildGraphAgent } from '../../../../tests/e2e/child/graph-scenario.mjs';
 
-/** @type {{ connectionString: string, systemDatabaseUrl: string, schema: string, workDir: string, label: string, leaseMs: number, latencyMs: number, toolMs?: number, concurrency: number, app: 'e2e' | 'approve', variant?: string }} */
+/** @type {{ connectionString: string, systemDatabaseUrl: string, schema: string, workDir: string, label: string, leaseMs: number, latencyMs: number, toolMs?: number, createDelayMs?: number, concurrency: number, app: 'e2e' | 'approve' | 'slow', variant?: string }} */
 const config = JSON.parse(process.argv[2] ?? '{}');
 const line = (/** @type {string} */ file, /** @type {object} */ entry) =>
   appendFileSync(join(config.workDir, file), `${JSON.stringify(entry)}\n`);
@@ -32,11 +35,24 @@ const log = {
 
 const inner = new PostgresSessionStore({ connectionString: config.connectionString, schema: config.schema, maxConnections: 4 });
 /**
- * The store, with every committed append logged with the lease it carried.
+ * The store, with every committed append logged with the lease it carried, every lease released
+ * logged (a run releases its lease as it ends), and each session's creation held back
+ * `createDelayMs` when set.
  * @type {import('@replan/core').SessionStore}
  */
 const store = new Proxy(inner, {
   get(target, prop, receiver) {
+    if (prop === 'create' && config.createDelayMs)
+      return async (/** @type {import('@replan/core').CreateSessionInput} */ session, /** @type {any} */ events) => {
+        line('effects.log', { key: `${session.id}:create`, label: config.label });
+        await new Promise((r) => setTimeout(r, config.createDelayMs));
+        return target.create(session, events);
+      };
+    if (prop === 'releaseLease')
+      return async (/** @type {import('@replan/core').SessionKey} */ key, /** @type {any} */ lease) => {
+        await target.releaseLease(key, lease);
+        line('releases.log', { session: key.id, label: config.label });
+      };
     if (prop !== 'appendEvents') {
       const value = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
@@ -81,10 +97,33 @@ function approvalAgent() {
   return new ReActAgent({ name: 'agent', model, tools: [record] });
 }
 
+/** A ReAct agent whose one tool takes `toolMs` and ignores its abort signal, then answers. */
+function slowAgent() {
+  const wait = tool({
+    name: 'wait',
+    description: 'Waits.',
+    parameters: z.object({}),
+    execute: async (_args, ctx) => {
+      log.applyOnce(ctx.idempotencyKey);
+      await new Promise((r) => setTimeout(r, config.toolMs ?? 2_000)); // ctx.signal ignored on purpose
+      line('effects.log', { key: `${ctx.idempotencyKey}:end`, label: config.label });
+      return 'waited';
+    },
+  });
+  const model = new ScriptedModel({
+    latencyMs: config.latencyMs,
+    respond: (request) =>
+      request.messages.flatMap((m) => toolResultsOf(m)).length ? 'done' : callTools({ name: 'wait', args: {}, id: 'wait-1' }),
+  });
+  return new ReActAgent({ name: 'agent', model, tools: [wait] });
+}
+
 const agent =
   config.app === 'approve'
     ? approvalAgent()
-    : buildGraphAgent({ latencyMs: config.latencyMs, toolMs: config.toolMs ?? 0, mark: () => undefined, log });
+    : config.app === 'slow'
+      ? slowAgent()
+      : buildGraphAgent({ latencyMs: config.latencyMs, toolMs: config.toolMs ?? 0, mark: () => undefined, log });
 const runner = new Runner({ agent, appName: config.app, sessionStore: store, leaseMs: config.leaseMs, owner: config.label });
 const runs = dbosRuns({
   runners: [runner],

@@ -24,7 +24,7 @@ export const lines = async <T>(file: string): Promise<T[]> =>
 
 /**
  * A throwaway cluster with one session schema and one DBOS system database for the file, this
- * process launched as a DBOS client (`worker: false`) for apps `e2e` and `approve`, and worker
+ * process launched as a DBOS client (`worker: false`) for apps `e2e`, `approve` and `slow`, and worker
  * processes started with `worker()` (all killed in `afterAll`).
  */
 export function useDbos(options: { leaseMs: number }) {
@@ -44,7 +44,7 @@ export function useDbos(options: { leaseMs: number }) {
     state.store = new PostgresSessionStore({ connectionString, schema: state.schema, maxConnections: 4 });
     const idle = () => new ReActAgent({ name: 'agent', model: new ScriptedModel({ respond: () => 'unused' }) });
     state.runs = dbosRuns({
-      runners: ['e2e', 'approve'].map((appName) => new Runner({ agent: idle(), appName, sessionStore: state.store! })),
+      runners: ['e2e', 'approve', 'slow'].map((appName) => new Runner({ agent: idle(), appName, sessionStore: state.store! })),
       pollMs: 50,
     });
     await state.runs.launch({ systemDatabaseUrl: state.systemDatabaseUrl, worker: false });

@@ -12,10 +12,12 @@ export interface WorkerConfig {
   readonly label: string;
   readonly leaseMs: number;
   readonly latencyMs: number;
-  /** Added to each graph tool call's time (default 0). */
+  /** Added to each graph tool call's time (default 0); app `slow`: its tool's time (default 2 s). */
   readonly toolMs?: number;
+  /** How long creating a session waits (default 0), after an `<id>:create` line in effects.log. */
+  readonly createDelayMs?: number;
   readonly concurrency: number;
-  readonly app: 'e2e' | 'approve';
+  readonly app: 'e2e' | 'approve' | 'slow';
   readonly variant?: string;
 }
 

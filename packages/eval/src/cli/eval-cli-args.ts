@@ -1,4 +1,4 @@
-import { EvalUsageError } from '../errors.js';
+import { EvalInputError } from '../errors.js';
 
 export const EVAL_USAGE = `replan eval — run an eval set, or turn a stored session into an eval case
 
@@ -67,9 +67,9 @@ export function parseEvalArgs(argv: readonly string[]): EvalCliArgs {
       flags.set(name, '');
       continue;
     }
-    if (!VALUED.has(name)) throw new EvalUsageError(`Unknown option --${name}.\n\n${EVAL_USAGE}`);
+    if (!VALUED.has(name)) throw new EvalInputError('usage', `Unknown option --${name}.\n\n${EVAL_USAGE}`);
     const value = inline ?? argv[++i];
-    if (value === undefined || value.startsWith('--')) throw new EvalUsageError(`--${name} needs a value.\n\n${EVAL_USAGE}`);
+    if (value === undefined || value.startsWith('--')) throw new EvalInputError('usage', `--${name} needs a value.\n\n${EVAL_USAGE}`);
     flags.set(name, value);
   }
   return { positional, flags };
@@ -80,6 +80,6 @@ export function countFlag(args: EvalCliArgs, name: string): number | undefined {
   const value = args.flags.get(name);
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new EvalUsageError(`--${name} must be a whole number ≥ 1, not "${value}".`);
+  if (!Number.isInteger(n) || n < 1) throw new EvalInputError('usage', `--${name} must be a whole number ≥ 1, not "${value}".`);
   return n;
 }

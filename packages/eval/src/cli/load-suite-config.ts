@@ -1,5 +1,5 @@
 import type { ChatModel, PriceTable } from '@replan/core';
-import { EvalUsageError } from '../errors.js';
+import { EvalInputError } from '../errors.js';
 import { type AnySuite, checkSuite } from '../suites/suite.js';
 import { importModule } from './load-eval-module.js';
 
@@ -20,7 +20,8 @@ export async function loadSuiteConfig(path: string): Promise<SuiteConfig> {
   if (typeof given === 'function') given = await (given as () => unknown)();
   const model = isObject(given) ? given.model : undefined;
   if (!isModel(model))
-    throw new EvalUsageError(
+    throw new EvalInputError(
+      'usage',
       `${path} gives no model: default-export { model } with a ChatModel (e.g. aiSdkModel(languageModel) from @replan/ai-sdk).`,
     );
   const prices = isObject(given) ? given.prices : undefined;
@@ -38,7 +39,8 @@ function checkPrices(path: string, prices: unknown): void {
         .map(([id]) => id)
     : ['(not an object)'];
   if (bad.length)
-    throw new EvalUsageError(
+    throw new EvalInputError(
+      'usage',
       `${path}: prices must map each model id to { inputPerMillion, outputPerMillion } (dollars per million tokens); check ${bad.join(', ')}.`,
     );
 }
@@ -49,7 +51,10 @@ export async function loadSuiteFile(path: string): Promise<AnySuite[]> {
   const given = exports.default ?? exports.suites ?? exports.suite;
   const suites = Array.isArray(given) ? given : [given];
   if (!suites.length || suites.some((s) => !isObject(s) || typeof s.name !== 'string'))
-    throw new EvalUsageError(`${path} exports no suite: default-export defineSuite({ name, domain, tasks }) (or an array of suites).`);
+    throw new EvalInputError(
+      'usage',
+      `${path} exports no suite: default-export defineSuite({ name, domain, tasks }) (or an array of suites).`,
+    );
   // A suite without a domain or task list cannot run at all; a bad task is reported with the rest.
   for (const suite of suites) checkSuite(suite as AnySuite);
   return suites as AnySuite[];

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FileSessionStore, ReplanError, type Session, type SessionStore } from '@replan/core';
 import { guardrailBlockText } from '@replan/core/agent-kit';
-import { EvalUsageError } from '../errors.js';
+import { EvalInputError } from '../errors.js';
 import { writeEvalCaseFiles } from '../production/case-files.js';
 import { withInputBytes } from '../production/case-input-bytes.js';
 import { sessionToEvalCase } from '../production/session-to-eval-case.js';
@@ -36,15 +36,18 @@ export const EXIT = { passed: 0, failed: 1, usage: 2 } as const;
 
 async function defaultOpenStore(spec: string): Promise<SessionStore> {
   if (/^postgres(ql)?:\/\//i.test(spec))
-    throw new EvalUsageError('A postgres:// store needs the replan CLI (@replan/studio with @replan/postgres): run it as replan eval ….');
+    throw new EvalInputError(
+      'usage',
+      'A postgres:// store needs the replan CLI (@replan/studio with @replan/postgres): run it as replan eval ….',
+    );
   return new FileSessionStore({ dir: resolve(spec) });
 }
 
 async function evalFile(args: EvalCliArgs, io: EvalCliIo): Promise<number> {
   const [file, ...extra] = args.positional;
-  if (!file) throw new EvalUsageError(`replan eval needs an eval file (or --from-session).\n\n${EVAL_USAGE}`);
+  if (!file) throw new EvalInputError('usage', `replan eval needs an eval file (or --from-session).\n\n${EVAL_USAGE}`);
   if (extra.length)
-    throw new EvalUsageError(`replan eval takes one eval file, not ${args.positional.length}: ${args.positional.join(' ')}`);
+    throw new EvalInputError('usage', `replan eval takes one eval file, not ${args.positional.length}: ${args.positional.join(' ')}`);
   const concurrency = countFlag(args, 'concurrency');
   const repeat = countFlag(args, 'repeat');
   const module = await loadEvalModule(file);
@@ -69,10 +72,10 @@ async function fromSession(args: EvalCliArgs, io: EvalCliIo): Promise<number> {
   const spec = args.flags.get('store');
   const out = args.flags.get('out');
   if (!spec || !out)
-    throw new EvalUsageError(`replan eval --from-session needs --store <dir | postgres://…> and --out <dir>.\n\n${EVAL_USAGE}`);
-  if (args.positional.length) throw new EvalUsageError('replan eval --from-session takes no eval file.');
+    throw new EvalInputError('usage', `replan eval --from-session needs --store <dir | postgres://…> and --out <dir>.\n\n${EVAL_USAGE}`);
+  if (args.positional.length) throw new EvalInputError('usage', 'replan eval --from-session takes no eval file.');
   if (!/^postgres(ql)?:\/\//i.test(spec) && !(existsSync(spec) && statSync(spec).isDirectory()))
-    throw new EvalUsageError(`--store ${spec} is not a directory: give a FileSessionStore directory or a postgres:// URL.`);
+    throw new EvalInputError('usage', `--store ${spec} is not a directory: give a FileSessionStore directory or a postgres:// URL.`);
   const appName = args.flags.get('app');
   const userId = args.flags.get('user');
   const store = await (io.openStore ?? defaultOpenStore)(spec);
@@ -80,11 +83,12 @@ async function fromSession(args: EvalCliArgs, io: EvalCliIo): Promise<number> {
     let session: Session | undefined;
     if (appName && userId) session = await store.get({ appName, userId, id });
     else if (io.findSession) session = await io.findSession(store, id, { ...(appName ? { appName } : {}), ...(userId ? { userId } : {}) });
-    else throw new EvalUsageError('Give --app <name> and --user <id>: this store cannot look a session up by id alone.');
+    else throw new EvalInputError('usage', 'Give --app <name> and --user <id>: this store cannot look a session up by id alone.');
     // A connection string may hold a password: it is not printed.
     const where = /^postgres(ql)?:\/\//i.test(spec) ? 'the PostgreSQL store' : spec;
     if (!session)
-      throw new EvalUsageError(
+      throw new EvalInputError(
+        'usage',
         `No session "${id}" in ${where}${appName ? ` (app "${appName}")` : ''}${userId ? ` (user "${userId}")` : ''}.`,
       );
     const name = args.flags.get('name');
@@ -120,7 +124,7 @@ export async function runEvalCli(argv: readonly string[], io: EvalCliIo): Promis
       return (await runSuiteCli(args, { out: io.out, ...(io.env ? { env: io.env } : {}) })) ? EXIT.passed : EXIT.failed;
     return args.flags.has('from-session') ? await fromSession(args, io) : await evalFile(args, io);
   } catch (error) {
-    // EvalUsageError, EvalSetError, EvalFileError, and the store's own (a damaged session, a bad id):
+    // EvalInputError (usage, set, file), and the store's own (a damaged session, a bad id):
     // each message says what to fix.
     if (error instanceof ReplanError) {
       err(`${error.name}: ${error.message}`);

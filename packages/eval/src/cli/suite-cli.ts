@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { type ChatModel, FileSessionStore, InMemorySessionStore, type PriceTable, type SessionStore } from '@replan/core';
 import { ReplayModel } from '@replan/core/testing';
-import { EvalUsageError } from '../errors.js';
+import { EvalInputError } from '../errors.js';
 import { renderJUnit } from '../report/render-junit.js';
 import { renderMarkdown } from '../report/render-markdown.js';
 import { oneLine } from '../report/report-text.js';
@@ -25,7 +25,7 @@ async function suitesOf(spec: string): Promise<AnySuite[]> {
   if (spec === 'all') return Object.values(builtinSuites);
   if (Object.hasOwn(builtinSuites, spec)) return [builtinSuites[spec as keyof typeof builtinSuites]];
   if (/\.[mc]?[jt]sx?$/.test(spec)) return loadSuiteFile(spec);
-  throw new EvalUsageError(`--suite ${spec}: give travel, retail, research, all, or a suite file (.ts, .js, .mjs).`);
+  throw new EvalInputError('usage', `--suite ${spec}: give travel, retail, research, all, or a suite file (.ts, .js, .mjs).`);
 }
 
 function agentsOf(spec: string | undefined): SuiteAgentKind[] {
@@ -33,7 +33,7 @@ function agentsOf(spec: string | undefined): SuiteAgentKind[] {
   const kinds = spec.split(',').map((k) => k.trim());
   const unknown = kinds.filter((k) => !(SUITE_AGENT_KINDS as readonly string[]).includes(k));
   if (unknown.length || !kinds.length)
-    throw new EvalUsageError(`--agent ${spec}: give one or more of ${SUITE_AGENT_KINDS.join(', ')}, separated by commas.`);
+    throw new EvalInputError('usage', `--agent ${spec}: give one or more of ${SUITE_AGENT_KINDS.join(', ')}, separated by commas.`);
   return [...new Set(kinds)] as SuiteAgentKind[];
 }
 
@@ -42,7 +42,8 @@ async function modelFromEnv(env: Readonly<Record<string, string | undefined>>): 
   try {
     providers = await import('@replan/providers');
   } catch {
-    throw new EvalUsageError(
+    throw new EvalInputError(
+      'usage',
       'A model from OPENAI_BASE_URL / REPLAN_MODEL needs @replan/providers: pnpm add -D @replan/providers (or use --config).',
     );
   }
@@ -61,7 +62,8 @@ async function modelOf(
     return {
       model: async (run) => {
         const session = await recordings.get({ appName: suiteAppName(run.suite), userId: SUITE_USER_ID, id: run.sessionId });
-        if (!session) throw new EvalUsageError(`No recording of ${run.sessionId} in ${replay}: record it with --record ${replay} first.`);
+        if (!session)
+          throw new EvalInputError('usage', `No recording of ${run.sessionId} in ${replay}: record it with --record ${replay} first.`);
         return ReplayModel.fromSession(session);
       },
     };
@@ -70,7 +72,8 @@ async function modelOf(
   if (config) return loadSuiteConfig(config);
   const model = await modelFromEnv(io.env ?? process.env);
   if (!model)
-    throw new EvalUsageError(
+    throw new EvalInputError(
+      'usage',
       'No model: set OPENAI_BASE_URL and/or OPENAI_API_KEY (and REPLAN_MODEL), give --config <file> exporting { model }, or run --oracle to check the suites themselves.',
     );
   return { model };
@@ -91,10 +94,10 @@ function failureLines(reports: readonly SuiteReport[]): string[] {
 
 /** `replan eval --suite …`: runs the suites with each agent kind, prints the table, writes the reports. */
 export async function runSuiteCli(args: EvalCliArgs, io: SuiteCliIo): Promise<boolean> {
-  if (args.positional.length) throw new EvalUsageError('replan eval --suite takes no eval file.');
-  if (args.flags.has('record') && args.flags.has('replay')) throw new EvalUsageError('Give --record or --replay, not both.');
+  if (args.positional.length) throw new EvalInputError('usage', 'replan eval --suite takes no eval file.');
+  if (args.flags.has('record') && args.flags.has('replay')) throw new EvalInputError('usage', 'Give --record or --replay, not both.');
   if (args.flags.has('oracle') && (args.flags.has('replay') || args.flags.has('config')))
-    throw new EvalUsageError('--oracle runs the scripted oracles: it takes neither --replay nor --config.');
+    throw new EvalInputError('usage', '--oracle runs the scripted oracles: it takes neither --replay nor --config.');
   const suites = await suitesOf(args.flags.get('suite') as string);
   const agents = agentsOf(args.flags.get('agent'));
   const repeat = countFlag(args, 'repeat');

@@ -1,9 +1,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AgentEvent, ReplayRecordingError } from '@replan/core';
+import { type AgentEvent, ReplayError } from '@replan/core';
 import { checkRecording } from '@replan/core/testing';
 import { z } from 'zod';
-import { EvalFileError } from '../errors.js';
+import { EvalInputError } from '../errors.js';
 import type { EvalCase } from '../set/eval-case.js';
 import type { SessionEvalCase } from './session-to-eval-case.js';
 
@@ -53,12 +53,13 @@ async function readJson(path: string, what: string): Promise<unknown> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new EvalFileError(`Cannot read the ${what} ${path}: ${(error as Error).message}`);
+    throw new EvalInputError('file', `Cannot read the ${what} ${path}: ${(error as Error).message}`);
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new EvalFileError(
+    throw new EvalInputError(
+      'file',
       `The ${what} ${path} is not JSON (${(error as Error).message}); write it again with replan eval --from-session.`,
     );
   }
@@ -68,25 +69,26 @@ function checked<T>(schema: z.ZodType<T>, value: unknown, path: string, what: st
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ');
-  throw new EvalFileError(
+  throw new EvalInputError(
+    'file',
     `${path} is not a ${what} of schema version ${EVAL_FILE_SCHEMA_VERSION} (${issues}); write it again with replan eval --from-session.`,
   );
 }
 
-/** Reads a `.case.json` written by `replan eval --from-session` (or `writeEvalCaseFiles`); `EvalFileError` when it is not one. */
+/** Reads a `.case.json` written by `replan eval --from-session` (or `writeEvalCaseFiles`); an `EvalInputError` of kind `file` when it is not one. */
 export async function readEvalCaseFile(path: string): Promise<EvalCase> {
   return checked(caseFile, await readJson(path, 'eval case file'), path, 'replan eval case file').case as unknown as EvalCase;
 }
 
-/** Reads a `.recording.json`: the session's events, for `ReplayModel.fromSession(events)`; `EvalFileError` when it is not one. */
+/** Reads a `.recording.json`: the session's events, for `ReplayModel.fromSession(events)`; an `EvalInputError` of kind `file` when it is not one. */
 export async function readRecordingFile(path: string): Promise<AgentEvent[]> {
   const { events } = checked(recordingFile, await readJson(path, 'recording'), path, 'replan recording');
   // Each event as a replay will read it, so a damaged one is named here, not met deep inside a run.
   try {
     checkRecording(events as unknown as AgentEvent[]);
   } catch (error) {
-    if (!(error instanceof ReplayRecordingError)) throw error;
-    throw new EvalFileError(`${path}: ${error.message}`, { cause: error });
+    if (!(error instanceof ReplayError && error.kind === 'recording')) throw error;
+    throw new EvalInputError('file', `${path}: ${error.message}`, [], { cause: error });
   }
   return events as unknown as AgentEvent[];
 }

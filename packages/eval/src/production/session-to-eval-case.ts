@@ -1,6 +1,6 @@
 import { type AgentEvent, type GuardrailTrip, type Message, messageText, type RunStatus, type Session } from '@replan/core';
 import { withheldAnswers } from '@replan/core/agent-kit';
-import { EvalSetError } from '../errors.js';
+import { EvalInputError } from '../errors.js';
 import { toolCallsOfEvents } from '../run/run-observation.js';
 import type { Matcher } from '../matchers/arg-matcher.js';
 import type { CaseExpectations, EvalCase, EvalInput } from '../set/eval-case.js';
@@ -37,12 +37,12 @@ function inputOf(message: Message): EvalInput {
  * Edit the expectations where the recorded behaviour was wrong, then replay the recording in a
  * test. Images and files of the input stay
  * as the session's blob ids: to run the case against another store, give them their bytes first
- * (`inlineBlobs` from `@replan/core`; `replan eval --from-session` does). Throws `EvalSetError`
+ * (`inlineBlobs` from `@replan/core`; `replan eval --from-session` does). Throws an `EvalInputError` of kind `set`
  * for a session with no user input.
  */
 export function sessionToEvalCase(session: Pick<Session, 'id' | 'events'>, options: SessionToEvalCaseOptions = {}): SessionEvalCase {
   const first = session.events.find((e) => e.author === 'user' && e.message?.role === 'user' && !e.partial);
-  if (!first?.message) throw new EvalSetError(`Session "${session.id}" has no user input to turn into an eval case.`);
+  if (!first?.message) throw new EvalInputError('set', `Session "${session.id}" has no user input to turn into an eval case.`);
   const events = session.events.filter((e) => e.invocationId === first.invocationId && !e.partial);
   const end = events.findLast((e) => e.actions?.invocationEnd)?.actions?.invocationEnd;
   // An answer an output guardrail blocked (or had not passed yet) was never given: the case does not expect it.

@@ -1,6 +1,6 @@
 import { addUsage, emptyUsage, type Runner, type Usage } from '@replan/core';
 import pLimit from 'p-limit';
-import { EvalSetError } from '../errors.js';
+import { EvalInputError } from '../errors.js';
 import type { CriterionName } from '../criteria/criterion-result.js';
 import type { CaseReport, CaseRunReport, CriterionSummary, EvalReport } from '../report/eval-report.js';
 import { defineEvalSet, type EvalSet } from '../set/define-eval-set.js';
@@ -29,7 +29,7 @@ export interface RunEvalOptions {
 
 function positiveInteger(name: string, value: number | undefined): number {
   if (value === undefined) return 1;
-  if (!Number.isInteger(value) || value < 1) throw new EvalSetError(`runEval: ${name} must be a whole number ≥ 1, not ${value}.`);
+  if (!Number.isInteger(value) || value < 1) throw new EvalInputError('set', `runEval: ${name} must be a whole number ≥ 1, not ${value}.`);
   return value;
 }
 
@@ -104,14 +104,14 @@ export function evalReportOf(
  * Runs every case of the set (`repeat` times each, at most `concurrency` runs at once), each run in
  * its own session, and judges each run on the case's criteria. Resolves with the report; a case
  * whose run throws is a failed case carrying the error, never a rejected eval. Rejects only on bad
- * options (`EvalSetError`).
+ * options (an `EvalInputError` of kind `set`).
  */
 export async function runEval(options: RunEvalOptions): Promise<EvalReport> {
   const set = defineEvalSet(options.set);
   const concurrency = positiveInteger('concurrency', options.concurrency);
   const repeat = positiveInteger('repeat', options.repeat);
   const { runner, makeRunner, signal } = options;
-  if (!runner === !makeRunner) throw new EvalSetError('runEval needs either runner or makeRunner (one of them, not both).');
+  if (!runner === !makeRunner) throw new EvalInputError('set', 'runEval needs either runner or makeRunner (one of them, not both).');
   const startedAt = Date.now();
   const started = performance.now();
   const limit = pLimit(concurrency);

@@ -1,5 +1,5 @@
 import type { ChatModel } from '@replan/core';
-import { EvalSetError } from '../errors.js';
+import { EvalInputError } from '../errors.js';
 import type { EvalCase } from './eval-case.js';
 import { evalSetProblems } from './eval-set-schema.js';
 
@@ -16,7 +16,7 @@ export interface EvalSet {
 }
 
 /**
- * Checks an eval set and returns it. Throws `EvalSetError` listing every problem (a missing name,
+ * Checks an eval set and returns it. Throws an `EvalInputError` of kind `set` listing every problem (a missing name,
  * a duplicate case name, a case that expects nothing, a bad matcher, a judge without a model), so
  * a broken set fails before any agent runs.
  */
@@ -24,7 +24,7 @@ export function defineEvalSet<const Set extends EvalSet>(set: Set): Set {
   const problems = evalSetProblems(set);
   if (problems.length) {
     const name = typeof (set as Partial<EvalSet> | undefined)?.name === 'string' ? ` "${set.name}"` : '';
-    throw new EvalSetError(`The eval set${name} cannot run; fix:\n${problems.map((p) => `  - ${p}`).join('\n')}`, problems);
+    throw new EvalInputError('set', `The eval set${name} cannot run; fix:\n${problems.map((p) => `  - ${p}`).join('\n')}`, problems);
   }
   return set;
 }

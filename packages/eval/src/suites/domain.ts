@@ -1,5 +1,5 @@
 import type { Tool } from '@replan/core';
-import { EvalSetError } from '../errors.js';
+import { EvalInputError } from '../errors.js';
 
 /**
  * A task environment: a small in-memory database, the deterministic tools that read and change it,
@@ -17,17 +17,18 @@ export interface Domain<Db> {
 
 const NAME = /^[a-z][a-z0-9-]{0,63}$/;
 
-/** Checks a domain and returns it. Throws `EvalSetError` naming what is wrong. */
+/** Checks a domain and returns it. Throws an `EvalInputError` of kind `set` naming what is wrong. */
 export function defineDomain<Db>(domain: Domain<Db>): Domain<Db> {
   if (typeof domain?.name !== 'string' || !NAME.test(domain.name))
-    throw new EvalSetError(
+    throw new EvalInputError(
+      'set',
       `defineDomain: name must be lower-case letters, digits and dashes (e.g. "travel"), not ${JSON.stringify(domain?.name)}.`,
     );
   if (typeof domain.db !== 'function')
-    throw new EvalSetError(`defineDomain("${domain.name}"): db must be a function returning a fresh database.`);
+    throw new EvalInputError('set', `defineDomain("${domain.name}"): db must be a function returning a fresh database.`);
   if (typeof domain.tools !== 'function')
-    throw new EvalSetError(`defineDomain("${domain.name}"): tools must be a function of the database.`);
+    throw new EvalInputError('set', `defineDomain("${domain.name}"): tools must be a function of the database.`);
   if (typeof domain.policy !== 'string' || !domain.policy.trim())
-    throw new EvalSetError(`defineDomain("${domain.name}"): policy must be non-empty text.`);
+    throw new EvalInputError('set', `defineDomain("${domain.name}"): policy must be non-empty text.`);
   return domain;
 }

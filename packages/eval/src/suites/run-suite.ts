@@ -10,7 +10,7 @@ import {
   type Usage,
 } from '@replan/core';
 import pLimit from 'p-limit';
-import { EvalSetError } from '../errors.js';
+import { EvalInputError } from '../errors.js';
 import type { CriterionResult } from '../criteria/criterion-result.js';
 import { failed, passed } from '../criteria/criterion-result.js';
 import type { CaseReport, CaseRunReport, EvalReport } from '../report/eval-report.js';
@@ -78,7 +78,7 @@ export const suiteSessionId = (suite: string, task: string, agent: string, attem
 
 function positiveInteger(name: string, value: number | undefined): number {
   if (value === undefined) return 1;
-  if (!Number.isInteger(value) || value < 1) throw new EvalSetError(`runSuite: ${name} must be a whole number ≥ 1, not ${value}.`);
+  if (!Number.isInteger(value) || value < 1) throw new EvalInputError('set', `runSuite: ${name} must be a whole number ≥ 1, not ${value}.`);
   return value;
 }
 
@@ -170,9 +170,10 @@ export async function runSuite<Db>(options: RunSuiteOptions<Db>): Promise<SuiteR
   const repeat = positiveInteger('repeat', options.repeat);
   const concurrency = positiveInteger('concurrency', options.concurrency);
   if (!options.oracle && options.model === undefined)
-    throw new EvalSetError('runSuite needs a model (or oracle: true to run the scripted oracles).');
+    throw new EvalInputError('set', 'runSuite needs a model (or oracle: true to run the scripted oracles).');
   if (options.oracle && typeof options.agent !== 'string')
-    throw new EvalSetError(
+    throw new EvalInputError(
+      'set',
       'runSuite: oracle runs need a built-in agent kind (react, plan-execute or graph); your own agent needs a model.',
     );
   const { suite, invalid } = checkSuite(options.suite);
@@ -195,7 +196,9 @@ export async function runSuite<Db>(options: RunSuiteOptions<Db>): Promise<SuiteR
       return caseReportOf(task.id, 1, runs);
     }),
   );
-  const bad = invalid.map((t) => caseReportOf(t.id, 1, [failedRun(1, new EvalSetError(`the task fails its schema: ${t.error}`), 0)]));
+  const bad = invalid.map((t) =>
+    caseReportOf(t.id, 1, [failedRun(1, new EvalInputError('set', `the task fails its schema: ${t.error}`), 0)]),
+  );
   const cases = [...tasks, ...bad];
   const runs = cases.flatMap((c) => c.runs);
   return {

@@ -1,6 +1,6 @@
 import type { Interrupt } from '@replan/core';
 import { z } from 'zod';
-import { EvalSetError } from '../errors.js';
+import { EvalInputError } from '../errors.js';
 import type { Domain } from './domain.js';
 import type { TaskOracle } from './oracle.js';
 
@@ -86,14 +86,14 @@ const issueText = (error: z.ZodError) => error.issues.map((i) => `${i.path.join(
 
 /**
  * Splits a suite into its runnable tasks and those that fail the task schema (each with why), so a
- * bad task is reported as failed while the others run. Throws `EvalSetError` for a suite with no
+ * bad task is reported as failed while the others run. Throws an `EvalInputError` of kind `set` for a suite with no
  * name, no domain or no task list.
  */
 export function checkSuite<Db>(suite: Suite<Db>): CheckedSuite<Db> {
-  if (!suite || typeof suite.name !== 'string' || !suite.name) throw new EvalSetError('A suite needs a name.');
+  if (!suite || typeof suite.name !== 'string' || !suite.name) throw new EvalInputError('set', 'A suite needs a name.');
   if (!suite.domain || typeof suite.domain.db !== 'function' || typeof suite.domain.tools !== 'function')
-    throw new EvalSetError(`Suite "${suite.name}" needs a domain from defineDomain({ name, db, tools, policy }).`);
-  if (!Array.isArray(suite.tasks)) throw new EvalSetError(`Suite "${suite.name}" needs tasks: an array.`);
+    throw new EvalInputError('set', `Suite "${suite.name}" needs a domain from defineDomain({ name, db, tools, policy }).`);
+  if (!Array.isArray(suite.tasks)) throw new EvalInputError('set', `Suite "${suite.name}" needs tasks: an array.`);
   const tasks: SuiteTask<Db>[] = [];
   const invalid: InvalidTask[] = [];
   const seen = new Set<string>();
@@ -110,10 +110,10 @@ export function checkSuite<Db>(suite: Suite<Db>): CheckedSuite<Db> {
   return { suite: { ...suite, tasks }, invalid };
 }
 
-/** Checks a suite strictly (every task valid) and returns it; throws `EvalSetError` naming each bad task. */
+/** Checks a suite strictly (every task valid) and returns it; throws an `EvalInputError` of kind `set` naming each bad task. */
 export function defineSuite<Db>(suite: Suite<Db>): Suite<Db> {
   const { invalid } = checkSuite(suite);
   if (invalid.length)
-    throw new EvalSetError(`Suite "${suite.name}" has invalid tasks: ${invalid.map((t) => `${t.id} (${t.error})`).join('; ')}.`);
+    throw new EvalInputError('set', `Suite "${suite.name}" has invalid tasks: ${invalid.map((t) => `${t.id} (${t.error})`).join('; ')}.`);
   return suite;
 }

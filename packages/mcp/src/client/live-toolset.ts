@@ -4,7 +4,7 @@ import { type Tool, tool } from '@replan/core';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { aborted, withinBound } from './mcp-connect-bound.js';
 import { McpConnection } from './mcp-connection.js';
-import { McpToolError } from './mcp-errors.js';
+import { McpError } from './mcp-errors.js';
 import { toolOutputOf } from './mcp-result.js';
 import type { McpServer, McpToolInfo } from './mcp-server-config.js';
 import { sanitiseToolName, ToolNamer } from './mcp-tool-names.js';
@@ -136,7 +136,8 @@ class LiveToolset implements McpToolset {
       }),
       execute: async (args, ctx) => {
         if (!current())
-          throw new McpToolError(
+          throw new McpError(
+            'tool',
             `the MCP server ${this.serverName} no longer offers the tool "${mcpName}" (its tool list changed); use another tool.`,
           );
         return toolOutputOf(

@@ -1,4 +1,4 @@
-import { McpAbortedError, McpTimeoutError } from './mcp-errors.js';
+import { McpError } from './mcp-errors.js';
 import { describeServer, type McpServer } from './mcp-server-config.js';
 
 /** What bounds connecting: `mcpTools`' options, or those of a call that has to reconnect first. */
@@ -10,8 +10,8 @@ export interface ConnectBound {
 }
 
 /**
- * `work` (connecting, reading the tool list), rejected with `McpTimeoutError` after `timeoutMs` or
- * `McpAbortedError` when `signal` aborts, whichever comes first. It does not stop `work`: the caller
+ * `work` (connecting, reading the tool list), rejected with an `McpError` of kind `timeout` after `timeoutMs` or
+ * `aborted` when `signal` aborts, whichever comes first. It does not stop `work`: the caller
  * ends the connection it abandons.
  */
 export function withinBound<T>(work: Promise<T>, bound: ConnectBound, server: McpServer): Promise<T> {
@@ -40,13 +40,15 @@ const ending = (server: McpServer, call: string | undefined) =>
   call !== undefined ? `, so "${call}" was not sent` : 'stdio' in server ? '; its process is being ended' : '';
 
 export const timedOut = (server: McpServer, timeoutMs: number, call?: string) =>
-  new McpTimeoutError(
+  new McpError(
+    'timeout',
     `the MCP server ${describeServer(server)} did not finish connecting (start, initialize, tools/list) within ${timeoutMs} ms${ending(server, call)}. Check that it starts and answers (a stdio server must speak MCP on its stdout: one that waits for input, or logs to stdout, never answers), or raise connectTimeoutMs (timeoutMs when it is not set).`,
-    timeoutMs,
+    { timeoutMs },
   );
 
 export const aborted = (server: McpServer, reason: unknown, call?: string) =>
-  new McpAbortedError(
+  new McpError(
+    'aborted',
     call !== undefined
       ? `the call of "${call}" was aborted while it waited for the MCP server ${describeServer(server)} to reconnect; it was not sent.`
       : `connecting to the MCP server ${describeServer(server)} was aborted by the signal given to mcpTools${ending(server, call)}. Call mcpTools again to connect.`,

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import { withinBound } from './mcp-connect-bound.js';
-import { McpConnectionError, McpResultTooLargeError } from './mcp-errors.js';
+import { McpError } from './mcp-errors.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, TOO_LARGE_CODE, type TooLargeData } from './mcp-message-reader.js';
 import type { McpCallResult } from './mcp-result.js';
 import { describeServer, type McpServer, type McpToolInfo } from './mcp-server-config.js';
@@ -79,7 +79,8 @@ export class McpConnection {
       if (tooLarge) throw tooLarge;
       if (live.dropped || this.isSessionLoss(error)) {
         this.drop(live);
-        throw new McpConnectionError(
+        throw new McpError(
+          'connection',
           `the MCP server (${describeServer(this.server)}) dropped the session during this call, so "${name}" may or may not have run; it was not sent again. Check its effect before calling it again (the next call opens a new session). (${(error as Error).message})`,
           { cause: error },
         );
@@ -98,7 +99,7 @@ export class McpConnection {
 
   private async connect(): Promise<Live> {
     if (this.closed)
-      throw new McpConnectionError(`the MCP tools of ${describeServer(this.server)} were closed; open them again with mcpTools().`);
+      throw new McpError('connection', `the MCP tools of ${describeServer(this.server)} were closed; open them again with mcpTools().`);
     if (this.current && !this.current.dropped) return this.current;
     if (!this.opening) {
       const reconnecting = this.opened;
@@ -107,7 +108,7 @@ export class McpConnection {
           // close() ran while this session was opening: end it rather than leave a child behind.
           if (this.closed) {
             await this.end(live);
-            throw new McpConnectionError(`the MCP tools of ${describeServer(this.server)} were closed while connecting.`);
+            throw new McpError('connection', `the MCP tools of ${describeServer(this.server)} were closed while connecting.`);
           }
           this.current = live;
           if (reconnecting) this.events.onReconnected();
@@ -152,7 +153,7 @@ export class McpConnection {
       await client.connect(transport);
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw new McpConnectionError(`Could not connect to the MCP server ${describeServer(this.server)}: ${(error as Error).message}`, {
+      throw new McpError('connection', `Could not connect to the MCP server ${describeServer(this.server)}: ${(error as Error).message}`, {
         cause: error,
       });
     } finally {
@@ -165,13 +166,13 @@ export class McpConnection {
   }
 
   /** The stand-in answer for one over the stdio size limit (see BoundedMessageReader), as a typed error. */
-  private tooLarge(error: unknown, request: string): McpResultTooLargeError | undefined {
+  private tooLarge(error: unknown, request: string): McpError | undefined {
     if (!(error instanceof this.sdk.McpError) || error.code !== TOO_LARGE_CODE) return undefined;
     const { bytes, limit } = error.data as TooLargeData;
-    return new McpResultTooLargeError(
+    return new McpError(
+      'too_large',
       `the answer of the MCP server ${describeServer(this.server)} to ${request} is ${bytes} bytes, over the limit of ${limit} bytes for one stdio message, so it was dropped; the server is still connected and the next call works. Ask for less (a narrower query, a smaller page), or raise the limit with mcpTools({ stdio: { …, maxMessageBytes } }).`,
-      bytes,
-      limit,
+      { bytes, limit },
     );
   }
 

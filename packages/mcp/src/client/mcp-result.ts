@@ -1,5 +1,5 @@
 import { isBase64, type ToolResultContent } from '@replan/core';
-import { McpToolError } from './mcp-errors.js';
+import { McpError } from './mcp-errors.js';
 
 /** A `tools/call` result as the SDK returns it (kept structural so public types never name the SDK's). */
 export interface McpCallResult {
@@ -96,7 +96,7 @@ const textOf = (content: readonly McpContent[]) =>
  * else content blocks — images and embedded blob resources as image and file blocks the model sees
  * (PNG, JPEG, GIF, WebP, PDF and text files; other types are described), text resources as text,
  * audio and resource links described in text. An `isError` result throws
- * `McpToolError` with its text, which the agent turns into an error result for the model.
+ * an `McpError` of kind `tool` with its text, which the agent turns into an error result for the model.
  */
 export function toolOutputOf(result: McpCallResult): unknown {
   const content = result.content ?? [];
@@ -104,7 +104,7 @@ export function toolOutputOf(result: McpCallResult): unknown {
     const message =
       textOf(content) ||
       (result.structuredContent ? JSON.stringify(result.structuredContent) : 'the tool reported an error without a message');
-    throw new McpToolError(message, result.structuredContent);
+    throw new McpError('tool', message, { structuredContent: result.structuredContent });
   }
   if (result.structuredContent !== undefined) return result.structuredContent;
   if (!('content' in result) && 'toolResult' in result) return result.toolResult;

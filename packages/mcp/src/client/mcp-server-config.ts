@@ -13,7 +13,7 @@ export interface McpStdioServer {
     readonly stderr?: 'inherit' | 'ignore' | 'pipe';
     /**
      * The largest message the server may send (one JSON-RPC line on its stdout), in bytes; default
-     * 10 MiB, the SDK's. A larger answer fails its one request with `McpResultTooLargeError` and the
+     * 10 MiB, the SDK's. A larger answer fails its one request with an `McpError` of kind `too_large` and the
      * server carries on; raise this for servers that return large results.
      */
     readonly maxMessageBytes?: number;

@@ -19,7 +19,7 @@ export interface McpToolsOptions {
    */
   readonly alongside?: readonly (Tool | string)[];
   /**
-   * Bounds connecting: aborted while `mcpTools` connects, it rejects with `McpAbortedError` and ends
+   * Bounds connecting: aborted while `mcpTools` connects, it rejects with an `McpError` of kind `aborted` and ends
    * the server it started (an aborted signal starts none). Aborted later, it closes the tools (and
    * ends a stdio server), e.g. with the app's shutdown signal.
    */
@@ -32,7 +32,7 @@ export interface McpToolsOptions {
   /**
    * Bounds connecting, in milliseconds (default: `timeoutMs`). Starting the server, `initialize` and
    * reading the tool list must finish within it together — also when a call reconnects — else
-   * `mcpTools` rejects with `McpTimeoutError` and ends the server it started. Set it apart from
+   * `mcpTools` rejects with an `McpError` of kind `timeout` and ends the server it started. Set it apart from
    * `timeoutMs` so that a short call timeout does not fail a server that is slow to start.
    */
   readonly connectTimeoutMs?: number;

@@ -1,11 +1,11 @@
 import { ConfigurationError, type Agent, type AgentEvent, type Message, type ReActAgent } from '@replan/core';
 import { assertAgentName, quoteValue, runAgent, type InvocationContext } from '@replan/core/agent-kit';
 import { applyContextPolicy, resolveContextPolicy, type ContextView, type ResolvedContextPolicy } from '../context-policy.js';
-import { tagged } from '../event-kind.js';
+import { tagged } from '../event-tags.js';
 import { assertModel } from '../assert-model.js';
-import { stepReActAgent, type ExecutorOptions } from '../executor.js';
+import { stepReActAgent } from '../executor.js';
+import type { ExecutorOptions } from '../executor-options.js';
 import { executedGraphSteps, readExecutionState, SessionKeys, type ExecutedGraphStep, type PlanExecuteKeys } from '../session-keys.js';
-import type { PartScope } from '../part-scope.js';
 import { asStepResult, stepOutcome } from '../step-outcome.js';
 import { graphStepsOf, type GraphStep } from './graph-plan.js';
 import { formatGraphStepPrompt, insertedResult, type GraphStepInput } from './graph-prompts.js';
@@ -13,7 +13,8 @@ import { scheduleGraph, type ScheduleOptions } from './graph-scheduler.js';
 import { graphPlanProblems, InvalidPlanGraphError } from './graph-validation.js';
 import { substituteReferences } from './step-references.js';
 
-export interface GraphExecutorOptions extends Omit<ExecutorOptions, 'buildInput'> {
+/** The graph executor's options: the executor's, with the graph step input builder as `buildInput`. */
+export interface GraphExecutorOptions extends Omit<ExecutorOptions, 'buildInput' | 'buildGraphInput'> {
   /** Most steps running at once (default 4). */
   readonly stepConcurrency?: number;
   /** Replaces a step's whole default input (system message included). */
@@ -21,7 +22,7 @@ export interface GraphExecutorOptions extends Omit<ExecutorOptions, 'buildInput'
 }
 
 /**
- * The graph executor (`mode: 'graph'`): runs every step of the graph `Plan` not yet in
+ * The graph executor (the graph mode's step runner, built from `createExecutor`'s options): runs every step of the graph `Plan` not yet in
  * `ExecutedSteps`, each as its own ReAct run on path `…/<name>/<id>` and its own branch, a step
  * starting as soon as its dependencies are done (at most `stepConcurrency` at once). Each step's
  * last event appends `{ id, step, result }` — or `{ id, step, error }` when its run ends in error —
@@ -155,18 +156,8 @@ export class GraphExecutor implements Agent {
     return { userInput: state.userInput, step, task: text, inserted: [...used], context };
   }
 
-  /** This graph executor inside a plan–execute agent: its keys, and its name if none was given. @internal */
-  inScope(scope: PartScope): GraphExecutor {
-    return new GraphExecutor({ ...this.options, name: this.options.name ?? scope.names.executor }, scope.keys);
-  }
-
   private async input(ctx: InvocationContext): Promise<readonly Message[]> {
     const input = this.inputs.get(ctx) as GraphStepInput;
     return this.options.buildInput ? this.options.buildInput(input) : formatGraphStepPrompt(input, this.options.instruction);
   }
-}
-
-/** Creates a graph executor (see `GraphExecutor`). */
-export function createGraphExecutor(options: GraphExecutorOptions): GraphExecutor {
-  return new GraphExecutor(options);
 }

@@ -33,6 +33,3 @@ export function graphStepsOf(plan: unknown): readonly GraphStep[] {
   const parsed = graphPlanSchema.safeParse(plan);
   return parsed.success ? parsed.data.steps : [];
 }
-
-/** `linear` (the default): one step at a time. `graph`: a dependency graph, ready steps at once. */
-export type PlanMode = 'linear' | 'graph';

@@ -1,9 +1,9 @@
-import { ConfigurationError, type Agent, type AgentEvent, type Message, type ModelResponse } from '@replan/core';
+import { ConfigurationError, type Agent, type AgentEvent, type ChatModel, type Message, type ModelResponse } from '@replan/core';
 import { streamModelCall, type InvocationContext } from '@replan/core/agent-kit';
-import type { z } from 'zod';
-import { decisionCall, type Parsed } from '../decision-call.js';
-import { tagged, tagOf } from '../event-kind.js';
-import type { Planner } from '../planner.js';
+import type { Parsed } from '../decision-call.js';
+import type { PlanDecider, PlanDecision } from '../plan-decider.js';
+import { conversationOf } from '../user-input.js';
+import { tagged, tagOf } from '../event-tags.js';
 import { executedGraphSteps } from '../session-keys.js';
 import type { GraphExecutor } from './graph-executor.js';
 import { graphStepsOf, type GraphStep } from './graph-plan.js';
@@ -11,17 +11,19 @@ import type { ScheduleFeedItem } from './graph-scheduler.js';
 import { StepAcceptance } from './step-acceptance.js';
 import { StepStreamParser } from './step-stream-parser.js';
 
-export interface StreamingGraphPlannerOptions {
-  /** A graph planner with tool-call output: `createPlanner({ model, mode: 'graph' })`. Its model, prompt and repairs are used. */
-  readonly planner: Planner<z.ZodType>;
-  /** The graph executor whose steps it starts (the plan-execute agent passes its own). */
-  readonly executor: GraphExecutor;
+/** A planner from `createPlanner` bound to the graph mode: a `PlanDecider` that says whether its plan comes as a `plan` call. */
+export interface StreamingPlannerSource extends PlanDecider {
+  /** True when the plan comes as JSON text, not a `plan` call (it cannot be streamed by step). */
+  readonly textMode: boolean;
+  /** The model whose `plan` call is streamed. */
+  readonly model: ChatModel;
 }
 
-/** The plan of a streamed answer: the complete plan, or (invalid after steps started) those steps and the problem. */
-interface StreamedPlan {
-  readonly plan: unknown;
-  readonly problem?: string;
+export interface StreamingGraphPlannerOptions {
+  /** A planner from `createPlanner` with tool-call output, bound to the graph mode. Its model, prompt and repairs are used. */
+  readonly planner: StreamingPlannerSource;
+  /** The graph executor whose steps it starts (the plan-execute agent passes its own). */
+  readonly executor: GraphExecutor;
 }
 
 /** One planner run's stream state: what was accepted, and what waits to be handed to the scheduler. */
@@ -56,15 +58,11 @@ export class StreamingGraphPlanner implements Agent {
   /** Observers report its turns as planning (`plan {agent}` spans). */
   readonly operation = 'plan' as const;
   readonly description: string;
-  readonly planner: Planner<z.ZodType>;
+  readonly planner: StreamingPlannerSource;
   readonly executor: GraphExecutor;
 
   constructor(options: StreamingGraphPlannerOptions) {
     const { planner, executor } = options;
-    if (planner.mode !== 'graph')
-      throw new ConfigurationError(
-        `Streaming planner: the planner "${planner.name}" must be built with mode: 'graph' (createPlanner({ model, mode: 'graph' })).`,
-      );
     if (planner.textMode)
       throw new ConfigurationError(
         `Streaming planner: the planner "${planner.name}" uses structuredOutput: 'response-format'; a streamed plan is read from the "plan" tool call, so drop that option.`,
@@ -97,22 +95,19 @@ export class StreamingGraphPlanner implements Agent {
 
   /** The planner's decision as a feed: its events to store, and the steps to start. */
   private async *feed(ctx: InvocationContext, run: RunState, signal: AbortSignal): AsyncGenerator<ScheduleFeedItem, void, undefined> {
-    const { userInput, request } = await this.planner.firstRequest(ctx);
+    const userInput = conversationOf(ctx);
     const state: RunState = { ...run, userInput };
-    const decision = decisionCall<StreamedPlan>(ctx, {
-      model: this.planner.options.model,
-      request,
+    const decision = this.planner.decide(ctx, {
       call: (req) => this.streamAttempt(ctx, req, state, signal),
-      parse: (m) => this.streamedPlan(m, state.acceptance),
-      repairHint: this.planner.repairHint,
-      ...(this.planner.options.maxRepairs !== undefined ? { maxRepairs: this.planner.options.maxRepairs } : {}),
+      parse: (_m, own) => this.streamedPlan(own, state.acceptance),
     });
     let next = await decision.next();
     for (; !next.done; next = await decision.next()) {
       yield { kind: 'event', event: next.value };
       if (state.toStart.length) yield { kind: 'steps', steps: state.toStart.splice(0) };
     }
-    const { value, response } = next.value;
+    const { response } = next.value;
+    const value = next.value.decision as Extract<PlanDecision, { kind: 'plan' }>;
     const { keys } = this.planner;
     const reset = state.acceptance.size === 0 ? { [keys.UserInput]: userInput, [keys.ExecutedSteps]: [] } : {};
     const event = ctx.event({
@@ -135,7 +130,7 @@ export class StreamingGraphPlanner implements Agent {
     state.acceptance.newAttempt();
     const parser = new StepStreamParser();
     let planIndex: number | undefined;
-    const parts = streamModelCall(ctx, this.planner.options.model, request, signal);
+    const parts = streamModelCall(ctx, this.planner.model, request, signal);
     let next = await parts.next();
     for (; !next.done; next = await parts.next()) {
       const part = next.value;
@@ -167,17 +162,12 @@ export class StreamingGraphPlanner implements Agent {
   }
 
   /** The complete answer: the plan if it is valid and keeps every started step, else the fallback. */
-  private streamedPlan(message: Message, acceptance: StepAcceptance): Parsed<StreamedPlan> {
-    const parsed = this.planner.parseAnswer(message);
-    const problem = parsed.ok ? acceptance.keptProblem(graphStepsOf(parsed.value)) : parsed.problem;
-    if (parsed.ok && problem === undefined) return { ok: true, value: { plan: parsed.value } };
+  private streamedPlan(parsed: Parsed<PlanDecision>, acceptance: StepAcceptance): Parsed<PlanDecision> {
+    const plan = parsed.ok && parsed.value.kind === 'plan' ? parsed.value.plan : undefined;
+    const problem = parsed.ok ? acceptance.keptProblem(graphStepsOf(plan)) : parsed.problem;
+    if (parsed.ok && problem === undefined) return parsed;
     const reason = problem ?? 'the plan is invalid';
     if (acceptance.size === 0) return { ok: false, problem: reason };
-    return { ok: true, value: { plan: { steps: acceptance.steps() }, problem: reason } };
+    return { ok: true, value: { kind: 'plan', plan: { steps: acceptance.steps() }, problem: reason } };
   }
-}
-
-/** Creates a streaming planner (see `StreamingGraphPlanner`). */
-export function createStreamingGraphPlanner(options: StreamingGraphPlannerOptions): StreamingGraphPlanner {
-  return new StreamingGraphPlanner(options);
 }

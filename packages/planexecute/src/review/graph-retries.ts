@@ -1,5 +1,5 @@
 import { renameReferences } from '../graph/step-references.js';
-import { retryKeyOf } from './retry-key.js';
+import { taskRetryKey } from './retry-key.js';
 import type { SucceededStep } from './plan-history.js';
 
 interface IdStep {
@@ -34,8 +34,8 @@ export function graphRetries(
   for (const step of approved) {
     const id = (step as IdStep | null)?.id;
     if (typeof id !== 'string' || !failed.has(id)) continue;
-    const key = retryKeyOf(step, 'graph');
-    const retry = candidates.find((c) => !used.has(c.id) && retryKeyOf(c, 'graph') === key);
+    const key = taskRetryKey(step);
+    const retry = candidates.find((c) => !used.has(c.id) && taskRetryKey(c) === key);
     if (!retry) continue;
     used.add(retry.id);
     retries.set(id, retry.id);

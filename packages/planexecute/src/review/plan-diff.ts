@@ -1,4 +1,3 @@
-import type { PlanMode } from '../graph/graph-plan.js';
 import { withRetries } from './graph-retries.js';
 
 /** One step a revision rewrote: as the approved plan had it, and as the revision has it. */
@@ -29,20 +28,11 @@ const idOf = (step: unknown): string | undefined => {
 };
 
 /**
- * The diff from `before` (the approved steps still to run) to `after` (the revision's steps).
- * Graph mode: `retries` maps failed approved ids to their retries' ids (`graphRetries`).
+ * Graph plans: the diff from `before` (the approved steps still to run) to `after` (the revision's
+ * steps) by step id; `retries` maps failed approved ids to their retries' ids (`graphRetries`), and
+ * approved steps are compared as their retries re-point them, reported as they were approved.
  */
-export function diffSteps(
-  before: readonly unknown[],
-  after: readonly unknown[],
-  mode: PlanMode,
-  retries: ReadonlyMap<string, string> = new Map(),
-): PlanDiff {
-  return mode === 'graph' ? diffById(before, after, retries) : diffByContent(before, after);
-}
-
-/** Approved steps are compared as their retries re-point them, and reported as they were approved. */
-function diffById(before: readonly unknown[], after: readonly unknown[], retries: ReadonlyMap<string, string>): PlanDiff {
+export function diffById(before: readonly unknown[], after: readonly unknown[], retries: ReadonlyMap<string, string>): PlanDiff {
   const old = new Map(before.map((s) => [idOf(withRetries(s, retries)), s]));
   const ids = new Set(after.map(idOf));
   const added: unknown[] = [];
@@ -56,7 +46,7 @@ function diffById(before: readonly unknown[], after: readonly unknown[], retries
 }
 
 /** Linear plans: the longest common run of equal steps is kept; in each gap, steps paired by place are `changed`. */
-function diffByContent(before: readonly unknown[], after: readonly unknown[]): PlanDiff {
+export function diffByContent(before: readonly unknown[], after: readonly unknown[]): PlanDiff {
   const a = before.map(contentOf);
   const b = after.map(contentOf);
   // lcs[i][j]: length of the longest common subsequence of a[i..] and b[j..].
@@ -91,21 +81,18 @@ function diffByContent(before: readonly unknown[], after: readonly unknown[]): P
   return { added, removed, changed };
 }
 
-/**
- * The approved steps still to run: graph steps whose id (or whose retry's id, see `graphRetries`)
- * has not succeeded; linear steps less one content-equal step for each step that succeeded since
- * the approval.
- */
-export function unfinishedSteps(
+/** Graph plans: the approved steps whose id (or whose retry's id, see `graphRetries`) has not succeeded since the approval. */
+export function unfinishedById(
   approved: readonly unknown[],
-  succeededSince: readonly { readonly id?: string; readonly step: unknown }[],
-  mode: PlanMode,
-  retries: ReadonlyMap<string, string> = new Map(),
+  succeededSince: readonly { readonly id?: string }[],
+  retries: ReadonlyMap<string, string>,
 ): unknown[] {
-  if (mode === 'graph') {
-    const done = new Set(succeededSince.map((s) => s.id));
-    return approved.filter((s) => !done.has(idOf(s)) && !done.has(retries.get(idOf(s) ?? '')));
-  }
+  const done = new Set(succeededSince.map((s) => s.id));
+  return approved.filter((s) => !done.has(idOf(s)) && !done.has(retries.get(idOf(s) ?? '')));
+}
+
+/** Linear plans: the approved steps less one content-equal step for each step that succeeded since the approval. */
+export function unfinishedByContent(approved: readonly unknown[], succeededSince: readonly { readonly step: unknown }[]): unknown[] {
   const left = [...approved];
   for (const done of succeededSince) {
     const at = left.findIndex((s) => contentOf(s) === contentOf(done.step));

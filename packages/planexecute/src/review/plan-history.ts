@@ -1,10 +1,8 @@
 import type { AgentEvent, InvocationContext } from '@replan/core';
-import { tagOf } from '../event-kind.js';
-import type { PlanMode } from '../graph/graph-plan.js';
+import { tagOf } from '../event-tags.js';
 import { stepsOf } from '../plan-schema.js';
 import type { PlanExecuteKeys } from '../session-keys.js';
 import type { PlanReviewKeys } from './review-keys.js';
-import { retryKeyOf } from './retry-key.js';
 
 /** A step appended to `ExecutedSteps` that finished with a result. */
 export interface SucceededStep {
@@ -39,7 +37,7 @@ export function planHistory(
   rootPath: string,
   keys: PlanExecuteKeys,
   reviewKeys: PlanReviewKeys,
-  mode: PlanMode,
+  retryKey: (step: unknown) => string,
 ): PlanHistory {
   const under = `${rootPath}/`;
   let approved: unknown;
@@ -73,7 +71,7 @@ export function planHistory(
     }
     if (tag === REVIEWED || tag === REJECTED) stalls = 0; // a person looked at it: count again from here
     if (!(keys.Plan in delta)) continue;
-    const signature = signatureOf(delta[keys.Plan], mode);
+    const signature = signatureOf(delta[keys.Plan], retryKey);
     if (tag === 'revised-plan') {
       stalls = signature === lastSignature && succeeded === succeededAtLast ? stalls + 1 : 0;
     } else stalls = 0;
@@ -99,6 +97,6 @@ function appendedSteps(event: AgentEvent, keys: PlanExecuteKeys): { readonly id?
 }
 
 /** A plan as a stall compares it: its steps by their retry key (graph steps by task: a retry under a new id is the same plan). */
-function signatureOf(plan: unknown, mode: PlanMode): string {
-  return JSON.stringify(stepsOf(plan).map((s) => retryKeyOf(s, mode)));
+function signatureOf(plan: unknown, retryKey: (step: unknown) => string): string {
+  return JSON.stringify(stepsOf(plan).map(retryKey));
 }

@@ -2,13 +2,12 @@ import type { Agent, AgentEvent, Interrupt } from '@replan/core';
 import { InvocationContext, RunInterruptedSignal } from '@replan/core/agent-kit';
 import type { z } from 'zod';
 import { parseWith, type Parsed } from '../decision-call.js';
-import { tagged, tagOf } from '../event-kind.js';
-import type { PlanMode } from '../graph/graph-plan.js';
-import { checkGraphPlan, type FinishedSteps } from '../graph/graph-validation.js';
+import { tagged, tagOf } from '../event-tags.js';
+import type { FinishedSteps } from '../graph/graph-validation.js';
+import type { PlanDecider } from '../plan-decider.js';
 import { stepsOf } from '../plan-schema.js';
 import { executedGraphSteps, type PlanExecuteKeys } from '../session-keys.js';
-import { graphRetries } from './graph-retries.js';
-import { diffSteps, isEmptyDiff, unfinishedSteps } from './plan-diff.js';
+import { isEmptyDiff } from './plan-diff.js';
 import { planHistory, REJECTED, REVIEWED } from './plan-history.js';
 import { InvalidPlanReviewAnswerError, PlanStalledError } from './plan-review-errors.js';
 import {
@@ -21,15 +20,9 @@ import {
 import { planReviewKeys, type PlanReviewKeys } from './review-keys.js';
 import type { PlanFeedback } from './review-feedback.js';
 
-/** A planner or replanner from `createPlanner` / `createReplanner`: what the gate needs of it. */
-export interface PlanWriter extends Agent {
-  readonly planSchema: z.ZodType;
-  readonly mode: PlanMode;
-}
-
 export interface PlanReviewGateOptions {
-  readonly inner: PlanWriter;
-  readonly role: 'planner' | 'replanner';
+  /** The planner or replanner it holds plans of. */
+  readonly inner: PlanDecider;
   readonly keys: PlanExecuteKeys;
   /** The review options, defaults filled in; absent when nothing is reviewed (stalls end the run). */
   readonly review: Required<PlanReviewOptions> | undefined;
@@ -124,8 +117,9 @@ export class PlanReviewGate implements Agent {
     const blank = blankStep(parsed.value);
     if (blank !== undefined)
       return { ok: false, problem: `step ${blank + 1} has no text (a step says what to do; an empty list of steps means "answer now")` };
-    if (this.options.inner.mode !== 'graph') return parsed;
-    return checkGraphPlan(parsed.value, this.options.role === 'replanner' ? finishedIn(state, this.options.keys) : undefined);
+    const { inner, keys } = this.options;
+    const problem = inner.mode.validate(parsed.value, inner.role === 'replanner' ? finishedIn(state, keys) : undefined);
+    return problem === undefined ? parsed : { ok: false, problem };
   }
 
   /** Where the current attempt began: after the last rejection this gate stored in its run, else its start. */
@@ -157,23 +151,18 @@ export class PlanReviewGate implements Agent {
 
   /** The review this decision needs (undefined: it goes on). A stall with no review configured ends the run. */
   private reviewOf(ctx: InvocationContext, decision: Decision): PlanReviewPayload | undefined {
-    const { review, role, keys, inner, maxStalls } = this.options;
+    const { review, keys, inner, maxStalls } = this.options;
+    const { role } = inner;
     const plan = decision.event.actions?.stateDelta?.[keys.Plan];
     if (role === 'planner') return review?.plan ? { kind: PLAN_REVIEW, role, agent: this.name, plan } : undefined;
     const rootPath = ctx.path.split('/').slice(0, -2).join('/');
-    const history = planHistory(ctx, decision.index, rootPath, keys, this.reviewKeys, inner.mode);
+    const history = planHistory(ctx, decision.index, rootPath, keys, this.reviewKeys, inner.mode.retryKey);
     let reason: string | undefined;
     if (history.stalls >= maxStalls) {
       if (!review) throw new PlanStalledError(this.name, plan, history.stalls);
       reason = `stalled: the same plan ${history.stalls} times in a row without a newly finished step`;
     }
-    const approved = stepsOf(history.approved);
-    const revision = stepsOf(plan);
-    // Graph ids that ran are never reused: a failed step can come back only under a new id.
-    const retries =
-      inner.mode === 'graph' ? graphRetries(approved, history.failedSince, history.succeededSince, revision) : new Map<string, string>();
-    const approvedSteps = unfinishedSteps(approved, history.succeededSince, inner.mode, retries);
-    const diff = diffSteps(approvedSteps, revision, inner.mode, retries);
+    const diff = inner.mode.diff(stepsOf(history.approved), stepsOf(plan), history);
     if (!reason && (!review || review.replans === 'never' || (review.replans === 'changed' && isEmptyDiff(diff)))) return undefined;
     return { kind: PLAN_REVIEW, role, agent: this.name, plan, diff, ...(reason ? { reason } : {}) };
   }

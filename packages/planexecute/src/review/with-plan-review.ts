@@ -1,8 +1,7 @@
 import { ConfigurationError, type Agent } from '@replan/core';
-import { Planner } from '../planner.js';
-import { Replanner } from '../replanner.js';
 import type { PlanExecuteKeys } from '../session-keys.js';
 import type { PlanReviewOptions } from './plan-review-answer.js';
+import type { PlanDecider } from '../plan-decider.js';
 import { PlanReviewGate } from './plan-review-gate.js';
 
 /** The default of `maxStalls`. */
@@ -47,22 +46,27 @@ export function resolveMaxStalls(maxStalls: number | undefined): number {
  */
 export function withPlanReview(
   parts: { readonly planner: Agent; readonly replanner: Agent },
-  options: { readonly review: Required<PlanReviewOptions> | undefined; readonly maxStalls: number; readonly keys: PlanExecuteKeys },
+  options: {
+    readonly review: Required<PlanReviewOptions> | undefined;
+    readonly maxStalls: number;
+    readonly keys: PlanExecuteKeys;
+    /** Which parts came from `createPlanner` / `createReplanner` (or the one-call defaults): they write plans the gate can read. */
+    readonly ours: { readonly planner: boolean; readonly replanner: boolean };
+  },
 ): { planner: Agent; replanner: Agent } {
-  const { review, maxStalls, keys } = options;
+  const { review, maxStalls, keys, ours } = options;
   const { planner, replanner } = parts;
-  if (review?.plan && !(planner instanceof Planner))
+  if (review?.plan && !ours.planner)
     throw new ConfigurationError(
       `createPlanExecuteAgent: review.plan needs a planner from createPlanner, but "${planner.name}" is a custom agent: its plan schema checks an edited plan and it reads the feedback of a rejected one. Use createPlanner, or set review.plan to false.`,
     );
-  if (review && !(replanner instanceof Replanner))
+  if (review && !ours.replanner)
     throw new ConfigurationError(
       `createPlanExecuteAgent: review needs a replanner from createReplanner, but "${replanner.name}" is a custom agent: its revisions are reviewed (and stalled plans too) with its plan schema, and it reads the feedback of a rejected plan. Use createReplanner, or drop review.`,
     );
   return {
-    planner: review?.plan ? new PlanReviewGate({ inner: planner as Planner, role: 'planner', keys, review, maxStalls }) : planner,
+    planner: review?.plan ? new PlanReviewGate({ inner: planner as PlanDecider, keys, review, maxStalls }) : planner,
     // A custom replanner's revisions carry no tags to count stalls by: it runs as it is.
-    replanner:
-      replanner instanceof Replanner ? new PlanReviewGate({ inner: replanner, role: 'replanner', keys, review, maxStalls }) : replanner,
+    replanner: ours.replanner ? new PlanReviewGate({ inner: replanner as PlanDecider, keys, review, maxStalls }) : replanner,
   };
 }

@@ -3,7 +3,7 @@ import type { ProviderProfileName } from '../profiles/provider-profile.js';
 import { cacheKeyFields, markChatBreakpoints, type PromptCaching } from '../cache/prompt-caching.js';
 import { mediaProfile, type MediaProfileName } from '../media/media-profile.js';
 import type { Json } from '../reasoning/json.js';
-import { isEmptySchema, jsonSchemaOf, StrictSchemaError, toStrictJsonSchema } from '../schema/strict-json-schema.js';
+import { isEmptySchema, jsonSchemaOf, strictSchemaError, toStrictJsonSchema } from '../schema/strict-json-schema.js';
 import { toChatMessages } from './chat-messages.js';
 import { mergeSettings, settingsFields } from './chat-settings.js';
 
@@ -14,8 +14,10 @@ export interface ChatRequestOptions {
   readonly defaults?: ModelSettings;
   /** How `req.cache` is sent (default `none`). */
   readonly caching?: PromptCaching;
-  /** What the server takes as images and files (default `generic`: OpenAI's shapes, every type passed on). */
+  /** What the server takes as images and files (default `generic`: OpenAI's shapes and image types). */
   readonly media?: MediaProfileName;
+  /** The image types the model takes, replacing the media profile's (`OpenAIChatModel`'s `imageTypes`). */
+  readonly imageTypes?: ReadonlySet<string>;
 }
 
 /** A Chat Completions body, and the original schema of a strict structured answer (to undo optional → nullable). */
@@ -24,10 +26,11 @@ export interface ChatRequestBody {
   readonly structuredSchema?: Json;
 }
 
-/** Builds the Chat Completions request body (without `stream`). Throws `StrictSchemaError` before sending a schema strict mode cannot express. */
+/** Builds the Chat Completions request body (without `stream`). Throws a `ConfigurationError` before sending a schema strict mode cannot express. */
 export function buildChatRequest(req: ModelRequest, options: ChatRequestOptions): ChatRequestBody {
   const target = { profile: options.profile, googleEndpoint: options.googleEndpoint };
-  const media = { profile: mediaProfile(options.media ?? 'generic'), model: options.model };
+  const profile = mediaProfile(options.media ?? 'generic');
+  const media = { profile: options.imageTypes ? { ...profile, images: options.imageTypes } : profile, model: options.model };
   const body: Json = { model: options.model, messages: toChatMessages(req.messages, target, media) };
   if (req.tools?.length) {
     body.tools = req.tools.map(toolOf);
@@ -64,7 +67,7 @@ export function responseFormatOf(format: ResponseFormat): { body: Json; original
   let schema: Json;
   if (strict) schema = toStrictJsonSchema(original, format.name);
   else {
-    if (isEmptySchema(original)) throw new StrictSchemaError(format.name, '', 'the schema is empty (it describes nothing)');
+    if (isEmptySchema(original)) throw strictSchemaError(format.name, '', 'the schema is empty (it describes nothing)');
     schema = original;
   }
   return {

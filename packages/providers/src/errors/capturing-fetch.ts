@@ -1,4 +1,4 @@
-import { classifyError, isNonRetryable429 } from './classify-error.js';
+import { classifyError } from './classify-error.js';
 import { errorFacts, parseBody } from './error-body.js';
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -47,8 +47,7 @@ export function capturingFetch(inner: Fetch = globalThis.fetch): Fetch {
     headers.delete('content-encoding');
     const body = parseBody(text);
     if (response.status === 429 && !headers.has('x-should-retry')) {
-      const kind = classifyError(429, errorFacts(body), retryAfterOf(headers));
-      if (isNonRetryable429(kind)) headers.set('x-should-retry', 'false');
+      if (classifyError(429, errorFacts(body), retryAfterOf(headers)).retryable === false) headers.set('x-should-retry', 'false');
     }
     const copy = new Response(text, { status: response.status, statusText: response.statusText, headers });
     captured.set(copy.headers, { text, body });

@@ -1,20 +1,8 @@
-import type { Message } from '@replan/core';
+import { type Message, ModelError, type ModelErrorDetails } from '@replan/core';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { capturedBodyOf, retryAfterOf } from './capturing-fetch.js';
 import { classifyError } from './classify-error.js';
 import { errorFacts, type ErrorFacts } from './error-body.js';
-import {
-  AuthenticationError,
-  ContextLengthError,
-  InvalidRequestError,
-  ProviderConnectionError,
-  ProviderError,
-  QuotaExceededError,
-  RateLimitError,
-  RequestTooLargeError,
-  TimeoutError,
-  type ProviderErrorDetails,
-} from './provider-errors.js';
 
 export interface ErrorContext {
   readonly model?: string;
@@ -34,25 +22,36 @@ export function isAbortError(error: unknown): boolean {
   );
 }
 
+const CONNECTION_HINT = 'check baseURL / OPENAI_BASE_URL and that the server is running and reachable';
+
 /**
- * Turns whatever the SDK (or a stream) threw into a typed `ProviderError` carrying the server's
- * real message. Aborts are returned unchanged.
+ * Turns whatever the SDK (or a stream) threw into a `ModelError` carrying the server's real
+ * message, its kind, status and retry delay, the SDK's error as `cause`. Aborts are returned unchanged.
  */
-export function toProviderError(error: unknown, context: ErrorContext = {}): unknown {
-  if (error instanceof ProviderError || isAbortError(error)) return error;
+export function toModelError(error: unknown, context: ErrorContext = {}): unknown {
+  if (error instanceof ModelError || isAbortError(error)) return error;
   if (error instanceof APIConnectionTimeoutError)
-    return new TimeoutError({ providerMessage: error.message || 'request timed out', ...base(context, error) });
-  if (error instanceof APIConnectionError) {
-    return new ProviderConnectionError({ providerMessage: `${error.message}${connectionCause(error.cause)}`, ...base(context, error) });
-  }
+    return new ModelError({ kind: 'timeout', providerMessage: error.message || 'request timed out', ...base(context, error) });
+  if (error instanceof APIConnectionError)
+    return new ModelError({
+      kind: 'connection',
+      providerMessage: `${error.message}${connectionCause(error.cause)}`,
+      hint: CONNECTION_HINT,
+      ...base(context, error),
+    });
   if (error instanceof APIError) return fromApiError(error, context);
   if (error instanceof SyntaxError)
-    return new ProviderError({ providerMessage: `the server sent invalid JSON: ${error.message}`, ...base(context, error) });
+    return new ModelError({
+      kind: 'unknown',
+      retryable: true,
+      providerMessage: `the server sent invalid JSON: ${error.message}`,
+      ...base(context, error),
+    });
   const message = error instanceof Error ? error.message : String(error);
-  return new ProviderError({ providerMessage: message, ...base(context, error) });
+  return new ModelError({ kind: 'unknown', retryable: true, providerMessage: message, ...base(context, error) });
 }
 
-function fromApiError(error: APIError, context: ErrorContext): ProviderError {
+function fromApiError(error: APIError, context: ErrorContext): ModelError {
   const headers = error.headers instanceof Headers ? error.headers : undefined;
   const captured = capturedBodyOf(headers);
   // A mid-stream `{"error": ...}` event has no status and its headers are the stream's.
@@ -60,52 +59,35 @@ function fromApiError(error: APIError, context: ErrorContext): ProviderError {
   const facts: ErrorFacts = errorFacts(body) ?? { message: error.message || 'unknown error' };
   const status = error.status ?? facts.status;
   const retryAfter = retryAfterOf(headers) ?? facts.retryAfter;
-  const details: ProviderErrorDetails = {
-    ...(status !== undefined ? { status } : {}),
-    providerMessage: facts.message,
-    ...(facts.code !== undefined ? { code: facts.code } : {}),
-    ...(facts.type !== undefined ? { type: facts.type } : {}),
+  return fromFacts(status, facts, retryAfter, {
     ...(body !== undefined ? { body } : {}),
     ...(error.requestID ? { requestId: error.requestID } : {}),
     ...base(context, error),
-  };
-  return fromFacts(classifyError(status, facts, retryAfter), details, retryAfter);
+  });
 }
 
-/** Builds the typed error for a classified failure. */
-export function fromFacts(kind: ReturnType<typeof classifyError>, details: ProviderErrorDetails, retryAfter?: number): ProviderError {
-  switch (kind) {
-    case 'rate_limit':
-      return new RateLimitError({ ...details, ...(retryAfter !== undefined ? { retryAfter } : {}) });
-    case 'quota':
-      return new QuotaExceededError(details);
-    case 'too_large':
-      return new RequestTooLargeError(details);
-    case 'context_length':
-      return new ContextLengthError(details);
-    case 'auth':
-      return new AuthenticationError(details);
-    case 'invalid':
-      return new InvalidRequestError(details);
-    case 'timeout':
-      return new TimeoutError(details);
-    default:
-      return new ProviderError(details);
-  }
+/** Builds the `ModelError` of a classified failure. */
+function fromFacts(
+  status: number | undefined,
+  facts: ErrorFacts,
+  retryAfter: number | undefined,
+  rest: Omit<ModelErrorDetails, 'kind' | 'providerMessage'>,
+): ModelError {
+  const classified = classifyError(status, facts, retryAfter);
+  return new ModelError({
+    ...classified,
+    providerMessage: facts.message,
+    ...(status !== undefined ? { status } : {}),
+    ...(retryAfter !== undefined ? { retryAfterMs: retryAfter * 1000 } : {}),
+    ...(facts.code !== undefined ? { code: facts.code } : facts.type !== undefined ? { code: facts.type } : {}),
+    ...rest,
+  });
 }
 
 /** Maps an error that arrived inside a successful response (a 200 body or a stream event). */
-export function fromErrorPayload(payload: unknown, context: ErrorContext): ProviderError {
+export function fromErrorPayload(payload: unknown, context: ErrorContext): ModelError {
   const facts = errorFacts(payload) ?? { message: 'unknown error' };
-  const details: ProviderErrorDetails = {
-    ...(facts.status !== undefined ? { status: facts.status } : {}),
-    providerMessage: facts.message,
-    ...(facts.code !== undefined ? { code: facts.code } : {}),
-    ...(facts.type !== undefined ? { type: facts.type } : {}),
-    body: payload,
-    ...base(context, undefined),
-  };
-  return fromFacts(classifyError(facts.status, facts, facts.retryAfter), details, facts.retryAfter);
+  return fromFacts(facts.status, facts, facts.retryAfter, { body: payload, ...base(context, undefined) });
 }
 
 /** `: fetch failed (connect ECONNREFUSED 127.0.0.1:1)`: the fetch error and the socket error under it. */
@@ -118,7 +100,7 @@ function connectionCause(cause: unknown): string {
 function base(context: ErrorContext, cause: unknown) {
   return {
     ...(context.model !== undefined ? { model: context.model } : {}),
-    ...(context.baseURL !== undefined ? { baseURL: context.baseURL } : {}),
+    ...(context.baseURL !== undefined ? { url: context.baseURL } : {}),
     ...(context.attempts !== undefined ? { attempts: context.attempts } : {}),
     ...(context.partial !== undefined ? { partial: context.partial } : {}),
     ...(cause !== undefined ? { cause } : {}),

@@ -1,8 +1,9 @@
 import type { MediaBlock } from '@replan/core';
+import { imageTypeRefusal, normalMediaType, unsentToolMediaText } from '@replan/core/agent-kit';
 import { UnsupportedMediaError } from '../errors/media-errors.js';
 import type { Json } from '../reasoning/json.js';
 import type { MediaProfile } from './media-profile.js';
-import { filenameOf, isTextMedia, normalMediaType, textFileText, wireSource } from './media-source.js';
+import { filenameOf, isTextMedia, textFileText, wireSource } from './media-source.js';
 
 /** Which wire format a part is for. */
 export type MediaApi = 'chat' | 'responses';
@@ -28,9 +29,9 @@ export function mediaPart(block: MediaBlock, api: MediaApi, target: MediaTarget)
   const refuse = (reason: string) => new UnsupportedMediaError(block.mediaType, profile.label, reason, target.model);
 
   if (block.type === 'image') {
-    if (!type.startsWith('image/')) throw refuse('an image block needs an image/* media type; send other content as a file block');
-    if (profile.images && !profile.images.has(type))
-      throw refuse(`it takes ${list(profile.images)} images; convert the image (to PNG, say) before sending it`);
+    // Chat Completions models take `imageTypes` (OpenAIChatModel), which replace the profile's list.
+    const refusal = imageTypeRefusal(type, profile.images, api === 'chat' ? 'imageTypes' : undefined);
+    if (refusal) throw refuse(refusal);
     if (source.kind === 'url' && !profile.imageUrls)
       throw refuse('it takes images inline only, not by URL; fetch the image and send its bytes (imageFromBytes)');
     if (api === 'responses') return { type: 'input_image', image_url: source.url, detail: block.detail ?? 'auto' };
@@ -67,7 +68,7 @@ export function toolMediaPart(block: MediaBlock, api: MediaApi, target: MediaTar
     return mediaPart(block, api, target);
   } catch (error) {
     if (!(error instanceof UnsupportedMediaError)) throw error;
-    const text = `[${block.type} ${block.mediaType} returned by the tool was not sent: ${error.message}]`;
+    const text = unsentToolMediaText(block, error);
     return api === 'responses' ? { type: 'input_text', text } : { type: 'text', text };
   }
 }

@@ -1,3 +1,4 @@
+import { COMMON_IMAGE_TYPES } from '@replan/core';
 import type { ProviderProfileName } from '../profiles/provider-profile.js';
 import { isGoogleEndpoint } from '../profiles/provider-profile.js';
 
@@ -6,9 +7,12 @@ import { isGoogleEndpoint } from '../profiles/provider-profile.js';
  * - `openai`: api.openai.com — PNG, JPEG, WebP, GIF images (URL or inline); PDF files inline (`file_data`).
  * - `gemini`: Google's OpenAI-compatible endpoint — PNG, JPEG, WebP, HEIC, HEIF images, inline only; PDF files inline.
  * - `ollama`: Ollama's `/v1` — PNG and JPEG images (URL or inline); no files.
- * - `litellm`: a LiteLLM proxy — any image or file, inline or by URL (a file URL goes as `file_id`); the model behind it decides.
+ * - `litellm`: a LiteLLM proxy — PNG, JPEG, WebP, GIF images (what the models behind it share) and any file, inline or
+ *   by URL (a file URL goes as `file_id`); the model behind it decides on files.
  * - `openrouter`: OpenRouter — PNG, JPEG, WebP, GIF images (URL or inline); PDF files inline or by URL (`file_data`).
- * - `generic`: any other OpenAI-compatible server (vLLM, LM Studio, …) — OpenAI's shapes, every type passed on.
+ * - `generic`: any other OpenAI-compatible server (vLLM, LM Studio, …) — OpenAI's shapes and image types (PNG, JPEG,
+ *   WebP, GIF); every file type passed on.
+ * A server that takes other image types is told with `OpenAIChatModel`'s `imageTypes` (they replace the profile's).
  * Everywhere, a text file given inline (`text/*`, JSON, XML, YAML) is sent as text.
  */
 export type MediaProfileName = 'openai' | 'gemini' | 'ollama' | 'litellm' | 'openrouter' | 'generic';
@@ -32,7 +36,7 @@ export interface MediaProfile {
   readonly detail: boolean;
 }
 
-const OPENAI_IMAGES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+const OPENAI_IMAGES: ReadonlySet<string> = new Set(COMMON_IMAGE_TYPES);
 const PDF = new Set(['application/pdf']);
 
 const PROFILES: Readonly<Record<MediaProfileName, MediaProfile>> = {
@@ -56,7 +60,15 @@ const PROFILES: Readonly<Record<MediaProfileName, MediaProfile>> = {
     fileUrls: 'none',
     detail: false,
   },
-  litellm: { name: 'litellm', label: 'LiteLLM', images: undefined, imageUrls: true, files: undefined, fileUrls: 'file_id', detail: true },
+  litellm: {
+    name: 'litellm',
+    label: 'LiteLLM',
+    images: OPENAI_IMAGES,
+    imageUrls: true,
+    files: undefined,
+    fileUrls: 'file_id',
+    detail: true,
+  },
   openrouter: {
     name: 'openrouter',
     label: 'OpenRouter',
@@ -69,7 +81,7 @@ const PROFILES: Readonly<Record<MediaProfileName, MediaProfile>> = {
   generic: {
     name: 'generic',
     label: 'an OpenAI-compatible server',
-    images: undefined,
+    images: OPENAI_IMAGES,
     imageUrls: true,
     files: undefined,
     fileUrls: 'file_data',

@@ -1,5 +1,4 @@
-import type { MediaBlock } from '@replan/core';
-import { UnresolvedBlobError } from '../errors/media-errors.js';
+import { type MediaBlock, ModelError } from '@replan/core';
 
 /** Where a block's content goes on the wire: its bytes as a base64 `data:` URL, or the URL it names. */
 export type WireSource =
@@ -8,7 +7,7 @@ export type WireSource =
 
 /**
  * The block's source as it is sent. A `data:` URL given as `url` counts as inline bytes. A blob
- * source here was not read by the model call (see `UnresolvedBlobError`).
+ * source here was not read by the model call: an `invalid_request` `ModelError`, nothing sent.
  */
 export function wireSource(block: MediaBlock, model: string | undefined): WireSource {
   if (block.data !== undefined) return { kind: 'data', url: `data:${block.mediaType};base64,${block.data}`, base64: block.data };
@@ -16,7 +15,13 @@ export function wireSource(block: MediaBlock, model: string | undefined): WireSo
     const inline = /^data:[^,]*;base64,(.*)$/is.exec(block.url);
     return inline ? { kind: 'data', url: block.url, base64: inline[1] as string } : { kind: 'url', url: block.url };
   }
-  throw new UnresolvedBlobError(block.blob, model);
+  // A model call made by an agent reads blobs from the session's store just before sending; a direct call must give the bytes.
+  throw new ModelError({
+    kind: 'invalid_request',
+    ...(model !== undefined ? { model } : {}),
+    providerMessage: `an image or file names blob "${block.blob}" without its bytes`,
+    hint: "blobs are read from the session store by an agent's model call; when you call a model yourself, pass the bytes as data (imageFromBytes / fileFromBytes) or a url",
+  });
 }
 
 const TEXT_TYPES = new Set(['application/json', 'application/xml', 'application/x-yaml', 'application/yaml', 'application/x-ndjson']);
@@ -39,9 +44,3 @@ export function filenameOf(block: MediaBlock & { readonly type: 'file' }): strin
   const subtype = block.mediaType.split('/')[1]?.split(/[;+]/)[0] ?? 'bin';
   return `file.${subtype}`;
 }
-
-/** `image/jpg` is how some write `image/jpeg`. */
-export const normalMediaType = (mediaType: string) => {
-  const type = mediaType.toLowerCase().split(';')[0]?.trim() ?? '';
-  return type === 'image/jpg' ? 'image/jpeg' : type;
-};

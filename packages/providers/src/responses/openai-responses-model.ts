@@ -3,8 +3,8 @@ import { modelNameOf } from '../model-name.js';
 import type { ChatModel, ContentBlock, ModelCallOptions, ModelRequest, ModelResponse, ModelSettings, ModelStreamPart } from '@replan/core';
 import type OpenAI from 'openai';
 import { createOpenAIClient, type ClientOptions } from '../client.js';
-import { fromErrorPayload, toProviderError } from '../errors/map-error.js';
-import { ProviderError } from '../errors/provider-errors.js';
+import { fromErrorPayload, toModelError } from '../errors/map-error.js';
+import { ModelError } from '@replan/core';
 import { withRetries, type RetryOptions } from '../retry/request-retries.js';
 import { isRecord, type Json } from '../reasoning/json.js';
 import { callSignal } from '../call-signal.js';
@@ -15,6 +15,7 @@ import { buildResponsesRequest, RESPONSES_PROVIDER, type ResponsesRequestBody } 
 
 export interface OpenAIResponsesModelOptions extends ClientOptions, RetryOptions {
   readonly model: string;
+  /** Use this client instead of making one: made from your app's `openai` (6 or 7, this package's peer dependency). */
   readonly client?: OpenAI;
   readonly settings?: ModelSettings;
   /** Ask for `reasoning.encrypted_content` (default true); turn off for a model that rejects it. */
@@ -98,11 +99,18 @@ export class OpenAIResponsesModel implements ChatModel {
     try {
       raw = await this.send(() => this.client.responses.create(body as never, { signal: call.signal }), opts?.signal);
     } catch (error) {
-      throw toProviderError(error, { model: this.model });
+      throw toModelError(error, { model: this.model });
     } finally {
       call.release();
     }
-    if (!isRecord(raw)) throw new ProviderError({ providerMessage: 'the response is not an object', model: this.model, body: raw });
+    if (!isRecord(raw))
+      throw new ModelError({
+        kind: 'unknown',
+        retryable: true,
+        providerMessage: 'the response is not an object',
+        model: this.model,
+        body: raw,
+      });
     if (raw.status === 'failed' || (isRecord(raw.error) && !Array.isArray(raw.output)))
       throw fromErrorPayload({ error: raw.error ?? 'the response failed' }, { model: this.model, partial: responseOf(raw).message });
     return withStructuredText(responseOf(raw), structuredSchema);
@@ -130,7 +138,7 @@ export class OpenAIResponsesModel implements ChatModel {
         signal,
       )) as never;
     } catch (error) {
-      throw toProviderError(error, { model: this.model });
+      throw toModelError(error, { model: this.model });
     }
     const done: unknown[] = []; // output items finished so far, for the partial output of a failure
     const partial = () => ({ role: 'assistant' as const, content: blocksOfOutput(done).blocks as ContentBlock[] });
@@ -182,7 +190,13 @@ export class OpenAIResponsesModel implements ChatModel {
       }
     }
     if (!final)
-      throw new ProviderError({ providerMessage: 'the stream ended before response.completed', model: this.model, partial: partial() });
+      throw new ModelError({
+        kind: 'unknown',
+        retryable: true,
+        providerMessage: 'the stream ended before response.completed',
+        model: this.model,
+        partial: partial(),
+      });
     yield { type: 'finish', response: withStructuredText(responseOf(final), structuredSchema) };
   }
 }

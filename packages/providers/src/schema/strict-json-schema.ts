@@ -3,19 +3,12 @@ import { z } from 'zod';
 
 type Json = Record<string, unknown>;
 
-/** A schema that strict structured output cannot express; thrown before any request is sent. */
-export class StrictSchemaError extends ConfigurationError {
-  constructor(
-    readonly schemaName: string,
-    readonly path: string,
-    readonly reason: string,
-  ) {
-    super(
-      `Schema "${schemaName}" cannot be used for strict structured output at ${path || '(root)'}: ${reason}. ` +
-        'Change the schema (or pass responseFormat.strict: false to send it unchecked).',
-    );
-  }
-}
+/** A schema that strict structured output cannot express: a `ConfigurationError` naming the place, thrown before any request is sent. */
+export const strictSchemaError = (schemaName: string, path: string, reason: string): ConfigurationError =>
+  new ConfigurationError(
+    `Schema "${schemaName}" cannot be used for strict structured output at ${path || '(root)'}: ${reason}. ` +
+      'Change the schema (or pass responseFormat.strict: false to send it unchecked).',
+  );
 
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const META_KEYS = new Set([
@@ -39,8 +32,8 @@ export function jsonSchemaOf(schema: unknown, name = 'schema'): Json {
     return json;
   }
   if (isRecord(schema) && '_def' in schema && typeof (schema as { safeParse?: unknown }).safeParse === 'function')
-    throw new StrictSchemaError(name, '', 'this is a zod v3 schema; use zod v4 (import { z } from "zod", zod >= 4)');
-  if (!isRecord(schema)) throw new StrictSchemaError(name, '', 'the schema is not a JSON Schema object');
+    throw strictSchemaError(name, '', 'this is a zod v3 schema; use zod v4 (import { z } from "zod", zod >= 4)');
+  if (!isRecord(schema)) throw strictSchemaError(name, '', 'the schema is not a JSON Schema object');
   const copy = structuredClone(schema);
   delete copy.$schema;
   return copy;
@@ -57,37 +50,37 @@ export function isEmptySchema(schema: unknown): boolean {
  * Makes the schema OpenAI's strict structured-output mode accepts, from a zod v4 schema or a
  * JSON Schema: every property required, optional properties nullable, `additionalProperties:
  * false` on every object, `oneOf` as `anyOf`, no `default`. What strict mode cannot express is
- * rejected here with a `StrictSchemaError` naming the place: records (`z.record`, free-form
+ * rejected here with a `ConfigurationError` naming the place: records (`z.record`, free-form
  * objects), tuples, a union at the root, a non-object root, `allOf`, `not`, untyped values
  * (`z.any()`, `z.unknown()`, `z.date()`), and an empty schema.
  */
 export function toStrictJsonSchema(schema: unknown, name = 'schema'): Json {
   const source = jsonSchemaOf(schema, name);
   if (isEmptySchema(source))
-    throw new StrictSchemaError(name, '', 'the schema is empty (it describes nothing, so the model would be unconstrained)');
+    throw strictSchemaError(name, '', 'the schema is empty (it describes nothing, so the model would be unconstrained)');
   if (source.anyOf || source.oneOf)
-    throw new StrictSchemaError(
+    throw strictSchemaError(
       name,
       '',
       'the root is a union; strict mode needs an object at the root — wrap it: z.object({ result: z.union([...]) })',
     );
   if (source.type !== 'object')
-    throw new StrictSchemaError(
+    throw strictSchemaError(
       name,
       '',
       `the root must be an object (got ${JSON.stringify(source.type ?? Object.keys(source))}); wrap it: z.object({ result: ... })`,
     );
   const out = strictNode(source, '', name);
   if (isRecord(out.properties) && Object.keys(out.properties).length === 0)
-    throw new StrictSchemaError(name, '', 'the root object has no properties; the model could only answer {}');
+    throw strictSchemaError(name, '', 'the root object has no properties; the model could only answer {}');
   return out;
 }
 
 function strictNode(node: unknown, path: string, name: string): Json {
   if (node === true || node === false || !isRecord(node))
-    throw new StrictSchemaError(name, path, `${JSON.stringify(node)} is not a schema strict mode accepts`);
+    throw strictSchemaError(name, path, `${JSON.stringify(node)} is not a schema strict mode accepts`);
   if (isEmptySchema(node))
-    throw new StrictSchemaError(
+    throw strictSchemaError(
       name,
       path,
       'the value has no type (z.any(), z.unknown() or an unrepresentable type such as z.date()); give it a concrete type',
@@ -97,10 +90,10 @@ function strictNode(node: unknown, path: string, name: string): Json {
     if (key === '$schema' || key === 'default') continue;
     out[key] = value;
   }
-  if (out.allOf) throw new StrictSchemaError(name, path, 'allOf (an intersection) is not supported; merge the objects into one');
-  if (out.not) throw new StrictSchemaError(name, path, '"not" is not supported');
+  if (out.allOf) throw strictSchemaError(name, path, 'allOf (an intersection) is not supported; merge the objects into one');
+  if (out.not) throw strictSchemaError(name, path, '"not" is not supported');
   if (out.prefixItems || Array.isArray(out.items))
-    throw new StrictSchemaError(name, path, 'tuples are not supported; use an object with named fields or an array of one type');
+    throw strictSchemaError(name, path, 'tuples are not supported; use an object with named fields or an array of one type');
   if (out.oneOf) {
     out.anyOf = out.oneOf;
     delete out.oneOf;
@@ -114,7 +107,7 @@ function strictNode(node: unknown, path: string, name: string): Json {
   const types = Array.isArray(out.type) ? out.type : [out.type];
   if (types.includes('object') || isRecord(out.properties)) strictObject(out, path, name);
   if (types.includes('array')) {
-    if (out.items === undefined) throw new StrictSchemaError(name, path, 'an array needs an item type');
+    if (out.items === undefined) throw strictSchemaError(name, path, 'an array needs an item type');
     out.items = strictNode(out.items, `${path}[]`, name);
   }
   return out;
@@ -122,7 +115,7 @@ function strictNode(node: unknown, path: string, name: string): Json {
 
 function strictObject(out: Json, path: string, name: string): void {
   if (out.propertyNames || out.patternProperties)
-    throw new StrictSchemaError(
+    throw strictSchemaError(
       name,
       path,
       'records (z.record, objects with arbitrary keys) are not supported; use an array of { key, value } objects',
@@ -130,13 +123,13 @@ function strictObject(out: Json, path: string, name: string): void {
   const properties = isRecord(out.properties) ? out.properties : {};
   const extra = out.additionalProperties;
   if (isRecord(extra) && !isEmptySchema(extra))
-    throw new StrictSchemaError(
+    throw strictSchemaError(
       name,
       path,
       'records (objects with arbitrary keys of a given type) are not supported; use an array of { key, value } objects',
     );
   if ((extra === true || isRecord(extra)) && Object.keys(properties).length === 0)
-    throw new StrictSchemaError(name, path, 'a free-form object (no properties, any keys) is not supported; list its properties');
+    throw strictSchemaError(name, path, 'a free-form object (no properties, any keys) is not supported; list its properties');
   const required = new Set(Array.isArray(out.required) ? (out.required as string[]) : []);
   const strictProps: Json = {};
   for (const [key, prop] of Object.entries(properties)) {

@@ -1,6 +1,5 @@
-import { toProviderError } from '../errors/map-error.js';
-import { TimeoutError } from '../errors/provider-errors.js';
-import type { Message } from '@replan/core';
+import { type Message, ModelError } from '@replan/core';
+import { toModelError } from '../errors/map-error.js';
 import { abortErrorOf, nextWithin } from './idle-timeout.js';
 
 /** An SDK stream: iterable, with the controller that aborts its request. */
@@ -19,7 +18,7 @@ export interface GuardOptions {
 
 /**
  * The events of an SDK stream, guarded: a silence longer than `idleTimeoutMs` aborts the request
- * with a `TimeoutError`, failures become typed errors keeping the partial output, the caller's
+ * with a `ModelError` of kind `timeout`, failures become `ModelError`s keeping the partial output, the caller's
  * abort is thrown as itself (the SDK ends an aborted stream quietly), and a consumer that stops
  * early aborts the request.
  */
@@ -34,10 +33,12 @@ export async function* guardedStream(stream: SdkStream, options: GuardOptions): 
         next = await nextWithin(iterator, idleTimeoutMs, () => stream.controller.abort());
       } catch (error) {
         if (signal?.aborted) throw abortErrorOf(signal);
-        throw toProviderError(error, { model, partial: partial() });
+        throw toModelError(error, { model, partial: partial() });
       }
       if (next === 'timeout')
-        throw new TimeoutError({
+        throw new ModelError({
+          kind: 'timeout',
+          hint: 'raise idleTimeoutMs if the model may stay silent this long',
           providerMessage: `the stream sent nothing for ${idleTimeoutMs} ms (idleTimeoutMs)`,
           model,
           partial: partial(),

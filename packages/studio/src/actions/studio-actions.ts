@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, Run, Runner, SessionKey, SessionStore } from '@replan/core';
 import { APP_PREFIX, USER_PREFIX } from '@replan/core/store-kit';
-import { StudioConfigurationError, StudioRequestError } from '../errors.js';
+import { StudioError } from '../errors.js';
 import type { SessionChanges } from '../live/session-changes.js';
 import type { SessionReader } from '../session-reader.js';
 import { initialStateOf } from '../view/state-at.js';
@@ -38,10 +38,14 @@ export class StudioActions {
     if (!Array.isArray(runners) && runners)
       for (const [app, runner] of Object.entries(runners as Record<string, Runner>))
         if (runner.appName !== app)
-          throw new StudioConfigurationError(`runners["${app}"] is a Runner of app "${runner.appName}": key each runner by its appName.`);
+          throw new StudioError(
+            'configuration',
+            `runners["${app}"] is a Runner of app "${runner.appName}": key each runner by its appName.`,
+          );
     for (const runner of list) {
       if (runner.sessionStore !== store)
-        throw new StudioConfigurationError(
+        throw new StudioError(
+          'configuration',
           `The runner of app "${runner.appName}" keeps its sessions in another store than the studio's: pass the same store to both (new Runner({ sessionStore: store })).`,
         );
       this.runners.set(runner.appName, runner);
@@ -55,7 +59,7 @@ export class StudioActions {
   private runnerOf(appName: string): Runner {
     const runner = this.runners.get(appName);
     if (!runner)
-      throw new StudioRequestError(
+      throw StudioError.request(
         403,
         `The studio has no runner for app "${appName}": it is read-only there (pass runners to serveStudio, or --runners <module> to replan studio).`,
       );
@@ -87,7 +91,7 @@ export class StudioActions {
     this.runnerOf(key.appName);
     const session = await this.reader.require(key);
     if (index < 0 || index >= session.events.length)
-      throw new StudioRequestError(400, `Event index ${index} is outside this session (it has ${session.events.length} events).`);
+      throw StudioError.request(400, `Event index ${index} is outside this session (it has ${session.events.length} events).`);
     const events = session.events.slice(0, index + 1).map(withoutSharedWrites);
     const id = newId ?? randomUUID();
     const initial = Object.fromEntries(Object.entries(initialStateOf(session.state, session.events)).filter(([k]) => !isShared(k)));

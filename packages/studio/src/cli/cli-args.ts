@@ -1,4 +1,4 @@
-import { CliUsageError } from '../errors.js';
+import { StudioError } from '../errors.js';
 
 export const USAGE = `replan — look at and act on replan sessions
 
@@ -53,13 +53,13 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       continue;
     }
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (!KNOWN.has(name)) throw new CliUsageError(`Unknown option --${name}.\n\n${USAGE}`);
+    if (!KNOWN.has(name)) throw new StudioError('usage', `Unknown option --${name}.\n\n${USAGE}`);
     if (SWITCHES.has(name)) {
       flags.set(name, ['']);
       continue;
     }
     const value = inline ?? rest[++i];
-    if (value === undefined || value.startsWith('--')) throw new CliUsageError(`--${name} needs a value.\n\n${USAGE}`);
+    if (value === undefined || value.startsWith('--')) throw new StudioError('usage', `--${name} needs a value.\n\n${USAGE}`);
     flags.set(name, [...(flags.get(name) ?? []), value]);
   }
   return { command, positional, flags };
@@ -71,7 +71,7 @@ export function flag(args: CliArgs, name: string): string | undefined {
 
 export function requiredFlag(args: CliArgs, name: string, what: string): string {
   const value = flag(args, name);
-  if (value === undefined) throw new CliUsageError(`replan ${args.command} needs --${name} <${what}>.\n\n${USAGE}`);
+  if (value === undefined) throw new StudioError('usage', `replan ${args.command} needs --${name} <${what}>.\n\n${USAGE}`);
   return value;
 }
 
@@ -79,6 +79,6 @@ export function numberFlag(args: CliArgs, name: string, fallback: number): numbe
   const value = flag(args, name);
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new CliUsageError(`--${name} must be a whole number, not "${value}".`);
+  if (!Number.isInteger(n) || n < 0) throw new StudioError('usage', `--${name} must be a whole number, not "${value}".`);
   return n;
 }

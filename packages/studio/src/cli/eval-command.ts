@@ -1,4 +1,4 @@
-import { CliUsageError } from '../errors.js';
+import { StudioError } from '../errors.js';
 import { findSession, ownerCandidates } from './find-session.js';
 import { openStore } from './open-store.js';
 
@@ -18,7 +18,7 @@ export async function evalCommand(
     const missing =
       (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('@replan/eval');
     if (!missing) throw error;
-    throw new CliUsageError('replan eval needs the @replan/eval package: pnpm add -D @replan/eval');
+    throw new StudioError('usage', 'replan eval needs the @replan/eval package: pnpm add -D @replan/eval');
   }
   return evalPackage.runEvalCli(argv, {
     out: io.out,
@@ -26,7 +26,8 @@ export async function evalCommand(
     openStore,
     findSession: async (store, id, owner) => {
       const candidates = await ownerCandidates(store, owner.appName, owner.userId);
-      if (!candidates.length) throw new CliUsageError('Give --app <name> and --user <id>: this store cannot list its apps and users.');
+      if (!candidates.length)
+        throw new StudioError('usage', 'Give --app <name> and --user <id>: this store cannot list its apps and users.');
       return findSession(store, id, candidates);
     },
   });

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SessionStore } from '@replan/core';
 import type { StudioRunners } from '../actions/studio-actions.js';
-import { CliUsageError } from '../errors.js';
+import { StudioError } from '../errors.js';
 
 type RunnersFactory = (store: SessionStore) => StudioRunners | Promise<StudioRunners>;
 
@@ -18,7 +18,8 @@ export async function loadRunners(modulePath: string, store: SessionStore): Prom
     try {
       api = (await import('tsx/esm/api' as string)) as { register: () => unknown };
     } catch {
-      throw new CliUsageError(
+      throw new StudioError(
+        'usage',
         `--runners ${modulePath} is TypeScript: install tsx (pnpm add -D tsx) to load it without a build, or pass the built .js file.`,
       );
     }
@@ -28,11 +29,12 @@ export async function loadRunners(modulePath: string, store: SessionStore): Prom
   try {
     mod = (await import(pathToFileURL(file).href)) as typeof mod;
   } catch (error) {
-    throw new CliUsageError(`Could not load --runners ${modulePath}: ${(error as Error).message}`);
+    throw new StudioError('usage', `Could not load --runners ${modulePath}: ${(error as Error).message}`);
   }
   const factory = (typeof mod.createRunners === 'function' ? mod.createRunners : mod.default) as RunnersFactory | undefined;
   if (typeof factory !== 'function')
-    throw new CliUsageError(
+    throw new StudioError(
+      'usage',
       `--runners ${modulePath} must export createRunners(store) (or a default function) returning the app's Runners built on that store.`,
     );
   return factory(store);

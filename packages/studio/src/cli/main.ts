@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { ReplanError } from '@replan/core';
-import { CliUsageError } from '../errors.js';
+import { StudioError } from '../errors.js';
 import { runCli } from './run-cli.js';
 
 // The `replan` bin: parse, run, print errors without a stack when they are the user's to fix.
@@ -15,6 +15,6 @@ runCli(process.argv.slice(2), { out: (text) => console.log(text), err: (text) =>
     // replan's typed errors say what to do: their message is enough.
     if (error instanceof ReplanError) console.error(`${error.name}: ${error.message}`);
     else console.error(error);
-    process.exit(error instanceof CliUsageError ? 2 : 1);
+    process.exit(error instanceof StudioError && error.kind === 'usage' ? 2 : 1);
   },
 );

@@ -1,5 +1,5 @@
 import { FileSessionStore, type SessionStore } from '@replan/core';
-import { CliUsageError } from '../errors.js';
+import { StudioError } from '../errors.js';
 import { checkStoreDirectory } from './store-directory.js';
 
 /**
@@ -12,7 +12,7 @@ export async function openStore(spec: string, options: { readonly mayBeNew?: boo
     try {
       postgres = await import('@replan/postgres');
     } catch {
-      throw new CliUsageError('A postgres:// store needs the @replan/postgres package: pnpm add @replan/postgres pg');
+      throw new StudioError('usage', 'A postgres:// store needs the @replan/postgres package: pnpm add @replan/postgres pg');
     }
     return new postgres.PostgresSessionStore({ connectionString: spec });
   }

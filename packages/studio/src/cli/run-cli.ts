@@ -1,5 +1,5 @@
 import type { SessionStore } from '@replan/core';
-import { CliUsageError } from '../errors.js';
+import { StudioError } from '../errors.js';
 import { serveStudio } from '../serve-studio.js';
 import type { SessionRow } from '../../web/src/wire-types.js';
 import { SessionReader } from '../session-reader.js';
@@ -28,7 +28,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.out(USAGE);
     return 0;
   }
-  if (!['studio', 'sessions', 'show'].includes(args.command)) throw new CliUsageError(`Unknown command "${args.command}".\n\n${USAGE}`);
+  if (!['studio', 'sessions', 'show'].includes(args.command))
+    throw new StudioError('usage', `Unknown command "${args.command}".\n\n${USAGE}`);
   // Only the studio serving runners writes sessions: it may start on an empty directory.
   const mayBeNew = args.command === 'studio' && args.flags.has('runners');
   const store = await openStore(requiredFlag(args, 'store', 'dir | postgres://url'), { mayBeNew });
@@ -71,10 +72,11 @@ async function sessions(args: CliArgs, store: SessionStore, io: CliIo): Promise<
   }
   // A cursor continues one user's list: across owners it would not say whose.
   if (flag(args, 'cursor') !== undefined)
-    throw new CliUsageError('--cursor continues one list: give --app <name> and --user <id> with it.');
+    throw new StudioError('usage', '--cursor continues one list: give --app <name> and --user <id> with it.');
   const owners = await ownerCandidates(store, app, user);
   if (!owners.length)
-    throw new CliUsageError(
+    throw new StudioError(
+      'usage',
       app || user
         ? `No sessions${app ? ` in app "${app}"` : ''}${user ? ` for user "${user}"` : ''}.`
         : 'Give --app <name> and --user <id>: this store cannot list its apps and users.',
@@ -93,7 +95,7 @@ async function sessions(args: CliArgs, store: SessionStore, io: CliIo): Promise<
 
 async function show(args: CliArgs, store: SessionStore, io: CliIo): Promise<number> {
   const id = args.positional[0];
-  if (!id) throw new CliUsageError(`replan show needs a session id.\n\n${USAGE}`);
+  if (!id) throw new StudioError('usage', `replan show needs a session id.\n\n${USAGE}`);
   const app = flag(args, 'app');
   const user = flag(args, 'user');
   const candidates = await ownerCandidates(store, app, user);
@@ -109,7 +111,8 @@ async function show(args: CliArgs, store: SessionStore, io: CliIo): Promise<numb
     }
     return 0;
   }
-  throw new CliUsageError(
+  throw new StudioError(
+    'usage',
     candidates.length
       ? `No session "${id}" found${app ? ` in app "${app}"` : ''}${user ? ` for user "${user}"` : ''}.`
       : `Give --app <name> and --user <id>: this store cannot list its apps and users.`,

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { CliUsageError } from '../errors.js';
+import { StudioError } from '../errors.js';
 
 /** What a `FileSessionStore` directory holds at its top (sessions, and the app and user state). */
 const STORE_ENTRIES = ['sessions', 'app-state', 'user-state'];
@@ -53,7 +53,7 @@ const shown = (path: string) => {
 
 /**
  * Checks a `--store` directory before a `FileSessionStore` opens it: a missing directory, or one
- * that holds no replan store, is a `CliUsageError` naming the path and the directory probably
+ * that holds no replan store, is a `StudioError` of kind `usage` naming the path and the directory probably
  * meant. `mayBeNew` (the studio serving runners, which write sessions) accepts an empty directory.
  */
 export function checkStoreDirectory(spec: string, options: { readonly mayBeNew?: boolean } = {}): string {
@@ -63,13 +63,15 @@ export function checkStoreDirectory(spec: string, options: { readonly mayBeNew?:
     return near.length ? ` Did you mean ${near.map((p) => `--store ${shown(p)}`).join(' or ')}?` : '';
   };
   if (!existsSync(dir))
-    throw new CliUsageError(
+    throw new StudioError(
+      'usage',
       `--store ${spec}: there is no directory ${dir}.${hint()} Give the directory your FileSessionStore writes to (or a postgres:// URL).`,
     );
   if (!statSync(dir).isDirectory())
-    throw new CliUsageError(`--store ${spec} is a file: give the FileSessionStore directory (or a postgres:// URL).`);
+    throw new StudioError('usage', `--store ${spec} is a file: give the FileSessionStore directory (or a postgres:// URL).`);
   if (holdsStore(dir) || (options.mayBeNew && entriesOf(dir).length === 0)) return dir;
-  throw new CliUsageError(
+  throw new StudioError(
+    'usage',
     `--store ${spec}: ${dir} holds no replan session store (no ${STORE_ENTRIES.map((e) => `${e}/`).join(', ')} in it).${hint()} ` +
       'Give the directory your FileSessionStore writes to.',
   );

@@ -4,7 +4,7 @@ import { planExecuteEventKind } from '@replan/planexecute';
 import { eventKind } from '@replan/core';
 import type { EventDetail, EventPage, RunnerView, StepDetail, StudioInfo } from '../../web/src/wire-types.js';
 import type { StudioActions } from '../actions/studio-actions.js';
-import { StudioRequestError } from '../errors.js';
+import { StudioError } from '../errors.js';
 import type { SessionChanges } from '../live/session-changes.js';
 import { listOpenInterrupts } from '../open-interrupts.js';
 import { discoverOwners, type OwnerHints } from '../owners.js';
@@ -97,7 +97,7 @@ export async function handleRead(
       const session = await ctx.reader.require(sessionKeyOf(query));
       const index = intOf(query.get('index'), 'index', 0, 0, Math.max(0, session.events.length - 1));
       const event = session.events[index];
-      if (!event) throw new StudioRequestError(404, 'This session has no events.');
+      if (!event) throw StudioError.request(404, 'This session has no events.');
       const detail: EventDetail = { view: eventView(event, index, session.events), json: asText(shownEvent(event, session.events)) };
       return sendJson(response, 200, detail);
     }
@@ -108,7 +108,7 @@ export async function handleRead(
         .flatMap((r) => r.steps)
         .reverse()
         .find((s) => s.key === key);
-      if (!found) throw new StudioRequestError(404, `No step "${key}" in this session's plans.`);
+      if (!found) throw StudioError.request(404, `No step "${key}" in this session's plans.`);
       const events = stepEvents(session.events, key);
       const first = events[0]?.event.timestamp ?? 0;
       const lastEvent = events.at(-1)?.event;
@@ -134,7 +134,7 @@ export async function handleRead(
     case 'live':
       return streamChanges(ctx, query, request, response);
     default:
-      throw new StudioRequestError(404, `No such API: ${route}.`);
+      throw StudioError.request(404, `No such API: ${route}.`);
   }
 }
 
@@ -174,7 +174,7 @@ export async function handleChange(ctx: ApiContext, route: string, request: Inco
       const key = checkedSessionKey(body.app, body.user, body.id);
       const values = body.values;
       if (values !== undefined && (typeof values !== 'object' || values === null || Array.isArray(values)))
-        throw new StudioRequestError(400, '"values" must be an object of answers by interrupt id.');
+        throw StudioError.request(400, '"values" must be an object of answers by interrupt id.');
       await ctx.actions.resume(key, values as Record<string, unknown> | undefined);
       return sendJson(response, 202, { sessionId: key.id });
     }
@@ -186,6 +186,6 @@ export async function handleChange(ctx: ApiContext, route: string, request: Inco
       return sendJson(response, 201, await ctx.actions.fork(key, index, newId));
     }
     default:
-      throw new StudioRequestError(404, `No such API: ${route}.`);
+      throw StudioError.request(404, `No such API: ${route}.`);
   }
 }

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { isMediaBlock, type AgentEvent, type MediaBlock, type SessionStore } from '@replan/core';
 import { mediaOf } from '@replan/core/store-kit';
-import { StudioRequestError } from '../errors.js';
+import { StudioError } from '../errors.js';
 import type { SessionReader } from '../session-reader.js';
 import { servedInline } from '../view/media-views.js';
 import { sessionKeyOf } from './request-params.js';
@@ -43,12 +43,12 @@ export async function serveBlob(
   query: URLSearchParams,
   response: ServerResponse,
 ): Promise<void> {
-  if (!BLOB_ID.test(blob)) throw new StudioRequestError(400, 'A blob id is the SHA-256 of its bytes: 64 lowercase hex digits.');
+  if (!BLOB_ID.test(blob)) throw StudioError.request(400, 'A blob id is the SHA-256 of its bytes: 64 lowercase hex digits.');
   const key = sessionKeyOf(query);
   const session = await reader.require(key);
   const block = blockNaming(session.events, blob);
-  if (!block) throw new StudioRequestError(404, `Session "${key.id}" names no blob ${blob}.`);
-  if (!store.readBlob) throw new StudioRequestError(404, 'This store keeps no blobs.');
+  if (!block) throw StudioError.request(404, `Session "${key.id}" names no blob ${blob}.`);
+  if (!store.readBlob) throw StudioError.request(404, 'This store keeps no blobs.');
   const bytes = await store.readBlob(key, blob);
   const inline = servedInline(block.mediaType);
   response.writeHead(200, {

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { StudioRequestError } from '../errors.js';
+import { StudioError } from '../errors.js';
 
 /** The header the page sends the per-start token in. */
 export const TOKEN_HEADER = 'x-replan-token';
@@ -32,10 +32,10 @@ export class RequestGuard {
   checkOrigin(request: IncomingMessage): void {
     const host = request.headers.host?.toLowerCase();
     if (!host || !this.hosts.has(host))
-      throw new StudioRequestError(421, `Host "${host ?? ''}" is not this studio; open the URL it printed (loopback name and port).`);
+      throw StudioError.request(421, `Host "${host ?? ''}" is not this studio; open the URL it printed (loopback name and port).`);
     const origin = request.headers.origin;
     if (origin !== undefined && !this.origins.has(origin.toLowerCase()))
-      throw new StudioRequestError(403, `Origin "${origin}" may not use this studio; only its own page may.`);
+      throw StudioError.request(403, `Origin "${origin}" may not use this studio; only its own page may.`);
   }
 
   /**
@@ -43,19 +43,17 @@ export class RequestGuard {
    * open the page itself, which holds no data) and the per-start token, in the header.
    */
   checkApi(request: IncomingMessage): void {
-    if (request.headers['sec-fetch-site'] === 'cross-site')
-      throw new StudioRequestError(403, 'Cross-site requests may not use this studio.');
+    if (request.headers['sec-fetch-site'] === 'cross-site') throw StudioError.request(403, 'Cross-site requests may not use this studio.');
     const given = request.headers[TOKEN_HEADER];
     if (typeof given !== 'string' || !sameSecret(given, this.token))
-      throw new StudioRequestError(401, `Missing or wrong ${TOKEN_HEADER} header: open the URL the studio printed (it carries the token).`);
+      throw StudioError.request(401, `Missing or wrong ${TOKEN_HEADER} header: open the URL the studio printed (it carries the token).`);
   }
 
   /** A change also needs an `Origin` (browsers always send it with a POST): no blind cross-site writes. */
   checkChange(request: IncomingMessage): void {
-    if (request.headers.origin === undefined)
-      throw new StudioRequestError(403, 'A change needs an Origin header (the studio page sends it).');
+    if (request.headers.origin === undefined) throw StudioError.request(403, 'A change needs an Origin header (the studio page sends it).');
     const type = request.headers['content-type'] ?? '';
-    if (!type.startsWith('application/json')) throw new StudioRequestError(415, 'Send the body as application/json.');
+    if (!type.startsWith('application/json')) throw StudioError.request(415, 'Send the body as application/json.');
   }
 }
 

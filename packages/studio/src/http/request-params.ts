@@ -1,18 +1,18 @@
 import type { SessionKey } from '@replan/core';
 import { assertSessionKey, assertUserKey } from '@replan/core/store-kit';
-import { StudioRequestError } from '../errors.js';
+import { StudioError } from '../errors.js';
 
 /** Runs a core identifier check, answering 400 with its message when it fails. */
 function checked(check: () => void): void {
   try {
     check();
   } catch (error) {
-    throw new StudioRequestError(400, (error as Error).message);
+    throw StudioError.request(400, (error as Error).message);
   }
 }
 
 export function requiredString(value: unknown, name: string): string {
-  if (typeof value !== 'string' || value === '') throw new StudioRequestError(400, `"${name}" is required.`);
+  if (typeof value !== 'string' || value === '') throw StudioError.request(400, `"${name}" is required.`);
   return value;
 }
 
@@ -39,7 +39,6 @@ export function sessionKeyOf(query: URLSearchParams): SessionKey {
 export function intOf(value: string | null | unknown, name: string, fallback: number, min: number, max: number): number {
   if (value === null || value === undefined || value === '') return fallback;
   const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new StudioRequestError(400, `"${name}" must be a whole number from ${min} to ${max}.`);
+  if (!Number.isInteger(n) || n < min || n > max) throw StudioError.request(400, `"${name}" must be a whole number from ${min} to ${max}.`);
   return n;
 }

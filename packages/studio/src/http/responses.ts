@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StudioRequestError } from '../errors.js';
+import { StudioError } from '../errors.js';
 
 /** Strict: only the studio's own files run, nothing inline, nothing from elsewhere, never framed. */
 export const CONTENT_SECURITY_POLICY = [
@@ -32,7 +32,7 @@ export function sendError(response: ServerResponse, error: unknown): void {
     response.end();
     return;
   }
-  if (error instanceof StudioRequestError) sendJson(response, error.status, { error: error.name, message: error.message });
+  if (error instanceof StudioError) sendJson(response, error.status, { error: error.name, message: error.message });
   else {
     const e = error instanceof Error ? error : new Error(String(error));
     const status =
@@ -49,7 +49,7 @@ export function sendError(response: ServerResponse, error: unknown): void {
             // New input for a session waiting on interrupts: its message names them; answer them first.
             e.name === 'OpenInterruptsError' ||
             // A child session: its message names the root session and interrupt ids to answer instead.
-            e.name === 'ChildSessionResumeError'
+            (e.name === 'ChildSessionError' && (e as { kind?: unknown }).kind === 'resume')
           ? 409
           : 500;
     sendJson(response, status, { error: e.name, message: e.message });
@@ -64,16 +64,15 @@ export async function readJsonBody(request: IncomingMessage): Promise<Record<str
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new StudioRequestError(413, 'Request body too large (1 MiB at most).');
+    if (size > MAX_BODY) throw StudioError.request(413, 'Request body too large (1 MiB at most).');
     chunks.push(chunk as Buffer);
   }
   let body: unknown;
   try {
     body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
   } catch {
-    throw new StudioRequestError(400, 'The body is not valid JSON.');
+    throw StudioError.request(400, 'The body is not valid JSON.');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new StudioRequestError(400, 'The body must be a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw StudioError.request(400, 'The body must be a JSON object.');
   return body as Record<string, unknown>;
 }

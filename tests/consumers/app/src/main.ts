@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ConfigurationError, Runner, tool, type ChatModel, type RunResult, type SessionStore } from '@replan/core';
 import { aiSdkModel } from '@replan/ai-sdk';
-import { McpConnectionError, mcpTools } from '@replan/mcp';
+import { McpError, mcpTools } from '@replan/mcp';
 import { dbosRuns } from '@replan/dbos';
 import { a2aAgentTool, a2aServer } from '@replan/a2a';
 import { ScriptedModel, callTools } from '@replan/core/testing';
@@ -90,7 +90,7 @@ const mcpError = await mcpTools({ stdio: { command: '/nonexistent/mcp-server' } 
 const mcp =
   mcpError instanceof ConfigurationError && mcpError.message.includes('npm install @modelcontextprotocol/sdk')
     ? 'sdk not installed'
-    : mcpError instanceof McpConnectionError
+    : mcpError instanceof McpError && mcpError.kind === 'connection'
       ? 'sdk installed'
       : `unexpected: ${String(mcpError)}`;
 

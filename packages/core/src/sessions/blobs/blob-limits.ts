@@ -1,11 +1,11 @@
 import { ConfigurationError } from '../../errors/replan-error.js';
-import { SessionBlobsTooLargeError } from '../../errors/blob-errors.js';
+import { sessionBlobsTooLarge } from '../../errors/blob-errors.js';
 
 /** Size limits of a store's blobs (the bytes of images and files), options of every built-in store. */
 export interface BlobLimits {
-  /** The largest image or file one block may hold, in bytes (default 32 MiB); larger is a `BlobTooLargeError`. */
+  /** The largest image or file one block may hold, in bytes (default 32 MiB); larger is a `BlobLimitError` (scope `blob`). */
   readonly maxBlobBytes?: number;
-  /** The most bytes of blobs one session may hold (default 256 MiB); more is a `SessionBlobsTooLargeError`. */
+  /** The most bytes of blobs one session may hold (default 256 MiB); more is a `BlobLimitError` (scope `session`). */
   readonly maxSessionBlobBytes?: number;
 }
 
@@ -32,8 +32,8 @@ export function resolveBlobLimits(store: string, limits: BlobLimits | undefined)
   };
 }
 
-/** Fails with `SessionBlobsTooLargeError` when `stored` bytes plus `added` new ones pass the session limit. */
+/** Fails with a `BlobLimitError` (scope `session`) when `stored` bytes plus `added` new ones pass the session limit. */
 export function assertSessionBlobTotal(sessionId: string, stored: number, added: number, limits: ResolvedBlobLimits): void {
   if (added > 0 && stored + added > limits.maxSessionBlobBytes)
-    throw new SessionBlobsTooLargeError(sessionId, stored + added, limits.maxSessionBlobBytes);
+    throw sessionBlobsTooLarge(sessionId, stored + added, limits.maxSessionBlobBytes);
 }

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../events/agent-event.js';
-import { BlobTooLargeError } from '../../errors/blob-errors.js';
+import { blobTooLarge } from '../../errors/blob-errors.js';
 import { InvalidMediaError } from '../../errors/media-errors.js';
 import type { MediaBlock } from '../../messages/content-block.js';
 import { inlineDataUrl, mediaProblem } from '../../messages/media-check.js';
@@ -28,7 +28,7 @@ export interface ExtractedBlobs {
 /**
  * Takes the bytes out of an append: every image or file with inline `data` (in a message or in a
  * tool result's content blocks), or a `data:` URL (inline bytes too), becomes `{ blob: sha256, size, mediaType }`, and its bytes a
- * `NewBlob`. A block over `maxBlobBytes` fails with `BlobTooLargeError`, bad base64 with
+ * `NewBlob`. A block over `maxBlobBytes` fails with a `BlobLimitError` (scope `blob`), bad base64 with
  * `InvalidMediaError` — before anything is written. Events without media are returned as they are.
  */
 export function extractBlobs(sessionId: string, events: readonly AgentEvent[], limits: ResolvedBlobLimits): ExtractedBlobs {
@@ -45,7 +45,7 @@ export function extractBlobs(sessionId: string, events: readonly AgentEvent[], l
     const problem = mediaProblem(block);
     if (problem) throw new InvalidMediaError(`session "${sessionId}"`, problem);
     const bytes = Buffer.from(block.data, 'base64');
-    if (bytes.length > limits.maxBlobBytes) throw new BlobTooLargeError(sessionId, block.mediaType, bytes.length, limits.maxBlobBytes);
+    if (bytes.length > limits.maxBlobBytes) throw blobTooLarge(sessionId, block.mediaType, bytes.length, limits.maxBlobBytes);
     const id = blobIdOf(bytes);
     if (!blobs.has(id)) blobs.set(id, { id, bytes, mediaType: block.mediaType });
     const { data: _data, ...rest } = block;
@@ -74,7 +74,7 @@ export function unheldBlobError(sessionId: string, id: string): InvalidMediaErro
 /**
  * The blobs of an append that the session does not hold yet (`held`: its blob ids and sizes),
  * after checking that it holds every blob the events name (else `unheldBlobError`) and that the
- * new ones fit `maxSessionBlobBytes` (else `SessionBlobsTooLargeError`). What every store checks
+ * new ones fit `maxSessionBlobBytes` (else a `BlobLimitError`, scope `session`). What every store checks
  * before it writes an append's blobs.
  */
 export function blobsToStore(

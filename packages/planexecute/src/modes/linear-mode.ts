@@ -1,0 +1,43 @@
+import { ConfigurationError } from '@replan/core';
+import { Executor } from '../executor.js';
+import { linearReplannerContext } from '../linear-context.js';
+import { defaultPlanSchema, type DefaultPlan } from '../plan-schema.js';
+import { ExecutorPrompt, formatReplannerPrompt, PlannerPrompt, ReplannerPrompt } from '../prompts.js';
+import { diffByContent, unfinishedByContent } from '../review/plan-diff.js';
+import { contentRetryKey } from '../review/retry-key.js';
+import { readExecutionState, type ExecutionContext } from '../session-keys.js';
+import { pendingStep } from './pending-step.js';
+import type { PlanMode } from './plan-mode.js';
+
+/**
+ * The linear mode (the default): a list of steps, run one at a time, each shown every earlier
+ * result (`full`, Eino's behaviour). Steps are compared by content.
+ */
+export const linearMode: PlanMode<DefaultPlan> = {
+  name: 'linear',
+  planSchema: defaultPlanSchema,
+  prompts: { planner: PlannerPrompt, executor: ExecutorPrompt, replanner: ReplannerPrompt },
+  contextPolicy: { executor: 'full', replanner: 'full' },
+  validate: () => undefined,
+  executor(options, keys) {
+    const { stepConcurrency, buildGraphInput, ...own } = options;
+    if (stepConcurrency !== undefined)
+      throw new ConfigurationError(
+        "createPlanExecuteAgent: stepConcurrency only applies with mode: 'graph' (a linear plan runs one step at a time).",
+      );
+    return new Executor(own, keys);
+  },
+  async replannerInput(ctx, options) {
+    const state = readExecutionState(ctx.state, options.keys);
+    const pending = pendingStep(ctx, options.keys);
+    const executedSteps = pending ? [...state.executedSteps, pending] : state.executedSteps;
+    const context = linearReplannerContext(executedSteps, options.contextPolicy, options.maxResultChars);
+    const input: ExecutionContext = { ...state, executedSteps, context };
+    const messages = options.buildInput
+      ? await options.buildInput(input)
+      : formatReplannerPrompt(input, { planTool: 'plan', respondTool: 'respond' }, options.instruction);
+    return { messages, appended: pending ? [pending] : [], contextPolicy: context.info };
+  },
+  diff: (a, b, progress) => diffByContent(unfinishedByContent(a, progress.succeededSince), b),
+  retryKey: contentRetryKey,
+};
