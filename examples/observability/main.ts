@@ -91,7 +91,7 @@ const print = (s: ReadableSpan, depth: number): void => {
 for (const root of spans.filter((s) => !spans.some((p) => p.spanContext().spanId === s.parentSpanContext?.spanId))) print(root, 0);
 
 console.log('\ncost per step (this resume):');
-for (const [step, b] of Object.entries(second.breakdown.byStep))
+for (const [step, b] of Object.entries(second.breakdown.byLabel))
   console.log(`  ${step}: ${b.modelCalls} calls, ${b.usage.inputTokens} in / ${b.usage.outputTokens} out, $${b.cost.toFixed(6)}`);
 console.log(
   `session totals (both runs): ${second.session.modelCalls} model calls, ${second.session.usage.inputTokens} in / ${second.session.usage.outputTokens} out`,

@@ -54,7 +54,7 @@ export type { ApprovalAnswer } from './tools/approval-answer.js';
 // Composition: agents as tools (child sessions)
 export { agentTool } from './composition/agent-tool.js';
 export type { AgentToolResult } from './composition/agent-tool.js';
-export { readChildSessionLink } from './composition/child-session-link.js';
+export { readChildSessionLink } from './sessions/child-session-link.js';
 export { AgentToolError, ChildSessionError } from './errors/composition-errors.js';
 
 // Events
@@ -73,8 +73,8 @@ export type { FileSessionStoreOptions } from './sessions/file-session-store.js';
 
 // Agents
 // Writing an agent: `@replan/core/agent-kit` (InvocationContext, model and tool calls, ...).
-export type { Agent } from './agents/agent.js';
-export type { InvocationContext } from './agents/invocation-context.js';
+export type { Agent } from './invocation/agent.js';
+export type { InvocationContext } from './invocation/invocation-context.js';
 export { ReActAgent } from './agents/react-agent.js';
 export type { ReActAgentOptions } from './agents/react-agent.js';
 export { promptCache } from './prompt-cache/prompt-cache.js';
@@ -96,13 +96,14 @@ export type { BuiltInThinkingOptions } from './reasoning/built-in-thinking.js';
 
 // Runner
 export { Runner } from './runner/runner.js';
-export type { RunnerOptions, RunOptions, ResumeOptions } from './runner/runner.js';
+export type { RunnerOptions, RunOptions, ResumeOptions } from './runner/run-options.js';
 export type { Run } from './runner/run.js';
-export type { RunResult } from './runner/run.js';
-export type { Guardrail, Guardrails, GuardrailTrip } from './guardrails/guardrail.js';
+export type { RunResult } from './events/run-result.js';
+export type { Guardrail, Guardrails } from './invocation/guardrail.js';
+export type { GuardrailTrip } from './events/guardrail-verdict.js';
 export { GuardrailError } from './guardrails/guardrail-error.js';
 export { guardrails } from './guardrails/guardrails-middleware.js';
-export type { PriceTable } from './runner/model-prices.js';
+export type { PriceTable } from './models/model-prices.js';
 export { costOfEvent, sessionTotals } from './runner/session-totals.js';
 
 // Observers

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   agentTool,
   type Guardrail,
@@ -129,6 +130,26 @@ describe('guardrails on a ReActAgent', () => {
     expect(again.guardrail).toEqual({ name: 'never', stage: 'output', reason: 'no' });
     expect(again.modelCalls).toBe(0);
     expect(h.model.calls).toBe(calls);
+  });
+
+  it('a blocked structured answer stays withheld on resume (one RunResult builder for every ending)', async () => {
+    const model = new ScriptedModel({ responses: ['{"city":"Paris"}'] });
+    const store = new InMemorySessionStore();
+    const never: Guardrail = { name: 'never', check: () => ({ tripwire: true, reason: 'no' }) };
+    const agent = new ReActAgent({
+      name: 'assistant',
+      model,
+      outputSchema: z.object({ city: z.string() }),
+      middleware: [guardrails({ output: [never] })],
+    });
+    const runner = new Runner({ agent, appName: 'g', sessionStore: store });
+    const first = await runner.run({ ...user, input: 'hi' }).result();
+    expect(first.status).toBe('blocked');
+    expect(first.structured).toBeUndefined();
+    const again = await runner.resume({ ...user, sessionId: first.sessionId }).result();
+    expect(again.status).toBe('blocked');
+    expect(again.output).toBeUndefined();
+    expect(again.structured).toBeUndefined();
   });
 
   it('workflow agents take guardrails too', async () => {

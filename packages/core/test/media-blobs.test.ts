@@ -25,8 +25,8 @@ import { ReplayModel, ScriptedModel, callTools, contractEvent } from '@replan/co
 import { TokenEstimator } from '../src/compaction/token-estimate.js';
 import { requestChars } from '../src/observe/request-size.js';
 import { contractImageBytes } from '../src/testing/contract/blob-cases.js';
-import { IMAGE_TOKEN_ESTIMATE } from '../src/compaction/media-tokens.js';
-import { estimateMediaTokens } from '../src/compaction/media-tokens.js';
+import { IMAGE_TOKEN_ESTIMATE } from '../src/messages/media-tokens.js';
+import { estimateMediaTokens } from '../src/messages/media-tokens.js';
 
 const dirs: string[] = [];
 const freshDir = async () => {

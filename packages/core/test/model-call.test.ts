@@ -202,6 +202,15 @@ describe('the calling agent reaches the model', () => {
     ]);
   });
 
+  it('a work label (ctx.withLabel) reaches the model as it was given, and its children inherit it', async () => {
+    const model = new ScriptedModel({ responses: ['hi'] });
+    const labelled = context().withLabel({ id: 's1', text: 'find a flight' });
+    const parts = callModel(labelled, model, { messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }] });
+    for (let next = await parts.next(); !next.done; next = await parts.next());
+    expect(model.callers[0]?.label).toEqual({ id: 's1', text: 'find a flight' });
+    expect(labelled.child(labelled.agent).label).toEqual({ id: 's1', text: 'find a flight' });
+  });
+
   it('streamModelCall passes the agent name and path to stream', async () => {
     const model = new ScriptedModel({ responses: ['hi'] });
     const parts = streamModelCall(context({ streaming: true }), model, {

@@ -1,7 +1,7 @@
 import type { LifecycleInfo, RunLifecycleEvent, RunObserver, RunResult } from '@replan/core';
 import type { UsageBreakdown } from '@replan/core/agent-kit';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { SessionTotals } from '../src/runner/session-totals.js';
+import type { SessionTotals } from '../src/events/run-result.js';
 
 describe('RunObserver types', () => {
   it('lifecycle events narrow by kind', () => {

@@ -265,7 +265,7 @@ describe('usage and cost', () => {
       usage: { inputTokens: 2_000, outputTokens: 400, cachedTokens: 800 },
     });
     expect(result.breakdown.byAgent.a?.cost).toBeCloseTo(0.0068, 12);
-    expect(result.breakdown.byStep).toEqual({});
+    expect(result.breakdown.byLabel).toEqual({});
   });
 
   it('limits.prices overrides the runner prices model by model', async () => {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { type AgentEvent, type Guardrail, InMemorySessionStore, messageText, ReActAgent, Runner, guardrails } from '@replan/core';
-import { AnswerGate, guardrailBlockOf, guardrailBlockText, withheldAnswers } from '@replan/core/agent-kit';
+import {
+  type Agent,
+  type AgentEvent,
+  assistantMessage,
+  type Guardrail,
+  guardrails,
+  InMemorySessionStore,
+  messageText,
+  ReActAgent,
+  Runner,
+} from '@replan/core';
+import { AnswerGate, guardrailBlockOf, guardrailBlockText, runAgent, withheldAnswers } from '@replan/core/agent-kit';
 import { callTools, ScriptedModel, reply } from '@replan/core/testing';
 import { tool } from '@replan/core';
 import { z } from 'zod';
@@ -90,5 +100,28 @@ describe('a blocked answer is withheld from every reader', () => {
       message: { role: 'assistant', content: [] },
     };
     expect(gate.push(next)).toEqual([{ item: answer }, { item: next }]);
+  });
+});
+
+describe('work under a label (ctx.withLabel) is not the run answer', () => {
+  it("streams a labelled sub-agent's answer deltas at once, marked with the label, while the root's answer waits for the guardrails", async () => {
+    const worker = new ReActAgent({ name: 'worker', model: new ScriptedModel({ responses: [reply('step work done')] }) });
+    const root: Agent = {
+      name: 'root',
+      description: 'runs its worker on one labelled piece of work, then answers',
+      guardrails: { output: [noCodes] },
+      async *run(ctx) {
+        yield* runAgent(ctx.child(worker).withLabel({ id: 's1', text: 'the step' }));
+        yield ctx.event({ message: assistantMessage(SECRET), actions: { final: { text: SECRET } } });
+      },
+    };
+    const runner = new Runner({ agent: root, appName: 'g' });
+    const run = runner.run({ userId: 'u', input: 'go', stream: true });
+    const events: AgentEvent[] = [];
+    for await (const event of run) events.push(event);
+    expect((await run.result()).status).toBe('blocked');
+    const deltas = events.filter((e) => e.partial);
+    expect(deltaText(deltas)).toBe('step work done');
+    expect(deltas.every((e) => e.meta?.label === 's1')).toBe(true);
   });
 });

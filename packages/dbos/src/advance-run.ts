@@ -8,7 +8,7 @@ import {
   type Runner,
   type SessionKey,
 } from '@replan/core';
-import type { SessionCreatedMark } from './created-marker.js';
+import type { SessionCreatedMark } from './session-created-mark.js';
 import { DbosError } from './dbos-errors.js';
 import type { RunRequest } from './run-ids.js';
 

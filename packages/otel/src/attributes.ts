@@ -27,6 +27,7 @@ export const Attr = {
   toolResult: 'gen_ai.tool.call.result',
   errorType: 'error.type',
   // replan's own
+  /** The work label of an agent run (`AgentScope.label`: plan–execute's step id or number). */
   stepId: 'replan.step.id',
   agentPath: 'replan.agent.path',
   branch: 'replan.branch',

@@ -156,7 +156,7 @@ class OpenTelemetryObserver implements RunObserver {
           [Attr.agentPath]: info.path,
           [Attr.conversationId]: info.sessionId,
           ...(info.branch !== undefined ? { [Attr.branch]: info.branch } : {}),
-          ...(info.stepId !== undefined ? { [Attr.stepId]: info.stepId } : {}),
+          ...(info.label !== undefined ? { [Attr.stepId]: info.label } : {}),
         },
       },
       parent,
@@ -265,7 +265,7 @@ class OpenTelemetryObserver implements RunObserver {
       [Attr.requestModel]: info.model,
       [Attr.compactionTokensBefore]: info.tokensBefore,
     };
-    if (info.stepId !== undefined) attributes[Attr.stepId] = info.stepId;
+    if (info.label !== undefined) attributes[Attr.stepId] = info.label;
     const span = this.tracer.startSpan(
       `compact ${info.agent}`,
       { kind: SpanKind.INTERNAL, startTime: info.time, attributes },

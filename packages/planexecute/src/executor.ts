@@ -52,7 +52,7 @@ export class Executor implements Agent {
     const context = linearExecutorContext(executedSteps, this.contextPolicy, step);
     const meta = { step, stepNumber: executedSteps.length + 1, contextPolicy: context.info };
     // Usage and observers report the step by its number in the plan's run.
-    const stepCtx = ctx.withStep(String(meta.stepNumber), stepText(step));
+    const stepCtx = ctx.withLabel({ id: String(meta.stepNumber), text: stepText(step) });
     this.inputs.set(stepCtx, { ...state, step, context });
     try {
       for await (const event of this.react.run(stepCtx)) {

@@ -178,7 +178,7 @@ describe('checkPlan: a plan policy on every plan and revision', () => {
     expect(checks).toEqual([['fetch'], ['fetch', 'verify']]);
     expect(messageText(planner.requests[1]?.messages.at(-1))).toContain('the last step must verify the result');
     // The refused plan's step never started early (a checked plan is not streamed): one run per step.
-    expect(s.executorModel.callers.map((c) => c?.step).sort()).toEqual(['fetch', 'verify']);
+    expect(s.executorModel.callers.map((c) => c?.label?.id).sort()).toEqual(['fetch', 'verify']);
     expect((await state(result.sessionId))[SessionKeys.Plan]).toEqual(good);
   });
 

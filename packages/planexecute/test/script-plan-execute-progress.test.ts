@@ -42,7 +42,7 @@ describe('scriptPlanExecute follows the run', () => {
     expect(done.output).toBe('Summary: Done: booked TP101.');
     // find, book, confirm: the replanner continued twice, then answered.
     expect(s.replannerModel.calls).toBe(3);
-    expect(s.executorModel.callers.map((c) => c?.task)).toEqual(['find a flight', 'book it', 'book it', 'confirm']);
+    expect(s.executorModel.callers.map((c) => c?.label?.text)).toEqual(['find a flight', 'book it', 'book it', 'confirm']);
   });
 
   it('a denied booking reads as denied, and a second message in the same session starts the script over', async () => {

@@ -97,7 +97,7 @@ describe('scriptPlanExecute: a step scripted by what its model is shown (turn), 
     const asked = await s.model.generate(request, { agent: { name: 'planner', path: 'agent/planner' } });
     expect(asked.usage).toEqual({ inputTokens: 100, outputTokens: 1 });
     const two: ModelRequest = { messages: [...request.messages, callTools({ name: 'x' })] };
-    const executed = await s.executorModel.generate(two, { agent: { name: 'executor', path: 'agent/executor', step: 'a' } });
+    const executed = await s.executorModel.generate(two, { agent: { name: 'executor', path: 'agent/executor', label: { id: 'a' } } });
     expect(executed.usage).toEqual({ inputTokens: 200, outputTokens: 1 });
     expect(executed.finishReason).toBe('tool_calls');
     // Without the options, the defaults: no window, ScriptedModel's usage.

@@ -38,7 +38,7 @@ describe('scriptPlanExecute drives a plan–execute agent with no prompt strings
     // Each role asked only its own model; the executor's calls name their step.
     expect(s.plannerModel.calls).toBe(1);
     expect(s.replannerModel.calls).toBe(2);
-    expect(s.executorModel.callers.map((c) => c?.step)).toEqual(['1', '1', '2']);
+    expect(s.executorModel.callers.map((c) => c?.label?.id)).toEqual(['1', '1', '2']);
   });
 
   it('graph: parallel steps in any start order, routed by step id; one model for every role', async () => {
@@ -256,7 +256,7 @@ describe('scriptPlanExecute drives a plan–execute agent with no prompt strings
       .result();
     expect(done.status).toBe('completed');
     expect(stepPairs(await state(done.sessionId))).toEqual([['only step', 'done in one']]);
-    expect(s.executorModel.callers.map((c) => c?.task)).toEqual(['only step']);
+    expect(s.executorModel.callers.map((c) => c?.label?.text)).toEqual(['only step']);
   });
 
   it('a step the script does not name runs otherSteps, which gets the step', async () => {

@@ -17,7 +17,7 @@ describe('usage and cost per plan step', () => {
     const runner = new Runner({ agent: h.runner.agent, appName: 'pe-test', prices });
     const result = await runner.run({ userId: 'u', input: 'go' }).result();
     expect(result.status).toBe('completed');
-    const { byStep, byAgent } = result.breakdown;
+    const { byLabel: byStep, byAgent } = result.breakdown;
     expect(Object.keys(byStep).sort()).toEqual(['a', 'b']);
     expect(byStep.a).toMatchObject({ modelCalls: 1, usage: { inputTokens: 10, outputTokens: 5 }, cost: 20 });
     expect(byStep.b).toMatchObject({ modelCalls: 2, usage: { inputTokens: 20, outputTokens: 10 }, cost: 40 });
@@ -48,7 +48,7 @@ describe('usage and cost per plan step', () => {
     });
     const result = await new Runner({ agent, appName: 'x' }).run({ userId: 'u', input: 'go' }).result();
     expect(result.status).toBe('completed');
-    expect(Object.keys(result.breakdown.byStep)).toEqual(['1', '2']);
-    expect(result.breakdown.byStep['1']).toMatchObject({ modelCalls: 1, usage: { inputTokens: 10, outputTokens: 5 } });
+    expect(Object.keys(result.breakdown.byLabel)).toEqual(['1', '2']);
+    expect(result.breakdown.byLabel['1']).toMatchObject({ modelCalls: 1, usage: { inputTokens: 10, outputTokens: 5 } });
   });
 });

@@ -33,25 +33,25 @@
  * See docs/extending.md ("Writing an agent").
  * @module
  */
-export { InvocationContext } from '../agents/invocation-context.js';
-export type { InvocationServices } from '../agents/invocation-context.js';
-export { RunBudget } from '../runner/run-limits.js';
-export { RunInterruptedSignal } from '../agents/run-interrupted.js';
-export { assertAgentName } from '../agents/agent-name.js';
-export { runAgent } from '../agents/run-agent.js';
+export { InvocationContext } from '../invocation/invocation-context.js';
+export type { AgentInterruptRequest, InvocationServices, RunnableAgent } from '../invocation/invocation-context.js';
+export { RunBudget } from '../invocation/run-limits.js';
+export { RunInterruptedSignal } from '../invocation/run-interrupted.js';
+export { assertAgentName } from '../invocation/agent-name.js';
+export { runAgent } from '../invocation/run-agent.js';
 export { retryModelCall } from '../models/model-retries.js';
 export { modelErrorKindOf, kindOfStatus } from '../models/model-error-kind-of.js';
 export { imageTypeRefusal, imageTypeSet, normalMediaType, unsentToolMediaText } from '../messages/image-types.js';
-export { withoutForeignReasoning, isProviderBound } from '../reasoning/foreign-reasoning.js';
-export type { ReasoningTarget } from '../reasoning/foreign-reasoning.js';
+export { withoutForeignReasoning, isProviderBound } from '../models/foreign-reasoning.js';
+export type { ReasoningTarget } from '../models/foreign-reasoning.js';
 
 // Model and tool calls
-export { streamModelCall, callModel } from '../agents/model-call.js';
+export { streamModelCall, callModel } from '../invocation/model-call.js';
 export { executeToolCalls, approvalInterruptId, toolInterruptId } from '../agents/tool-execution.js';
 export { toolSpecOf, toolParametersSchema } from '../tools/tool.js';
 export { InterruptSignal } from '../tools/interrupt-signal.js';
 export { agentToolParameters } from '../composition/agent-tool.js';
-export { AGENT_TOOL_INPUT_KIND } from '../composition/child-session-link.js';
+export { AGENT_TOOL_INPUT_KIND } from '../sessions/child-session-link.js';
 
 // Context a model sees
 export { buildContextMessages } from '../context/build-context.js';
@@ -61,8 +61,8 @@ export { splitPlanReActTags, joinPlanReActTags } from '../reasoning/plan-react-t
 export { callModelThrough } from '../middleware/call-model-through.js';
 
 // Stopping and concurrency
-export { abortErrorOf, raceAbort } from '../agents/abort.js';
-export { AsyncQueue } from '../agents/async-queue.js';
+export { abortErrorOf, raceAbort } from '../errors/abort.js';
+export { AsyncQueue } from '../invocation/async-queue.js';
 export { AnswerGate, withheldAnswers } from '../guardrails/answer-gate.js';
 export type { GateRelease, WithheldAnswer } from '../guardrails/answer-gate.js';
 export { guardrailBlockOf, guardrailBlockText } from '../guardrails/guardrail-block.js';
@@ -70,11 +70,11 @@ export { guardrailBlockOf, guardrailBlockText } from '../guardrails/guardrail-bl
 // What a model or a tool reads (moved from the root in 0.2)
 export type { ModelStreamPart, ModelCallAgent, ToolChoice, ResponseFormat, FinishReason, PromptCache } from '../models/chat-model.js';
 export { addUsage, emptyUsage, totalTokens } from '../models/usage.js';
-export type { UsageBreakdown, UsageBucket } from '../runner/usage-breakdown.js';
+export type { UsageBreakdown, UsageBucket } from '../models/usage-breakdown.js';
 export { isMediaBlock, isBase64, mediaByteLength, toolResultContent } from '../messages/media-check.js';
 export { mediaPlaceholder } from '../messages/message.js';
 export type { SchemaParse } from '../tools/schemas/resolve-schema.js';
 export { promptCacheKey } from '../prompt-cache/prompt-cache.js';
-export { childSessionId } from '../composition/child-session-link.js';
-export { childSessionRoot } from '../composition/child-session-root.js';
-export type { ChildSessionRoot } from '../composition/child-session-root.js';
+export { childSessionId } from '../sessions/child-session-link.js';
+export { childSessionRoot } from '../sessions/child-session-root.js';
+export type { ChildSessionRoot } from '../sessions/child-session-root.js';

@@ -1,11 +1,11 @@
-import { runAgent } from './run-agent.js';
+import { runAgent } from '../invocation/run-agent.js';
 import type { AgentEvent, Interrupt } from '../events/agent-event.js';
 import { RunAbortedError } from '../errors/run-errors.js';
-import type { Agent } from './agent.js';
-import { abortErrorOf } from './abort.js';
-import { AsyncQueue } from './async-queue.js';
-import type { InvocationContext } from './invocation-context.js';
-import { RunInterruptedSignal } from './run-interrupted.js';
+import type { Agent } from '../invocation/agent.js';
+import { abortErrorOf } from '../errors/abort.js';
+import { AsyncQueue } from '../invocation/async-queue.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
+import { RunInterruptedSignal } from '../invocation/run-interrupted.js';
 import { WorkflowAgent, type WorkflowAgentOptions } from './workflow-options.js';
 
 interface Delivery {

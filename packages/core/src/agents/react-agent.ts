@@ -1,5 +1,5 @@
 import type { AgentEvent, EventDraft, FinalAnswer } from '../events/agent-event.js';
-import type { Guardrails } from '../guardrails/guardrail.js';
+import type { Guardrails } from '../invocation/guardrail.js';
 import { ConfigurationError } from '../errors/replan-error.js';
 import { EmptyModelResponseError, MaxIterationsError, OutputValidationError } from '../errors/run-errors.js';
 import { type Message, messageText, systemMessage, toolCallsOf, userMessage } from '../messages/message.js';
@@ -10,11 +10,11 @@ import type { SchemaInput, SchemaOutput } from '../tools/schemas/schema-input.js
 import { type AgentToolOptions, agentTool, type agentToolParameters } from '../composition/agent-tool.js';
 import { buildContextMessages } from '../context/build-context.js';
 import type { ContextOptions } from '../context/context-options.js';
-import type { Agent } from './agent.js';
-import { assertAgentName } from './agent-name.js';
-import type { InvocationContext } from './invocation-context.js';
-import { callModel } from './model-call.js';
-import { RunInterruptedSignal } from './run-interrupted.js';
+import type { Agent } from '../invocation/agent.js';
+import { assertAgentName } from '../invocation/agent-name.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
+import { callModel } from '../invocation/model-call.js';
+import { RunInterruptedSignal } from '../invocation/run-interrupted.js';
 import { executeToolCalls } from './tool-execution.js';
 import { pendingToolCalls } from './pending-tool-calls.js';
 import { modelTurnThrough } from '../middleware/call-model-through.js';

@@ -1,7 +1,7 @@
-import { runAgent } from './run-agent.js';
+import { runAgent } from '../invocation/run-agent.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { Agent } from './agent.js';
-import type { InvocationContext } from './invocation-context.js';
+import type { Agent } from '../invocation/agent.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
 import { WorkflowAgent, type WorkflowAgentOptions } from './workflow-options.js';
 
 /**

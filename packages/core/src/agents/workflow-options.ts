@@ -1,12 +1,12 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import type { Agent } from './agent.js';
-import type { InvocationContext } from './invocation-context.js';
-import { assertAgentName, DUPLICATE_NAME_FIX } from './agent-name.js';
+import type { Agent } from '../invocation/agent.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
+import { assertAgentName, DUPLICATE_NAME_FIX } from '../invocation/agent-name.js';
 import { ConfigurationError } from '../errors/replan-error.js';
 import { type AgentToolOptions, agentTool, type agentToolParameters } from '../composition/agent-tool.js';
 import type { SchemaInput, SchemaOutput } from '../tools/schemas/schema-input.js';
 import type { Tool } from '../tools/tool.js';
-import type { Guardrails } from '../guardrails/guardrail.js';
+import type { Guardrails } from '../invocation/guardrail.js';
 
 export interface WorkflowAgentOptions {
   readonly name: string;

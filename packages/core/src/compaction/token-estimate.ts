@@ -1,7 +1,7 @@
 import type { Message } from '../messages/message.js';
 import { stringifyToolOutput } from '../messages/message.js';
 import { toolResultContent } from '../messages/media-check.js';
-import { estimateMediaTokens } from './media-tokens.js';
+import { estimateMediaTokens } from '../messages/media-tokens.js';
 import type { ModelRequest, ToolSpec } from '../models/chat-model.js';
 import type { Usage } from '../models/usage.js';
 

@@ -1,7 +1,7 @@
 import type { AgentEvent, CompactionRecord } from '../events/agent-event.js';
 import { CompactionError } from '../errors/compaction-error.js';
 import { ModelCallError } from '../errors/run-errors.js';
-import { streamModelCall } from '../agents/model-call.js';
+import { streamModelCall } from '../invocation/model-call.js';
 import type { MiddlewareContext } from '../middleware/middleware.js';
 import { type Message, messageText } from '../messages/message.js';
 import type { ModelRequest, ModelResponse } from '../models/chat-model.js';

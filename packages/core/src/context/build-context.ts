@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ToolResultBlock } from '../messages/content-block.js';
 import { type Message, toolCallsOf } from '../messages/message.js';
-import type { InvocationContext } from '../agents/invocation-context.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
 import type { ContextOptions } from './context-options.js';
 import { EventView } from './event-view.js';
 import { OtherAgentsQuotes, type QuoteRun } from './other-agents.js';

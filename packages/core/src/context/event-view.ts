@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Message } from '../messages/message.js';
-import type { InvocationContext } from '../agents/invocation-context.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
 import { blockedAnswerNotes } from './blocked-answers.js';
 import type { ContextOptions } from './context-options.js';
 

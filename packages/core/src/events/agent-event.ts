@@ -1,4 +1,4 @@
-import type { GuardrailTrip } from '../guardrails/guardrail.js';
+import type { GuardrailTrip } from './guardrail-verdict.js';
 import type { Message } from '../messages/message.js';
 import type { Usage } from '../models/usage.js';
 

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import type { GuardrailTrip } from './guardrail.js';
+import type { GuardrailTrip } from '../events/guardrail-verdict.js';
 
 /**
  * The meta key the runner sets on an answer (`actions.final`) of an agent with output guardrails:

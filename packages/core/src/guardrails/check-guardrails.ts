@@ -1,7 +1,8 @@
-import { abortErrorOf, raceAbort } from '../agents/abort.js';
-import type { InvocationContext } from '../agents/invocation-context.js';
+import { abortErrorOf, raceAbort } from '../errors/abort.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
 import { GuardrailError } from './guardrail-error.js';
-import { type Guardrail, type GuardrailStage, type GuardrailTrip, guardrailName } from './guardrail.js';
+import { type Guardrail, guardrailName } from '../invocation/guardrail.js';
+import type { GuardrailStage, GuardrailTrip } from '../events/guardrail-verdict.js';
 
 /**
  * Runs guardrails in order on `value`; the first tripwire is returned (the rest are not asked: a

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import type { GuardrailTrip } from './guardrail.js';
+import type { GuardrailTrip } from '../events/guardrail-verdict.js';
 
 /** The guardrail that blocked the run, when `event` is the stored end of a blocked invocation. */
 export function guardrailBlockOf(event: AgentEvent): GuardrailTrip | undefined {

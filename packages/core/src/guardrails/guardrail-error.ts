@@ -1,5 +1,5 @@
 import { ReplanError } from '../errors/replan-error.js';
-import type { GuardrailStage } from './guardrail.js';
+import type { GuardrailStage } from '../events/guardrail-verdict.js';
 
 /** A guardrail threw (or returned something that is not a verdict): the run ends `failed` with this error. */
 export class GuardrailError extends ReplanError {

@@ -1,5 +1,5 @@
 import type { Middleware } from '../middleware/middleware.js';
-import type { Guardrails } from './guardrail.js';
+import type { Guardrails } from '../invocation/guardrail.js';
 
 /**
  * Guardrails on a `ReActAgent`, as middleware: `middleware: [guardrails({ input, output })]`. The

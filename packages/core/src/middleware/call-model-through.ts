@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import type { InvocationContext } from '../agents/invocation-context.js';
-import { AsyncQueue } from '../agents/async-queue.js';
-import { callModel, modelCallTo } from '../agents/model-call.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
+import { AsyncQueue } from '../invocation/async-queue.js';
+import { callModel, modelCallTo } from '../invocation/model-call.js';
 import type { ChatModel, ModelRequest, ModelResponse } from '../models/chat-model.js';
 import { type ModelCallChain, modelCallChain } from './compose.js';
 import type { Middleware } from './middleware.js';

@@ -1,5 +1,5 @@
 import type { AgentEvent, EventDraft } from '../events/agent-event.js';
-import type { InvocationContext } from '../agents/invocation-context.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
 import type { ToolCallBlock } from '../messages/content-block.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { DeltaState } from '../sessions/delta-state.js';

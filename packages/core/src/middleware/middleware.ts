@@ -1,10 +1,10 @@
 import type { AgentEvent, EventDraft } from '../events/agent-event.js';
-import type { Guardrails } from '../guardrails/guardrail.js';
+import type { Guardrails } from '../invocation/guardrail.js';
 import type { ToolCallBlock } from '../messages/content-block.js';
 import type { ChatModel, ModelRequest, ModelResponse } from '../models/chat-model.js';
 import type { Tool } from '../tools/tool.js';
 import type { StateAccess } from '../tools/tool-context.js';
-import type { InvocationContext } from '../agents/invocation-context.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
 
 type Awaitable<T> = T | Promise<T>;
 

@@ -1,5 +1,6 @@
 import type { Message } from '../messages/message.js';
 import type { Usage } from './usage.js';
+import type { WorkLabel } from './work-label.js';
 
 /** A tool as a model sees it: a name, what it does and its arguments as JSON Schema. */
 export interface ToolSpec {
@@ -93,13 +94,11 @@ export type ModelStreamPart =
 export interface ModelCallAgent {
   readonly name: string;
   readonly path: string;
-  /** The plan step the agent works on, when it works on one: a graph step's id, a linear plan's step number (`'1'`, `'2'`, …). */
-  readonly step?: string;
   /**
-   * That step's task as planned or edited (a linear step's text, a graph step's task): e.g. for a
-   * scripted model to answer by the step it runs, whichever plan put it there.
+   * The label of the work the agent does, when a composite agent gave it one (`ctx.withLabel`;
+   * plan–execute: the plan step's id or number and its task), e.g. for a scripted model to answer by it.
    */
-  readonly task?: string;
+  readonly label?: WorkLabel;
   /**
    * The run the call belongs to: its session and invocation (a resume continues the invocation).
    * E.g. for a scripted model that keeps each session's progress apart.

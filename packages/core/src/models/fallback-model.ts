@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../errors/replan-error.js';
 import { FallbackExhaustedError, type FallbackAttempt } from '../errors/fallback-error.js';
-import { isProviderBound, withoutForeignReasoning } from '../reasoning/foreign-reasoning.js';
+import { isProviderBound, withoutForeignReasoning } from './foreign-reasoning.js';
 import type { AnsweringModel, ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from './chat-model.js';
 import { type ModelErrorKind, modelErrorOf } from '../errors/model-error.js';
 import { modelErrorKindOf } from './model-error-kind-of.js';

@@ -1,4 +1,4 @@
-import { abortErrorOf } from '../agents/abort.js';
+import { abortErrorOf } from '../errors/abort.js';
 import { ModelError } from '../errors/model-error.js';
 
 /** A retry about to be made, as `onRetry` is told before its wait. */

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import { emptyUsage } from '../models/usage.js';
-import type { RunResult } from '../runner/run.js';
+import type { RunResult } from '../events/run-result.js';
 import type { ObserverHub } from './observer-hub.js';
 import type { RunStartInfo } from './run-observer.js';
 

@@ -1,6 +1,6 @@
 import type { Message } from '../messages/message.js';
 import type { ModelRequest } from '../models/chat-model.js';
-import { estimateMediaTokens } from '../compaction/media-tokens.js';
+import { estimateMediaTokens } from '../messages/media-tokens.js';
 import { toolResultContent } from '../messages/media-check.js';
 import { mediaPlaceholder } from '../messages/message.js';
 

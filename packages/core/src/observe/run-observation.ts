@@ -1,4 +1,3 @@
-import type { InvocationContext } from '../agents/invocation-context.js';
 import type { ToolCallBlock } from '../messages/content-block.js';
 import type { ChatModel, ModelRequest, ModelResponse } from '../models/chat-model.js';
 import type { ObserverHub } from './observer-hub.js';
@@ -17,6 +16,17 @@ import type {
 import { requestChars, estimateTokens } from './request-size.js';
 
 type RunLabels = Pick<AgentScope, 'appName' | 'userId' | 'sessionId' | 'invocationId'>;
+
+/**
+ * What observing reads of an agent's invocation context: who runs, where, under which work label. Structural
+ * (an `InvocationContext` is one) so that observing sits below the invocation it reports on.
+ */
+export interface ObservedAgent {
+  readonly agent: { readonly name: string; readonly operation?: 'invoke_agent' | 'plan' | undefined };
+  readonly path: string;
+  readonly branch: string | undefined;
+  readonly label?: { readonly id: string } | undefined;
+}
 
 /**
  * One run's link to the runner's observers: numbers agent runs, model and tool calls, and finds
@@ -40,7 +50,7 @@ export class RunObservation {
   }
 
   /** Reports an agent's run starting; returns the scope its calls and `agentEnd` report with. */
-  agentStart(ctx: InvocationContext): AgentScope {
+  agentStart(ctx: ObservedAgent): AgentScope {
     const parent = this.nearestActiveAncestor(ctx.path);
     const scope: AgentScope = {
       ...this.labels,
@@ -49,7 +59,7 @@ export class RunObservation {
       agent: ctx.agent.name,
       path: ctx.path,
       branch: ctx.branch,
-      stepId: ctx.stepId,
+      label: ctx.label?.id,
     };
     const stack = this.active.get(ctx.path);
     if (stack) stack.push(scope);
@@ -88,7 +98,7 @@ export class RunObservation {
   }
 
   /** The agent run a call made in `ctx` belongs to. */
-  scopeOf(ctx: InvocationContext): AgentScope {
+  scopeOf(ctx: ObservedAgent): AgentScope {
     const scope = this.active.get(ctx.path)?.at(-1);
     if (scope) return scope;
     // An agent run by hand (not through runAgent): report it under its path anyway.
@@ -99,7 +109,7 @@ export class RunObservation {
       agent: ctx.agent.name,
       path: ctx.path,
       branch: ctx.branch,
-      stepId: ctx.stepId,
+      label: ctx.label?.id,
     };
   }
 
@@ -107,11 +117,7 @@ export class RunObservation {
    * Reports a model call starting; call the returned function with its response, or with
    * `undefined` and the error. (Arguments, not an outcome object: this runs on every model call.)
    */
-  modelCall(
-    ctx: InvocationContext,
-    model: ChatModel,
-    request: ModelRequest,
-  ): (response: ModelResponse | undefined, error?: unknown) => void {
+  modelCall(ctx: ObservedAgent, model: ChatModel, request: ModelRequest): (response: ModelResponse | undefined, error?: unknown) => void {
     const s = this.scopeOf(ctx);
     const callId = this.id('model-call-');
     let size: RequestSize | undefined;
@@ -129,7 +135,7 @@ export class RunObservation {
       agent: s.agent,
       path: s.path,
       branch: s.branch,
-      stepId: s.stepId,
+      label: s.label,
       callId,
       model: model.id,
       provider: model.provider,
@@ -149,7 +155,7 @@ export class RunObservation {
         agent: s.agent,
         path: s.path,
         branch: s.branch,
-        stepId: s.stepId,
+        label: s.label,
         callId,
         // The model that answered, when the called model handed the request on (a fallback).
         model: response?.model?.id ?? model.id,
@@ -170,10 +176,7 @@ export class RunObservation {
    * Reports a tool call starting; call the returned function with how it ended: its output and
    * whether that is an error result, else the error it threw, or `interrupted` when it asked a question.
    */
-  toolCall(
-    ctx: InvocationContext,
-    call: ToolCallBlock,
-  ): (output: unknown, isError: boolean, error?: unknown, interrupted?: boolean) => void {
+  toolCall(ctx: ObservedAgent, call: ToolCallBlock): (output: unknown, isError: boolean, error?: unknown, interrupted?: boolean) => void {
     const s = this.scopeOf(ctx);
     const started = Date.now();
     this.hub.notify<ToolCallStartInfo>({
@@ -187,7 +190,7 @@ export class RunObservation {
       agent: s.agent,
       path: s.path,
       branch: s.branch,
-      stepId: s.stepId,
+      label: s.label,
       toolName: call.name,
       toolCallId: call.id,
       args: call.args,
@@ -205,7 +208,7 @@ export class RunObservation {
         agent: s.agent,
         path: s.path,
         branch: s.branch,
-        stepId: s.stepId,
+        label: s.label,
         toolName: call.name,
         toolCallId: call.id,
         args: call.args,
@@ -223,7 +226,7 @@ export class RunObservation {
    * the stored record and the summarizer's usage, or with `undefined` and the error.
    */
   compaction(
-    ctx: InvocationContext,
+    ctx: ObservedAgent,
     model: ChatModel,
     tokensBefore: number,
   ): (record: CompactionRecord | undefined, usage: Usage | undefined, error?: unknown) => void {
@@ -237,7 +240,7 @@ export class RunObservation {
       agent: s.agent,
       path: s.path,
       branch: s.branch,
-      stepId: s.stepId,
+      label: s.label,
       compactionId: this.id('compaction-'),
       model: model.id,
       tokensBefore,

@@ -2,7 +2,7 @@ import type { Interrupt, RunStatus } from '../events/agent-event.js';
 import type { Message } from '../messages/message.js';
 import type { FinishReason, ModelRequest, ModelResponse } from '../models/chat-model.js';
 import type { Usage } from '../models/usage.js';
-import type { RunResult } from '../runner/run.js';
+import type { RunResult } from '../events/run-result.js';
 
 /** Labels a run shares with every lifecycle event it reports. */
 interface RunScope {
@@ -65,8 +65,8 @@ export interface AgentScope extends RunScope {
   /** The agent's place in the tree, e.g. `root/plan_execute/executor/b`. */
   readonly path: string;
   readonly branch?: string | undefined;
-  /** The plan step this run belongs to (graph mode: the step id; linear mode: its number). */
-  readonly stepId?: string | undefined;
+  /** The id of the work label this run is under (`ctx.withLabel`; plan–execute: the plan step's id or number). */
+  readonly label?: string | undefined;
 }
 
 /** An agent starts running (once per run of the agent: a loop's children start once per iteration). */

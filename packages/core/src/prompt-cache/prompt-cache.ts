@@ -1,6 +1,6 @@
 import type { PromptCache, PromptCacheRetention } from '../models/chat-model.js';
-import { valueDigest } from '../replay/value-digest.js';
-import type { InvocationContext } from '../agents/invocation-context.js';
+import { valueDigest } from '../models/value-digest.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
 import type { Middleware } from '../middleware/middleware.js';
 
 /**

@@ -5,7 +5,7 @@ import type { Message } from '../messages/message.js';
 import type { FinishReason, ModelResponse } from '../models/chat-model.js';
 import type { Session } from '../sessions/session.js';
 import { replayRecordingInvalid } from '../errors/replay-errors.js';
-import type { RequestRecord } from './request-fingerprint.js';
+import type { RequestRecord } from '../models/request-fingerprint.js';
 
 /** A recording to replay: a stored session (e.g. `await store.get(key)`), an object with its events, or the events. */
 export type RecordedSession = Session | { readonly events: readonly AgentEvent[] } | readonly AgentEvent[];

@@ -1,7 +1,7 @@
 import { replayCallerUnknown, replayExhausted, replayMismatch } from '../errors/replay-errors.js';
 import type { ChatModel, ModelCallOptions, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
 import { type RecordedResponse, type RecordedSession, recordedResponses } from './recorded-session.js';
-import { describeRequest, newRequestChain, type RequestChain, requestDifferences } from './request-fingerprint.js';
+import { describeRequest, newRequestChain, type RequestChain, requestDifferences } from '../models/request-fingerprint.js';
 import { responseParts } from './response-stream.js';
 import { RecordedOrder } from './recorded-order.js';
 

@@ -2,7 +2,7 @@ import type { Interrupt } from '../events/agent-event.js';
 import { InterruptSignal } from '../tools/interrupt-signal.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
-import { toolRuntimeOf } from '../tools/tool-runtime.js';
+import { toolRuntimeOf } from '../invocation/tool-runtime.js';
 import { type RecordedSession, recordedEvents } from './recorded-session.js';
 
 export interface ReplayToolsOptions {

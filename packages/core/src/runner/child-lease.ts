@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { abortErrorOf } from '../agents/abort.js';
+import { abortErrorOf } from '../errors/abort.js';
 import { type LeaseLostError, SessionBusyError } from '../errors/session-errors.js';
 import type { SessionKey } from '../sessions/session.js';
 import type { AppendOptions, SessionStore } from '../sessions/session-store.js';
-import { type RunFence, RunLease } from './run-lease.js';
+import { type RunFence, RunLease } from '../sessions/run-lease.js';
 
 /**
  * A child session's lease (an agent run as a tool): a lease of its own on the child session, taken

@@ -1,4 +1,4 @@
-import { childSessionRoot } from '../composition/child-session-root.js';
+import { childSessionRoot } from '../sessions/child-session-root.js';
 import { ChildSessionError } from '../errors/composition-errors.js';
 import type { Session } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/session-store.js';

@@ -1,12 +1,11 @@
-import type { Agent } from '../agents/agent.js';
-import type { InvocationContext } from '../agents/invocation-context.js';
-import { AGENT_TOOL_INPUT_KIND, type ChildSessionLink, readChildSessionLink } from '../composition/child-session-link.js';
+import type { Agent } from '../invocation/agent.js';
+import type { InvocationContext } from '../invocation/invocation-context.js';
+import { AGENT_TOOL_INPUT_KIND, type ChildSessionLink, readChildSessionLink } from '../sessions/child-session-link.js';
 import { ChildSessionError } from '../errors/composition-errors.js';
 import { ConfigurationError } from '../errors/replan-error.js';
 import { SessionExistsError, SessionNotFoundError } from '../errors/session-errors.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
 import { type Message, messageText } from '../messages/message.js';
-import { emptyUsage } from '../models/usage.js';
 import { reportedRun } from '../observe/report-run.js';
 import type { RunStartInfo } from '../observe/run-observer.js';
 import type { Session, SessionKey } from '../sessions/session.js';
@@ -14,12 +13,12 @@ import { assertSessionKey } from '../sessions/session-key-rules.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { claimSession } from './active-sessions.js';
 import { driveInvocation } from './drive-invocation.js';
+import { buildRunResult } from './run-result-builder.js';
 import { readInvocation } from './invocation-log.js';
-import { sessionTotalsWithChildren } from './session-totals.js';
-import type { RunResult } from './run.js';
-import { RunBudget } from './run-limits.js';
+import type { RunResult } from '../events/run-result.js';
+import { RunBudget } from '../invocation/run-limits.js';
 import { ChildLease } from './child-lease.js';
-import { fenceAppends, RunLease } from './run-lease.js';
+import { fenceAppends, RunLease } from '../sessions/run-lease.js';
 
 export interface ChildRunOptions {
   /** The calling agent's context in the parent run: its store, budget, signal and ids are shared. */
@@ -96,7 +95,7 @@ function driveBase(options: ChildRunOptions, store: SessionStore, lease: ChildLe
     streaming: services.streaming,
     signal: services.signal,
     ...(services.checkLease ? { checkLease: services.checkLease } : {}),
-    budget: nestedBudget(services.budget, `${options.link.path}/${options.link.toolName}`, options.parent.stepId),
+    budget: nestedBudget(services.budget, `${options.link.path}/${options.link.toolName}`, options.parent.label?.id),
     ...(services.observation ? { hub: services.observation.hub } : {}),
   };
 }
@@ -143,7 +142,7 @@ function observedChild(
  * path>`) and, when the call belongs to a plan step, under that step. What the child's own result
  * reports (usage, cost, model calls, breakdown) is the child's alone.
  */
-function nestedBudget(budget: RunBudget, prefix: string, stepId: string | undefined): RunBudget {
+function nestedBudget(budget: RunBudget, prefix: string, label: string | undefined): RunBudget {
   const own = new RunBudget({}, budget.prices);
   const view = Object.create(budget) as RunBudget; // anything not redefined here is the parent's
   Object.defineProperties(view, {
@@ -156,7 +155,7 @@ function nestedBudget(budget: RunBudget, prefix: string, stepId: string | undefi
     own.modelCalls++;
   };
   view.recordUsage = (modelId, usage, site) => {
-    budget.recordUsage(modelId, usage, site && { ...site, path: `${prefix}/${site.path}`, stepId: site.stepId ?? stepId });
+    budget.recordUsage(modelId, usage, site && { ...site, path: `${prefix}/${site.path}`, label: site.label ?? label });
     own.recordUsage(modelId, usage, site);
   };
   view.breakdown = () => own.breakdown();
@@ -202,20 +201,8 @@ async function continueChild(
     throw ChildSessionError.conflict(session.id, options.link);
   const log = readInvocation(session.events);
   if (!log) throw ChildSessionError.conflict(session.id, options.link);
-  const stored = async (status: RunStatus, error?: Error): Promise<RunResult> => ({
-    status,
-    output: status === 'completed' ? log.final?.text : undefined,
-    ...(status === 'completed' && log.final?.structured !== undefined ? { structured: log.final.structured } : {}),
-    sessionId: session.id,
-    invocationId: log.invocationId,
-    interrupts: status === 'interrupted' ? log.openInterrupts : [],
-    usage: emptyUsage(),
-    modelCalls: 0,
-    cost: 0,
-    breakdown: { byAgent: {}, byStep: {} },
-    session: await sessionTotalsWithChildren(store, session, options.parent.services.budget.prices),
-    ...(error ? { error } : {}),
-  });
+  const stored = (status: RunStatus, error?: Error): Promise<RunResult> =>
+    buildRunResult({ store, session, invocationId: log.invocationId, prices: options.parent.services.budget.prices }, { status, error });
   if (log.end) {
     const reason = lastError(session.events, log.start);
     return stored(log.end.status as RunStatus, reason);

@@ -1,29 +1,28 @@
-import { runAgent } from '../agents/run-agent.js';
-import type { Agent } from '../agents/agent.js';
-import { abortErrorOf } from '../agents/abort.js';
-import { InvocationContext, type LiveSession } from '../agents/invocation-context.js';
-import { RunInterruptedSignal } from '../agents/run-interrupted.js';
+import { runAgent } from '../invocation/run-agent.js';
+import type { Agent } from '../invocation/agent.js';
+import { abortErrorOf } from '../errors/abort.js';
+import { InvocationContext, type LiveSession } from '../invocation/invocation-context.js';
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
-import { ReplanError } from '../errors/replan-error.js';
-import { BudgetExceededError, MaxIterationsError, RunAbortedError } from '../errors/run-errors.js';
-import { ConcurrentUpdateError, LeaseLostError } from '../errors/session-errors.js';
+import { LeaseLostError } from '../errors/session-errors.js';
 import type { Session } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { applyStateActions, assertAppendScopes, eventForStorage } from '../sessions/apply-state.js';
 import { TEMP_PREFIX } from '../sessions/state-scope.js';
 import { GroupCommitWriter, mayOvertake } from './group-commit-writer.js';
 import { readInvocation } from './invocation-log.js';
-import type { RunResult } from './run.js';
-import { RunBudget, type RunLimits } from './run-limits.js';
-import type { PriceTable } from './model-prices.js';
-import { sessionTotalsWithChildren } from './session-totals.js';
+import type { RunResult } from '../events/run-result.js';
+import { RunBudget, type RunLimits } from '../invocation/run-limits.js';
+import type { PriceTable } from '../models/model-prices.js';
 import type { ObserverHub } from '../observe/observer-hub.js';
 import { RunObservation } from '../observe/run-observation.js';
-import { fenceAppends, type RunFence } from './run-lease.js';
+import { fenceAppends, type RunFence } from '../sessions/run-lease.js';
 import { checkGuardrails } from '../guardrails/check-guardrails.js';
 import { priorValues } from '../sessions/prior-values.js';
-import type { GuardrailTrip } from '../guardrails/guardrail.js';
+import type { GuardrailTrip } from '../events/guardrail-verdict.js';
 import { HeldAnswerDeltas } from './held-answer-deltas.js';
+import { runEndingOf } from './run-ending.js';
+import { buildRunResult, type RunEnd } from './run-result-builder.js';
+import { runSignal } from './run-signal.js';
 
 export interface DriveOptions {
   readonly agent: Agent;
@@ -53,176 +52,108 @@ export interface DriveOptions {
   readonly input?: string;
 }
 
-/** Aborts on the caller's signal, when `timeoutMs` runs out, or when the run's lease is lost. */
-function runSignal(signal: AbortSignal | undefined, timeoutMs: number | undefined, fence: RunFence | undefined) {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(new RunAbortedError(signal?.reason));
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
-  const onLost = () => controller.abort(fence?.signal.reason);
-  fence?.signal.addEventListener('abort', onLost, { once: true });
-  const started = Date.now();
-  const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => controller.abort(new BudgetExceededError('timeoutMs', timeoutMs, Date.now() - started)), timeoutMs);
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      if (timer) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      fence?.signal.removeEventListener('abort', onLost);
-    },
-  };
-}
-
 const isTempKey = (key: string) => key.startsWith(TEMP_PREFIX);
 const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
 /**
- * Runs the root agent for one invocation: stores each non-partial event before the agent goes on
- * (optimistically, against the session version), applies state deltas, forwards every event, and
- * maps how the agent ended to a `RunResult`.
+ * One invocation of the root agent, driven to its end: stores each non-partial event before the agent
+ * goes on (optimistically, against the session version), applies state deltas, forwards every event,
+ * checks guardrails, and ends in one place (`end`), where the `RunResult` is built.
  */
-export async function driveInvocation(options: DriveOptions): Promise<RunResult> {
-  const { agent, store, emit } = options;
-  const budget = options.budget ?? new RunBudget(options.limits, options.prices);
-  const { signal, dispose } = runSignal(options.signal, options.limits?.timeoutMs, options.fence);
-  const live: LiveSession = {
-    appName: options.session.appName,
-    userId: options.session.userId,
-    id: options.session.id,
-    events: options.session.events.slice(),
-    state: { ...options.session.state },
-    version: options.session.version,
-  };
-  const interruptIds = options.interruptIds ?? new Set<string>();
-  const fence = options.fence;
-  const checkLease = fence ? () => fence.check() : options.checkLease;
-  const ctx = new InvocationContext(
-    {
-      invocationId: options.invocationId,
-      session: live,
-      signal,
-      ...(checkLease ? { checkLease } : {}),
-      streaming: options.streaming,
-      budget,
-      ...(options.hub
-        ? {
-            observation: new RunObservation(
-              options.hub,
-              { appName: live.appName, userId: live.userId, sessionId: live.id, invocationId: options.invocationId },
-              (model, usage) => budget.priceOf(model, usage),
-            ),
-          }
-        : {}),
-      resumeValues: options.resumeValues ?? new Map(),
-      interruptIds,
-      newId: options.newId,
-      store,
-      forward: emit,
-      ...(options.fence ? { fence: options.fence } : {}),
-    },
-    agent,
-    agent.name,
-    undefined,
-    options.start,
-  );
-
-  // Events reach the caller only once durable, in order.
-  // The run's own appends carry its lease; `store` itself (in the services) stays unfenced: child
-  // sessions (agentTool) are written under leases of their own (`ChildLease`, bound to this one).
-  const appendStore = options.fence ? fenceAppends(store, options.fence) : store;
-  const writer = new GroupCommitWriter(appendStore, live, live.version, (stored, version) => {
-    live.version = version;
-    emit(stored);
-  });
-  /**
-   * Stores an event: the live session takes it at once, in order (the agent reads its own
-   * writes), and the store group-commits it. The promise settles when it is durable.
-   */
+export class InvocationDrive {
+  private readonly budget: RunBudget;
+  private readonly live: LiveSession;
+  private readonly interruptIds: Set<string>;
+  private readonly ctx: InvocationContext;
+  private readonly writer: GroupCommitWriter;
+  private readonly signal: AbortSignal;
+  private readonly dispose: () => void;
   // What the state held before the latest answer set keys of its own (`outputKey`): a blocked answer's values are taken back.
-  const guardsOutput = (agent.guardrails?.output?.length ?? 0) > 0;
-  let answerStatePriors: Record<string, unknown> | undefined;
-  const store1 = (event: AgentEvent, gather = false): Promise<void> => {
-    assertAppendScopes(event);
-    const stored = eventForStorage(event); // a state value that is not JSON fails here, before anything is stored
-    if (guardsOutput && stored.actions?.final !== undefined) answerStatePriors = priorValues(live.state, stored.actions.stateDelta);
-    live.events.push(stored);
-    // The stored (checked) values, so the run reads what a reload reads; temp: keys from the event: they live for this invocation.
-    applyStateActions(live.state, event.actions, isTempKey);
-    applyStateActions(live.state, stored.actions);
-    if (event.actions?.interrupt) interruptIds.add(event.actions.interrupt.id);
-    return writer.write(stored, gather);
-  };
-  const result = async (status: RunStatus, error?: Error, guardrail?: GuardrailTrip): Promise<RunResult> => {
-    const log = readInvocation(live.events, options.invocationId);
-    const final = status === 'completed' ? log?.final : undefined;
-    return {
-      status,
-      output: final?.text,
-      ...(final?.structured !== undefined ? { structured: final.structured } : {}),
-      sessionId: live.id,
-      invocationId: options.invocationId,
-      interrupts: status === 'interrupted' ? (log?.openInterrupts ?? []) : [],
-      usage: budget.usage,
-      modelCalls: budget.modelCalls,
-      cost: budget.cost,
-      breakdown: budget.breakdown(),
-      session: await sessionTotalsWithChildren(store, live, budget.prices),
-      ...(error ? { error } : {}),
-      ...(guardrail ? { guardrail } : {}),
+  private readonly guardsOutput: boolean;
+  private answerStatePriors: Record<string, unknown> | undefined;
+
+  constructor(private readonly options: DriveOptions) {
+    const { agent, store, emit } = options;
+    const budget = options.budget ?? new RunBudget(options.limits, options.prices);
+    this.budget = budget;
+    const { signal, dispose } = runSignal(options.signal, options.limits?.timeoutMs, options.fence);
+    this.signal = signal;
+    this.dispose = dispose;
+    const live: LiveSession = {
+      appName: options.session.appName,
+      userId: options.session.userId,
+      id: options.session.id,
+      events: options.session.events.slice(),
+      state: { ...options.session.state },
+      version: options.session.version,
     };
-  };
-  /** Ends the run for good on a guardrail's tripwire: stored like a completion, so `resume` runs nothing. */
-  const block = async (guardrail: GuardrailTrip): Promise<RunResult> => {
-    await writer.drain();
-    await store1({
-      id: options.newId(),
-      invocationId: options.invocationId,
-      author: agent.name,
-      path: agent.name,
-      timestamp: Date.now(),
-      actions: {
-        invocationEnd: { status: 'blocked', guardrail },
-        ...(guardrail.stage === 'output' && answerStatePriors ? { stateDelta: answerStatePriors } : {}),
+    this.live = live;
+    this.interruptIds = options.interruptIds ?? new Set<string>();
+    const fence = options.fence;
+    const checkLease = fence ? () => fence.check() : options.checkLease;
+    this.ctx = new InvocationContext(
+      {
+        invocationId: options.invocationId,
+        session: live,
+        signal,
+        ...(checkLease ? { checkLease } : {}),
+        streaming: options.streaming,
+        budget,
+        ...(options.hub
+          ? {
+              observation: new RunObservation(
+                options.hub,
+                { appName: live.appName, userId: live.userId, sessionId: live.id, invocationId: options.invocationId },
+                (model, usage) => budget.priceOf(model, usage),
+              ),
+            }
+          : {}),
+        resumeValues: options.resumeValues ?? new Map(),
+        interruptIds: this.interruptIds,
+        newId: options.newId,
+        store,
+        forward: emit,
+        ...(fence ? { fence } : {}),
       },
-      meta: { kind: 'guardrail-blocked' },
+      agent,
+      agent.name,
+      undefined,
+      options.start,
+    );
+    // Events reach the caller only once durable, in order.
+    // The run's own appends carry its lease; `store` itself (in the services) stays unfenced: child
+    // sessions (agentTool) are written under leases of their own (`ChildLease`, bound to this one).
+    const appendStore = fence ? fenceAppends(store, fence) : store;
+    this.writer = new GroupCommitWriter(appendStore, live, live.version, (stored, version) => {
+      live.version = version;
+      emit(stored);
     });
-    return result('blocked', undefined, guardrail);
-  };
-  /** Stores an event describing how the run ended; a store failure here must not hide the cause. */
-  const record = async (error: Error, end?: RunStatus) => {
-    const event: AgentEvent = {
-      id: options.newId(),
-      invocationId: options.invocationId,
-      author: (error as { agentName?: string }).agentName ?? agent.name,
-      path: agent.name,
-      timestamp: Date.now(),
-      error: { name: error.name, message: error.message },
-      ...(end ? { actions: { invocationEnd: { status: end } } } : {}),
-      meta: { kind: 'run-error' },
-    };
+    this.guardsOutput = (agent.guardrails?.output?.length ?? 0) > 0;
+  }
+
+  /** Runs the invocation; resolves with how it ended (never rejects for what the agent threw). */
+  async run(): Promise<RunResult> {
     try {
-      await store1(event);
-    } catch {
-      emit(event);
+      return await this.drive();
+    } catch (caught) {
+      return await this.fail(asError(caught));
+    } finally {
+      this.dispose();
     }
-  };
+  }
 
-  /** A refused deferred append stops the run at once (no next model call), not at the next wait. */
-  const loseLeaseOn = (error: unknown) => {
-    if (error instanceof LeaseLostError) options.fence?.lose(error);
-  };
-
-  try {
+  private async drive(): Promise<RunResult> {
+    const options = this.options;
+    const agent = options.agent;
     if (options.input !== undefined) {
-      const tripped = await checkGuardrails(agent.guardrails?.input, 'input', options.input, ctx);
-      if (tripped) return await block(tripped);
+      const tripped = await checkGuardrails(agent.guardrails?.input, 'input', options.input, this.ctx);
+      if (tripped) return await this.block(tripped);
     }
     // With output guardrails, the answer's streamed text waits for their verdict (see HeldAnswerDeltas).
-    const deltas = agent.guardrails?.output?.length ? new HeldAnswerDeltas() : undefined;
-    for await (const produced of runAgent(ctx)) {
+    const deltas = this.guardsOutput ? new HeldAnswerDeltas() : undefined;
+    const writer = this.writer;
+    const emit = options.emit;
+    for await (const produced of runAgent(this.ctx)) {
       let event = produced;
       if (event.partial) {
         if (deltas?.hold(event)) continue;
@@ -242,52 +173,121 @@ export async function driveInvocation(options: DriveOptions): Promise<RunResult>
       }
       if (mayOvertake(event)) {
         // A tool's result: pull the next one while this is flushed (group commit).
-        void store1(event, true).catch(loseLeaseOn); // a failure surfaces at the next wait
-      } else await store1(event); // everything before it is durable too
+        void this.store(event, true).catch(this.loseLeaseOn); // a failure surfaces at the next wait
+      } else await this.store(event); // everything before it is durable too
     }
     const pending = writer.drain();
     if (pending) await pending;
-    const output = readInvocation(live.events, options.invocationId)?.final?.text;
+    const output = readInvocation(this.live.events, options.invocationId)?.final?.text;
     if (output !== undefined) {
-      const tripped = await checkGuardrails(agent.guardrails?.output, 'output', output, ctx);
-      if (tripped) return await block(tripped);
+      const tripped = await checkGuardrails(agent.guardrails?.output, 'output', output, this.ctx);
+      if (tripped) return await this.block(tripped);
     }
-    await store1({
-      id: options.newId(),
-      invocationId: options.invocationId,
-      author: agent.name,
-      path: agent.name,
+    await this.store(
+      this.runEvent({
+        actions: { invocationEnd: { status: 'completed', ...(output !== undefined ? { output } : {}) } },
+        meta: { kind: 'invocation-end' },
+      }),
+    );
+    return this.end({ status: 'completed' });
+  }
+
+  /**
+   * Stores an event: the live session takes it at once, in order (the agent reads its own
+   * writes), and the store group-commits it. The promise settles when it is durable.
+   */
+  private store(event: AgentEvent, gather = false): Promise<void> {
+    const live = this.live;
+    assertAppendScopes(event);
+    const stored = eventForStorage(event); // a state value that is not JSON fails here, before anything is stored
+    if (this.guardsOutput && stored.actions?.final !== undefined)
+      this.answerStatePriors = priorValues(live.state, stored.actions.stateDelta);
+    live.events.push(stored);
+    // The stored (checked) values, so the run reads what a reload reads; temp: keys from the event: they live for this invocation.
+    applyStateActions(live.state, event.actions, isTempKey);
+    applyStateActions(live.state, stored.actions);
+    if (event.actions?.interrupt) this.interruptIds.add(event.actions.interrupt.id);
+    return this.writer.write(stored, gather);
+  }
+
+  /** An event of the run itself (not of an agent), authored by the root agent. */
+  private runEvent(fields: Pick<AgentEvent, 'actions' | 'meta' | 'error'>, author = this.options.agent.name): AgentEvent {
+    return {
+      id: this.options.newId(),
+      invocationId: this.options.invocationId,
+      author,
+      path: this.options.agent.name,
       timestamp: Date.now(),
-      actions: { invocationEnd: { status: 'completed', ...(output !== undefined ? { output } : {}) } },
-      meta: { kind: 'invocation-end' },
-    });
-    return result('completed');
-  } catch (caught) {
-    let error = asError(caught);
+      ...fields,
+    };
+  }
+
+  /** Ends the run for good on a guardrail's tripwire: stored like a completion, so `resume` runs nothing. */
+  private async block(guardrail: GuardrailTrip): Promise<RunResult> {
+    await this.writer.drain();
+    const priors = guardrail.stage === 'output' ? this.answerStatePriors : undefined;
+    await this.store(
+      this.runEvent({
+        actions: { invocationEnd: { status: 'blocked', guardrail }, ...(priors ? { stateDelta: priors } : {}) },
+        meta: { kind: 'guardrail-blocked' },
+      }),
+    );
+    return this.end({ status: 'blocked', guardrail });
+  }
+
+  /**
+   * How a run that threw ends: the one place that decides it. A lost lease decides first (another run
+   * owns the session now, whatever the agent threw on the way out); else `runEndingOf`'s table.
+   */
+  private async fail(thrown: Error): Promise<RunResult> {
+    let error = thrown;
     // Writes still in flight end before the run does: what it reports as stored is stored.
     try {
-      await writer.drain();
+      await this.writer.drain();
     } catch (failed) {
       error = asError(failed);
     }
-    if (signal.aborted && !(error instanceof ReplanError)) error = abortErrorOf(signal);
+    const fence = this.options.fence;
+    const decided = runEndingOf(error, this.signal.aborted, () => abortErrorOf(this.signal));
     // A refused append means the lease was taken over: abort what still runs (tools get the signal).
-    if (error instanceof LeaseLostError) options.fence?.lose(error);
-    // A lost lease decides, whatever the agent threw on the way out: another run owns the session now.
-    if (options.fence?.lost) return result('failed', options.fence.lost);
-    if (error instanceof RunInterruptedSignal) return result('interrupted');
-    if (error instanceof MaxIterationsError) {
-      await record(error, 'max_iterations');
-      return result('max_iterations', error);
-    }
-    if (error instanceof BudgetExceededError) {
-      await record(error);
-      return result('budget_exceeded', error);
-    }
-    if (error instanceof RunAbortedError) return result('aborted', error);
-    if (!(error instanceof ConcurrentUpdateError)) await record(error);
-    return result('failed', error);
-  } finally {
-    dispose();
+    if (decided.error instanceof LeaseLostError) fence?.lose(decided.error);
+    if (fence?.lost) return this.end({ status: 'failed', error: fence.lost });
+    const { ending } = decided;
+    if (ending.record !== 'nothing') await this.recordError(decided.error, ending.record === 'end' ? ending.status : undefined);
+    return this.end({ status: ending.status, ...(ending.reportError ? { error: decided.error } : {}) });
   }
+
+  /** Stores an event describing how the run ended; a store failure here must not hide the cause. */
+  private async recordError(error: Error, end: RunStatus | undefined): Promise<void> {
+    const event = this.runEvent(
+      {
+        error: { name: error.name, message: error.message },
+        ...(end ? { actions: { invocationEnd: { status: end } } } : {}),
+        meta: { kind: 'run-error' },
+      },
+      (error as { agentName?: string }).agentName ?? this.options.agent.name,
+    );
+    try {
+      await this.store(event);
+    } catch {
+      this.options.emit(event);
+    }
+  }
+
+  /** The run's result: every ending goes through here. */
+  private end(end: RunEnd): Promise<RunResult> {
+    const { options } = this;
+    return buildRunResult(
+      { store: options.store, session: this.live, invocationId: options.invocationId, prices: this.budget.prices, budget: this.budget },
+      end,
+    );
+  }
+
+  /** A refused deferred append stops the run at once (no next model call), not at the next wait. */
+  private readonly loseLeaseOn = (error: unknown): void => {
+    if (error instanceof LeaseLostError) this.options.fence?.lose(error);
+  };
 }
+
+/** Drives one invocation to its end (`new InvocationDrive(options).run()`). */
+export const driveInvocation = (options: DriveOptions): Promise<RunResult> => new InvocationDrive(options).run();

@@ -1,9 +1,10 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import { AWAITS_GUARDRAILS_META } from '../guardrails/answer-gate.js';
+import { WORK_LABEL_META } from '../models/work-label.js';
 
 const keyOf = (event: AgentEvent): string => `${event.branch ?? ''}\u0000${event.path}`;
-/** A plan step's delta (the executor's) is never the run's answer. */
-const isStepDelta = (event: AgentEvent): boolean => event.meta?.stepId !== undefined || event.meta?.stepNumber !== undefined;
+/** A delta of work under a label (plan–execute: a plan step's, the executor's) is never the run's answer. */
+const isLabelledDelta = (event: AgentEvent): boolean => event.meta?.[WORK_LABEL_META] !== undefined;
 const hasText = (event: AgentEvent): boolean => event.message?.content.some((b) => b.type === 'text' && b.text !== '') === true;
 
 /**
@@ -18,7 +19,7 @@ export class HeldAnswerDeltas {
 
   /** Whether a streamed delta is held (else it is emitted now). */
   hold(partial: AgentEvent): boolean {
-    if (!hasText(partial) || isStepDelta(partial)) return false;
+    if (!hasText(partial) || isLabelledDelta(partial)) return false;
     const key = keyOf(partial);
     const list = this.held.get(key);
     if (list) list.push(partial);

@@ -1,4 +1,4 @@
-import type { GuardrailTrip } from '../guardrails/guardrail.js';
+import type { GuardrailTrip } from '../events/guardrail-verdict.js';
 import type { AgentEvent, FinalAnswer, Interrupt } from '../events/agent-event.js';
 
 /** What the stored events of one invocation say about where it stands. */

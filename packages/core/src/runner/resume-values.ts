@@ -1,9 +1,9 @@
 import { InvalidResumeValueError, UnknownInterruptError } from '../errors/run-errors.js';
 import type { Interrupt } from '../events/agent-event.js';
 import { approvalAnswerProblem } from '../tools/approval-answer.js';
-import type { Agent } from '../agents/agent.js';
+import type { Agent } from '../invocation/agent.js';
 import type { Session } from '../sessions/session.js';
-import type { ResumeOptions } from './runner.js';
+import type { ResumeOptions } from './run-options.js';
 
 /** The agent of the tree at `path` (names joined by `/`, the root's first), if any. */
 function agentAt(root: Agent, path: string): Agent | undefined {

@@ -1,37 +1,6 @@
-import type { GuardrailTrip } from '../guardrails/guardrail.js';
-import type { AgentEvent, Interrupt, RunStatus } from '../events/agent-event.js';
-import type { Usage } from '../models/usage.js';
-import type { UsageBreakdown } from './usage-breakdown.js';
+import type { AgentEvent } from '../events/agent-event.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import type { SessionTotals } from './session-totals.js';
-
-/** How a run ended. `result()` always resolves for a run that started; failures are in `status` and `error`. */
-export interface RunResult {
-  readonly status: RunStatus;
-  /** The answer text (of the last `actions.final` of the invocation), when there is one. */
-  readonly output: string | undefined;
-  /** The structured answer, when the final agent produced one. */
-  readonly structured?: unknown;
-  readonly sessionId: string;
-  readonly invocationId: string;
-  /** Open interrupts to answer with `runner.resume({ values })` (status `interrupted`). */
-  readonly interrupts: readonly Interrupt[];
-  /** Tokens used by the model calls of this run (not of earlier runs of the session). */
-  readonly usage: Usage;
-  readonly modelCalls: number;
-  /** What this run's model calls cost, priced by the runner's `prices` (and `limits.prices`); 0 when unpriced. */
-  readonly cost: number;
-  /** This run's model calls by agent path and by plan step (tokens, calls, cost, latency). */
-  readonly breakdown: UsageBreakdown;
-  /**
-   * Usage stored in the whole session: earlier runs and other processes included, and the child
-   * sessions its agent tools (`agentTool`) ran.
-   */
-  readonly session: SessionTotals;
-  readonly error?: Error;
-  /** The guardrail that tripped, with its stage and reason (status `blocked`). */
-  readonly guardrail?: GuardrailTrip;
-}
+import type { RunResult } from '../events/run-result.js';
 
 /** What the runner gives a `Run` to start it: where events go, and the signal that cancels it. */
 export type RunStart = (emit: (event: AgentEvent) => void, signal: AbortSignal) => Promise<RunResult>;

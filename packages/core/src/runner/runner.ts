@@ -1,100 +1,35 @@
 import { newEventId } from '../events/event-id.js';
-import type { Agent } from '../agents/agent.js';
-import { assertUniqueAgentNames } from '../agents/agent-name.js';
+import type { Agent } from '../invocation/agent.js';
+import { assertUniqueAgentNames } from '../invocation/agent-name.js';
 import type { AgentEvent, Interrupt, RunStatus } from '../events/agent-event.js';
 import { ConfigurationError } from '../errors/replan-error.js';
 import { NothingToResumeError } from '../errors/run-errors.js';
-import type { ApprovalAnswer } from '../tools/approval-answer.js';
 import { checkedResumeValues } from './resume-values.js';
 import { SessionNotFoundError } from '../errors/session-errors.js';
-import type { ContentBlockInput } from '../messages/content-block.js';
 import { type Message, messageText, toUserMessage } from '../messages/message.js';
 import { assertMediaBlocks } from '../messages/media-check.js';
-import type { GuardrailTrip } from '../guardrails/guardrail.js';
-import { emptyUsage } from '../models/usage.js';
 import type { Session, SessionKey } from '../sessions/session.js';
 import { jsonStateDelta } from '../sessions/json-state.js';
 import { assertIdentifier, assertSessionKey } from '../sessions/session-key-rules.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { driveInvocation } from './drive-invocation.js';
+import { buildRunResult, type RunEnd } from './run-result-builder.js';
 import { claimSession } from './active-sessions.js';
 import { readInvocation } from './invocation-log.js';
 import { openInterruptsOf } from './open-interrupts.js';
 import { storeRunInput } from './store-run-input.js';
 import { refuseChildSession } from './child-session-guard.js';
-import { mayBeChildSessionId } from '../composition/child-session-link.js';
+import { mayBeChildSessionId } from '../sessions/child-session-link.js';
 import { defaultSessionStore, sessionToResume } from './session-to-resume.js';
-import { Run, type RunResult, type RunSession } from './run.js';
+import { Run, type RunSession } from './run.js';
+import type { RunResult } from '../events/run-result.js';
 import { assertLeaseOwner, assertLeaseTtl } from '../sessions/session-lease.js';
-import { defaultLeaseOwner, fenceAppends, RunLease } from './run-lease.js';
-import type { RunLimits } from './run-limits.js';
-import { checkPriceTable, type PriceTable } from './model-prices.js';
-import { sessionTotalsWithChildren } from './session-totals.js';
-import { ObserverHub, type ObserverErrorHandler } from '../observe/observer-hub.js';
-import type { RunObserver, RunStartInfo } from '../observe/run-observer.js';
+import { defaultLeaseOwner, fenceAppends, RunLease } from '../sessions/run-lease.js';
+import { checkPriceTable, type PriceTable } from '../models/model-prices.js';
+import { ObserverHub } from '../observe/observer-hub.js';
+import type { RunStartInfo } from '../observe/run-observer.js';
 import { carriedOf, reportedRun, reportRunThrew } from '../observe/report-run.js';
-
-export interface RunnerOptions {
-  readonly agent: Agent;
-  readonly appName: string;
-  /** Where sessions are kept (default: a new `InMemorySessionStore`). */
-  readonly sessionStore?: SessionStore;
-  /** Event and invocation ids (default: random UUIDs). */
-  readonly generateId?: () => string;
-  /** See every run's lifecycle (agents, model and tool calls, interrupts); e.g. `openTelemetry()` from `@replan/otel`. */
-  readonly observers?: readonly RunObserver[];
-  /** Told once when an observer throws (it is then ignored); default: `console.warn`. */
-  readonly onObserverError?: ObserverErrorHandler;
-  /** Prices per model id: `RunResult.cost`, the breakdown and `limits.maxCost` use them (`limits.prices` overrides). */
-  readonly prices?: PriceTable;
-  /**
-   * How long a run's lease on its session lasts unless renewed (default 30 s); it is renewed
-   * every third of that. A crashed run's session can be resumed elsewhere once it expired.
-   */
-  readonly leaseMs?: number;
-  /** This runner's identity in leases (default `${hostname}:${pid}:${random}`). */
-  readonly owner?: string;
-}
-
-interface CommonRunOptions {
-  readonly userId: string;
-  readonly signal?: AbortSignal;
-  readonly limits?: RunLimits;
-  /** Stream model output as partial events (`event.partial`), never stored. */
-  readonly stream?: boolean;
-}
-
-export interface RunOptions extends CommonRunOptions {
-  /** An existing session to continue, or the id for a new one (default: a new random id). */
-  readonly sessionId?: string;
-  /** Text, a user message, or content blocks (an image or file may carry its bytes as `data`). */
-  readonly input: string | Message | readonly ContentBlockInput[];
-  /** Initial state of a new session (ignored for an existing one). */
-  readonly state?: Readonly<Record<string, unknown>>;
-  /**
-   * The session's last run stopped on interrupts nobody answered (e.g. an approval): without this
-   * the run is refused with `OpenInterruptsError`. `true` closes them first — stored, each open
-   * tool call given the error result "not approved: superseded by a new message" — then runs.
-   */
-  readonly abandon?: boolean;
-}
-
-/** Which session `runner.pending` reads. */
-export interface PendingOptions {
-  readonly userId: string;
-  readonly sessionId: string;
-}
-
-export interface ResumeOptions extends CommonRunOptions {
-  readonly sessionId: string;
-  /**
-   * Answers to open interrupts, by interrupt id (see `RunResult.interrupts`). An approval
-   * interrupt's value must be an `ApprovalAnswer` (else `InvalidResumeValueError`).
-   */
-  readonly values?: Readonly<Record<string, unknown>>;
-  /** Answers to approval interrupts (`reason: 'approval'`), typed; merged with `values` (an id in both is refused). */
-  readonly approvals?: Readonly<Record<string, ApprovalAnswer>>;
-}
+import type { CommonRunOptions, PendingOptions, ResumeOptions, RunnerOptions, RunOptions } from './run-options.js';
 
 /**
  * Runs an agent tree over sessions: `run` starts an invocation with user input, `resume` continues
@@ -283,26 +218,10 @@ export class Runner {
       hub.notify(start);
       hub.notify({ kind: 'resume', ...this.labels(key, log.invocationId), values });
     }
-    const done = (status: RunStatus, output: string | undefined, guardrail?: GuardrailTrip): Promise<RunResult> =>
-      this.reported(
-        start,
-        (async (): Promise<RunResult> => ({
-          status,
-          output,
-          ...(log.final?.structured !== undefined ? { structured: log.final.structured } : {}),
-          sessionId: key.id,
-          invocationId: log.invocationId,
-          interrupts: status === 'interrupted' ? log.openInterrupts : [],
-          usage: emptyUsage(),
-          modelCalls: 0,
-          cost: 0,
-          breakdown: { byAgent: {}, byStep: {} },
-          session: await sessionTotalsWithChildren(this.sessionStore, session, this.prices),
-          ...(guardrail ? { guardrail } : {}),
-        }))(),
-      );
-    if (log.end) return done(log.end.status as RunStatus, log.end.output, log.end.guardrail);
-    if (log.openInterrupts.length && !Object.keys(values).length) return done('interrupted', undefined);
+    const done = (end: RunEnd): Promise<RunResult> =>
+      this.reported(start, buildRunResult({ store: this.sessionStore, session, invocationId: log.invocationId, prices: this.prices }, end));
+    if (log.end) return done({ status: log.end.status as RunStatus, guardrail: log.end.guardrail });
+    if (log.openInterrupts.length && !Object.keys(values).length) return done({ status: 'interrupted' });
     // Across processes the resume event is the claim: a concurrent resume fails here, before doing anything.
     const marker: AgentEvent = {
       id: this.newId(),

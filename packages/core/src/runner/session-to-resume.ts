@@ -2,7 +2,7 @@ import { SessionNotFoundError } from '../errors/session-errors.js';
 import { InMemorySessionStore } from '../sessions/in-memory-session-store.js';
 import type { Session, SessionKey } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import type { RunLease } from './run-lease.js';
+import type { RunLease } from '../sessions/run-lease.js';
 
 /** The stores runners made for themselves (no `sessionStore` given): they live in one process only. */
 const defaultStores = new WeakSet<SessionStore>();

@@ -1,29 +1,9 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import { addUsage, emptyUsage, type Usage } from '../models/usage.js';
+import { addUsage, emptyUsage } from '../models/usage.js';
 import type { SessionKey } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import { costOf, type PriceTable } from './model-prices.js';
-
-/** `meta.model` of a stored model response: which model produced its `usage` (`ChatModel.id`, `ChatModel.provider`). */
-export interface ModelMeta {
-  readonly id: string;
-  readonly provider?: string;
-}
-
-/** Model usage of a whole session, every run and every process that worked on it included. */
-export interface SessionTotals {
-  readonly usage: Usage;
-  /** Stored model responses that reported usage. */
-  readonly modelCalls: number;
-  /**
-   * What the stored model responses cost, priced by the runner's `prices` from the model id each
-   * response stored in `meta.model`. Responses that cannot be priced (stored without a model id,
-   * e.g. by an older version, or by a model missing from the table) add nothing: see `unpricedModelCalls`.
-   */
-  readonly cost: number;
-  /** Stored model responses left out of `cost`: no `meta.model`, or a model the price table lacks. */
-  readonly unpricedModelCalls: number;
-}
+import { costOf, type PriceTable } from '../models/model-prices.js';
+import type { ModelMeta, SessionTotals } from '../events/run-result.js';
 
 /** Which model produced a stored event's usage, when the event recorded it. */
 export function modelOfEvent(event: AgentEvent): ModelMeta | undefined {

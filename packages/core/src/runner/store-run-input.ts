@@ -5,8 +5,8 @@ import type { Session, SessionKey } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { refuseChildSession } from './child-session-guard.js';
 import { abandonmentEvents, openInterruptsOf } from './open-interrupts.js';
-import { fenceAppends, type RunLease } from './run-lease.js';
-import type { RunOptions } from './runner.js';
+import { fenceAppends, type RunLease } from '../sessions/run-lease.js';
+import type { RunOptions } from './run-options.js';
 
 /**
  * Stores the user's input. An existing session is leased first (a live lease elsewhere refuses

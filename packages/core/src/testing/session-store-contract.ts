@@ -1,21 +1,12 @@
-import type { AgentEvent } from '../events/agent-event.js';
 import type { SessionStore } from '../sessions/session-store.js';
+import { contractEvent } from './contract/contract-event.js';
+import type { ContractTestApi } from './contract/contract-case.js';
 import { identifierCases } from './contract/identifier-cases.js';
 import { stateValueCases } from './contract/state-value-cases.js';
 import { leaseCases } from './contract/lease-cases.js';
 import { runFencingCases } from './contract/run-fencing-cases.js';
 import { blobCases } from './contract/blob-cases.js';
 import type { BlobLimits } from '../sessions/blobs/blob-limits.js';
-
-/** The slice of a Jest-compatible test API the contract needs (Vitest's and Jest's both fit). */
-export interface ContractTestApi {
-  describe(name: string, body: () => void): void;
-  it(name: string, body: () => Promise<void> | void): void;
-  // biome-ignore lint/suspicious/noExplicitAny: each framework's matcher object has its own type; the contract only calls common matchers.
-  expect: (value: unknown) => any;
-  beforeEach?(body: () => Promise<void> | void): void;
-  afterEach?(body: () => Promise<void> | void): void;
-}
 
 export interface SessionStoreContractOptions {
   /** Shown in the test names. */
@@ -39,21 +30,6 @@ export interface SessionStoreContractOptions {
   readonly blobs?: boolean;
   /** A fresh store with these blob size limits, for the limit cases (skipped without it). */
   readonly createStoreWithLimits?: (limits: BlobLimits) => SessionStore | Promise<SessionStore>;
-}
-
-let seq = 0;
-/** A plain user-message event for contract tests. */
-export function contractEvent(text: string, extra: Partial<AgentEvent> = {}): AgentEvent {
-  seq++;
-  return {
-    id: `ev-${seq}-${Math.random().toString(36).slice(2)}`,
-    invocationId: 'inv-1',
-    author: 'user',
-    path: 'user',
-    timestamp: 1_700_000_000_000 + seq,
-    message: { role: 'user', content: [{ type: 'text', text }] },
-    ...extra,
-  };
 }
 
 /**

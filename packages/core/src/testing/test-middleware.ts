@@ -3,7 +3,7 @@ import type { AgentEvent } from '../events/agent-event.js';
 import type { ToolResultBlock } from '../messages/content-block.js';
 import type { Middleware } from '../middleware/middleware.js';
 import type { ModelRequest } from '../models/chat-model.js';
-import type { RunResult } from '../runner/run.js';
+import type { RunResult } from '../events/run-result.js';
 import { Runner } from '../runner/runner.js';
 import { InMemorySessionStore } from '../sessions/in-memory-session-store.js';
 import type { SessionStore } from '../sessions/session-store.js';

@@ -138,7 +138,7 @@ export class GraphExecutor implements Agent {
     const ctx = parent
       .withSignal(signal)
       .child(this.react, { pathSegment: step.id, branch: `${this.name}_${step.id}`, scopeStart: parent.scopeStart })
-      .withStep(step.id, step.task);
+      .withLabel({ id: step.id, text: step.task });
     contexts.set(step.id, ctx);
     this.inputs.set(ctx, this.stepInput(parent, step));
     return runAgent(ctx);

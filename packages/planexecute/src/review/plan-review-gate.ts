@@ -66,7 +66,7 @@ export class PlanReviewGate implements Agent {
     let attemptStart = this.attemptStart(ctx);
     for (;;) {
       const { inner } = this.options;
-      yield* inner.run(new InvocationContext(ctx.services, inner, ctx.path, ctx.branch, attemptStart, ctx.stepId));
+      yield* inner.run(new InvocationContext(ctx.services, inner, ctx.path, ctx.branch, attemptStart, ctx.label));
       const decision = this.decisionIn(ctx, attemptStart);
       if (decision && tagOf(decision.event) === 'answer' && ctx.state[this.reviewKeys.PlanFeedback] != null) {
         // Answered after a rejection: the feedback was for that plan, not for the next run's planner.

@@ -181,7 +181,7 @@ export class RunTreeView {
     this.endDelta();
     const s = this.options.style;
     const synthetic = this.options.syntheticUsage ? ` ${s.yellow('(synthetic: scripted model)')}` : '';
-    const steps = Object.entries(result.breakdown.byStep);
+    const steps = Object.entries(result.breakdown.byLabel);
     this.line('');
     if (steps.length) {
       this.line(s.bold(`Per step${synthetic}`));

@@ -228,26 +228,29 @@ function stepReply(
   request: ModelRequest,
   progress: Progress,
 ): Message | string {
-  if (caller?.step === undefined)
+  // The executor labels each step's work: its id (graph) or number (linear), and its task.
+  const stepId = caller?.label?.id;
+  const task = caller?.label?.text;
+  if (stepId === undefined)
     throw new Error(
-      'scriptPlanExecute: the executor model was called without a plan step (ModelCallOptions.agent.step); use it as a plan–execute executor.',
+      'scriptPlanExecute: the executor model was called without a plan step (ModelCallOptions.agent.label); use it as a plan–execute executor.',
     );
   // A graph step's id names its script; a linear step by its task (as planned, or as a reviewer
   // edited it), else (a caller that does not give the task) by its number mapped through the scripted plans.
-  const linear = !(caller.step in script.steps) && /^\d+$/.test(caller.step);
-  const key = !linear ? caller.step : (caller.task ?? linearStepKey(plans, Number(caller.step)));
+  const linear = !(stepId in script.steps) && /^\d+$/.test(stepId);
+  const key = !linear ? stepId : (task ?? linearStepKey(plans, Number(stepId)));
   const entry = (key === undefined ? undefined : script.steps[key]) ?? script.otherSteps;
   if (entry === undefined)
     throw new Error(
-      `scriptPlanExecute: no script for step ${JSON.stringify(key ?? `#${caller.step}`)}; scripted steps: ${JSON.stringify(Object.keys(script.steps))}.`,
+      `scriptPlanExecute: no script for step ${JSON.stringify(key ?? `#${stepId}`)}; scripted steps: ${JSON.stringify(Object.keys(script.steps))}.`,
     );
   const step = typeof entry === 'string' ? { text: entry } : entry;
   // The step as the script knows it: its key, else its number.
-  const name = key ?? `#${caller.step}`;
+  const name = key ?? `#${stepId}`;
   const finish = (text: string) => {
     progress.results[name] = text;
     if (linear) {
-      progress.lastLinearStep = Math.max(progress.lastLinearStep, Number(caller.step));
+      progress.lastLinearStep = Math.max(progress.lastLinearStep, Number(stepId));
       progress.finished.push(name);
     }
     return text;

@@ -32,7 +32,7 @@ export function openInterrupts(events: readonly AgentEvent[]): InterruptView[] {
 
 /** The plan versions, each step with the tokens its model calls used (and their cost, given prices). */
 function withStepUsage(events: readonly AgentEvent[], prices: PriceTable | undefined) {
-  const byStep = new Map(Object.entries(storedBreakdown(events, prices).byStep).map(([k, b]) => [studioStepKey(k), b]));
+  const byStep = new Map(Object.entries(storedBreakdown(events, prices).byLabel).map(([k, b]) => [studioStepKey(k), b]));
   return planRevisions(events).map((revision) => ({
     ...revision,
     steps: revision.steps.map((step) => {

@@ -38,7 +38,7 @@ export function storedBreakdown(events: readonly AgentEvent[], prices?: PriceTab
     const step = stepOf(event);
     if (step !== undefined) add(byStep, step, event, cost);
   }
-  return { byAgent, byStep };
+  return { byAgent, byLabel: byStep };
 }
 
 /** The studio's step key (graph id, or `n<number>` for a linear step) of a breakdown's step key. */

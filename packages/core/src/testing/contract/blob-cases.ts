@@ -4,7 +4,7 @@ import type { ContentBlock, MediaBlock } from '../../messages/content-block.js';
 import type { BlobLimits } from '../../sessions/blobs/blob-limits.js';
 import type { SessionKey } from '../../sessions/session.js';
 import type { SessionStore } from '../../sessions/session-store.js';
-import { contractEvent } from '../session-store-contract.js';
+import { contractEvent } from './contract-event.js';
 import { type ContractCaseApi, rejectionOf } from './contract-case.js';
 
 /** What the blob cases need beyond the common API. */

@@ -1,5 +1,14 @@
 import type { SessionStore } from '../../sessions/session-store.js';
-import type { ContractTestApi } from '../session-store-contract.js';
+
+/** The slice of a Jest-compatible test API the contract needs (Vitest's and Jest's both fit). */
+export interface ContractTestApi {
+  describe(name: string, body: () => void): void;
+  it(name: string, body: () => Promise<void> | void): void;
+  // biome-ignore lint/suspicious/noExplicitAny: each framework's matcher object has its own type; the contract only calls common matchers.
+  expect: (value: unknown) => any;
+  beforeEach?(body: () => Promise<void> | void): void;
+  afterEach?(body: () => Promise<void> | void): void;
+}
 
 /** What a group of contract cases gets from `runSessionStoreContract`. */
 export interface ContractCaseApi {

@@ -1,7 +1,7 @@
 import type { SessionKey } from '../../sessions/session.js';
 import { MAX_ID_LENGTH } from '../../sessions/session-key-rules.js';
 import type { SessionStore } from '../../sessions/session-store.js';
-import { contractEvent } from '../session-store-contract.js';
+import { contractEvent } from './contract-event.js';
 import { type ContractCaseApi, rejectionOf } from './contract-case.js';
 
 /** Values no store may accept as `appName`, `userId` or session id. */

@@ -1,7 +1,7 @@
 import type { SessionKey } from '../../sessions/session.js';
 import type { LeaseOptions, SessionLease } from '../../sessions/session-lease.js';
 import type { SessionStore } from '../../sessions/session-store.js';
-import { contractEvent } from '../session-store-contract.js';
+import { contractEvent } from './contract-event.js';
 import { type ContractCaseApi, rejectionOf } from './contract-case.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

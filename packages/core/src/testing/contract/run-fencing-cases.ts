@@ -1,5 +1,6 @@
 import { ReActAgent } from '../../agents/react-agent.js';
-import type { Run, RunResult } from '../../runner/run.js';
+import type { Run } from '../../runner/run.js';
+import type { RunResult } from '../../events/run-result.js';
 import { Runner } from '../../runner/runner.js';
 import type { SessionKey } from '../../sessions/session.js';
 import type { SessionStore } from '../../sessions/session-store.js';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { Agent } from '../../agents/agent.js';
+import type { Agent } from '../../invocation/agent.js';
 import { ReActAgent } from '../../agents/react-agent.js';
 import { Runner } from '../../runner/runner.js';
 import type { SessionKey } from '../../sessions/session.js';
 import { tool } from '../../tools/tool.js';
 import { callTools, ScriptedModel } from '../scripted-model.js';
-import { contractEvent } from '../session-store-contract.js';
+import { contractEvent } from './contract-event.js';
 import { type ContractCaseApi, rejectionOf } from './contract-case.js';
 import { jsonRoundTrip, randomJsonValue, seededRandom } from './json-value-generator.js';
 

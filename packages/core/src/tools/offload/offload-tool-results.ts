@@ -1,6 +1,6 @@
 import type { Middleware } from '../../middleware/middleware.js';
 import type { ToolContext } from '../tool-context.js';
-import { toolRuntimeOf } from '../tool-runtime.js';
+import { toolRuntimeOf } from '../../invocation/tool-runtime.js';
 import { resolveToolResults, ToolResultPreviews, type ToolResultsOptions } from './tool-result-preview.js';
 import { storedToolResult, toolResultTools } from './tool-result-tools.js';
 

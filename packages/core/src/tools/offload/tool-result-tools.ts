@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { InvocationContext } from '../../agents/invocation-context.js';
+import type { InvocationContext } from '../../invocation/invocation-context.js';
 import type { AgentEvent } from '../../events/agent-event.js';
 import { type Tool, tool } from '../tool.js';
 import type { ToolContext } from '../tool-context.js';

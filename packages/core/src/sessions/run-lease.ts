@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { LeaseLostError } from '../errors/session-errors.js';
-import type { SessionKey } from '../sessions/session.js';
-import type { SessionLease } from '../sessions/session-lease.js';
-import type { AppendOptions, SessionStore } from '../sessions/session-store.js';
+import type { SessionKey } from './session.js';
+import type { SessionLease } from './session-lease.js';
+import type { AppendOptions, SessionStore } from './session-store.js';
 
 /** This host and process, read once (a `Runner` per request must not cost a system call each). */
 let processPrefix: string | undefined;

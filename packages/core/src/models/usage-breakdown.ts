@@ -1,4 +1,4 @@
-import { addUsage, emptyUsage, type Usage } from '../models/usage.js';
+import { addUsage, emptyUsage, type Usage } from './usage.js';
 
 /** Model calls of one part of a run (an agent path, a plan step) and what they cost. */
 export interface UsageBucket {
@@ -13,8 +13,11 @@ export interface UsageBucket {
 export interface UsageBreakdown {
   /** By the calling agent's path (e.g. `pe/executor/b`). */
   readonly byAgent: Readonly<Record<string, UsageBucket>>;
-  /** By plan step: graph mode's step id, linear mode's step number. Calls outside a step are absent. */
-  readonly byStep: Readonly<Record<string, UsageBucket>>;
+  /**
+   * By work label (`ctx.withLabel`; plan–execute labels each plan step: graph mode's step id, linear
+   * mode's step number). Calls made under no label are absent.
+   */
+  readonly byLabel: Readonly<Record<string, UsageBucket>>;
 }
 
 type MutableBucket = { -readonly [K in keyof UsageBucket]: UsageBucket[K] };

@@ -1,14 +1,5 @@
-import type { InvocationContext } from '../agents/invocation-context.js';
-
-/** Where a guardrail looks: the run's user input (before any model call) or its final output (before it is returned). */
-export type GuardrailStage = 'input' | 'output';
-
-/** A guardrail's verdict. `tripwire: true` ends the run with status `blocked`. */
-export interface GuardrailVerdict {
-  readonly tripwire: boolean;
-  /** Why it tripped; stored in the run's log and reported on `RunResult.guardrail`. */
-  readonly reason?: string;
-}
+import type { InvocationContext } from './invocation-context.js';
+import type { GuardrailStage, GuardrailVerdict } from '../events/guardrail-verdict.js';
 
 /** What a guardrail is told besides the value it checks. */
 export interface GuardrailContext {
@@ -37,13 +28,6 @@ export interface Guardrails {
   readonly input?: readonly Guardrail[];
   /** Checked against the final answer before the run completes; a tripwire withholds the output. */
   readonly output?: readonly Guardrail[];
-}
-
-/** Which guardrail blocked a run and why (`RunResult.guardrail`, and the stored `invocationEnd`). */
-export interface GuardrailTrip {
-  readonly name: string;
-  readonly stage: GuardrailStage;
-  readonly reason?: string;
 }
 
 /** The name a guardrail is reported under. */

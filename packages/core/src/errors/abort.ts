@@ -1,5 +1,5 @@
-import { BudgetExceededError, RunAbortedError } from '../errors/run-errors.js';
-import { LeaseLostError } from '../errors/session-errors.js';
+import { BudgetExceededError, RunAbortedError } from './run-errors.js';
+import { LeaseLostError } from './session-errors.js';
 
 /**
  * The error a run ends with when its signal fired: the budget error for timeouts, the

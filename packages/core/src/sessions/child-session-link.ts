@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { MAX_ID_LENGTH } from '../sessions/session-key-rules.js';
+import { MAX_ID_LENGTH } from './session-key-rules.js';
 
 /**
  * Where a child session (an agent run as a tool) comes from. Stored in the `meta.parent` of the

@@ -1,5 +1,5 @@
-import type { InvocationContext } from '../agents/invocation-context.js';
-import type { ToolContext } from './tool-context.js';
+import type { InvocationContext } from './invocation-context.js';
+import type { ToolContext } from '../tools/tool-context.js';
 
 /**
  * What the runtime knows about a tool call beyond the public `ToolContext`: the calling agent's

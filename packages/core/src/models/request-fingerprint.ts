@@ -1,6 +1,6 @@
 import type { Message } from '../messages/message.js';
-import type { ModelRequest, ToolSpec } from '../models/chat-model.js';
-import { flatString } from '../events/flat-string.js';
+import type { ModelRequest, ToolSpec } from './chat-model.js';
+import { flatString } from '../messages/flat-string.js';
 import { DIGEST_START, frozenDigest, hex8, messageDigest, mixNumber, mixSecondLane, mixString, valueDigest } from './value-digest.js';
 
 /**

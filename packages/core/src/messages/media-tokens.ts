@@ -1,5 +1,5 @@
-import type { MediaBlock } from '../messages/content-block.js';
-import { mediaByteLength } from '../messages/media-check.js';
+import type { MediaBlock } from './content-block.js';
+import { mediaByteLength } from './media-check.js';
 
 /**
  * Tokens an image is counted as before a call: what a provider charges for a large image

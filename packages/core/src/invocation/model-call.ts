@@ -2,9 +2,9 @@ import type { AgentEvent } from '../events/agent-event.js';
 import { ModelCallError } from '../errors/run-errors.js';
 import { ReplayError } from '../errors/replay-errors.js';
 import type { ChatModel, ModelCallAgent, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
-import { abortErrorOf, raceAbort } from './abort.js';
+import { abortErrorOf, raceAbort } from '../errors/abort.js';
 import type { InvocationContext } from './invocation-context.js';
-import { describeRequest } from '../replay/request-fingerprint.js';
+import { describeRequest } from '../models/request-fingerprint.js';
 import { noteModelResponse } from './response-record.js';
 import { requestWithBlobBytes } from './request-blobs.js';
 
@@ -152,9 +152,8 @@ async function blobBytes(ctx: InvocationContext, request: ModelRequest, call: { 
 /** The calling agent's identity, as `ModelCallOptions.agent` carries it to the model. */
 function callingAgent(ctx: InvocationContext): ModelCallAgent {
   const run = { sessionId: ctx.session.id, invocationId: ctx.invocationId };
-  if (ctx.stepId === undefined) return { name: ctx.agent.name, path: ctx.path, run };
-  const task = ctx.stepTask === undefined ? {} : { task: ctx.stepTask };
-  return { name: ctx.agent.name, path: ctx.path, step: ctx.stepId, ...task, run };
+  if (ctx.label === undefined) return { name: ctx.agent.name, path: ctx.path, run };
+  return { name: ctx.agent.name, path: ctx.path, label: ctx.label, run };
 }
 
 /** One model call's bookkeeping: budget first, then exactly one ending reported (success, failure or stop). */
@@ -183,7 +182,7 @@ function beginModelCall(ctx: InvocationContext, model: ChatModel, request: Model
       // A model that handed the request on (a fallback) names the model that answered: its usage is that model's.
       budget.recordUsage(response.model?.id ?? model.id, response.usage, {
         path: ctx.path,
-        stepId: ctx.stepId,
+        label: ctx.label?.id,
         latencyMs: Date.now() - started,
       });
       // The event storing this response gets meta.model and meta.request (ctx.event).

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/replan-error.js';
-import type { Usage } from '../models/usage.js';
+import type { Usage } from './usage.js';
 
 /** A model's price in any currency unit per million tokens. */
 export interface ModelPrice {

@@ -1,4 +1,4 @@
-import type { Session, SessionKey } from '../sessions/session.js';
+import type { Session, SessionKey } from './session.js';
 import { readChildSessionLink } from './child-session-link.js';
 
 /** How far up a chain of child sessions (agents run as tools inside agents run as tools) to look. */

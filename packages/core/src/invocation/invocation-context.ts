@@ -1,12 +1,25 @@
-import type { AgentEvent, EventDraft } from '../events/agent-event.js';
+import type { AgentEvent, EventDraft, Interrupt } from '../events/agent-event.js';
+import { RunInterruptedSignal } from './run-interrupted.js';
+import { WORK_LABEL_META, type WorkLabel } from '../models/work-label.js';
 import type { SessionKey } from '../sessions/session.js';
-import type { RunBudget } from '../runner/run-limits.js';
+import type { RunBudget } from './run-limits.js';
 import type { RunObservation } from '../observe/run-observation.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import type { RunFence } from '../runner/run-lease.js';
-import type { Agent } from './agent.js';
+import type { RunFence } from '../sessions/run-lease.js';
 import { type ModelCallMemo, stampModelResponse } from './response-record.js';
-import { newRequestChain } from '../replay/request-fingerprint.js';
+import { newRequestChain } from '../models/request-fingerprint.js';
+
+/**
+ * The part of the `Agent` contract a context needs: who runs (stamped on events, told to observers)
+ * and how to run it. Every `Agent` is one; declared here so that the context does not import the
+ * contract that imports it.
+ */
+export interface RunnableAgent {
+  readonly name: string;
+  /** How observers label this agent's runs: `plan` for planner and replanner turns (default `invoke_agent`). */
+  readonly operation?: 'invoke_agent' | 'plan';
+  run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined>;
+}
 
 /** The session as a run sees it while it runs: events and state grow as events are stored. */
 export interface LiveSession extends SessionKey {
@@ -50,6 +63,17 @@ export interface InvocationServices {
   readonly fence?: RunFence;
 }
 
+/** What an agent asks with `ctx.interrupt`. */
+export interface AgentInterruptRequest {
+  /** Stable across runs of this invocation (a resume answers it by id): e.g. derived from a stored event's id. */
+  readonly id: string;
+  /** What kind of question it is (e.g. `'plan-review'`); UIs and `checkResumeValue` tell questions apart by it. */
+  readonly reason: string;
+  readonly payload: unknown;
+  /** Labels for the stored interrupt event. */
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
 export interface ChildOptions {
   /** The last segment of the child's `path` (default: the child agent's name), e.g. a graph step's id. */
   readonly pathSegment?: string;
@@ -66,15 +90,13 @@ export interface ChildOptions {
 export class InvocationContext {
   constructor(
     readonly services: InvocationServices,
-    readonly agent: Agent,
+    readonly agent: RunnableAgent,
     readonly path: string,
     readonly branch: string | undefined,
     /** Index in `events` where this agent's current run began; earlier events are history. */
     readonly scopeStart: number,
-    /** The plan step this agent works on (graph mode: the step id), inherited by sub-agents. */
-    readonly stepId?: string,
-    /** That step's task as planned (a linear step's text, a graph step's task), inherited with it. */
-    readonly stepTask?: string,
+    /** The label of the work this agent does (`withLabel`), inherited by sub-agents; core does not read it. */
+    readonly label?: WorkLabel,
   ) {}
 
   private memo: ModelCallMemo | undefined;
@@ -110,7 +132,7 @@ export class InvocationContext {
    * (or at `scopeStart`; pass `ctx.scopeStart` for a child that must find what it stored before a
    * resume). The way parent agents make their children's contexts.
    */
-  child(agent: Agent, options: ChildOptions = {}): InvocationContext {
+  child(agent: RunnableAgent, options: ChildOptions = {}): InvocationContext {
     const branch = options.branch === undefined ? this.branch : this.branch ? `${this.branch}.${options.branch}` : options.branch;
     return new InvocationContext(
       this.services,
@@ -118,27 +140,21 @@ export class InvocationContext {
       `${this.path}/${options.pathSegment ?? agent.name}`,
       branch,
       options.scopeStart ?? this.services.session.events.length,
-      this.stepId,
-      this.stepTask,
+      this.label,
     );
   }
 
   /** The same context with another abort signal (e.g. to stop one group of sub-agents). */
   withSignal(signal: AbortSignal): InvocationContext {
-    return new InvocationContext(
-      { ...this.services, signal },
-      this.agent,
-      this.path,
-      this.branch,
-      this.scopeStart,
-      this.stepId,
-      this.stepTask,
-    );
+    return new InvocationContext({ ...this.services, signal }, this.agent, this.path, this.branch, this.scopeStart, this.label);
   }
 
-  /** The same context working on plan step `stepId`, whose task is `task` (usage and observers report the step). */
-  withStep(stepId: string, task?: string): InvocationContext {
-    return new InvocationContext(this.services, this.agent, this.path, this.branch, this.scopeStart, stepId, task);
+  /**
+   * The same context doing work labelled `label` (plan–execute: a plan step): its model calls carry
+   * it to the model, observers report it, and `RunResult.breakdown.byLabel` sums usage by its `id`.
+   */
+  withLabel(label: WorkLabel): InvocationContext {
+    return new InvocationContext(this.services, this.agent, this.path, this.branch, this.scopeStart, label);
   }
 
   /** Stamps id, invocation, author, path, branch and time on an event this agent emits. */
@@ -158,9 +174,25 @@ export class InvocationContext {
     if (draft.error !== undefined) event.error = draft.error;
     if (draft.actions !== undefined) event.actions = draft.actions;
     if (draft.meta !== undefined) event.meta = draft.meta;
+    if (draft.partial && this.label !== undefined) event.meta = { ...draft.meta, [WORK_LABEL_META]: this.label.id };
     if (this.memo?.pending !== undefined && (draft.message !== undefined || draft.usage !== undefined))
       stampModelResponse(this.memo, event);
     return event;
+  }
+
+  /**
+   * Stops the run for a human (or another system), as `ToolContext.interrupt` does for a tool: use it
+   * with `yield*` in an agent's `run` — `const answer = yield* ctx.interrupt<Answer>({ id, reason, payload })`.
+   * When the run is resumed with a value for `id`, this returns it; else the interrupt is stored (once:
+   * `id` must be the same on every run, e.g. derived from a stored event's id) and the run ends
+   * `interrupted` (the agent's `checkResumeValue` may refuse an answer before it is stored).
+   */
+  *interrupt<T = unknown>(request: AgentInterruptRequest): Generator<AgentEvent, T, undefined> {
+    const { resumeValues, interruptIds } = this.services;
+    if (resumeValues.has(request.id)) return resumeValues.get(request.id) as T;
+    const interrupt: Interrupt = { id: request.id, reason: request.reason, payload: request.payload, path: this.path };
+    if (!interruptIds.has(request.id)) yield this.event({ actions: { interrupt }, ...(request.meta ? { meta: request.meta } : {}) });
+    throw new RunInterruptedSignal([interrupt]);
   }
 
   /** True when an event of another branch must stay hidden from this agent. */

@@ -1,18 +1,16 @@
-import type { Guardrails } from '../guardrails/guardrail.js';
+import type { Guardrails } from './guardrail.js';
 import type { AgentEvent, Interrupt } from '../events/agent-event.js';
-import type { InvocationContext } from './invocation-context.js';
+import type { InvocationContext, RunnableAgent } from './invocation-context.js';
 
 /**
  * An agent: anything that turns an invocation context into a stream of events. Events it yields
  * are stored by the runner before the generator resumes, so after `yield` the event is in
  * `ctx.events` and its state delta is in `ctx.state`.
  */
-export interface Agent {
+export interface Agent extends RunnableAgent {
   readonly name: string;
   readonly description: string;
   readonly subAgents?: readonly Agent[];
-  /** How observers label this agent's runs: `plan` for planner and replanner turns (default `invoke_agent`). */
-  readonly operation?: 'invoke_agent' | 'plan';
   /** Checks on the run's input and final output, applied by the runner when this agent is the one a run starts. */
   readonly guardrails?: Guardrails | undefined;
   run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined>;

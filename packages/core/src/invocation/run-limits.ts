@@ -2,8 +2,8 @@ import { BudgetExceededError } from '../errors/run-errors.js';
 import type { ModelRequest } from '../models/chat-model.js';
 import { addUsage, emptyUsage, type Usage } from '../models/usage.js';
 import { estimateTokens, requestChars } from '../observe/request-size.js';
-import { checkPriceTable, costOf, type PriceTable } from './model-prices.js';
-import { UsageTally, type UsageBreakdown } from './usage-breakdown.js';
+import { checkPriceTable, costOf, type PriceTable } from '../models/model-prices.js';
+import { UsageTally, type UsageBreakdown } from '../models/usage-breakdown.js';
 
 /** Budgets for one run (or resume). Exceeding one ends the run `budget_exceeded`, resumable. */
 export interface RunLimits {
@@ -25,7 +25,8 @@ export interface RunLimits {
 /** Where a model call was made, for the breakdown. */
 export interface CallSite {
   readonly path: string;
-  readonly stepId?: string | undefined;
+  /** The work label's id (`ctx.withLabel`), when the call was made under one. */
+  readonly label?: string | undefined;
   readonly latencyMs: number;
 }
 
@@ -36,7 +37,7 @@ export class RunBudget {
   cost = 0;
   readonly prices: PriceTable | undefined;
   private readonly byAgent = new UsageTally();
-  private readonly byStep = new UsageTally();
+  private readonly byLabel = new UsageTally();
 
   constructor(
     readonly limits: RunLimits = {},
@@ -76,11 +77,11 @@ export class RunBudget {
     }
     if (!site) return;
     this.byAgent.add(site.path, usage, cost, site.latencyMs);
-    if (site.stepId !== undefined) this.byStep.add(site.stepId, usage, cost, site.latencyMs);
+    if (site.label !== undefined) this.byLabel.add(site.label, usage, cost, site.latencyMs);
   }
 
   breakdown(): UsageBreakdown {
-    return { byAgent: this.byAgent.toRecord(), byStep: this.byStep.toRecord() };
+    return { byAgent: this.byAgent.toRecord(), byLabel: this.byLabel.toRecord() };
   }
 
   private estimate(modelId: string | undefined, request: ModelRequest | undefined): number {

@@ -2,8 +2,8 @@ import type { AgentEvent } from '../events/agent-event.js';
 import type { Message } from '../messages/message.js';
 import type { ChatModel, FinishReason, ModelResponse } from '../models/chat-model.js';
 import type { Usage } from '../models/usage.js';
-import type { RequestChain, RequestRecord } from '../replay/request-fingerprint.js';
-import type { ModelMeta } from '../runner/session-totals.js';
+import type { RequestChain, RequestRecord } from '../models/request-fingerprint.js';
+import type { ModelMeta } from '../events/run-result.js';
 
 /**
  * `meta.request` of an event that stores a model response: the request's fingerprint and parts,
