@@ -114,7 +114,6 @@ describe('public surface of @replan/core', () => {
       'imageTypeSet',
       'isBase64',
       'isMediaBlock',
-      'isProviderBound',
       'joinPlanReActTags',
       'kindOfStatus',
       'mediaByteLength',
@@ -138,7 +137,6 @@ describe('public surface of @replan/core', () => {
       'totalTokens',
       'unsentToolMediaText',
       'withheldAnswers',
-      'withoutForeignReasoning',
     ]);
   });
 

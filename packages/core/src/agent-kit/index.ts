@@ -20,9 +20,7 @@
  *   is `retryable`, honours `retryAfterMs`, stops waiting on abort); `kindOfStatus` maps an HTTP status;
  *   `imageTypeRefusal` is the check a model makes before it sends an image (refused:
  *   `UnsupportedMediaError`, or for a tool's image the `unsentToolMediaText` the model reads).
- * - Fallback: `modelErrorKindOf` reads the `ModelError` kind of any failure, as `fallbackModel` does;
- *   `withoutForeignReasoning` downgrades other providers' (or other models') signed or encrypted reasoning, as
- *   `fallbackModel` does before each call.
+ * - Fallback: `modelErrorKindOf` reads the `ModelError` kind of any failure, as `fallbackModel` does.
  * - Stopping: `abortErrorOf`, `raceAbort`, `RunInterruptedSignal`; `AsyncQueue` merges the
  *   events of sub-agents that run at once.
  *
@@ -42,8 +40,6 @@ export { runAgent } from '../invocation/run-agent.js';
 export { retryModelCall } from '../models/model-retries.js';
 export { modelErrorKindOf, kindOfStatus } from '../models/model-error-kind-of.js';
 export { imageTypeRefusal, imageTypeSet, normalMediaType, unsentToolMediaText } from '../messages/image-types.js';
-export { withoutForeignReasoning, isProviderBound } from '../models/foreign-reasoning.js';
-export type { ReasoningTarget } from '../models/foreign-reasoning.js';
 
 // Model and tool calls
 export { streamModelCall, callModel } from '../invocation/model-call.js';
