@@ -15,7 +15,7 @@ import {
   type PlanModeOption,
 } from '@replan/planexecute';
 // The library's own estimate, so the table counts prompt tokens the way context policies do.
-import { estimateTokens } from '../packages/planexecute/src/context-policy.js';
+import { estimateTokens } from '../packages/planexecute/src/base/context-policy.js';
 import { table } from './measure.js';
 
 const RESULT = `${'lorem ipsum '.repeat(33)}`.trim(); // ~400 characters, ~100 tokens per step result

@@ -1,10 +1,10 @@
 import type { AgentEvent, EventError, FinalAnswer } from '@replan/core';
-import type { ExecutedGraphStep, ExecutedStep, PlanExecuteKeys } from './session-keys.js';
+import type { ExecutedGraphStep, ExecutedStep, PlanExecuteKeys } from './base/session-keys.js';
 import type { GraphStep } from './graph/graph-plan.js';
 import type { PlanDiff } from './review/plan-diff.js';
 import type { PlanReviewPayload } from './review/plan-review-answer.js';
 import { planReviewKeys } from './review/review-keys.js';
-import { tagOf } from './event-tags.js';
+import { tagOf } from './base/event-tags.js';
 
 /** The type of one step of a plan type (`unknown` when it has no `steps` array). */
 export type StepOf<Plan> = Plan extends { readonly steps: readonly (infer Step)[] } ? Step : unknown;

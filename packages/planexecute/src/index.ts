@@ -12,9 +12,9 @@ export type { PlanExecuteAgentOptions } from './plan-execute-agent.js';
 export type { PlanExecuteAgent } from './plan-execute-root.js';
 export { createPlanner } from './planner.js';
 export type { Planner, PlannerOptions } from './planner.js';
-export { createExecutor } from './executor.js';
-export type { Executor } from './executor.js';
-export type { ExecutorOptions } from './executor-options.js';
+export { createExecutor } from './base/executor.js';
+export type { Executor } from './base/executor.js';
+export type { ExecutorOptions } from './base/executor-options.js';
 // Plan modes: linear and graph are the two built in; `mode` also takes a PlanMode of your own.
 export { linearMode } from './modes/linear-mode.js';
 export { graphMode } from './modes/graph-mode.js';
@@ -24,29 +24,29 @@ export { createReplanner } from './replanner.js';
 export type { Replanner, ReplannerOptions } from './replanner.js';
 
 // Plans and session state
-export { SessionKeys, planExecuteKeys } from './session-keys.js';
+export { SessionKeys, planExecuteKeys } from './base/session-keys.js';
 export { planExecuteState } from './plan-execute-state.js';
-export type { ExecutedStep, ExecutedGraphStep, ExecutionContext, ExecutorInput } from './session-keys.js';
-export { defaultPlanSchema, stepsOf, stepText } from './plan-schema.js';
+export type { ExecutedStep, ExecutedGraphStep, ExecutionContext, ExecutorInput } from './base/session-keys.js';
+export { defaultPlanSchema, stepsOf, stepText } from './base/plan-schema.js';
 // The `plan` and `respond` tool specs, for a planner or replanner call you make yourself.
 export { PlanTool, RespondTool } from './plan-tools.js';
-export type { DefaultPlan } from './plan-schema.js';
+export type { DefaultPlan } from './base/plan-schema.js';
 export { graphPlanSchema } from './graph/graph-plan.js';
 export type { GraphPlan, GraphStep } from './graph/graph-plan.js';
-export type { ContextPolicy, ContextPolicyInfo } from './context-policy.js';
+export type { ContextPolicy, ContextPolicyInfo } from './base/context-policy.js';
 // For a `buildInput` of your own: earlier results quoted as data, like the default prompts do.
-export { formatContextView } from './context-policy.js';
+export { formatContextView } from './base/context-policy.js';
 
 // Prompts: the templates the default input builders fill (replace them with `instruction`/`buildInput`)
-export { fillTemplate } from './prompts.js';
+export { fillTemplate } from './base/prompts.js';
 export type { GraphStepInput } from './graph/graph-prompts.js';
 
 // Events and errors
 export { planExecuteEventKind } from './event-kind.js';
-export { PLAN_EXECUTE_META } from './event-tags.js';
-export type { PlanExecuteTag } from './event-tags.js';
+export { PLAN_EXECUTE_META } from './base/event-tags.js';
+export type { PlanExecuteTag } from './base/event-tags.js';
 export type { PlanExecuteEventKind } from './event-kind.js';
-export { PlanningError } from './planning-error.js';
+export { PlanningError } from './base/planning-error.js';
 
 // Steering the plan: review (an interrupt of reason `plan_review`) and stalls
 export { PLAN_REVIEW, planReviewAnswerProblem } from './review/plan-review-answer.js';

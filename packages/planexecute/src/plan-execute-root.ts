@@ -8,8 +8,8 @@ import {
   type InvocationContext,
 } from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
-import type { PartNames } from './part-scope.js';
-import { DEFAULT_PLAN_EXECUTE_NAME, type PlanExecuteKeys } from './session-keys.js';
+import type { PartNames } from './base/part-scope.js';
+import { DEFAULT_PLAN_EXECUTE_NAME, type PlanExecuteKeys } from './base/session-keys.js';
 
 /** The longest plan–execute agent name: its loop is named `<name>_execute_replan`, and agent names have at most 64 characters. */
 const MAX_NAME_LENGTH = 64 - '_execute_replan'.length;

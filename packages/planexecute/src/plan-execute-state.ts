@@ -1,6 +1,6 @@
 import type { Message } from '@replan/core';
 import type { ExecutedStepOf, PlanExecuteAgentRef } from './event-kind.js';
-import { readExecutionState, SessionKeys, type ExecutedStep } from './session-keys.js';
+import { readExecutionState, SessionKeys, type ExecutedStep } from './base/session-keys.js';
 
 /** One plan–execute agent's state, read from a session's state. */
 export interface PlanExecuteState<Plan = unknown> {

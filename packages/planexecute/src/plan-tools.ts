@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ToolSpec } from '@replan/core';
 import { toolParametersSchema } from '@replan/core/agent-kit';
-import { defaultPlanSchema, planJsonSchema } from './plan-schema.js';
+import { defaultPlanSchema, planJsonSchema } from './base/plan-schema.js';
 
 const PLAN_DESCRIPTION =
   'Write the plan: the steps still to do, in order. Each step must be clear, actionable and self-contained. ' +

@@ -11,17 +11,17 @@ import {
   type ModelSettings,
 } from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
-import { assertModel } from './assert-model.js';
-import { tagged, tagOf } from './event-tags.js';
-import { calledNames, decisionCall, parseCallArgs, parseWith, type Parsed } from './decision-call.js';
+import { assertModel } from './base/assert-model.js';
+import { tagged, tagOf } from './base/event-tags.js';
+import { calledNames, decisionCall, parseCallArgs, parseWith, type Parsed } from './base/decision-call.js';
 import { planToolFor } from './plan-tools.js';
-import { formatPlannerPrompt, type PlannerPromptInput } from './prompts.js';
-import { SessionKeys, type PlanExecuteKeys } from './session-keys.js';
-import { conversationOf } from './user-input.js';
+import { formatPlannerPrompt, type PlannerPromptInput } from './base/prompts.js';
+import { SessionKeys, type PlanExecuteKeys } from './base/session-keys.js';
+import { conversationOf } from './base/user-input.js';
 import type { PlanMode } from './modes/plan-mode.js';
 import { linearMode } from './modes/linear-mode.js';
-import type { PartBinding } from './part-scope.js';
-import type { DecideOptions, Decided, PlanDecider, PlanDecision } from './plan-decider.js';
+import type { PartBinding } from './base/part-scope.js';
+import type { DecideOptions, Decided, PlanDecider, PlanDecision } from './base/plan-decider.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
 

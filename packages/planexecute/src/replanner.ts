@@ -13,21 +13,21 @@ import {
 } from '@replan/core';
 import { assertAgentName } from '@replan/core/agent-kit';
 import type { z } from 'zod';
-import { tagged, tagOf } from './event-tags.js';
-import { calledNames, decisionCall, parseCallArgs, type Parsed } from './decision-call.js';
-import type { defaultPlanSchema } from './plan-schema.js';
+import { tagged, tagOf } from './base/event-tags.js';
+import { calledNames, decisionCall, parseCallArgs, type Parsed } from './base/decision-call.js';
+import type { defaultPlanSchema } from './base/plan-schema.js';
 import { defaultRespondSchema, planToolFor, respondToolFor } from './plan-tools.js';
-import { assertModel } from './assert-model.js';
-import { readExecutionState, SessionKeys, type ExecutionContext, type PlanExecuteKeys } from './session-keys.js';
-import type { DecideOptions, Decided, PlanDecider, PlanDecision } from './plan-decider.js';
-import type { PartBinding } from './part-scope.js';
-import { resolveContextPolicy, type ContextPolicy } from './context-policy.js';
+import { assertModel } from './base/assert-model.js';
+import { readExecutionState, SessionKeys, type ExecutionContext, type PlanExecuteKeys } from './base/session-keys.js';
+import type { DecideOptions, Decided, PlanDecider, PlanDecision } from './base/plan-decider.js';
+import type { PartBinding } from './base/part-scope.js';
+import { resolveContextPolicy, type ContextPolicy } from './base/context-policy.js';
 import type { GraphReplannerInput } from './graph/graph-prompts.js';
 import { linearMode } from './modes/linear-mode.js';
 import type { PlanMode, ReplannerInputOptions, ReplannerTurnInput } from './modes/plan-mode.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
-import { stepResultsCap } from './step-result-cap.js';
+import { stepResultsCap } from './base/step-result-cap.js';
 
 export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
   readonly model: ChatModel;

@@ -26,7 +26,7 @@ function sources(dir: string): string[] {
 
 /** The `## HEADING` lines of the planner, executor and replanner prompts (linear and graph). */
 function promptHeadings(): string[] {
-  const files = ['prompts.ts', 'graph/graph-prompts.ts'].map((f) => readFileSync(join(root, 'packages/planexecute/src', f), 'utf8'));
+  const files = ['base/prompts.ts', 'graph/graph-prompts.ts'].map((f) => readFileSync(join(root, 'packages/planexecute/src', f), 'utf8'));
   return [...new Set(files.flatMap((text) => [...text.matchAll(/## ([A-Z][A-Z ]*[A-Z])/g)].map((m) => m[1] ?? '')))];
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messageText, type ModelRequest } from '@replan/core';
 import { PLAN_EXECUTE_META, type ContextPolicy, type ContextPolicyInfo } from '@replan/planexecute';
-import { estimateTokens } from '../src/context-policy.js';
+import { estimateTokens } from '../src/base/context-policy.js';
 import { collect, harness, planCall, respondCall } from './support.js';
 import { graphCall, graphHarness, taskOf } from './graph-support.js';
 

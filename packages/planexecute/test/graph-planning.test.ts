@@ -1,4 +1,4 @@
-import { STEP_RESULTS_PREAMBLE } from '../src/context-policy.js';
+import { STEP_RESULTS_PREAMBLE } from '../src/base/context-policy.js';
 import { INSERTED_RESULTS_PREAMBLE } from '../src/graph/graph-prompts.js';
 import { describe, expect, it } from 'vitest';
 import { messageText } from '@replan/core';
@@ -6,7 +6,7 @@ import { QUOTE_BEGIN, QUOTE_END } from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner, PlanningError, SessionKeys } from '@replan/planexecute';
 import { graphPlanProblems } from '../src/graph/graph-validation.js';
-import { substituteReferences } from '../src/graph/step-references.js';
+import { substituteReferences } from '../src/base/step-references.js';
 import { collect, respondCall } from './support.js';
 import { graphCall, graphHarness, graphPairs, taskOf } from './graph-support.js';
 

@@ -44,7 +44,40 @@ function cycles(files: readonly string[]): string[][] {
   return found;
 }
 
+/**
+ * The folders of src/ as layers, bottom first ('.' is the package's own top: the agent, its parts'
+ * factories, the entry). A file imports from its own layer or below, but for the few listed in ALLOWED_UP.
+ */
+const LAYERS = ['policy', 'base', 'graph', 'review', 'modes', '.', 'terminal', 'testing'];
+/** Imports that run up a layer, all type-only: the mode a part is bound to, a graph step's prompt input. */
+const ALLOWED_UP = [
+  'base/executor-options.ts → graph/graph-prompts.ts',
+  'base/part-scope.ts → modes/plan-mode.ts',
+  'base/plan-decider.ts → modes/plan-mode.ts',
+];
+
+const folderOf = (file: string) => dirname(relative(SRC, file));
+
+function upwardImports(files: readonly string[]): string[] {
+  return files.flatMap((file) =>
+    localImports(file)
+      .filter((to) => LAYERS.indexOf(folderOf(to)) > LAYERS.indexOf(folderOf(file)))
+      .map((to) => `${relative(SRC, file)} → ${relative(SRC, to)}`),
+  );
+}
+
 describe('planexecute import graph', () => {
+  it('puts every folder in a layer, and lets at most 3 imports run up a layer', () => {
+    const files = sourceFiles(SRC);
+    expect([...new Set(files.map(folderOf))].filter((folder) => !LAYERS.includes(folder))).toEqual([]);
+    expect(upwardImports(files).sort()).toEqual(ALLOWED_UP);
+    expect(ALLOWED_UP.length).toBeLessThanOrEqual(3);
+  });
+
+  it('finds an import that runs up a layer', () => {
+    expect(upwardImports([join(SRC, 'base/plan-decider.ts')])).toEqual(['base/plan-decider.ts → modes/plan-mode.ts']);
+  });
+
   it('reads imports, type imports and re-exports', () => {
     const index = localImports(join(SRC, 'index.ts')).map((f) => relative(SRC, f));
     expect(index).toContain('plan-execute-agent.ts');

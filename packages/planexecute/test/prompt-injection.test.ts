@@ -4,9 +4,9 @@ import { messageText, tool, type ModelRequest } from '@replan/core';
 import { QUOTE_BEGIN, QUOTE_END, quoteValue } from '@replan/core/agent-kit';
 import { callTools } from '@replan/core/testing';
 import type { ContextPolicy } from '@replan/planexecute';
-import { STEP_RESULTS_PREAMBLE } from '../src/context-policy.js';
+import { STEP_RESULTS_PREAMBLE } from '../src/base/context-policy.js';
 import { INSERTED_RESULTS_PREAMBLE } from '../src/graph/graph-prompts.js';
-import { formatContextItem } from '../src/context-policy.js';
+import { formatContextItem } from '../src/base/context-policy.js';
 import { collect, harness, planCall, respondCall } from './support.js';
 import { graphCall, graphHarness } from './graph-support.js';
 

@@ -1,17 +1,17 @@
 import { ConfigurationError, type Agent, type AgentEvent, type Message, type ReActAgent } from '@replan/core';
 import { assertAgentName, quoteValue, runAgent, type InvocationContext } from '@replan/core/agent-kit';
-import { applyContextPolicy, resolveContextPolicy, type ContextView, type ResolvedContextPolicy } from '../context-policy.js';
-import { tagged } from '../event-tags.js';
-import { assertModel } from '../assert-model.js';
-import { stepReActAgent } from '../executor.js';
-import type { ExecutorOptions } from '../executor-options.js';
-import { executedGraphSteps, readExecutionState, SessionKeys, type ExecutedGraphStep, type PlanExecuteKeys } from '../session-keys.js';
-import { asStepResult, stepOutcome } from '../step-outcome.js';
+import { applyContextPolicy, resolveContextPolicy, type ContextView, type ResolvedContextPolicy } from '../base/context-policy.js';
+import { tagged } from '../base/event-tags.js';
+import { assertModel } from '../base/assert-model.js';
+import { stepReActAgent } from '../base/executor.js';
+import type { ExecutorOptions } from '../base/executor-options.js';
+import { executedGraphSteps, readExecutionState, SessionKeys, type ExecutedGraphStep, type PlanExecuteKeys } from '../base/session-keys.js';
+import { asStepResult, stepOutcome } from '../base/step-outcome.js';
 import { graphStepsOf, type GraphStep } from './graph-plan.js';
 import { formatGraphStepPrompt, insertedResult, type GraphStepInput } from './graph-prompts.js';
 import { scheduleGraph, type ScheduleOptions } from './graph-scheduler.js';
 import { graphPlanProblems, InvalidPlanGraphError } from './graph-validation.js';
-import { substituteReferences } from './step-references.js';
+import { substituteReferences } from '../base/step-references.js';
 
 /** The graph executor's options: the executor's, with the graph step input builder as `buildInput`. */
 export interface GraphExecutorOptions extends Omit<ExecutorOptions, 'buildInput' | 'buildGraphInput'> {

@@ -1,8 +1,8 @@
 import { QUOTE_BEGIN, QUOTE_END, quotePreamble, quoteValue } from '@replan/core/agent-kit';
 import { systemMessage, userMessage, type Message } from '@replan/core';
-import { formatContextView, hasContext, type ContextView } from '../context-policy.js';
-import { fillTemplate, type PromptTemplate } from '../prompts.js';
-import type { ExecutedGraphStep } from '../session-keys.js';
+import { formatContextView, hasContext, type ContextView } from '../base/context-policy.js';
+import { fillTemplate, type PromptTemplate } from '../base/prompts.js';
+import type { ExecutedGraphStep } from '../base/session-keys.js';
 import type { GraphStep } from './graph-plan.js';
 
 /** The graph planner's prompt (`mode: 'graph'`). Inputs: the objective and the executor's tools. */

@@ -1,8 +1,8 @@
-import { applyContextPolicy, type ResolvedContextPolicy } from '../context-policy.js';
-import { executedGraphSteps, readExecutionState, SessionKeys, type PlanExecuteKeys } from '../session-keys.js';
+import { applyContextPolicy, type ResolvedContextPolicy } from '../base/context-policy.js';
+import { executedGraphSteps, readExecutionState, SessionKeys, type PlanExecuteKeys } from '../base/session-keys.js';
 import { graphStepsOf } from './graph-plan.js';
 import type { GraphReplannerInput } from './graph-prompts.js';
-import { cappedStepItem } from '../step-result-cap.js';
+import { cappedStepItem } from '../base/step-result-cap.js';
 
 export type { GraphReplannerInput } from './graph-prompts.js';
 

@@ -1,7 +1,7 @@
 import { ReplanError } from '@replan/core';
-import type { Parsed } from '../decision-call.js';
+import type { Parsed } from '../base/decision-call.js';
 import { graphPlanSchema, type GraphStep } from './graph-plan.js';
-import { referencesIn } from './step-references.js';
+import { referencesIn } from '../base/step-references.js';
 
 /** Steps already run under this objective, by id. */
 export interface FinishedSteps {

@@ -1,10 +1,10 @@
 import { ConfigurationError, type Agent, type AgentEvent, type ChatModel, type Message, type ModelResponse } from '@replan/core';
 import { streamModelCall, type InvocationContext } from '@replan/core/agent-kit';
-import type { Parsed } from '../decision-call.js';
-import type { PlanDecider, PlanDecision } from '../plan-decider.js';
-import { conversationOf } from '../user-input.js';
-import { tagged, tagOf } from '../event-tags.js';
-import { executedGraphSteps } from '../session-keys.js';
+import type { Parsed } from '../base/decision-call.js';
+import type { PlanDecider, PlanDecision } from '../base/plan-decider.js';
+import { conversationOf } from '../base/user-input.js';
+import { tagged, tagOf } from '../base/event-tags.js';
+import { executedGraphSteps } from '../base/session-keys.js';
 import type { GraphExecutor } from './graph-executor.js';
 import { graphStepsOf, type GraphStep } from './graph-plan.js';
 import type { ScheduleFeedItem } from './graph-scheduler.js';

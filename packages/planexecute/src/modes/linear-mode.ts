@@ -1,11 +1,11 @@
 import { ConfigurationError } from '@replan/core';
-import { Executor } from '../executor.js';
-import { linearReplannerContext } from '../linear-context.js';
-import { defaultPlanSchema, type DefaultPlan } from '../plan-schema.js';
-import { ExecutorPrompt, formatReplannerPrompt, PlannerPrompt, ReplannerPrompt } from '../prompts.js';
+import { Executor } from '../base/executor.js';
+import { linearReplannerContext } from '../base/linear-context.js';
+import { defaultPlanSchema, type DefaultPlan } from '../base/plan-schema.js';
+import { ExecutorPrompt, formatReplannerPrompt, PlannerPrompt, ReplannerPrompt } from '../base/prompts.js';
 import { diffByContent, unfinishedByContent } from '../review/plan-diff.js';
 import { contentRetryKey } from '../review/retry-key.js';
-import { readExecutionState, type ExecutionContext } from '../session-keys.js';
+import { readExecutionState, type ExecutionContext } from '../base/session-keys.js';
 import { pendingStep } from './pending-step.js';
 import type { PlanMode } from './plan-mode.js';
 

@@ -1,5 +1,5 @@
 import type { InvocationContext } from '@replan/core';
-import type { ExecutedStep, PlanExecuteKeys } from '../session-keys.js';
+import type { ExecutedStep, PlanExecuteKeys } from '../base/session-keys.js';
 
 /**
  * The step the executor finished since the last plan or answer, if any: the latest `ExecutedStep`

@@ -1,13 +1,13 @@
 import type { Agent, InvocationContext, Message } from '@replan/core';
 import type { z } from 'zod';
-import type { ContextPolicy, ContextPolicyInfo, ResolvedContextPolicy } from '../context-policy.js';
-import type { ExecutorOptions } from '../executor-options.js';
+import type { ContextPolicy, ContextPolicyInfo, ResolvedContextPolicy } from '../base/context-policy.js';
+import type { ExecutorOptions } from '../base/executor-options.js';
 import type { GraphReplannerInput } from '../graph/graph-prompts.js';
 import type { FinishedSteps } from '../graph/graph-validation.js';
-import type { PromptTemplate } from '../prompts.js';
+import type { PromptTemplate } from '../base/prompts.js';
 import type { PlanDiff } from '../review/plan-diff.js';
 import type { SucceededStep } from '../review/plan-history.js';
-import type { ExecutionContext, PlanExecuteKeys } from '../session-keys.js';
+import type { ExecutionContext, PlanExecuteKeys } from '../base/session-keys.js';
 
 /** What the replanner hands its mode to build one turn's input. */
 export interface ReplannerInputOptions {

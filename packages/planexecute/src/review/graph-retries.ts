@@ -1,4 +1,4 @@
-import { renameReferences } from '../graph/step-references.js';
+import { renameReferences } from '../base/step-references.js';
 import { taskRetryKey } from './retry-key.js';
 import type { SucceededStep } from './plan-history.js';
 

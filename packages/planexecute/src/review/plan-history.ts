@@ -1,7 +1,7 @@
 import type { AgentEvent, InvocationContext } from '@replan/core';
-import { tagOf } from '../event-tags.js';
-import { stepsOf } from '../plan-schema.js';
-import type { PlanExecuteKeys } from '../session-keys.js';
+import { tagOf } from '../base/event-tags.js';
+import { stepsOf } from '../base/plan-schema.js';
+import type { PlanExecuteKeys } from '../base/session-keys.js';
 import type { PlanReviewKeys } from './review-keys.js';
 
 /** A step appended to `ExecutedSteps` that finished with a result. */

@@ -1,5 +1,5 @@
 import { InvalidResumeValueError, ReplanError } from '@replan/core';
-import { stepsOf, stepText } from '../plan-schema.js';
+import { stepsOf, stepText } from '../base/plan-schema.js';
 
 /**
  * An answer to a `plan_review` interrupt that `resume` refused: not a `PlanReviewAnswer`, or an

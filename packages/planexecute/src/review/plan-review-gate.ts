@@ -1,12 +1,12 @@
 import type { Agent, AgentEvent, Interrupt } from '@replan/core';
 import { InvocationContext, RunInterruptedSignal } from '@replan/core/agent-kit';
 import type { z } from 'zod';
-import { parseWith, type Parsed } from '../decision-call.js';
-import { tagged, tagOf } from '../event-tags.js';
+import { parseWith, type Parsed } from '../base/decision-call.js';
+import { tagged, tagOf } from '../base/event-tags.js';
 import type { FinishedSteps } from '../graph/graph-validation.js';
-import type { PlanDecider } from '../plan-decider.js';
-import { stepsOf } from '../plan-schema.js';
-import { executedGraphSteps, type PlanExecuteKeys } from '../session-keys.js';
+import type { PlanDecider } from '../base/plan-decider.js';
+import { stepsOf } from '../base/plan-schema.js';
+import { executedGraphSteps, type PlanExecuteKeys } from '../base/session-keys.js';
 import { isEmptyDiff } from './plan-diff.js';
 import { planHistory, REJECTED, REVIEWED } from './plan-history.js';
 import { InvalidPlanReviewAnswerError, PlanStalledError } from './plan-review-errors.js';

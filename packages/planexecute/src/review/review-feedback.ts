@@ -1,6 +1,6 @@
 import { neutraliseMarkers, quotedBlock, quotePreamble, quoteValue } from '@replan/core/agent-kit';
 import type { InvocationContext, Message } from '@replan/core';
-import type { PlanExecuteKeys } from '../session-keys.js';
+import type { PlanExecuteKeys } from '../base/session-keys.js';
 import { planReviewKeys } from './review-keys.js';
 
 /** What a rejection stores under `PlanFeedback` until the next plan is approved. */

@@ -1,4 +1,4 @@
-import type { PlanExecuteKeys } from '../session-keys.js';
+import type { PlanExecuteKeys } from '../base/session-keys.js';
 
 /** The state keys plan review adds to a plan–execute agent's: `ApprovedPlan`, `PlanFeedback` (prefixed like `Plan`). */
 export interface PlanReviewKeys {

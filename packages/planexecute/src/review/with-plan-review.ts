@@ -1,7 +1,7 @@
 import { ConfigurationError, type Agent } from '@replan/core';
-import type { PlanExecuteKeys } from '../session-keys.js';
+import type { PlanExecuteKeys } from '../base/session-keys.js';
 import type { PlanReviewOptions } from './plan-review-answer.js';
-import type { PlanDecider } from '../plan-decider.js';
+import type { PlanDecider } from '../base/plan-decider.js';
 import { PlanReviewGate } from './plan-review-gate.js';
 
 /** The default of `maxStalls`. */

@@ -1,5 +1,5 @@
 import type { PlanDiff } from '../review/plan-diff.js';
-import { stepText } from '../plan-schema.js';
+import { stepText } from '../base/plan-schema.js';
 import { clip, type TerminalStyle } from './terminal-style.js';
 
 /** What the tree shows of a pending plan review (a `plan-review` event kind). */

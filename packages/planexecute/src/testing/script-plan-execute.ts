@@ -9,7 +9,7 @@ import {
 } from '@replan/core';
 import type { ModelCallAgent } from '@replan/core/agent-kit';
 import { callTools, reply, ScriptedModel, type ScriptedToolCall } from '@replan/core/testing';
-import { stepsOf } from '../plan-schema.js';
+import { stepsOf } from '../base/plan-schema.js';
 import { stepView, type TurnStepScript } from './step-view.js';
 
 /** One model turn's tool calls: one call, several run together, or either chosen from the step's tool results so far. */

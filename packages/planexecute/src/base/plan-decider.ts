@@ -1,7 +1,7 @@
 import type { Agent, AgentEvent, InvocationContext, Message, ModelRequest, ModelResponse } from '@replan/core';
 import type { z } from 'zod';
 import type { Parsed } from './decision-call.js';
-import type { PlanMode } from './modes/plan-mode.js';
+import type { PlanMode } from '../modes/plan-mode.js';
 import type { PlanExecuteKeys } from './session-keys.js';
 
 /** What a planner or replanner decided: a plan (the first, or a revision), or the final answer's arguments. */

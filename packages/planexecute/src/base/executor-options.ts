@@ -1,6 +1,6 @@
 import type { ChatModel, Message, Middleware, ModelSettings, SchemaInput, Tool } from '@replan/core';
 import type { ContextPolicy } from './context-policy.js';
-import type { GraphStepInput } from './graph/graph-prompts.js';
+import type { GraphStepInput } from '../graph/graph-prompts.js';
 import type { ExecutorInput } from './session-keys.js';
 
 /** The executor's options (`createExecutor`); the plan–execute agent's mode decides how its steps run. */

@@ -1,5 +1,5 @@
 import { applyContextPolicy, type ContextView, type ResolvedContextPolicy } from './context-policy.js';
-import { referencesIn } from './graph/step-references.js';
+import { referencesIn } from './step-references.js';
 import { stepText } from './plan-schema.js';
 import type { ExecutedStep } from './session-keys.js';
 import { cappedStepItem } from './step-result-cap.js';

@@ -1,6 +1,6 @@
 import type { Agent } from '@replan/core';
-import type { PlanMode } from './modes/plan-mode.js';
-import type { PlanCheck } from './policy/plan-check.js';
+import type { PlanMode } from '../modes/plan-mode.js';
+import type { PlanCheck } from '../policy/plan-check.js';
 import type { PlanExecuteKeys } from './session-keys.js';
 
 /** The names a plan–execute agent gives its parts (those built without a `name`). */
