@@ -17,20 +17,32 @@ async function spawnServer(onElicit?: Parameters<typeof newClient>[0]) {
   const client = newClient(onElicit);
   await client.connect(transport);
   clients.push(client);
-  return { client, pid: transport.pid as number };
+  return { client, transport, pid: transport.pid as number };
 }
 type InputRequired = { inputRequired: { resumeToken: string } };
 
 describe('mcpServer over stdio (a spawned server process)', () => {
   it('lists the agents and runs one to completion with a progress notification per plan step', async () => {
-    const { client } = await spawnServer();
+    const { client, transport } = await spawnServer();
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['planner_agent', 'deployer']);
+    // What the server wrote, in order, read off the wire: the SDK's client hands a progress notification to
+    // `onprogress` a microtask late, so one that arrives with the response can be dropped on a loaded
+    // machine (modelcontextprotocol/typescript-sdk#2580); the server must still send one per step, first.
+    const sent: string[] = [];
+    const deliver = transport.onmessage;
+    transport.onmessage = (message) => {
+      const m = message as { method?: string; params?: { progress?: number }; result?: unknown };
+      if (m.method === 'notifications/progress') sent.push(`progress ${m.params?.progress}`);
+      else if (m.result !== undefined) sent.push('result');
+      deliver?.(message);
+    };
     const progress: number[] = [];
     const result = await client.callTool({ name: 'planner_agent', arguments: { input: 'Add 2 and 3' } }, undefined, {
       onprogress: (p) => progress.push(p.progress),
     });
     expect(textOf(result)).toBe('The sum is 5.');
-    expect(progress).toEqual([1, 2]);
+    expect(sent).toEqual(['progress 1', 'progress 2', 'result']);
+    expect([[1], [1, 2]]).toContainEqual(progress);
   });
 
   it('answers an approval by elicitation', async () => {
