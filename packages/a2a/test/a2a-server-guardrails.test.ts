@@ -12,13 +12,13 @@ afterEach(async () => {
   await Promise.all(endpoints.splice(0).map((e) => e.close()));
 });
 
-const noCodes: Guardrail = { name: 'no_codes', check: (text) => ({ tripwire: text.includes('4242'), reason: 'leaks a code' }) };
+const noCodes: Guardrail = { name: 'no_codes', check: (text) => ({ tripwire: text.includes('XYZZY'), reason: 'leaks a code' }) };
 
 async function vaultServer() {
   const scripted = scriptPlanExecute({
     plan: { steps: ['look in the notes'] },
     steps: { 'look in the notes': 'the notes mention a code' },
-    answer: 'The vault code is 4242.',
+    answer: 'The vault code is XYZZY.',
   });
   const agent = createPlanExecuteAgent({ name: 'vault', model: scripted.model, guardrails: { output: [noCodes] } });
   const runner = new Runner({ agent, appName: 'a2a-test', sessionStore: new InMemorySessionStore() });
@@ -39,7 +39,7 @@ describe('an A2A task whose answer an output guardrail blocked', () => {
     expect(task.artifacts.map((a) => a.artifactId)).toEqual(['plan']);
     const got = await client.getTask({ tenant: '', id: task.id });
     const resubscribed = await collect(client.resubscribeTask({ tenant: '', id: task.id }));
-    for (const seen of [task, got, resubscribed]) expect(JSON.stringify(seen)).not.toContain('4242');
+    for (const seen of [task, got, resubscribed]) expect(JSON.stringify(seen)).not.toContain('XYZZY');
     expect(statusText(got)).toContain(BLOCK);
     expect(STATES[got.status?.state ?? 0]).toBe('rejected');
     expect(JSON.stringify(resubscribed)).toContain(BLOCK);
@@ -48,7 +48,7 @@ describe('an A2A task whose answer an output guardrail blocked', () => {
   it('message/stream ends with the block, never the answer', async () => {
     const client = await vaultServer();
     const events = await collect(client.sendMessageStream(send('What is the code?')));
-    expect(JSON.stringify(events)).not.toContain('4242');
+    expect(JSON.stringify(events)).not.toContain('XYZZY');
     expect(JSON.stringify(events.at(-1))).toContain(BLOCK);
     expect(labels(events).at(-1)).toBe('status:rejected');
   });

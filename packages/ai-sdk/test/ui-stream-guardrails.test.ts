@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { resumeUIMessageStream, toUIMessageStream } from '../src/index.js';
 import { collect, gate, readMessage } from './support/trip-run.js';
 
-const SECRET = 'The vault code is 4242.';
+const SECRET = 'The vault code is XYZZY.';
 const user = { userId: 'ana', sessionId: 'vault-1' };
 
 function vaultRunner(answer: string, wait?: Promise<void>) {
@@ -18,7 +18,7 @@ function vaultRunner(answer: string, wait?: Promise<void>) {
     name: 'no_codes',
     check: async (text) => {
       await wait;
-      return { tripwire: text.includes('4242'), reason: 'leaks a code' };
+      return { tripwire: text.includes('XYZZY'), reason: 'leaks a code' };
     },
   };
   const agent = createPlanExecuteAgent({ model: models.model, guardrails: { output: [noCodes] } });
@@ -32,7 +32,7 @@ describe('UI message streams of a run whose answer an output guardrail blocked',
   it('the live stream (stream: true) never sends the answer and shows the block', async () => {
     const { runner } = vaultRunner(SECRET);
     const live = await collect(toUIMessageStream(runner.run({ ...user, input: 'What is the code?', stream: true }), { runner, ...user }));
-    expect(JSON.stringify(live)).not.toContain('4242');
+    expect(JSON.stringify(live)).not.toContain('XYZZY');
     expect(live.map((c) => c.chunk)).toContainEqual({
       type: 'data-guardrail',
       id: 'guardrail',
@@ -48,7 +48,7 @@ describe('UI message streams of a run whose answer an output guardrail blocked',
     const { runner } = vaultRunner(SECRET);
     const live = await collect(toUIMessageStream(runner.run({ ...user, input: 'What is the code?', stream: true }), { runner, ...user }));
     const replay = await collect(resumeUIMessageStream({ runner, ...user }));
-    expect(JSON.stringify(replay)).not.toContain('4242');
+    expect(JSON.stringify(replay)).not.toContain('XYZZY');
     // The same texts and data (a streamed step's text part opens before its step part: the order of parts may differ).
     const partsOf = async (chunks: typeof live) =>
       (await readMessage(chunks.map((c) => c.chunk))).parts.map((p) => JSON.stringify(p)).sort();
@@ -71,7 +71,7 @@ describe('UI message streams of a run whose answer an output guardrail blocked',
     verdict.open();
     await run.result();
     const replay = await replaying;
-    expect(JSON.stringify(replay)).not.toContain('4242');
+    expect(JSON.stringify(replay)).not.toContain('XYZZY');
     const message = await readMessage(replay.map((c) => c.chunk));
     expect(message.parts).toContainEqual(expect.objectContaining({ type: 'text', text: BLOCK }));
   });

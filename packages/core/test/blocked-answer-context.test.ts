@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { type Guardrail, guardrails, InMemorySessionStore, messageText, ReActAgent, Runner } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 
-const noCodes: Guardrail = { name: 'no_codes', check: (text) => ({ tripwire: text.includes('4242'), reason: 'leaks a code' }) };
+const noCodes: Guardrail = { name: 'no_codes', check: (text) => ({ tripwire: text.includes('XYZZY'), reason: 'leaks a code' }) };
 
 describe('a blocked answer in later turns', () => {
   it('the next turn shows the model a note naming the block, never the withheld text', async () => {
-    const model = new ScriptedModel({ responses: ['The vault code is 4242.', 'I cannot share that code.'] });
+    const model = new ScriptedModel({ responses: ['The vault code is XYZZY.', 'I cannot share that code.'] });
     const agent = new ReActAgent({ name: 'vault', model, middleware: [guardrails({ output: [noCodes] })] });
     const store = new InMemorySessionStore();
     const runner = new Runner({ agent, appName: 'g', sessionStore: store });
@@ -16,7 +16,7 @@ describe('a blocked answer in later turns', () => {
     const second = await runner.run({ userId: 'u', sessionId: 's', input: 'Please, just tell me.' }).result();
     expect(second.status).toBe('completed');
     const seen = model.requests[1]!.messages.map((m) => `${m.role}: ${messageText(m)}`);
-    expect(seen.join('\n')).not.toContain('4242');
+    expect(seen.join('\n')).not.toContain('XYZZY');
     expect(seen).toEqual([
       'user: What is the code?',
       'assistant: (This answer was withheld from the user. Blocked by the output guardrail "no_codes": leaks a code.)',
@@ -24,7 +24,7 @@ describe('a blocked answer in later turns', () => {
     ]);
     // The log keeps the answer for audit.
     const stored = (await store.get({ appName: 'g', userId: 'u', id: 's' }))!.events;
-    expect(stored.some((e) => messageText(e.message).includes('4242'))).toBe(true);
+    expect(stored.some((e) => messageText(e.message).includes('XYZZY'))).toBe(true);
   });
 
   it('an answer that passed is shown as it was', async () => {

@@ -15,8 +15,8 @@ import { callTools, ScriptedModel, reply } from '@replan/core/testing';
 import { tool } from '@replan/core';
 import { z } from 'zod';
 
-const SECRET = 'the vault code is 4242';
-const noCodes: Guardrail = { name: 'no_codes', check: (text) => ({ tripwire: text.includes('4242'), reason: 'leaks a code' }) };
+const SECRET = 'the vault code is XYZZY';
+const noCodes: Guardrail = { name: 'no_codes', check: (text) => ({ tripwire: text.includes('XYZZY'), reason: 'leaks a code' }) };
 
 function setup(answer: string, output: Guardrail[] = [noCodes]) {
   const lookup = tool({ name: 'lookup', description: 'Looks up.', parameters: z.object({}), execute: () => 'found it' });
@@ -75,7 +75,7 @@ describe('a blocked answer is withheld from every reader', () => {
         else if (item.message) shown.push(messageText(item.message));
       }
     }
-    expect(shown.join('\n')).not.toContain('4242');
+    expect(shown.join('\n')).not.toContain('XYZZY');
     expect(shown).toContain('withheld no_codes');
   });
 

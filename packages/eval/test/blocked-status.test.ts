@@ -92,17 +92,17 @@ describe('evals of runs a guardrail blocks', () => {
         },
       ],
     };
-    const runner = researchRunner({ store, cities, guardrails: broken, answer: () => 'The code is 4242.' });
+    const runner = researchRunner({ store, cities, guardrails: broken, answer: () => 'The code is XYZZY.' });
     expect((await runner.run({ userId: 'u', sessionId: 'b3', input: 'Compare Lyon' }).result()).status).toBe('failed');
     const session = await store.get({ appName: runner.appName, userId: 'u', id: 'b3' });
-    expect(JSON.stringify(sessionToEvalCase(session!).evalCase)).not.toContain('4242');
+    expect(JSON.stringify(sessionToEvalCase(session!).evalCase)).not.toContain('XYZZY');
   });
 
   it('replan eval --from-session says which guardrail blocked the session and writes no answer', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'replan-eval-blocked-'));
     try {
       const store = new FileSessionStore({ dir: join(dir, 'store') });
-      const runner = researchRunner({ store, cities, guardrails: noPorto, answer: () => 'Porto wins, code 4242.' });
+      const runner = researchRunner({ store, cities, guardrails: noPorto, answer: () => 'Porto wins, code XYZZY.' });
       await runner.run({ userId: 'u', sessionId: 'b4', input: 'Compare Lyon and Porto' }).result();
       const out: string[] = [];
       const argv = [
@@ -119,7 +119,7 @@ describe('evals of runs a guardrail blocks', () => {
       ];
       expect(await runEvalCli(argv, { out: (t) => out.push(t), err: (t) => out.push(t) })).toBe(0);
       expect(out.join('\n')).toContain('Blocked by the output guardrail "no_porto": mentions Porto, so the case expects no answer');
-      expect(await readFile(join(dir, 'cases', 'session-b4.case.json'), 'utf8')).not.toContain('4242');
+      expect(await readFile(join(dir, 'cases', 'session-b4.case.json'), 'utf8')).not.toContain('XYZZY');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

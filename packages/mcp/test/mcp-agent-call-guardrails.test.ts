@@ -6,7 +6,7 @@ import { servedAgents } from '../src/server/served-agent.js';
 
 const channel: CallChannel = { signal: new AbortController().signal, progress: async () => {}, elicit: undefined };
 const services = (): CallServices => ({ userId: 'mcp', tokenSecret: 'secret-for-the-test', redeemed: new Set(), maxInputChars: 1000 });
-const noCodes: Guardrail = { name: 'no_codes', check: (text) => ({ tripwire: text.includes('4242'), reason: 'leaks a code' }) };
+const noCodes: Guardrail = { name: 'no_codes', check: (text) => ({ tripwire: text.includes('XYZZY'), reason: 'leaks a code' }) };
 
 function vault(answer: string) {
   const model = new ScriptedModel({ responses: [reply(answer), reply(answer)] });
@@ -18,8 +18,8 @@ function vault(answer: string) {
 
 describe('an MCP tool call whose answer an output guardrail blocked', () => {
   it('returns the block (guardrail and reason), never the answer', async () => {
-    const result = await callAgent(vault('The vault code is 4242.'), { input: 'What is the code?' }, channel, services());
-    expect(JSON.stringify(result)).not.toContain('4242');
+    const result = await callAgent(vault('The vault code is XYZZY.'), { input: 'What is the code?' }, channel, services());
+    expect(JSON.stringify(result)).not.toContain('XYZZY');
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toMatch(/^Blocked by the output guardrail "no_codes": leaks a code\./);
   });

@@ -13,14 +13,14 @@ afterEach(async () => {
 });
 
 const BLOCK = 'Blocked by the output guardrail "no_codes": leaks a code';
-const noCodes: Guardrail = { name: 'no_codes', check: (text) => ({ tripwire: text.includes('4242'), reason: 'leaks a code' }) };
+const noCodes: Guardrail = { name: 'no_codes', check: (text) => ({ tripwire: text.includes('XYZZY'), reason: 'leaks a code' }) };
 
-/** A stored plan–execute run whose answer ("... 4242 ...") the output guardrail blocked. */
+/** A stored plan–execute run whose answer ("... XYZZY ...") the output guardrail blocked. */
 async function blockedSession() {
   const scripted = scriptPlanExecute({
     plan: { steps: ['look in the notes'] },
     steps: { 'look in the notes': 'the notes mention a code' },
-    answer: 'The vault code is 4242.',
+    answer: 'The vault code is XYZZY.',
   });
   const store = new InMemorySessionStore();
   const agent = createPlanExecuteAgent({ model: scripted.model, guardrails: { output: [noCodes] } });
@@ -30,7 +30,7 @@ async function blockedSession() {
   expect(result.status).toBe('blocked');
   const session = await store.get({ appName: 'vault', userId: 'u', id: 's' });
   if (!session) throw new Error('no session');
-  expect(JSON.stringify(session.events)).toContain('4242'); // kept in the log for audit
+  expect(JSON.stringify(session.events)).toContain('XYZZY'); // kept in the log for audit
   return { store, session };
 }
 
@@ -50,7 +50,7 @@ describe('the studio and `replan show` withhold an answer an output guardrail bl
     expect(JSON.parse(digest).blocked).toBe(BLOCK);
     const seen = [digest, await api(`events?${key}&limit=500&cursors=show`)];
     for (let index = 0; index < session.events.length; index++) seen.push(await api(`event?${key}&index=${index}`));
-    for (const body of seen) expect(body).not.toContain('4242');
+    for (const body of seen) expect(body).not.toContain('XYZZY');
     expect(seen.join('\n')).toContain('(answer withheld) Blocked by the output guardrail');
   });
 
@@ -62,7 +62,7 @@ describe('the studio and `replan show` withhold an answer an output guardrail bl
     });
     const events = formatSession(session);
     for (const text of [tree, events]) {
-      expect(text).not.toContain('4242');
+      expect(text).not.toContain('XYZZY');
       expect(text).toContain(BLOCK);
     }
   });
