@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type pg from 'pg';
+import { createTableIfMissing, schemaTable } from './sql-names.js';
 
 /**
  * One row per DBOS executor (worker process) in the DBOS system database, beaten every third of
@@ -16,23 +17,19 @@ export class ExecutorHeartbeats {
     schema: string,
     private readonly executorId: string,
   ) {
-    this.table = `"${schema.replace(/"/g, '""')}".replan_executors`;
+    this.table = schemaTable(schema, 'replan_executors');
   }
 
-  /** Creates the table when missing (concurrent workers may race: the loser's error is harmless). */
+  /** Creates the table when missing. */
   async migrate(): Promise<void> {
-    try {
-      await this.pool.query(
-        `CREATE TABLE IF NOT EXISTS ${this.table} (
+    await createTableIfMissing(
+      this.pool,
+      `CREATE TABLE IF NOT EXISTS ${this.table} (
            executor_id text PRIMARY KEY,
            host text NOT NULL,
            pid integer NOT NULL,
            beat_at timestamptz NOT NULL DEFAULT now())`,
-      );
-    } catch (error) {
-      // Two workers creating it at once: one fails on the catalog's unique index, the table exists.
-      if ((error as { code?: string }).code !== '23505') throw error;
-    }
+    );
   }
 
   async beat(): Promise<void> {

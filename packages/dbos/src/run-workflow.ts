@@ -5,6 +5,7 @@ import { dbosCreatedMark } from './created-marker.js';
 import type { Dbos } from './load-dbos-sdk.js';
 import { ANSWER_TOPIC, RUN_WORKFLOW, STAND_EVENT, workflowIdOf } from './run-ids.js';
 import type { RunningSteps } from './running-steps.js';
+import { schemaTable } from './sql-names.js';
 
 /** How long one `DBOS.recv` waits for an answer before waiting again (a run may wait for days). */
 const ANSWER_WAIT_S = 24 * 3600;
@@ -64,7 +65,7 @@ export function registerRunWorkflow(ctx: RunWorkflowContext): (run: RunInput) =>
 async function withCancel<T>(ctx: RunWorkflowContext, run: RunInput, body: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const abort = new AbortController();
   const id = workflowIdOf(run);
-  const table = `"${ctx.schema.replace(/"/g, '""')}".workflow_status`;
+  const table = schemaTable(ctx.schema, 'workflow_status');
   const cancelled = async () =>
     (await ctx.pool.query<{ status: string }>(`SELECT status FROM ${table} WHERE workflow_uuid = $1`, [id])).rows[0]?.status ===
     'CANCELLED';

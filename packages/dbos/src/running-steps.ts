@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { createTableIfMissing, schemaTable } from './sql-names.js';
 
 /**
  * One row per run step in flight, in the DBOS system database: the workflow, the executor running
@@ -15,22 +16,19 @@ export class RunningSteps {
     private readonly pool: pg.Pool,
     schema: string,
   ) {
-    this.table = `"${schema.replace(/"/g, '""')}".replan_running_steps`;
+    this.table = schemaTable(schema, 'replan_running_steps');
   }
 
-  /** Creates the table when missing (concurrent processes may race: the loser's error is harmless). */
+  /** Creates the table when missing. */
   async migrate(): Promise<void> {
-    try {
-      await this.pool.query(
-        `CREATE TABLE IF NOT EXISTS ${this.table} (
+    await createTableIfMissing(
+      this.pool,
+      `CREATE TABLE IF NOT EXISTS ${this.table} (
            workflow_uuid text NOT NULL,
            executor_id text NOT NULL,
            beat_at timestamptz NOT NULL DEFAULT now(),
            PRIMARY KEY (workflow_uuid, executor_id))`,
-      );
-    } catch (error) {
-      if ((error as { code?: string }).code !== '23505') throw error;
-    }
+    );
   }
 
   /** The step starts (or, at a cancel check, still runs). */
