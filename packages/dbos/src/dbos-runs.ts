@@ -9,8 +9,8 @@ import { ExecutorHeartbeats } from './executor-heartbeats.js';
 import { loadDbosSdk, type Dbos } from './load-dbos-sdk.js';
 import { ANSWER_TOPIC, queueNameOf, STAND_EVENT, workflowIdOf, type RunRequest } from './run-ids.js';
 import { registerRunWorkflow } from './run-workflow.js';
+import { beatAndSweep } from './beat-and-sweep.js';
 import { RunningSteps } from './running-steps.js';
-import { takeOverDeadRuns } from './takeover.js';
 
 /** How a DBOS run stands when `result` resolves: ended, or stopped for a human (`interrupted`). */
 export interface DbosRunResult extends RunStand {
@@ -115,23 +115,10 @@ export class DbosRuns {
     const timers: NodeJS.Timeout[] = [];
     this.launched = { dbos: DBOS, pool, heartbeats, steps, timers };
     await steps.migrate(); // here too in a producer: its `delete` reads the table
-    if (heartbeats) {
-      await heartbeats.migrate();
-      await heartbeats.beat(); // alive before the first run is dequeued
-      const every = Math.max(10, Math.floor(this.leaseMs / 3));
+    if (heartbeats)
       timers.push(
-        setInterval(
-          () => heartbeats.beat().catch((e: Error) => this.onError(new Error(`heartbeat failed: ${e.message}`, { cause: e }))),
-          every,
-        ),
+        ...(await beatAndSweep({ dbos: DBOS, pool, schema, heartbeats, executorId, queues, leaseMs: this.leaseMs, onError: this.onError })),
       );
-      const sweep = () =>
-        takeOverDeadRuns({ dbos: DBOS, pool, schema, heartbeats, executorId, queues, leaseMs: this.leaseMs }).catch((e: Error) =>
-          this.onError(new Error(`takeover sweep failed: ${e.message}`, { cause: e })),
-        );
-      timers.push(setInterval(sweep, every));
-      void sweep();
-    }
     // DBOS keeps one configuration per queue in its database, shared by every process: the last
     // worker to register sets it. A producer registers nothing (enqueueing needs no registration):
     // even `onConflict: 'never_update'` would insert its own limits when it launches first, and a
