@@ -26,6 +26,10 @@ export const entryPoints: Readonly<Record<string, string>> = {
   '@replan/studio': './packages/studio/src/index.ts',
   '@replan/eval/cli': './packages/eval/src/cli/index.ts',
   '@replan/eval': './packages/eval/src/index.ts',
+  '@replan/code': './packages/code/src/index.ts',
+  '@replan/memory/testing': './packages/memory/src/testing/index.ts',
+  '@replan/memory/postgres': './packages/memory/src/postgres/index.ts',
+  '@replan/memory': './packages/memory/src/index.ts',
 };
 
 const escapeRegExp = (name: string) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -68,6 +72,8 @@ export const fastProjects = [
   inProcess('ai-sdk', './packages/ai-sdk', { exclude: ['test/**/*.browser.test.ts', 'test/**/*.postgres.test.ts'] }),
   inProcess('a2a', './packages/a2a', { exclude: ['test/**/*-processes.test.ts'] }),
   inProcess('eval', './packages/eval', { exclude: ['test/**/*-processes.test.ts'] }),
+  inProcess('code', './packages/code', { exclude: ['test/**/*-processes.test.ts'] }),
+  inProcess('memory', './packages/memory', { exclude: ['test/**/*.postgres.test.ts'] }),
   // The studio's server, views and CLI in process; its browser tests are in `studio-browser`.
   inProcess('studio', './packages/studio', { exclude: ['test/**/*.browser.test.ts'] }),
   // Tests that examples show (e.g. examples/replay-test/replay.test.ts), so they cannot rot.
@@ -90,6 +96,10 @@ export const slowProjects = [
   // The web-chat page (AI SDK Chat client) in Debian's chromium.
   project('ai-sdk-browser', './packages/ai-sdk', { include: ['test/**/*.browser.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
   project('postgres', './packages/postgres', { testTimeout: 60_000, hookTimeout: 120_000 }),
+  // Code steps killed mid-program and resumed in a new process (file store and PostgreSQL).
+  project('code-processes', './packages/code', { include: ['test/**/*-processes.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 }),
+  // Memory stores on a throwaway PostgreSQL (full-text, pgvector when installed).
+  project('memory-postgres', './packages/memory', { include: ['test/**/*.postgres.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
   // Resumed UI message streams read from another PostgresSessionStore than the run's, woken by LISTEN/NOTIFY.
   project('ai-sdk-postgres', './packages/ai-sdk', { include: ['test/**/*.postgres.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
   // A real chromium (Debian's, via playwright-core) against the studio; the page script is packages/studio/dist/web (built by `pnpm test`).

@@ -1,0 +1,2 @@
+// PostgresMemoryStore (design §23). Filled in by issue 36.
+export {};

@@ -1,0 +1,2 @@
+// The MemoryStore contract suite (design §23). Filled in by issue 36.
+export {};
