@@ -1,2 +1,13 @@
-// @replan/memory (design §23). Filled in by issue 36.
-export {};
+// @replan/memory (design §23): stores, tools, recall middleware and consolidation are added by issue 36.
+export type {
+  Embedder,
+  MemoryHit,
+  MemoryItem,
+  MemoryKind,
+  MemoryList,
+  MemoryScope,
+  MemorySearch,
+  MemorySource,
+  MemoryStore,
+  NewMemory,
+} from './memory-store.js';
