@@ -11,3 +11,4 @@ export type {
   MemoryStore,
   NewMemory,
 } from './memory-store.js';
+export { MemoryError, type MemoryErrorKind } from './memory-error.js';
