@@ -1,5 +1,5 @@
 import { a2aAgentTool, a2aServer } from '@replan/a2a';
-import { InMemorySessionStore, ReActAgent, Runner, UnknownInterruptError } from '@replan/core';
+import { InMemorySessionStore, ReActAgent, Runner } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { approvalRunner, type Deployments } from './support/runners.js';
@@ -51,7 +51,7 @@ describe('a2aAgentTool: a replan agent calling a remote replan agent over A2A', 
 
     await expect(
       runner.resume({ userId: 'u', sessionId: first.sessionId, values: { [asked?.id as string]: true } }).result(),
-    ).rejects.toThrow(UnknownInterruptError);
+    ).rejects.toMatchObject({ name: 'ResumeError', kind: 'unknown_interrupt' });
     expect(deployments.count).toBe(1);
   });
 

@@ -125,11 +125,8 @@ export {
   ModelCallError,
   EmptyModelResponseError,
   OutputValidationError,
-  UnknownInterruptError,
-  InvalidResumeValueError,
-  NothingToResumeError,
-  OpenInterruptsError,
 } from './errors/run-errors.js';
+export { ResumeError } from './errors/resume-error.js';
 export { StateValueError } from './errors/state-value-error.js';
 export { ReplayError } from './errors/replay-errors.js';
 export {

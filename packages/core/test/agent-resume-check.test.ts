@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   InMemorySessionStore,
-  InvalidResumeValueError,
+  ResumeError,
   Runner,
   SequentialAgent,
   type Agent,
@@ -28,7 +28,7 @@ class AskingAgent implements Agent {
   }
   checkResumeValue(interrupt: Interrupt, value: unknown, state: Readonly<Record<string, unknown>>): void {
     this.checked.push({ id: interrupt.id, value, stateKeys: Object.keys(state) });
-    if (typeof value !== 'number') throw new InvalidResumeValueError(interrupt.id, 'it must be a number');
+    if (typeof value !== 'number') throw ResumeError.invalidValue(interrupt.id, 'it must be a number');
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { InvalidResumeValueError, isApprovalAnswer, ReActAgent, Runner, tool, toolResultsOf, UnknownInterruptError } from '@replan/core';
+import { isApprovalAnswer, ReActAgent, ResumeError, Runner, tool, toolResultsOf } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
 
@@ -43,7 +43,8 @@ describe('approval answers', () => {
     const h = await interrupted();
     const before = await h.version();
     const resume = h.runner.resume({ userId: 'u', sessionId: 's', values: { 'p1:approval': value, 'q1:1': 'hi' } });
-    await expect(resume.result()).rejects.toBeInstanceOf(InvalidResumeValueError);
+    await expect(resume.result()).rejects.toBeInstanceOf(ResumeError);
+    await expect(resume.result()).rejects.toMatchObject({ name: 'ResumeError', kind: 'invalid_value' });
     const again = h.runner.resume({ userId: 'u', sessionId: 's', values: { 'p1:approval': value, 'q1:1': 'hi' } }).result();
     await expect(again).rejects.toThrow(/interrupt "p1:approval": it is an approval interrupt \(tool "pay"\)/);
     await expect(h.runner.resume({ userId: 'u', sessionId: 's', values: { 'p1:approval': value } }).result()).rejects.toThrow(problem);
@@ -85,7 +86,7 @@ describe('approval answers', () => {
     await expect(resume({ approvals: { 'p1:approval': true }, values: { 'p1:approval': true } })).rejects.toThrow(
       /given both in values and in approvals/,
     );
-    await expect(resume({ approvals: { 'x:approval': true } })).rejects.toBeInstanceOf(UnknownInterruptError);
+    await expect(resume({ approvals: { 'x:approval': true } })).rejects.toMatchObject({ name: 'ResumeError', kind: 'unknown_interrupt' });
     expect(await h.version()).toBe(before);
     expect(h.model.calls).toBe(1);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ReActAgent, Runner, SequentialAgent, tool, toolResultsOf, UnknownInterruptError } from '@replan/core';
+import { ReActAgent, Runner, SequentialAgent, tool, toolResultsOf } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { collect } from './support.js';
 
@@ -101,9 +101,10 @@ describe('human in the loop', () => {
     });
     await collect(runner.run({ userId: 'u', input: 'q', sessionId: 's' }));
     const before = await runner.sessionStore.get({ appName: 'h', userId: 'u', id: 's' });
-    await expect(runner.resume({ userId: 'u', sessionId: 's', values: { 'nope:1': 1 } }).result()).rejects.toBeInstanceOf(
-      UnknownInterruptError,
-    );
+    await expect(runner.resume({ userId: 'u', sessionId: 's', values: { 'nope:1': 1 } }).result()).rejects.toMatchObject({
+      name: 'ResumeError',
+      kind: 'unknown_interrupt',
+    });
     await expect(runner.resume({ userId: 'u', sessionId: 's', values: { 'nope:1': 1 } }).result()).rejects.toThrow(/a1:1/);
     expect((await runner.sessionStore.get({ appName: 'h', userId: 'u', id: 's' }))?.version).toBe(before?.version);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { OpenInterruptsError, ReActAgent, Runner, SessionNotFoundError, tool, toolResultsOf } from '@replan/core';
+import { ReActAgent, ResumeError, Runner, SessionNotFoundError, tool, toolResultsOf } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 
 /** A session stopped on an approval (`b1:approval`, book) and a question (`q1:1`). */
@@ -30,13 +30,14 @@ async function waiting(replies: readonly string[] = []) {
 }
 
 describe('runner.run on a session waiting for an answer', () => {
-  it('is refused with OpenInterruptsError naming each open interrupt and how to answer or abandon: nothing stored', async () => {
+  it('is refused with a ResumeError (open_interrupts) naming each open interrupt and how to answer or abandon: nothing stored', async () => {
     const h = await waiting();
     const before = (await h.session())?.version;
     const run = h.runner.run({ userId: 'u', sessionId: 's', input: 'actually, never mind' });
     const error = await run.result().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(OpenInterruptsError);
-    expect((error as OpenInterruptsError).interrupts.map((i) => i.id).sort()).toEqual(['b1:approval', 'q1:1']);
+    expect(error).toBeInstanceOf(ResumeError);
+    expect(error).toMatchObject({ kind: 'open_interrupts', sessionId: 's' });
+    expect((error as ResumeError).interrupts.map((i) => i.id).sort()).toEqual(['b1:approval', 'q1:1']);
     expect((error as Error).message).toMatch(/"b1:approval" \(approval of book\)/);
     expect((error as Error).message).toMatch(/runner\.resume\(\{ userId, sessionId, approvals/);
     expect((error as Error).message).toMatch(/abandon: true/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ReActAgent, Runner, tool, UnknownInterruptError } from '@replan/core';
+import { ReActAgent, ResumeError, Runner, tool } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 
 const book = tool({ name: 'book', description: 'Books', parameters: z.object({}), needsApproval: true, execute: () => 'booked' });
@@ -21,7 +21,8 @@ describe('resume answers keyed by ids named like Object.prototype members', () =
         .resume({ userId: 'u', sessionId: 's', ...answers })
         .result()
         .catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(UnknownInterruptError);
+      expect(error).toBeInstanceOf(ResumeError);
+      expect((error as ResumeError).kind).toBe('unknown_interrupt');
     }
     const resumed = await runner.resume({ userId: 'u', sessionId: 's', approvals: { [first.interrupts[0]?.id as string]: true } }).result();
     expect(resumed.status).toBe('completed');

@@ -1,9 +1,9 @@
 import {
   LeaseLostError,
+  ResumeError,
   SessionBusyError,
   SessionExistsError,
   SessionStoreError,
-  UnknownInterruptError,
   type Interrupt,
   type Runner,
   type SessionKey,
@@ -119,7 +119,7 @@ async function resume(runner: Runner, run: RunInput, values: Record<string, unkn
   try {
     return await runner.resume({ ...options, values }).result();
   } catch (error) {
-    if (!(error instanceof UnknownInterruptError)) throw error;
+    if (!(error instanceof ResumeError && error.kind === 'unknown_interrupt')) throw error;
     return runner.resume(options).result(); // the answers were stored before a crash: continue without them
   }
 }

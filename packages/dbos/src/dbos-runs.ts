@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
-import { ConfigurationError, SessionExistsError, UnknownInterruptError, type AgentEvent, type Runner } from '@replan/core';
+import { ConfigurationError, ResumeError, SessionExistsError, type AgentEvent, type Runner } from '@replan/core';
 import type { RunInput, RunStand } from './advance-run.js';
 import { DbosError, safeConnection } from './dbos-errors.js';
 import type { AnswerInput, DbosRunsOptions, LaunchOptions, RunKeyInput, StartInput } from './dbos-runs-options.js';
@@ -174,7 +174,7 @@ export class DbosRuns {
 
   /**
    * Answers the run's open interrupts (`DBOS.send` to the workflow waiting in `DBOS.recv`). An id
-   * that is not open: `UnknownInterruptError`; a run that ended: a `DbosError` of kind `finished`.
+   * that is not open: a `ResumeError` of kind `unknown_interrupt`; a run that ended: a `DbosError` of kind `finished`.
    */
   async answer(input: AnswerInput): Promise<void> {
     const { dbos } = this.ready('answer');
@@ -187,7 +187,7 @@ export class DbosRuns {
     const open = stand?.status === 'interrupted' ? stand.interrupts.map((i) => i.id) : [];
     const ids = Object.keys(input.values ?? {});
     if (!ids.length) throw new ConfigurationError('answer needs values: { [interruptId]: answer }.');
-    for (const interruptId of ids) if (!open.includes(interruptId)) throw new UnknownInterruptError(interruptId, open);
+    for (const interruptId of ids) if (!open.includes(interruptId)) throw ResumeError.unknownInterrupt(interruptId, open);
     await dbos.send(id, input.values, ANSWER_TOPIC, `${id}@${stand!.offset}:${ids.sort().join(',')}`);
     for (const interruptId of ids) this.answered.add(answeredKey(id, stand!.offset, interruptId));
   }

@@ -52,7 +52,7 @@ export { PlanningError } from './base/planning-error.js';
 export { PLAN_REVIEW, planReviewAnswerProblem } from './review/plan-review-answer.js';
 export type { PlanReviewOptions, PlanReviewAnswer, PlanReviewPayload } from './review/plan-review-answer.js';
 export type { PlanDiff } from './review/plan-diff.js';
-export { InvalidPlanReviewAnswerError, PlanStalledError } from './review/plan-review-errors.js';
+export { PlanStalledError } from './review/plan-review-errors.js';
 export { planReviewKeys } from './review/review-keys.js';
 export type { PlanFeedback } from './review/review-feedback.js';
 export { InvalidPlanGraphError } from './graph/graph-validation.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTools, reply } from '@replan/core/testing';
-import { InvalidPlanReviewAnswerError, PlanStalledError, SessionKeys, type PlanReviewPayload } from '@replan/planexecute';
+import { PlanStalledError, SessionKeys, type PlanReviewPayload } from '@replan/planexecute';
 import { countingTool, respondCall } from './support.js';
 import { graphCall } from './graph-support.js';
 import { fileStore, processOn, removeStores, reviewOf } from './review-support.js';
@@ -47,7 +47,7 @@ describe('plan review, graph mode (each answer resumed by a new Runner on the fi
     };
     await expect(
       second.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { edit: cycle } } }).result(),
-    ).rejects.toThrow(InvalidPlanReviewAnswerError);
+    ).rejects.toMatchObject({ name: 'ResumeError', kind: 'invalid_value', message: expect.stringContaining('it is a plan review, and') });
     expect(second.executor.calls).toBe(0);
 
     const edit = { steps: [{ id: 'c', task: 'task C', dependsOn: [] }] };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConcurrentUpdateError, InvalidResumeValueError, messageText, UnknownInterruptError, type ModelRequest } from '@replan/core';
+import { ConcurrentUpdateError, messageText, ResumeError, type ModelRequest } from '@replan/core';
 import { reply } from '@replan/core/testing';
-import { InvalidPlanReviewAnswerError, SessionKeys, type PlanReviewPayload } from '@replan/planexecute';
+import { SessionKeys, type PlanReviewPayload } from '@replan/planexecute';
 import { planCall, respondCall, stepPairs } from './support.js';
 import { fileStore, processOn, removeStores, reviewOf } from './review-support.js';
 
@@ -110,14 +110,22 @@ describe('plan review, linear mode (each answer resumed by a new Runner on the f
 
     const second = processOn(store, {}, { review: { plan: true } });
     const resume = (values: Record<string, unknown>) => second.runner.resume({ ...user, sessionId: stopped.sessionId, values }).result();
-    await expect(resume({ [review.id]: { edit: { steps: [42] } } })).rejects.toThrow(InvalidPlanReviewAnswerError);
+    await expect(resume({ [review.id]: { edit: { steps: [42] } } })).rejects.toMatchObject({
+      name: 'ResumeError',
+      kind: 'invalid_value',
+      message: expect.stringContaining('it is a plan review, and'),
+    });
     await expect(resume({ [review.id]: { edit: { steps: [42] } } })).rejects.toThrow(/edited plan is not valid: .*steps\.0/);
-    await expect(resume({ [review.id]: true })).rejects.toThrow(InvalidPlanReviewAnswerError);
+    await expect(resume({ [review.id]: true })).rejects.toMatchObject({
+      name: 'ResumeError',
+      kind: 'invalid_value',
+      message: expect.stringContaining('it is a plan review, and'),
+    });
     await expect(resume({ [review.id]: { approve: true, reject: 'no' } })).rejects.toThrow(/exactly one of/);
     await expect(resume({ [review.id]: { reject: '' } })).rejects.toThrow(/non-empty string/);
     await expect(
       second.runner.resume({ ...user, sessionId: stopped.sessionId, approvals: { [review.id]: true } }).result(),
-    ).rejects.toThrow(InvalidResumeValueError);
+    ).rejects.toMatchObject({ name: 'ResumeError', kind: 'invalid_value' });
     expect((await second.events(stopped.sessionId)).length).toBe(before);
     expect(second.planner.calls + second.executor.calls).toBe(0);
 
@@ -140,7 +148,7 @@ describe('plan review, linear mode (each answer resumed by a new Runner on the f
     const lost = settled.filter((s) => s.status === 'rejected');
     expect(lost).toHaveLength(1);
     const reason = (lost[0] as PromiseRejectedResult).reason;
-    expect(reason instanceof ConcurrentUpdateError || reason instanceof UnknownInterruptError).toBe(true);
+    expect(reason instanceof ConcurrentUpdateError || (reason instanceof ResumeError && reason.kind === 'unknown_interrupt')).toBe(true);
     expect(approving.executor.calls + rejecting.executor.calls).toBeLessThanOrEqual(1);
     expect(approving.planner.calls + rejecting.planner.calls).toBeLessThanOrEqual(1);
     const resumes = (await first.events(stopped.sessionId)).filter((e) => e.actions?.resumeValues);
@@ -148,7 +156,7 @@ describe('plan review, linear mode (each answer resumed by a new Runner on the f
     // Answered once for good: answering again names no open review.
     await expect(
       first.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { approve: true } } }).result(),
-    ).rejects.toThrow(UnknownInterruptError);
+    ).rejects.toMatchObject({ name: 'ResumeError', kind: 'unknown_interrupt' });
   });
 
   it("replans: 'changed' reviews a revision that rewrites an approved step, with its diff", async () => {

@@ -6,7 +6,6 @@ describe('public surface of @replan/planexecute', () => {
   it('exports the create* functions, session keys, plan schemas, prompt templates, event kinds, the plan and respond tool specs, and errors', async () => {
     expect(Object.keys(await import('@replan/planexecute')).sort()).toEqual([
       'InvalidPlanGraphError',
-      'InvalidPlanReviewAnswerError',
       'PLAN_EXECUTE_META',
       'PLAN_REVIEW',
       'PlanCheckError',

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { Runner, type Interrupt, type RunResult } from '@replan/core';
-import { createPlanExecuteAgent, InvalidPlanReviewAnswerError } from '@replan/planexecute';
+import { createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute, type PlanExecuteScript } from '@replan/planexecute/testing';
 import { PostgresSessionStore } from '@replan/postgres';
 import { useTestPostgres } from './support/use-test-postgres.js';
@@ -63,7 +63,11 @@ describe.each([
 
     const edited = await run();
     const review = reviewOf(edited.result);
-    await expect(run({ edit: { steps: 'not a list' } }, edited.result.sessionId, review.id)).rejects.toThrow(InvalidPlanReviewAnswerError);
+    await expect(run({ edit: { steps: 'not a list' } }, edited.result.sessionId, review.id)).rejects.toMatchObject({
+      name: 'ResumeError',
+      kind: 'invalid_value',
+      message: expect.stringContaining('it is a plan review, and'),
+    });
     const afterEdit = await run({ edit }, edited.result.sessionId, review.id);
     expect(afterEdit.result.status).toBe('completed');
     expect(afterEdit.executorCalls).toBe(1);

@@ -61,7 +61,7 @@ describe('acting through the API', () => {
     const version = (await store.get({ appName: 'approval-app', userId: 'ana', id: 'a' }))!.version;
     const refused = await post('resume', { app: 'approval-app', user: 'ana', id: 'a', values: { 'no-such-interrupt': true } });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toBe('UnknownInterruptError');
+    expect(refused.body).toMatchObject({ error: 'ResumeError', kind: 'unknown_interrupt' });
     expect((await store.get({ appName: 'approval-app', userId: 'ana', id: 'a' }))!.version).toBe(version);
     expect((await post('resume', { app: 'approval-app', user: 'ana', id: 'a', values: [true] })).status).toBe(400);
   });
@@ -74,7 +74,7 @@ describe('acting through the API', () => {
     const version = (await store.get({ appName: 'approval-app', userId: 'ana', id: 'w' }))!.version;
     const refused = await post('run', { app: 'approval-app', user: 'ana', sessionId: 'w', input: 'something else' });
     expect(refused.status).toBe(409);
-    expect(refused.body.error).toBe('OpenInterruptsError');
+    expect(refused.body).toMatchObject({ error: 'ResumeError', kind: 'open_interrupts' });
     expect(refused.body.message).toMatch(/waiting on 1 open interrupt/);
     expect((await store.get({ appName: 'approval-app', userId: 'ana', id: 'w' }))!.version).toBe(version);
   });
@@ -88,7 +88,7 @@ describe('acting through the API', () => {
     const version = (await store.get({ appName: 'review-app', userId: 'ana', id: 'r' }))!.version;
     const refused = await post('resume', { app: 'review-app', user: 'ana', id: 'r', values: { [review.id]: { edit: { steps: [''] } } } });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toBe('InvalidPlanReviewAnswerError');
+    expect(refused.body).toMatchObject({ error: 'ResumeError', kind: 'invalid_value' });
     expect(refused.body.message).toMatch(/a step cannot be empty/);
     expect((await store.get({ appName: 'review-app', userId: 'ana', id: 'r' }))!.version).toBe(version);
     expect(await stored(store, 'review-app', 'r')).toBe('interrupted');

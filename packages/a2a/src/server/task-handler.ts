@@ -12,16 +12,7 @@ import type {
   TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
-import {
-  type AgentEvent,
-  ConcurrentUpdateError,
-  InvalidResumeValueError,
-  type Run,
-  type Runner,
-  type RunResult,
-  type Session,
-  UnknownInterruptError,
-} from '@replan/core';
+import { type AgentEvent, ConcurrentUpdateError, ResumeError, type Run, type Runner, type RunResult, type Session } from '@replan/core';
 import { agentMessage, artifactResponse, isTerminal, STATE, statusResponse, type TaskIds, taskResponse, textPart } from './a2a-shapes.js';
 import { answerMedia } from './answer-files.js';
 import type { A2aServerSdk } from './load-server-sdk.js';
@@ -256,9 +247,9 @@ export class ReplanTaskHandler implements A2ARequestHandler {
   /** Why a run could not start, as the A2A error a client can act on. */
   private startError(taskId: string, error: unknown): unknown {
     const { errors } = this.services;
-    if (error instanceof InvalidResumeValueError) return new errors.RequestMalformedError(error.message);
+    if (error instanceof ResumeError && error.kind === 'invalid_value') return new errors.RequestMalformedError(error.message);
     // Another process (or request) answered first: each question is answered once.
-    if (error instanceof UnknownInterruptError || error instanceof ConcurrentUpdateError)
+    if ((error instanceof ResumeError && error.kind === 'unknown_interrupt') || error instanceof ConcurrentUpdateError)
       return new errors.UnsupportedOperationError(`Task ${taskId} was answered or continued by another request: resubscribe to follow it.`);
     return error;
   }

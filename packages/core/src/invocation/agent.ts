@@ -17,7 +17,7 @@ export interface Agent extends RunnableAgent {
   /**
    * Checks an answer to an interrupt this agent stored (`interrupt.path` is this agent's path)
    * when `runner.resume` is given it, before anything is stored or run: throw a typed error (e.g.
-   * an `InvalidResumeValueError`) to refuse it, and the interrupt stays open. `state` is the
+   * `ResumeError.invalidValue(interrupt.id, 'it must be a number')`) to refuse it, and the interrupt stays open. `state` is the
    * session's state as stored.
    */
   checkResumeValue?(interrupt: Interrupt, value: unknown, state: Readonly<Record<string, unknown>>): void;

@@ -1,4 +1,4 @@
-import { InvalidResumeValueError, UnknownInterruptError } from '../errors/run-errors.js';
+import { ResumeError } from '../errors/resume-error.js';
 import type { Interrupt } from '../events/agent-event.js';
 import { approvalAnswerProblem } from '../tools/approval-answer.js';
 import type { Agent } from '../invocation/agent.js';
@@ -27,21 +27,21 @@ export function checkedResumeValues(
   // Null prototype: an id such as "__proto__" or "constructor" is a key like any other, never Object.prototype's.
   const values: Record<string, unknown> = Object.assign(Object.create(null), options.values);
   for (const [id, answer] of Object.entries(options.approvals ?? {})) {
-    if (Object.hasOwn(values, id)) throw new InvalidResumeValueError(id, 'it is given both in values and in approvals; give it once');
+    if (Object.hasOwn(values, id)) throw ResumeError.invalidValue(id, 'it is given both in values and in approvals; give it once');
     values[id] = answer;
   }
   for (const [id, value] of Object.entries(values)) {
     const interrupt = open.find((i) => i.id === id);
     if (!interrupt)
-      throw new UnknownInterruptError(
+      throw ResumeError.unknownInterrupt(
         id,
         open.map((i) => i.id),
       );
     if (interrupt.reason === 'approval') {
       const problem = approvalAnswerProblem(value);
-      if (problem) throw new InvalidResumeValueError(id, `it is an approval interrupt (tool "${interrupt.toolName ?? '?'}"), ${problem}`);
+      if (problem) throw ResumeError.invalidValue(id, `it is an approval interrupt (tool "${interrupt.toolName ?? '?'}"), ${problem}`);
     } else if (options.approvals && Object.hasOwn(options.approvals, id))
-      throw new InvalidResumeValueError(id, `it is not an approval interrupt (its reason is "${interrupt.reason}"); answer it in values`);
+      throw ResumeError.invalidValue(id, `it is not an approval interrupt (its reason is "${interrupt.reason}"); answer it in values`);
     else if (interrupt.path !== undefined && interrupt.toolCallId === undefined)
       agentAt(root, interrupt.path)?.checkResumeValue?.(interrupt, value, session.state);
   }

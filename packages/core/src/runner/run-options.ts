@@ -50,7 +50,7 @@ export interface RunOptions extends CommonRunOptions {
   readonly state?: Readonly<Record<string, unknown>>;
   /**
    * The session's last run stopped on interrupts nobody answered (e.g. an approval): without this
-   * the run is refused with `OpenInterruptsError`. `true` closes them first — stored, each open
+   * the run is refused with a `ResumeError` of kind `open_interrupts`. `true` closes them first — stored, each open
    * tool call given the error result "not approved: superseded by a new message" — then runs.
    */
   readonly abandon?: boolean;
@@ -66,7 +66,7 @@ export interface ResumeOptions extends CommonRunOptions {
   readonly sessionId: string;
   /**
    * Answers to open interrupts, by interrupt id (see `RunResult.interrupts`). An approval
-   * interrupt's value must be an `ApprovalAnswer` (else `InvalidResumeValueError`).
+   * interrupt's value must be an `ApprovalAnswer` (else a `ResumeError` of kind `invalid_value`).
    */
   readonly values?: Readonly<Record<string, unknown>>;
   /** Answers to approval interrupts (`reason: 'approval'`), typed; merged with `values` (an id in both is refused). */

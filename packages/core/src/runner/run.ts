@@ -23,7 +23,7 @@ const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
  * nothing has to read it for it to run and store its events.
  *
  * - `await run.result()` — how it ended (`RunResult`). Rejects only when the run could not start
- *   (`SessionNotFoundError`, `UnknownInterruptError`, `SessionBusyError`, …); an unread run that
+ *   (`SessionNotFoundError`, `ResumeError`, `SessionBusyError`, …); an unread run that
  *   could not start does not crash the process with an unhandled rejection.
  * - `for await (const event of run)` — the invocation's events in order (partial streaming
  *   events included), from its first event: the run keeps every event it emitted, so iterating

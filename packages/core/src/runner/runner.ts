@@ -3,7 +3,7 @@ import type { Agent } from '../invocation/agent.js';
 import { assertUniqueAgentNames } from '../invocation/agent-name.js';
 import type { AgentEvent, Interrupt, RunStatus } from '../events/agent-event.js';
 import { ConfigurationError } from '../errors/replan-error.js';
-import { NothingToResumeError } from '../errors/run-errors.js';
+import { ResumeError } from '../errors/resume-error.js';
 import { checkedResumeValues } from './resume-values.js';
 import { SessionNotFoundError } from '../errors/session-errors.js';
 import { type Message, messageText, toUserMessage } from '../messages/message.js';
@@ -202,7 +202,7 @@ export class Runner {
     const session = await sessionToResume(this.sessionStore, key, lease);
     await refuseChildSession(this.sessionStore, session, 'resume', asked);
     const log = readInvocation(session.events);
-    if (!log) throw new NothingToResumeError(`Session "${key.id}" has no invocation to resume; start one with runner.run().`);
+    if (!log) throw ResumeError.nothingToResume(key.id);
     const values = checkedResumeValues(options, log.openInterrupts, this.agent, session);
     const hub = this.hub;
     let start: RunStartInfo | undefined;

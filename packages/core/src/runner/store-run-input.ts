@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import { OpenInterruptsError } from '../errors/run-errors.js';
+import { ResumeError } from '../errors/resume-error.js';
 import { SessionExistsError } from '../errors/session-errors.js';
 import type { Session, SessionKey } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/session-store.js';
@@ -44,7 +44,7 @@ export async function storeRunInput(
   // A new message must not leave an approval (or any question) with no outcome.
   const open = openInterruptsOf(current.events);
   if (open && !options.abandon)
-    throw new OpenInterruptsError(
+    throw ResumeError.openInterrupts(
       key.id,
       open.interrupts.map((i) => ({ id: i.id, reason: i.reason, ...(i.toolName ? { toolName: i.toolName } : {}) })),
     );

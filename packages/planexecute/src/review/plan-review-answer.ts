@@ -20,7 +20,7 @@ export interface PlanReviewOptions {
  * The answer to a `plan_review` interrupt, given with `runner.resume({ values: { [id]: answer } })`:
  * - `{ approve: true }`: the plan runs as written;
  * - `{ edit: plan }`: this plan runs instead (checked against the plan schema, and in graph mode as
- *   a graph, when `resume` is called: an invalid one is refused with `InvalidPlanReviewAnswerError`,
+ *   a graph, when `resume` is called: an invalid one is refused with a `ResumeError` (`invalid_value`),
  *   nothing is stored and the review stays open);
  * - `{ reject: feedback }`: the planner (or replanner) plans again with the feedback in its input,
  *   and its new plan is reviewed.

@@ -1,20 +1,14 @@
-import { InvalidResumeValueError, ReplanError } from '@replan/core';
+import { ReplanError, ResumeError } from '@replan/core';
 import { stepsOf, stepText } from '../base/plan-schema.js';
 
 /**
  * An answer to a `plan_review` interrupt that `resume` refused: not a `PlanReviewAnswer`, or an
  * `{ edit }` whose plan does not fit the plan schema (or, in graph mode, is not a valid graph).
- * Nothing was stored or run; the review stays open for a valid answer.
+ * A `ResumeError` of kind `invalid_value`, like every refused resume value: nothing was stored or
+ * run; the review stays open for a valid answer.
  */
-export class InvalidPlanReviewAnswerError extends InvalidResumeValueError {
-  constructor(
-    interruptId: string,
-    /** What is wrong with the answer. */
-    readonly problem: string,
-  ) {
-    super(interruptId, `it is a plan review, and ${problem}`);
-  }
-}
+export const invalidPlanReviewAnswer = (interruptId: string, problem: string): ResumeError =>
+  ResumeError.invalidValue(interruptId, `it is a plan review, and ${problem}`);
 
 /**
  * The replanner issued the same plan `stalls` times in a row without a newly finished step

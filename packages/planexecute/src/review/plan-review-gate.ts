@@ -9,7 +9,7 @@ import { stepsOf } from '../base/plan-schema.js';
 import { executedGraphSteps, type PlanExecuteKeys } from '../base/session-keys.js';
 import { isEmptyDiff } from './plan-diff.js';
 import { planHistory, REJECTED, REVIEWED } from './plan-history.js';
-import { InvalidPlanReviewAnswerError, PlanStalledError } from './plan-review-errors.js';
+import { invalidPlanReviewAnswer, PlanStalledError } from './plan-review-errors.js';
 import {
   PLAN_REVIEW,
   planReviewAnswerProblem,
@@ -100,14 +100,14 @@ export class PlanReviewGate implements Agent {
   checkResumeValue(interrupt: Interrupt, value: unknown, state: Readonly<Record<string, unknown>>): void {
     if (interrupt.reason !== PLAN_REVIEW) return;
     const problem = planReviewAnswerProblem(value);
-    if (problem) throw new InvalidPlanReviewAnswerError(interrupt.id, problem);
+    if (problem) throw invalidPlanReviewAnswer(interrupt.id, problem);
     if ('edit' in (value as object)) this.validEdit(state, (value as { edit: unknown }).edit, interrupt.id);
   }
 
-  /** The edited plan as the schema outputs it; else `InvalidPlanReviewAnswerError`. */
+  /** The edited plan as the schema outputs it; else a `ResumeError` (`invalid_value`). */
   private validEdit(state: Readonly<Record<string, unknown>>, edit: unknown, interruptId: string): unknown {
     const parsed = this.parseEdit(state, edit);
-    if (!parsed.ok) throw new InvalidPlanReviewAnswerError(interruptId, `the edited plan is not valid: ${parsed.problem}`);
+    if (!parsed.ok) throw invalidPlanReviewAnswer(interruptId, `the edited plan is not valid: ${parsed.problem}`);
     return parsed.value;
   }
 
@@ -177,7 +177,7 @@ export class PlanReviewGate implements Agent {
     if (ctx.services.resumeValues.has(id)) {
       const answer = ctx.services.resumeValues.get(id);
       const problem = planReviewAnswerProblem(answer);
-      if (problem) throw new InvalidPlanReviewAnswerError(id, problem);
+      if (problem) throw invalidPlanReviewAnswer(id, problem);
       return answer as PlanReviewAnswer;
     }
     const interrupt: Interrupt = { id, reason: PLAN_REVIEW, payload, path: ctx.path };

@@ -35,24 +35,24 @@ export function sendError(response: ServerResponse, error: unknown): void {
   if (error instanceof StudioError) sendJson(response, error.status, { error: error.name, message: error.message });
   else {
     const e = error instanceof Error ? error : new Error(String(error));
+    const kind = (e as { kind?: unknown }).kind;
     const status =
       e.name === 'InvalidArgumentError' ||
-      e.name === 'InvalidResumeValueError' ||
-      // An invalid plan review answer (an edit that is not a plan): the review stays open.
-      e.name === 'InvalidPlanReviewAnswerError' ||
-      e.name === 'UnknownInterruptError' ||
-      e.name === 'NothingToResumeError'
+      // An unknown interrupt id, a value that does not fit its interrupt (an invalid plan review
+      // answer: the review stays open), nothing to resume.
+      (e.name === 'ResumeError' && kind !== 'open_interrupts')
         ? 400
         : e.name === 'SessionBusyError' ||
             e.name === 'SessionExistsError' ||
             e.name === 'ConcurrentUpdateError' ||
             // New input for a session waiting on interrupts: its message names them; answer them first.
-            e.name === 'OpenInterruptsError' ||
+            e.name === 'ResumeError' ||
             // A child session: its message names the root session and interrupt ids to answer instead.
-            (e.name === 'ChildSessionError' && (e as { kind?: unknown }).kind === 'resume')
+            (e.name === 'ChildSessionError' && kind === 'resume')
           ? 409
           : 500;
-    sendJson(response, status, { error: e.name, message: e.message });
+    // An error with a kind (ResumeError, ChildSessionError …) says it, so a client can tell them apart.
+    sendJson(response, status, { error: e.name, ...(typeof kind === 'string' ? { kind } : {}), message: e.message });
   }
 }
 

@@ -62,7 +62,7 @@ export const resumeOfTornFile = (newTarget: TargetFactory) =>
     const version = (await target.session('torn'))?.version;
 
     const answered = await runChild({ ...base, mode: 'resume', values: { [APPROVAL_ID]: true }, processLabel: 'early' });
-    expect(answered.result?.error?.name).toBe('UnknownInterruptError');
+    expect(answered.result?.error).toMatchObject({ name: 'ResumeError', message: expect.stringMatching(/^No open interrupt/) });
     const asked = await runChild({ ...base, mode: 'resume', processLabel: 'again' });
     expect(asked.result).toMatchObject({ status: 'interrupted', interrupts: [{ id: APPROVAL_ID }] });
     expect((await target.session('torn'))?.version).toBe((version as number) + 2); // the resume marker, the interrupt again
