@@ -8,7 +8,7 @@
 // Any AI SDK model as a ChatModel
 export { aiSdkModel } from './model/ai-sdk-model.js';
 export type { AiSdkModelOptions } from './model/ai-sdk-model.js';
-export type { AiSdkLanguageModel, AiSdkLanguageModelV4 } from './model/language-model-v4.js';
+export type { AiSdkLanguageModel } from './model/language-model-v4.js';
 
 // Runs as AI SDK UI message streams that survive a reload.
 export { toUIMessageStream } from './ui-stream/to-ui-message-stream.js';

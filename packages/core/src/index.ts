@@ -53,7 +53,6 @@ export type { ApprovalAnswer } from './tools/approval-answer.js';
 
 // Composition: agents as tools (child sessions)
 export { agentTool } from './composition/agent-tool.js';
-export type { AgentToolResult } from './composition/agent-tool.js';
 export { readChildSessionLink } from './sessions/child-session-link.js';
 export { AgentToolError, ChildSessionError } from './errors/composition-errors.js';
 

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
-import { type AgentToolResult, agentTool, ReActAgent, SequentialAgent, type Tool } from '@replan/core';
+import { agentTool, ReActAgent, type RunResult, SequentialAgent, type Tool } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 
 const agent = new ReActAgent({ name: 'inner', model: new ScriptedModel({ responses: ['x'] }) });
@@ -19,7 +19,7 @@ describe('agentTool() types', () => {
         return args.text.repeat(args.n);
       },
       output: (result) => {
-        expectTypeOf(result).toEqualTypeOf<AgentToolResult>();
+        expectTypeOf(result).toEqualTypeOf<RunResult>();
         return result.output ?? '';
       },
     });

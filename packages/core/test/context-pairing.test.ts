@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type AgentEvent, type ContextOptions, type Message, ReActAgent, messageText } from '@replan/core';
-import { InvocationContext, type InvocationServices, RunBudget, buildContextMessages, neutraliseMarkers } from '@replan/core/agent-kit';
+import { InvocationContext, RunBudget, buildContextMessages, neutraliseMarkers } from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
 import { MISSING_RESULT_OUTPUT } from '../src/context/tool-pairing.js';
 
@@ -32,7 +32,7 @@ const ev = (author: string, message: Message, extra: Partial<AgentEvent> = {}): 
 
 /** Builds the context `me` (at root/me, run starting at `scopeStart`) sees of `events`. */
 function build(events: AgentEvent[], options: ContextOptions = {}, scopeStart = events.length, branch?: string): Message[] {
-  const services: InvocationServices = {
+  const services: InvocationContext['services'] = {
     invocationId: 'inv',
     session: { appName: 'a', userId: 'u', id: 's', events, state: {}, version: events.length },
     signal: new AbortController().signal,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type Agent, assistantMessage, InMemorySessionStore, ReActAgent, Runner } from '@replan/core';
-import { InvocationContext, RunBudget, type InvocationServices } from '@replan/core/agent-kit';
+import { InvocationContext, RunBudget } from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
 
-const services: InvocationServices = {
+const services: InvocationContext['services'] = {
   invocationId: 'inv',
   session: { appName: 'a', userId: 'u', id: 's', events: [], state: {}, version: 0 },
   signal: new AbortController().signal,

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BudgetExceededError, ModelCallError, ReActAgent, RunAbortedError, type ChatModel, type ModelResponse } from '@replan/core';
-import {
-  callModel,
-  InvocationContext,
-  RunBudget,
-  streamModelCall,
-  type InvocationServices,
-  type ModelStreamPart,
-} from '@replan/core/agent-kit';
+import { callModel, InvocationContext, RunBudget, streamModelCall, type ModelStreamPart } from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
 import type { LifecycleInfo, RunLifecycleEvent } from '@replan/core';
 import { ObserverHub } from '../src/observe/observer-hub.js';
@@ -17,7 +10,7 @@ const usage = { inputTokens: 10, outputTokens: 5 };
 
 function context(options: { streaming?: boolean; budget?: RunBudget; signal?: AbortSignal; observation?: RunObservation } = {}) {
   let seq = 0;
-  const services: InvocationServices = {
+  const services: InvocationContext['services'] = {
     invocationId: 'inv',
     session: { appName: 'a', userId: 'u', id: 's', events: [], state: {}, version: 0 },
     signal: options.signal ?? new AbortController().signal,

@@ -17,15 +17,8 @@ import {
   type Tool,
 } from '@replan/core';
 import type { ModelStreamPart } from '@replan/core/agent-kit';
-import {
-  ReplayModel,
-  ScriptedModel,
-  callTools,
-  recordedToolCalls,
-  replayTools,
-  requestParts,
-  type StoredRequestRecord,
-} from '@replan/core/testing';
+import { ReplayModel, ScriptedModel, callTools, recordedToolCalls, replayTools, requestParts } from '@replan/core/testing';
+import type { StoredRequestRecord } from '../src/invocation/response-record.js';
 import { collect } from './support.js';
 
 let dir: string;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AgentEvent, ReActAgent, Runner, type Tool, tool, planReActTags } from '@replan/core';
-import { ReplayModel, ScriptedModel, type StoredRequestRecord, callTools, replayTools } from '@replan/core/testing';
+import { ReplayModel, ScriptedModel, callTools, replayTools } from '@replan/core/testing';
+import type { StoredRequestRecord } from '../src/invocation/response-record.js';
 
 const requestOf = (event: AgentEvent | undefined) => event?.meta?.request as StoredRequestRecord | undefined;
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileSessionStore, imageFromBytes } from '@replan/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EVAL_EXIT_CODES, runEvalCli } from '@replan/eval/cli';
+import { runEvalCli } from '@replan/eval/cli';
+import { EXIT } from '../src/cli/run-eval-cli.js';
 import { researchRunner } from './support/agents.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -27,7 +28,7 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
 describe('replan eval <file>', () => {
   it('exits 0 when every case passes, and prints the report', async () => {
     const { code, out } = await cli(fixture('passing.eval.ts'));
-    expect(code).toBe(EVAL_EXIT_CODES.passed);
+    expect(code).toBe(EXIT.passed);
     expect(out).toMatch(/^✓ lyon /m);
     expect(out).toContain('PASS 2/2 cases passed');
   });
@@ -36,7 +37,7 @@ describe('replan eval <file>', () => {
     const junit = join(dir, 'reports/eval.xml');
     const markdown = join(dir, 'reports/eval.md');
     const { code, out } = await cli(fixture('mixed.eval.ts'), '--junit', junit, `--markdown=${markdown}`, '--concurrency', '2');
-    expect(code).toBe(EVAL_EXIT_CODES.failed);
+    expect(code).toBe(EXIT.failed);
     expect(out).toContain('FAIL 1/3 cases passed');
     const xml = await readFile(junit, 'utf8');
     expect(xml).toContain('<testsuite name="mixed &lt;&amp;&gt;" tests="3" failures="1" errors="1"');
@@ -65,7 +66,7 @@ describe('replan eval <file>', () => {
     ];
     for (const [argv, message] of cases) {
       const { code, err, out } = await cli(...argv);
-      expect({ argv, code }).toEqual({ argv, code: EVAL_EXIT_CODES.usage });
+      expect({ argv, code }).toEqual({ argv, code: EXIT.usage });
       expect(err).toMatch(message);
       expect(out).toBe('');
     }

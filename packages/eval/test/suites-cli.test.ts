@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EVAL_EXIT_CODES, runEvalCli } from '@replan/eval/cli';
+import { runEvalCli } from '@replan/eval/cli';
+import { EXIT } from '../src/cli/run-eval-cli.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -65,7 +66,7 @@ describe('replan eval --suite', () => {
       '--junit',
       paths.junit,
     ]);
-    expect(code).toBe(EVAL_EXIT_CODES.passed);
+    expect(code).toBe(EXIT.passed);
     const rows = out.split('\n').filter((l) => /^(travel|retail|research)\s/.test(l));
     expect(rows).toHaveLength(9);
     expect(rows.every((r) => r.includes('100%'))).toBe(true);
@@ -78,15 +79,13 @@ describe('replan eval --suite', () => {
 
   it('records with --record and replays with --replay, with no model configured', async () => {
     const recordings = join(dir, 'recordings');
-    expect((await cli(['--suite', 'research', '--agent', 'react,graph', '--oracle', '--record', recordings])).code).toBe(
-      EVAL_EXIT_CODES.passed,
-    );
+    expect((await cli(['--suite', 'research', '--agent', 'react,graph', '--oracle', '--record', recordings])).code).toBe(EXIT.passed);
     const replay = await cli(['--suite', 'research', '--agent', 'react,graph', '--replay', recordings]);
-    expect(replay.code).toBe(EVAL_EXIT_CODES.passed);
+    expect(replay.code).toBe(EXIT.passed);
     expect(replay.out).toContain('runs: your model');
     // A recording that is not there fails each task, naming how to make it.
     const missing = await cli(['--suite', 'retail', '--agent', 'react', '--replay', recordings]);
-    expect(missing.code).toBe(EVAL_EXIT_CODES.failed);
+    expect(missing.code).toBe(EXIT.failed);
     expect(missing.out).toContain('No recording of retail.return-one.react.1');
   });
 
@@ -98,7 +97,7 @@ describe('replan eval --suite', () => {
         OPENAI_API_KEY: 'k',
         REPLAN_MODEL: 'lazy-1',
       });
-      expect(code).toBe(EVAL_EXIT_CODES.failed);
+      expect(code).toBe(EXIT.failed);
       expect(server.requests()).toBe(15);
       expect(out).toMatch(/^travel\s+react\s+0% \(0\/15 tasks\)/m);
       expect(out).toContain(
@@ -111,11 +110,11 @@ describe('replan eval --suite', () => {
 
   it('takes the model and prices from --config, and a suite of your own from a file, reporting its bad task', async () => {
     const own = await cli(['--suite', fixture('own.suite.ts'), '--oracle']);
-    expect(own.code).toBe(EVAL_EXIT_CODES.failed);
+    expect(own.code).toBe(EXIT.failed);
     expect(own.out).toMatch(/^notes\s+react\s+50% \(1\/2 tasks\)/m);
     expect(own.out).toContain('✗ notes · react · no-request: EvalInputError: the task fails its schema: request: a task needs a request');
     const config = await cli(['--suite', 'research', '--agent', 'react', '--config', fixture('done-model.config.ts')]);
-    expect(config.code).toBe(EVAL_EXIT_CODES.failed);
+    expect(config.code).toBe(EXIT.failed);
 
     expect(config.out).toMatch(/^research\s+react\s+0% \(0\/15 tasks\)\s+—\s+15\s+225\s+\$300\s/m);
   });
@@ -136,7 +135,7 @@ describe('replan eval --suite', () => {
     ];
     for (const [argv, message] of cases) {
       const { code, err } = await cli(argv);
-      expect(code, argv.join(' ')).toBe(EVAL_EXIT_CODES.usage);
+      expect(code, argv.join(' ')).toBe(EXIT.usage);
       expect(err, argv.join(' ')).toMatch(message);
     }
   });

@@ -58,4 +58,4 @@ export type { PlanFeedback } from './review/review-feedback.js';
 export { InvalidPlanGraphError } from './graph/graph-validation.js';
 // Plan policies: `checkPlan`, run on every plan and revision before it is accepted
 export { PlanCheckError } from './policy/plan-check.js';
-export type { PlanCheck, PlanCheckContext, PlanCheckResult } from './policy/plan-check.js';
+export type { PlanCheck, PlanCheckContext } from './policy/plan-check.js';

@@ -142,7 +142,7 @@ describe('checkPlan: a plan policy on every plan and revision', () => {
     expect((await h.events(result.sessionId)).some((e) => e.error?.name === 'PlanCheckError')).toBe(true);
   });
 
-  it('a checkPlan that returns something else than a PlanCheckResult is a PlanCheckError too', async () => {
+  it('a checkPlan that returns something else than { ok: true } or { ok: false, reason } is a PlanCheckError too', async () => {
     const h = setup({ planner: [planCall(['a'])] }, { checkPlan: (() => ({ ok: false })) as unknown as PlanCheck<DefaultPlan> });
     const result = await h.runner.run(user).result();
     expect(result.error).toBeInstanceOf(PlanCheckError);

@@ -8,6 +8,7 @@ import {
   type ReplayError,
   type AgentEvent,
   type ChatModel,
+  type Message,
   type ModelCallOptions,
   type ModelRequest,
   type ModelResponse,
@@ -15,7 +16,7 @@ import {
   type Tool,
 } from '@replan/core';
 import { raceAbort, type ModelStreamPart } from '@replan/core/agent-kit';
-import { ReplayModel, ScriptedModel, callTools, recordedToolCalls, replayTools, type StoredRequestRecord } from '@replan/core/testing';
+import { ReplayModel, ScriptedModel, callTools, recordedToolCalls, replayTools } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { collect, countingTool, harness, planCall, respondCall, runnerFor } from './support.js';
 import { TaskModel, graphCall, graphPairs } from './graph-support.js';
@@ -95,7 +96,8 @@ async function record(): Promise<{ session: Session; answer: string | undefined;
 }
 
 /** `meta.request` of an event that stores a model response. */
-const requestOf = (event: AgentEvent) => event.meta?.request as StoredRequestRecord;
+/** The parts of `meta.request` (core's stored request record) these tests read. */
+const requestOf = (event: AgentEvent) => event.meta?.request as { readonly fingerprint: string; readonly response?: Message };
 
 const callsOf = (events: readonly AgentEvent[]) =>
   recordedToolCalls(events)

@@ -3,8 +3,6 @@ export { OpenAIChatModel } from './openai-chat-model.js';
 export type { OpenAIChatModelOptions } from './openai-chat-model.js';
 export { createOpenAIClient } from './client.js';
 export { modelFromEnv, discoverModelFromEnv } from './model-from-env.js';
-export { DEFAULT_MAX_RETRIES, DEFAULT_CONNECTION_RETRIES } from './retry/request-retries.js';
-export type { RetryOptions } from './retry/request-retries.js';
 
 // Profiles
 export { discoverContextWindow } from './profiles/discover-context-window.js';

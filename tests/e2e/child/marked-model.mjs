@@ -7,7 +7,7 @@ export class MarkedModel extends ScriptedModel {
    * @param {string} role
    * @param {(label: string) => void} mark
    * @param {(entry: Record<string, unknown>) => void} attempt
-   * @param {import('@replan/core/testing').ScriptedModelOptions} options
+   * @param {ConstructorParameters<typeof import('@replan/core/testing').ScriptedModel>[0]} options
    * @param {(request: import('@replan/core').ModelRequest) => string | undefined} [stepOf] which step a call is for (executor models)
    */
   constructor(role, mark, attempt, options, stepOf = () => undefined) {
@@ -37,7 +37,7 @@ export const markedModels =
   (mark, attempt, latencyMs) =>
   (
     /** @type {string} */ role,
-    /** @type {NonNullable<import('@replan/core/testing').ScriptedModelOptions['respond']>} */ respond,
+    /** @type {NonNullable<NonNullable<ConstructorParameters<typeof import('@replan/core/testing').ScriptedModel>[0]>['respond']>} */ respond,
     /** @type {((request: import('@replan/core').ModelRequest) => string) | undefined} */ stepOf = undefined,
   ) =>
     new MarkedModel(role, mark, attempt, { respond, latencyMs }, stepOf);

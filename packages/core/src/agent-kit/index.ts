@@ -32,7 +32,7 @@
  * @module
  */
 export { InvocationContext } from '../invocation/invocation-context.js';
-export type { AgentInterruptRequest, InvocationServices, RunnableAgent } from '../invocation/invocation-context.js';
+export type { RunnableAgent } from '../invocation/invocation-context.js';
 export { RunBudget } from '../invocation/run-limits.js';
 export { RunInterruptedSignal } from '../invocation/run-interrupted.js';
 export { assertAgentName } from '../invocation/agent-name.js';

@@ -1,5 +1,5 @@
 export { ScriptedModel, callTools, reply } from './scripted-model.js';
-export type { ScriptedModelOptions, ScriptedReply, ScriptedToolCall } from './scripted-model.js';
+export type { ScriptedReply, ScriptedToolCall } from './scripted-model.js';
 export { runSessionStoreContract } from './session-store-contract.js';
 export { contractEvent } from './contract/contract-event.js';
 export { holdAppend } from './hold-append.js';
@@ -7,5 +7,4 @@ export { ReplayModel } from '../replay/replay-model.js';
 export { replayTools, recordedToolCalls } from '../replay/replay-tools.js';
 export { checkRecording } from '../replay/recorded-session.js';
 export { requestParts } from '../models/request-fingerprint.js';
-export type { StoredRequestRecord } from '../invocation/response-record.js';
 export { testMiddleware } from './test-middleware.js';

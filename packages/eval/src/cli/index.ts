@@ -3,4 +3,4 @@
  * lends it store opening and session lookup). Applications use `@replan/eval` itself.
  * @module
  */
-export { runEvalCli, EXIT as EVAL_EXIT_CODES } from './run-eval-cli.js';
+export { runEvalCli } from './run-eval-cli.js';

@@ -4,4 +4,3 @@
  * @module
  */
 export { renderRun } from './render-run.js';
-export type { RenderRunOptions, RenderTarget } from './render-run.js';
