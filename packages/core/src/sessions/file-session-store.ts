@@ -1,15 +1,15 @@
-import type { Stats } from 'node:fs';
-import { open, stat, unlink, type FileHandle } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
 import type { AgentEvent } from '../events/agent-event.js';
 import { ConfigurationError, ReplanError } from '../errors/replan-error.js';
 import { SessionExistsError, SessionStoreError } from '../errors/session-errors.js';
-import { errorCode, createFileExclusive, syncDir } from './file/durable-fs.js';
+import { deleteSessionFile } from './file/delete-session-file.js';
+import { errorCode, createFileExclusive, statOf } from './file/durable-fs.js';
 import { FileLayout } from './file/file-names.js';
-import { acquireLock, LockTimeout, lockHeldMessage, type LockOptions } from './file/file-lock.js';
-import { addPendingWrites, readScopeState, type PendingWrite } from './file/scope-state-file.js';
-import { decodeSessionLog, encodeEventLines, encodeHeader, type LoadedLog } from './file/session-log-format.js';
-import { assertFileHolds } from './file/session-file-reads.js';
+import type { LockOptions } from './file/file-lock.js';
+import { readSessionLog } from './file/log-state.js';
+import { addPendingWrites, readScopeState, type CommitCheck } from './file/scope-state-file.js';
+import { encodeEventLines, encodeHeader, type LoadedLog } from './file/session-log-format.js';
 import { SessionWriter } from './file/session-writer.js';
 import { FileLeases } from './file/lease-file.js';
 import { FileBlobs } from './file/blob-files.js';
@@ -24,7 +24,14 @@ import {
   type LeaseOptions,
   type SessionLease,
 } from './session-lease.js';
-import { newCreateId, pendingWritesOf, settlePendingWrites, sharedStateHooks, type ScopeFileRef } from './file/shared-state-writes.js';
+import {
+  logCommitCheck,
+  newCreateId,
+  pendingWritesOf,
+  settleCreation,
+  sharedStateHooks,
+  type ScopeFileRef,
+} from './file/shared-state-writes.js';
 import { foldSessionState } from './fold-state.js';
 import { jsonStateDelta } from './json-state.js';
 import { assertSessionKey, assertUserKey } from './session-key-rules.js';
@@ -121,7 +128,7 @@ export class FileSessionStore implements SessionStore {
       try {
         created = await createFileExclusive(path, data, { oneFlush: true });
       } finally {
-        await this.settle(key, writes, created);
+        await settleCreation(key, writes, created, { app, user, lock: this.lock, check: this.commitCheck() });
       }
       if (!created) throw new SessionExistsError(key.id);
       const session = await this.get(key);
@@ -163,24 +170,7 @@ export class FileSessionStore implements SessionStore {
         await writer.close();
         this.writers.delete(path);
       }
-      let held: Awaited<ReturnType<typeof acquireLock>>;
-      try {
-        held = await acquireLock(`${path}.lock`, this.lock);
-      } catch (error) {
-        if (errorCode(error) === 'ENOENT') return; // no directory, so no session
-        throw error;
-      }
-      if (held instanceof LockTimeout) throw new SessionStoreError(`Could not delete session "${key.id}": ${lockHeldMessage(held)}`);
-      try {
-        await assertFileHolds(path, key, this.relative(path));
-        await unlink(path);
-        await syncDir(dirname(path));
-        await this.blobs.remove(key);
-      } catch (error) {
-        if (errorCode(error) !== 'ENOENT') throw error;
-      } finally {
-        await held.release();
-      }
+      await deleteSessionFile(path, key, this.relative(path), this.lock, () => this.blobs.remove(key));
     });
   }
 
@@ -285,16 +275,8 @@ export class FileSessionStore implements SessionStore {
     try {
       const info = await fh.stat();
       if (info.size === 0) return undefined; // a creation cut short (see removeCutShort): no session
-      const data = Buffer.alloc(info.size);
-      let read = 0;
-      while (read < info.size) {
-        const { bytesRead } = await fh.read(data, read, info.size - read, read);
-        if (bytesRead === 0) break;
-        read += bytesRead;
-      }
-      const log = decodeSessionLog(data.subarray(0, read), key, this.relative(path));
-      if (observe && read === info.size)
-        this.writerFor(key).observe({ ...log, ino: info.ino, size: read, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs });
+      const { log, state } = await readSessionLog(fh, info, key, this.relative(path));
+      if (observe && state.size === info.size) this.writerFor(key).observe(state);
       return log;
     } finally {
       await fh.close();
@@ -314,31 +296,11 @@ export class FileSessionStore implements SessionStore {
   }
 
   /** Whether the event behind a pending shared-state write is committed in its session's log. */
-  private commitCheck() {
-    const logs = new Map<string, Promise<LoadedLog | undefined>>();
-    return async (w: PendingWrite): Promise<boolean | undefined> => {
-      const path = this.layout.sessionFile(w.session);
-      if (!logs.has(path))
-        logs.set(
-          path,
-          this.load(path, w.session, false).catch(() => undefined),
-        );
-      const log = await logs.get(path);
-      if (!log) return undefined; // not created yet, deleted, or unreadable: not visible
-      if (w.seq === 0) return log.header.createId === w.eventId;
-      if (log.version < w.seq) return undefined;
-      return log.events[w.seq - 1]?.id === w.eventId;
-    };
-  }
-
-  private async settle(key: SessionKey, writes: ReturnType<typeof pendingWritesOf>, committed: boolean): Promise<void> {
-    const [app, user] = this.scopeFiles(key);
-    const ids = new Set([...Object.values(writes.app), ...Object.values(writes.user)].map((w) => w.eventId));
-    const base = this.commitCheck();
-    const check = async (w: PendingWrite) =>
-      w.session.id === key.id && w.session.userId === key.userId && ids.has(w.eventId) ? committed : base(w);
-    if (Object.keys(writes.app).length) await settlePendingWrites(app.path, app.file, key.id, this.lock, check).catch(() => undefined);
-    if (Object.keys(writes.user).length) await settlePendingWrites(user.path, user.file, key.id, this.lock, check).catch(() => undefined);
+  private commitCheck(): CommitCheck {
+    return logCommitCheck(
+      (session) => this.layout.sessionFile(session),
+      (path, session) => this.load(path, session, false),
+    );
   }
 
   /** Runs a file operation; I/O failures become `SessionStoreError`, replan errors pass through. */
@@ -353,14 +315,5 @@ export class FileSessionStore implements SessionStore {
         { cause: error },
       );
     }
-  }
-}
-
-async function statOf(path: string): Promise<Stats | undefined> {
-  try {
-    return await stat(path);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    throw error;
   }
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { link, mkdir, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { flushFile } from './flush-count.js';
 
@@ -132,6 +133,16 @@ export async function replaceFile(path: string, data: Buffer, { flush = true }: 
     await fh.close();
   }
   if (flush) await syncDir(dirname(path));
+}
+
+/** The file's stat, or `undefined` when there is none. */
+export async function statOf(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
 }
 
 /** The first line of a file (without its newline), or `undefined` when it has none yet. */

@@ -4,47 +4,13 @@ import type { AgentEvent } from '../../events/agent-event.js';
 import { ConcurrentUpdateError, SessionNotFoundError, SessionStoreError } from '../../errors/session-errors.js';
 import type { SessionKey } from '../session.js';
 import type { SessionLease } from '../session-lease.js';
+import { committedBatches } from './append-fencing.js';
 import { errorCode } from './durable-fs.js';
 import { acquireLock, LockTimeout, lockHeldMessage, type HeldLock, type LockOptions } from './file-lock.js';
 import { flushFile } from './flush-count.js';
-import { decodeSessionLog, encodeEventLines } from './session-log-format.js';
-
-/** What is known about a session file's bytes, and the file state they were read at. */
-export interface LogState {
-  readonly ino: number;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-  readonly version: number;
-  /** Byte offset of the committed end. */
-  readonly end: number;
-  readonly endsWithNewline: boolean;
-}
-
-/** One caller's batch within a group commit, once it passed its version check. */
-export interface AcceptedBatch {
-  readonly events: readonly AgentEvent[];
-  /** The version before the batch; its events get `fromVersion + 1` onwards. */
-  readonly fromVersion: number;
-}
-
-/** What the store does around each group write (the `app:`/`user:` state protocol). */
-export interface WriteHooks {
-  /** Before the bytes are written; a failure fails the whole group, nothing written. */
-  before(batches: readonly AcceptedBatch[]): Promise<void>;
-  /** After the outcome is known (each batch committed or not); best effort. */
-  after(batches: readonly AcceptedBatch[], committed: readonly boolean[]): Promise<void>;
-  /** Throws `LeaseLostError` unless `lease` is current; called holding the lock, before the version check. */
-  checkLease?(lease: SessionLease): Promise<void>;
-}
-
-/**
- * What an append writes beside its events (the store's blobs): run holding the lock, once the
- * append passed its lease and version checks, so a refused append writes none of it. A failure
- * refuses only that append. The returned undo takes it back when the events then fail before any
- * byte of them reached the log (the lock still held, so no other writer can have come to rely on it).
- */
-export type PrepareAppend = () => Promise<(() => Promise<void>) | undefined>;
+import { readSessionLog, sameFile, type LogState } from './log-state.js';
+import { encodeEventLines } from './session-log-format.js';
+import type { AcceptedBatch, PrepareAppend, WriteHooks } from './write-hooks.js';
 
 /** Work that needs the session's lock but writes no events (a lease change); queued with the appends. */
 interface Exclusive {
@@ -77,9 +43,6 @@ const MAX_HOLD_MS = 250;
  * ones go through the pool so the event loop is not held up.
  */
 const SYNC_WRITE_BYTES = 64 * 1024;
-
-const sameFile = (a: LogState | undefined, s: Stats) =>
-  a !== undefined && a.ino === s.ino && a.size === s.size && a.mtimeMs === s.mtimeMs && a.ctimeMs === s.ctimeMs;
 
 /**
  * Appends to one session file, for every caller in this process. Appends that arrive while a
@@ -237,27 +200,6 @@ export class SessionWriter {
     }
   }
 
-  /** Reads and decodes the whole file (its committed state); refuses damage with `SessionCorruptError`. */
-  private async reload(fh: FileHandle, info: Stats): Promise<LogState> {
-    return (await this.decodeAll(fh, info)).state;
-  }
-
-  private async decodeAll(fh: FileHandle, info: Stats): Promise<{ state: LogState; events: readonly AgentEvent[] }> {
-    const data = Buffer.alloc(info.size);
-    let read = 0;
-    while (read < info.size) {
-      const { bytesRead } = await fh.read(data, read, info.size - read, read);
-      if (bytesRead === 0) break;
-      read += bytesRead;
-    }
-    const log = decodeSessionLog(data.subarray(0, read), this.key, this.file);
-    const { version, end, endsWithNewline } = log;
-    return {
-      state: { ino: info.ino, size: read, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, version, end, endsWithNewline },
-      events: log.events,
-    };
-  }
-
   private async commit(group: readonly Waiting[]): Promise<void> {
     const leased = this.lease !== undefined;
     const fh = await this.take();
@@ -292,7 +234,7 @@ export class SessionWriter {
         throw new SessionNotFoundError(this.key.appName, this.key.userId, this.key.id);
       }
       this.state = undefined;
-      before = await this.reload(fh, info);
+      before = (await readSessionLog(fh, info, this.key, this.file)).state;
       this.state = before;
     }
 
@@ -388,7 +330,7 @@ export class SessionWriter {
     });
   }
 
-  /** Which batches are committed after our write: all when the file grew by exactly our bytes. */
+  /** Which batches are committed after our write (see `committedBatches`); none when the file is gone. */
   private async verify(
     fh: FileHandle,
     info: Stats,
@@ -402,26 +344,8 @@ export class SessionWriter {
       await this.release();
       return batches.map(() => false);
     }
-    const last = batches.at(-1)!;
-    if (info.size === before.size + written) {
-      // Nothing else was appended since we read `before`, so our bytes start at before.size.
-      this.state = {
-        ino: info.ino,
-        size: info.size,
-        mtimeMs: info.mtimeMs,
-        ctimeMs: info.ctimeMs,
-        version: last.fromVersion + last.events.length,
-        end: info.size,
-        endsWithNewline: true,
-      };
-      return batches.map(() => true);
-    }
-    // Another writer appended too (our lock was lost): the log itself says whose batch won.
-    const { state: now, events } = await this.decodeAll(fh, await fh.stat());
-    this.state = now;
-    return batches.map((b) => {
-      const lastEvent = b.events.at(-1)!;
-      return events[b.fromVersion + b.events.length - 1]?.id === lastEvent.id && now.version >= b.fromVersion + b.events.length;
-    });
+    const { committed, state } = await committedBatches(fh, info, before, written, batches, this.key, this.file);
+    this.state = state;
+    return committed;
   }
 }

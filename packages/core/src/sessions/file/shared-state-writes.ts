@@ -4,7 +4,8 @@ import type { SessionKey } from '../session.js';
 import { splitStateDelta } from '../state-scope.js';
 import type { LockOptions } from './file-lock.js';
 import { addPendingWrites, settlePendingWrites, type CommitCheck, type PendingWrite } from './scope-state-file.js';
-import type { AcceptedBatch, WriteHooks } from './session-writer.js';
+import type { LoadedLog } from './session-log-format.js';
+import type { AcceptedBatch, WriteHooks } from './write-hooks.js';
 
 /** Where one scope's state file is, and how to name it in messages. */
 export interface ScopeFileRef {
@@ -78,4 +79,45 @@ export function sharedStateHooks(
   };
 }
 
-export { settlePendingWrites };
+/**
+ * Whether the event behind a pending write is committed in its session's log (`undefined`: not
+ * visible — not created yet, deleted, or unreadable). Each log is read at most once per check.
+ */
+export function logCommitCheck(
+  pathOf: (session: SessionKey) => string,
+  load: (path: string, session: SessionKey) => Promise<LoadedLog | undefined>,
+): CommitCheck {
+  const logs = new Map<string, Promise<LoadedLog | undefined>>();
+  return async (w: PendingWrite): Promise<boolean | undefined> => {
+    const path = pathOf(w.session);
+    if (!logs.has(path))
+      logs.set(
+        path,
+        load(path, w.session).catch(() => undefined),
+      );
+    const log = await logs.get(path);
+    if (!log) return undefined; // not created yet, deleted, or unreadable: not visible
+    if (w.seq === 0) return log.header.createId === w.eventId;
+    if (log.version < w.seq) return undefined;
+    return log.events[w.seq - 1]?.id === w.eventId;
+  };
+}
+
+/**
+ * Settles the pending writes of a session's creation (`writes`, from `pendingWritesOf`): its own
+ * are `committed` (the file was created or not); any other session's are checked in their logs.
+ * Best effort: a failure leaves them pending, for readers to resolve.
+ */
+export async function settleCreation(
+  key: SessionKey,
+  writes: ReturnType<typeof pendingWritesOf>,
+  committed: boolean,
+  scope: { readonly app: ScopeFileRef; readonly user: ScopeFileRef; readonly lock: LockOptions; readonly check: CommitCheck },
+): Promise<void> {
+  const { app, user, lock } = scope;
+  const ids = new Set([...Object.values(writes.app), ...Object.values(writes.user)].map((w) => w.eventId));
+  const check = async (w: PendingWrite) =>
+    w.session.id === key.id && w.session.userId === key.userId && ids.has(w.eventId) ? committed : scope.check(w);
+  if (Object.keys(writes.app).length) await settlePendingWrites(app.path, app.file, key.id, lock, check).catch(() => undefined);
+  if (Object.keys(writes.user).length) await settlePendingWrites(user.path, user.file, key.id, lock, check).catch(() => undefined);
+}
