@@ -1,31 +1,19 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { ModelError, type ModelErrorKind, userMessage } from '@replan/core';
+import { userMessage } from '@replan/core';
 import { OpenAIChatModel, OpenAIResponsesModel } from '../src/index.js';
-import { FakeServer, useFakeServer } from './support/fake-server.js';
-import { chunk, completion } from './support/payloads.js';
-import { collect } from './support/run.js';
+import { useFakeServer } from './support/fake-server.js';
+import { expectKind, failure } from './support/model-errors.js';
+import { completion } from './support/payloads.js';
+
+// How HTTP failures of both APIs map to `ModelError` kinds: rate limits and quotas, context length,
+// auth, and every kind from the wire. Odd bodies: error-bodies.test.ts; failures mid-stream: stream-errors.test.ts.
 
 const server = useFakeServer();
 
 const model = (extra: Partial<ConstructorParameters<typeof OpenAIChatModel>[0]> = {}) =>
   new OpenAIChatModel({ model: 'gpt-4o', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0, ...extra });
 const req = { messages: [userMessage('hi')] };
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ModelError;
-  }
-  throw new Error('expected a failure');
-}
-
-/** The call failed with a `ModelError` of this kind. */
-function expectKind(error: unknown, kind: ModelErrorKind): void {
-  expect(error).toBeInstanceOf(ModelError);
-  expect((error as ModelError).kind).toBe(kind);
-}
 
 describe('HTTP 429', () => {
   it('a rate limit is retried by the SDK (maxRetries), then a rate_limit ModelError with retryAfterMs', async () => {
@@ -247,147 +235,4 @@ describe.each([
       expect(error.cause).toBeInstanceOf(OpenAI.APIError);
     },
   );
-});
-
-describe('error bodies that are not OpenAI-shaped', () => {
-  const cases: [string, { json?: unknown; text?: string }, string][] = [
-    ['a bare {message}', { json: { message: 'model "llama9" not found, try pulling it first' } }, 'model "llama9" not found'],
-    ['{error: "text"} (Ollama)', { json: { error: 'model "llama9" not found, try pulling it first' } }, 'model "llama9" not found'],
-    [
-      'an array',
-      { json: [{ error: { code: 404, message: 'models/gemini-9 is not found for API version v1beta', status: 'NOT_FOUND' } }] },
-      'models/gemini-9 is not found',
-    ],
-    [
-      "FastAPI's {detail}",
-      { json: { detail: [{ loc: ['body', 'messages'], msg: 'field required', type: 'value_error.missing' }] } },
-      'field required',
-    ],
-    ['plain text', { text: 'upstream model not found' }, 'upstream model not found'],
-  ];
-  for (const [name, body, expected] of cases)
-    it(`keeps the real message from ${name}`, async () => {
-      server.reply(body.text !== undefined ? { text: body.text, status: 404 } : { json: body.json, status: 404 });
-      const error = await failure(model().generate(req));
-      expectKind(error, 'invalid_request');
-      expect(error.providerMessage).toContain(expected);
-      expect(error.message).toContain(expected);
-    });
-
-  it('a 500 is retried, then a retryable server ModelError with the HTML page text', async () => {
-    const page = {
-      text: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>',
-      status: 500,
-      headers: { 'content-type': 'text/html', 'retry-after-ms': '5' },
-    };
-    server.reply(page, page);
-    const error = await failure(model({ maxRetries: 1 }).generate(req));
-    expect(server.received).toHaveLength(2);
-    expectKind(error, 'server');
-    expect(error.status).toBe(500);
-    expect(error.retryable).toBe(true);
-    expect(error.providerMessage).toContain('502 Bad Gateway');
-  });
-
-  it('a 200 carrying {error} (proxies) is a ModelError', async () => {
-    server.reply({ json: { error: { message: 'Rate limit exceeded: free-models-per-day', code: 429 } } });
-    const error = await failure(model().generate(req));
-    expectKind(error, 'rate_limit');
-    expect(error.providerMessage).toContain('free-models-per-day');
-  });
-
-  it("a user's own client still gives typed errors (from the OpenAI-shaped part it keeps)", async () => {
-    const client = new OpenAI({ apiKey: 'k', baseURL: server.baseURL, maxRetries: 0 });
-    server.reply({ json: { error: { message: 'max context length exceeded', code: 'context_length_exceeded' } }, status: 400 });
-    const error = await failure(new OpenAIChatModel({ model: 'gpt-4o', client }).generate(req));
-    expectKind(error, 'context_length');
-  });
-
-  it('a refused connection is a connection ModelError without status', async () => {
-    const closed = await FakeServer.start();
-    const url = closed.baseURL;
-    await closed.close();
-    const error = await failure(new OpenAIChatModel({ model: 'm', baseURL: url, apiKey: 'k', maxRetries: 0 }).generate(req));
-    expectKind(error, 'connection');
-    expect(error.status).toBeUndefined();
-    expect(error.retryable).toBe(true);
-    expect(error.message).toMatch(/connection/i);
-    expect(error.message).toContain('check baseURL');
-  });
-});
-
-describe('errors in a stream', () => {
-  it('an {"error": …} event midway is a ModelError keeping the partial output', async () => {
-    server.reply({
-      sse: [
-        chunk({ role: 'assistant', reasoning_content: 'Thinking' }),
-        chunk({ content: 'Partial ans' }),
-        { error: { message: 'Upstream provider overloaded', code: 502 } },
-        chunk({ content: 'never seen' }),
-      ],
-    });
-    const error = await failure(collect(model(), req));
-    expectKind(error, 'server');
-    expect(error.status).toBe(502);
-    expect(error.providerMessage).toBe('Upstream provider overloaded');
-    expect(error.partial?.content).toEqual([
-      { type: 'reasoning', reasoning: 'Thinking' },
-      { type: 'text', text: 'Partial ans' },
-    ]);
-  });
-
-  it("OpenRouter's mid-stream error chunk (finish_reason error) with a rate limit", async () => {
-    server.reply({
-      sse: [
-        chunk({ content: 'Hel' }),
-        { ...chunk({ content: '' }, 'error'), error: { code: 429, message: 'Provider returned error: rate-limited upstream' } },
-      ],
-    });
-    const error = await failure(collect(model(), req));
-    expectKind(error, 'rate_limit');
-    expect(error.partial?.content).toEqual([{ type: 'text', text: 'Hel' }]);
-  });
-
-  it('a context-length error event midway (no status) is context_length', async () => {
-    server.reply({
-      sse: [chunk({ content: '' }), { error: { message: 'context_length_exceeded: input is too long', type: 'invalid_request_error' } }],
-    });
-    expectKind(await failure(collect(model(), req)), 'context_length');
-  });
-
-  it('a stalled stream is cut by the idle timeout, keeping what arrived', async () => {
-    server.reply({
-      sse: [
-        chunk({ role: 'assistant', content: 'So far' }),
-        chunk({ tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a"' } }] }),
-      ],
-      stall: true,
-    });
-    const started = Date.now();
-    const error = await failure(collect(model({ idleTimeoutMs: 150 }), req));
-    expect(Date.now() - started).toBeLessThan(3000);
-    expectKind(error, 'timeout');
-    expect(error.retryable).toBe(true);
-    expect(error.message).toContain('150 ms');
-    expect(error.partial?.content[0]).toEqual({ type: 'text', text: 'So far' });
-    expect(error.partial?.content[1]).toMatchObject({ type: 'tool_call', id: 'c1', name: 'f', rawArgs: '{"a"' });
-  });
-
-  it('a stream stalled before its first chunk is cut too', async () => {
-    server.reply({ sse: [], stall: true });
-    expectKind(await failure(collect(model({ idleTimeoutMs: 100 }), req)), 'timeout');
-  });
-
-  it('a chunk that is not JSON is an unknown ModelError (retryable)', async () => {
-    server.reply({ sse: [chunk({ content: 'a' }), 'data: {not json\n\n'] });
-    const error = await failure(collect(model(), req));
-    expectKind(error, 'unknown');
-    expect(error.message).toMatch(/invalid JSON/);
-    expect(error.partial?.content).toEqual([{ type: 'text', text: 'a' }]);
-  });
-
-  it('an HTTP error before the stream starts is typed the same way', async () => {
-    server.reply({ json: { error: { message: 'Incorrect API key', code: 'invalid_api_key' } }, status: 401 });
-    expectKind(await failure(collect(model(), req)), 'auth');
-  });
 });
