@@ -7,42 +7,16 @@ import {
   fallbackModel,
   modelErrorOf,
   type ChatModel,
-  type Message,
   type LifecycleInfo,
 } from '@replan/core';
-import { modelErrorKindOf, type ModelStreamPart } from '@replan/core/agent-kit';
+import { modelErrorKindOf } from '@replan/core/agent-kit';
 import { ScriptedModel } from '@replan/core/testing';
 import { collect } from './support.js';
+import { httpError, user, withProvider } from './support/fallback-models.js';
 import type { FallbackInfo } from '../src/models/fallback-model.js';
 
-/** An error shaped like an HTTP failure of any SDK: a `status` and a name. */
-const httpError = (status: number, name = 'ProviderError') => Object.assign(new Error(`HTTP ${status}`), { status, name });
-const withProvider = <M extends ChatModel>(model: M, provider: string): M => Object.assign(model, { provider });
-const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
-
-/** A model whose stream yields text deltas, then throws `error` when given; `state.closed` counts closed streams. */
-function deltasThen(deltas: readonly string[], error?: Error): { model: ChatModel; state: { closed: number } } {
-  const state = { closed: 0 };
-  const model: ChatModel = {
-    id: 'primary',
-    generate: () => Promise.reject(new Error('not used')),
-    async *stream() {
-      try {
-        for (const delta of deltas) yield { type: 'text-delta', delta };
-        if (error) throw error;
-      } finally {
-        state.closed++;
-      }
-    },
-  };
-  return { model, state };
-}
-
-async function drain(parts: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const out: ModelStreamPart[] = [];
-  for await (const part of parts) out.push(part);
-  return out;
-}
+// Which failures `fallbackModel` hands to the next model, and which model the session and observers
+// name as the one that answered. Streams: fallback-streaming.test.ts; reasoning: fallback-reasoning.test.ts.
 
 describe('fallbackModel: which failures the next model answers', () => {
   it.each([
@@ -183,41 +157,6 @@ describe('fallbackModel: which failures the next model answers', () => {
   });
 });
 
-describe('fallbackModel: streaming', () => {
-  it('a stream that fails before yielding anything is answered by the next model', async () => {
-    const backup = new ScriptedModel({ id: 'backup', responses: ['streamed by backup'] });
-    const model = fallbackModel([new ScriptedModel({ responses: [httpError(429)] }), backup]);
-    const parts = await drain(model.stream({ messages: [user('hi')] }));
-    const finish = parts.at(-1);
-    expect(finish?.type === 'finish' && finish.response.model).toEqual({ id: 'backup' });
-    expect(
-      parts
-        .filter((p) => p.type === 'text-delta')
-        .map((p) => (p.type === 'text-delta' ? p.delta : ''))
-        .join(''),
-    ).toBe('streamed by backup');
-  });
-
-  it('a stream that fails after yielding a delta throws that error: two models never write one answer', async () => {
-    const failure = httpError(503);
-    const { model: primary, state } = deltasThen(['half an ans'], failure);
-    const backup = new ScriptedModel({ responses: ['never'] });
-    const seen: ModelStreamPart[] = [];
-    const drained = (async () => {
-      for await (const part of fallbackModel([primary, backup]).stream({ messages: [user('hi')] })) seen.push(part);
-    })();
-    await expect(drained).rejects.toBe(failure);
-    expect(seen).toEqual([{ type: 'text-delta', delta: 'half an ans' }]);
-    expect([backup.calls, state.closed]).toEqual([0, 1]);
-  });
-
-  it("a caller that stops reading closes the answering model's stream", async () => {
-    const { model: primary, state } = deltasThen(['a', 'b']);
-    for await (const _ of fallbackModel([primary]).stream({ messages: [user('hi')] })) break;
-    expect(state.closed).toBe(1);
-  });
-});
-
 describe('fallbackModel: the answering model in the session and for observers', () => {
   it.each([false, true])('meta.model and the model-call end name the model that answered (streaming: %s)', async (stream) => {
     const primary = withProvider(new ScriptedModel({ id: 'claude-x', responses: [httpError(529)] }), 'anthropic');
@@ -235,100 +174,5 @@ describe('fallbackModel: the answering model in the session and for observers', 
     expect(answer?.meta?.model).toEqual({ id: 'gpt-y', provider: 'openai' });
     expect(ends.map((e) => [e.model, e.provider])).toEqual([['gpt-y', 'openai']]);
     expect(ends[0]?.cost).toBeGreaterThan(0); // priced as the answering model
-  });
-});
-
-describe('fallbackModel: reasoning bound to another provider', () => {
-  const history: Message[] = [
-    user('weather?'),
-    {
-      role: 'assistant',
-      content: [
-        { type: 'reasoning', reasoning: 'I should look it up', signature: 'anthropic-sig', provider: 'anthropic' },
-        { type: 'reasoning', reasoning: '', redacted: true, data: 'opaque', provider: 'anthropic' },
-        { type: 'reasoning', reasoning: '', data: 'encrypted', redacted: true, provider: 'openai', providerData: { item: { id: 'rs_1' } } },
-        { type: 'reasoning', reasoning: 'plain thoughts', provider: 'think-tags' },
-        { type: 'tool_call', id: 'c1', name: 'weather', args: {}, signature: 'gemini-sig' },
-      ],
-    },
-    { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'c1', name: 'weather', output: 'sunny' }] },
-  ];
-
-  it('a fallback gets others’ signatures and encrypted items downgraded to plain text; the input is not changed', async () => {
-    const before = structuredClone(history);
-    const backup = Object.assign(new ScriptedModel({ responses: ['sunny'] }), { reasoningProviders: ['openai'] });
-    await fallbackModel([new ScriptedModel({ responses: [httpError(429)] }), backup]).generate({ messages: history });
-    expect(history).toEqual(before);
-    expect(backup.requests[0]?.messages[1]?.content).toEqual([
-      { type: 'reasoning', reasoning: 'I should look it up' },
-      { type: 'reasoning', reasoning: '', data: 'encrypted', redacted: true, provider: 'openai', providerData: { item: { id: 'rs_1' } } },
-      { type: 'reasoning', reasoning: 'plain thoughts', provider: 'think-tags' },
-      { type: 'tool_call', id: 'c1', name: 'weather', args: {} },
-    ]);
-  });
-
-  it('a fallback that declares nothing gets no bound reasoning; an undeclared primary gets the request unchanged', async () => {
-    const primary = new ScriptedModel({ responses: [httpError(503)] });
-    const backup = new ScriptedModel({ responses: ['sunny'] });
-    const request = { messages: history };
-    await fallbackModel([primary, backup]).generate(request);
-    expect(primary.requests[0]).toEqual(request);
-    expect(primary.requests[0]?.messages.every((m, i) => m === history[i])).toBe(true);
-    const sent = JSON.stringify(backup.requests[0]);
-    for (const bound of ['anthropic-sig', 'opaque', 'encrypted', 'gemini-sig', 'rs_1']) expect(sent).not.toContain(bound);
-  });
-
-  it("a model keeps its own provider's reasoning", async () => {
-    const gemini = Object.assign(new ScriptedModel({ responses: ['ok'] }), { reasoningProviders: ['anthropic', 'gemini'] });
-    await fallbackModel([gemini]).generate({ messages: history });
-    const sent = JSON.stringify(gemini.requests[0]);
-    for (const kept of ['anthropic-sig', 'opaque', 'gemini-sig']) expect(sent).toContain(kept);
-    expect(sent).not.toContain('encrypted');
-  });
-
-  it('two models behind one gateway (same provider tag): each gets back only the signed reasoning it made', async () => {
-    const signed = (sig: string): Message => ({
-      role: 'assistant',
-      content: [
-        {
-          type: 'reasoning',
-          reasoning: `thinking ${sig}`,
-          signature: sig,
-          provider: 'openrouter',
-          providerData: { type: 'reasoning.text' },
-        },
-        { type: 'tool_call', id: `call_${sig}`, name: 'weather', args: {} },
-      ],
-    });
-    const primary = Object.assign(
-      new ScriptedModel({ id: 'or/claude', responses: [signed('claude-sig'), httpError(429), httpError(429), 'done'] }),
-      {
-        reasoningProviders: ['openrouter'],
-      },
-    );
-    const backup = Object.assign(new ScriptedModel({ id: 'or/gpt', responses: [signed('gpt-sig'), signed('gpt-sig-2')] }), {
-      reasoningProviders: ['openrouter'],
-    });
-    const model = fallbackModel([primary, backup]);
-    const messages: Message[] = [user('weather?')];
-    const turn = async () => {
-      const response = await model.generate({ messages: [...messages] });
-      messages.push(response.message);
-      const call = response.message.content.find((b) => b.type === 'tool_call');
-      if (call?.type === 'tool_call')
-        messages.push({ role: 'tool', content: [{ type: 'tool_result', toolCallId: call.id, name: 'weather', output: 'sunny' }] });
-      return response;
-    };
-    const first = await turn();
-    expect(first.message.content[0]).toMatchObject({ signature: 'claude-sig', model: 'or/claude' }); // marked as its maker's
-    await turn(); // the primary is rate limited: the backup answers
-    await turn(); // still limited: the backup answers again and gets its own signature back
-    await turn(); // the primary is back
-    const sentTo = (m: ScriptedModel, call: number) => JSON.stringify(m.requests[call]);
-    expect(sentTo(backup, 0)).not.toContain('"signature":"claude-sig"');
-    expect(sentTo(backup, 0)).toContain('thinking claude-sig'); // downgraded to plain text
-    expect(sentTo(backup, 1)).toContain('"signature":"gpt-sig"');
-    expect(sentTo(primary, 3)).toContain('"signature":"claude-sig"');
-    expect(sentTo(primary, 3)).not.toMatch(/"signature":"gpt-sig/);
   });
 });
