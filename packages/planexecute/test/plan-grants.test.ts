@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type AgentEvent, tool } from '@replan/core';
 import { callTools, reply } from '@replan/core/testing';
 import type { PlanReviewOptions } from '@replan/planexecute';
+import { renderRun } from '@replan/planexecute/terminal';
 import { planCall, respondCall } from './support.js';
 import { fileStore, processOn, removeStores, reviewOf } from './review-support.js';
 
@@ -92,5 +93,24 @@ describe('plan grants, linear mode (each answer resumed by a new Runner on the f
       .result();
     expect(ran).toEqual(['pay ann 5']);
     expect(asked.interrupts.map((i) => i.id)).toEqual(['p2:approval']);
+  });
+});
+
+describe('plan grants in renderRun', () => {
+  it('shows which plan review granted a call', async () => {
+    const store = await fileStore();
+    const { tools } = payTools();
+    const first = processOn(store, { planner: [planCall([payAnn])] }, { review: grants, tools });
+    const stopped = await first.runner.run({ ...user, input: 'pay ann 5' }).result();
+    const review = reviewOf(stopped);
+    const second = processOn(
+      store,
+      { executor: [pay('ann', 5, 'p1'), reply('paid')], replanner: [respondCall('done')] },
+      { review: grants, tools },
+    );
+    let text = '';
+    const out = { write: (t: string) => void (text += t) };
+    await renderRun(second.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { approve: true } } }), { out });
+    expect(text).toContain(`├─ granted pay by plan review ${review.id}`);
   });
 });

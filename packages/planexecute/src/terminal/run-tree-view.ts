@@ -103,7 +103,11 @@ export class RunTreeView {
         const indent = this.indent(kind.stepId);
         for (const call of toolCallsOf(event.message))
           this.line(`${indent}${s.yellow('├─ tool')} ${call.name} ${s.dim(JSON.stringify(call.args))}`);
+        // A call a plan approval covered (`review.grants`) ran unasked: say which review granted it.
+        const grantedBy = event.meta?.grantedBy;
         for (const result of toolResultsOf(event.message)) {
+          if (typeof grantedBy === 'string')
+            this.line(`${indent}${s.green('├─ granted')} ${result.name} ${s.dim(`by plan review ${grantedBy}`)}`);
           const mark = result.isError ? s.red('├─ error') : s.dim('├─ returned');
           this.line(`${indent}${mark} ${clip(stringifyToolOutput(result.output))}`);
         }
