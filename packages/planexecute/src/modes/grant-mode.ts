@@ -1,12 +1,12 @@
 import { ConfigurationError, type Agent } from '@replan/core';
 import { Executor } from '../base/executor.js';
 import type { PlanExecuteKeys } from '../base/session-keys.js';
-import type { PlanMode } from '../modes/plan-mode.js';
+import type { PlanMode } from './plan-mode.js';
 import type { PlanReviewOptions } from '../review/plan-review-answer.js';
 import { planReviewKeys } from '../review/review-keys.js';
-import { stepToolsProblem } from './grant-problems.js';
-import { planGrants } from './plan-grants-middleware.js';
-import { grantPlanSchema } from './step-tools.js';
+import { stepToolsProblem } from '../grants/grant-problems.js';
+import { planGrants } from '../grants/plan-grants-middleware.js';
+import { grantPlanSchema } from '../grants/step-tools.js';
 
 /** What the planner is told when grants are on (after its mode's own text). */
 const GRANT_HINT = `
