@@ -112,5 +112,14 @@ describe('plan grants in renderRun', () => {
     const out = { write: (t: string) => void (text += t) };
     await renderRun(second.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { approve: true } } }), { out });
     expect(text).toContain(`├─ granted pay by plan review ${review.id}`);
+    // The reviewer was shown what approving the plan lets run unasked.
+    let shown = '';
+    await renderRun(
+      processOn(store, { planner: [planCall([payAnn])] }, { review: grants, tools }).runner.run({ ...user, input: 'again' }),
+      {
+        out: { write: (t: string) => void (shown += t) },
+      },
+    );
+    expect(shown).toContain('1. pay ann · may call pay {"to":"ann"}');
   });
 });

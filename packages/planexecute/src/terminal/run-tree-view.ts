@@ -11,7 +11,7 @@ import {
 import { totalTokens, type UsageBucket } from '@replan/core/agent-kit';
 import { planExecuteEventKind } from '../event-kind.js';
 import { stepsOf, stepText } from '../base/plan-schema.js';
-import { pendingReviewLines } from './plan-review-lines.js';
+import { grantNote, pendingReviewLines, stepLabel } from './plan-review-lines.js';
 import { answeredInterruptLine, pendingInterruptLines } from './interrupt-lines.js';
 import { clip, duration, type TerminalStyle } from './terminal-style.js';
 
@@ -234,8 +234,8 @@ export class RunTreeView {
     this.line(title);
     // Linear steps keep the numbers they run under: a revised plan continues after the finished ones.
     steps.forEach((step, i) => {
-      if (GRAPH_STEP(step)) this.line(`│   ${this.options.style.dim(`${step.id}.`)} ${step.task}${this.after(step)}`);
-      else this.line(`│   ${this.options.style.dim(`${this.finishedSteps + i + 1}.`)} ${stepText(step)}`);
+      if (GRAPH_STEP(step)) this.line(`│   ${this.options.style.dim(`${step.id}.`)} ${step.task}${this.after(step)}${grantNote(step)}`);
+      else this.line(`│   ${this.options.style.dim(`${this.finishedSteps + i + 1}.`)} ${stepLabel(step)}`);
     });
   }
 
