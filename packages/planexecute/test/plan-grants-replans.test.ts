@@ -113,3 +113,25 @@ describe('plan grants across revisions', () => {
     expect(grantOf(await second.events(stopped.sessionId), 'p1')).toBe(review.id);
   });
 });
+
+describe('plan grants in the graph replanner prompt', () => {
+  it('shows a step still to run with its tools and args, quoted, so a revision can keep it as approved', async () => {
+    const store = await fileStore();
+    const ran: string[] = [];
+    const steps = [
+      { id: 'a', task: 'look up ann', dependsOn: [] },
+      { id: 'b', task: 'pay ann after $a', dependsOn: ['a'], tools: ['pay'], args: { pay: { to: 'ann' } } },
+    ];
+    const p = processOn(
+      store,
+      { planner: [callTools({ name: 'plan', args: { steps } })], executor: [new Error('search is down')] },
+      { mode: 'graph', review: { plan: true, grants: true }, tools: [payTool(ran)] },
+    );
+    const stopped = await p.runner.run({ ...user, input: 'pay' }).result();
+    await approve(p, stopped).catch(() => undefined);
+    const prompt = p.replanner.requests[0]?.messages
+      .map((m) => m.content.map((b) => (b.type === 'text' ? b.text : '')).join(''))
+      .join('\n');
+    expect(prompt).toMatch(/- \[not run\] b: .*pay ann after \$a.* \(after a\) tools: .*\["pay"\].* args: .*\{"pay":\{"to":"ann"\}\}/);
+  });
+});
