@@ -4,7 +4,6 @@ import { type AgentEvent, type RunResult, tool } from '@replan/core';
 import { callTools, reply } from '@replan/core/testing';
 import type { PlanReviewOptions, PlanReviewPayload } from '@replan/planexecute';
 import { planCall, respondCall } from './support.js';
-import { graphCall } from './graph-support.js';
 import { fileStore, processOn, removeStores, reviewOf } from './review-support.js';
 
 afterEach(removeStores);
@@ -88,11 +87,11 @@ describe('plan grants across revisions', () => {
   it('graph mode: a step runs its granted call unasked; a step that does not name the tool asks', async () => {
     const store = await fileStore();
     const ran: string[] = [];
-    const plan = graphCall(['a', 'pay ann', []], ['b', 'pay ann again after $a', ['a']]);
     const withTools = {
-      steps: (plan.content[0] as { args: { steps: object[] } }).args.steps.map((s, i) =>
-        i === 0 ? { ...s, tools: ['pay'], args: { pay: { to: 'ann' } } } : s,
-      ),
+      steps: [
+        { id: 'a', task: 'pay ann', dependsOn: [], tools: ['pay'], args: { pay: { to: 'ann' } } },
+        { id: 'b', task: 'pay ann again after $a', dependsOn: ['a'] },
+      ],
     };
     const first = processOn(
       store,
