@@ -108,18 +108,21 @@ describe('plan grants in renderRun', () => {
       { executor: [pay('ann', 5, 'p1'), reply('paid')], replanner: [respondCall('done')] },
       { review: grants, tools },
     );
-    let text = '';
-    const out = { write: (t: string) => void (text += t) };
-    await renderRun(second.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { approve: true } } }), { out });
-    expect(text).toContain(`├─ granted pay by plan review ${review.id}`);
+    const tree = capture();
+    await renderRun(second.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { approve: true } } }), tree);
+    expect(tree.text()).toContain(`├─ granted pay by plan review ${review.id}`);
     // The reviewer was shown what approving the plan lets run unasked.
-    let shown = '';
+    const shown = capture();
     await renderRun(
       processOn(store, { planner: [planCall([payAnn])] }, { review: grants, tools }).runner.run({ ...user, input: 'again' }),
-      {
-        out: { write: (t: string) => void (shown += t) },
-      },
+      shown,
     );
-    expect(shown).toContain('1. pay ann · may call pay {"to":"ann"}');
+    expect(shown.text()).toContain('1. pay ann · may call pay {"to":"ann"}');
   });
 });
+
+/** A non-TTY target for `renderRun` that keeps what was written. */
+function capture() {
+  const parts: string[] = [];
+  return { out: { write: (t: string) => parts.push(t) }, text: () => parts.join('') };
+}
