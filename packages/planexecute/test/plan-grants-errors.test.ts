@@ -19,6 +19,28 @@ const pay = tool({
 });
 const wire = { task: 'wire money', tools: ['wire'] };
 
+describe('plan grants: what the planner is told', () => {
+  it.each([
+    ['linear', undefined],
+    ['graph', 'graph'],
+  ] as const)(
+    '%s mode: the plan tool offers tools and args per step, and the prompt says what approving them does, only with grants',
+    async (_name, mode) => {
+      const store = await fileStore();
+      const on = processOn(store, { planner: [planCall([])] }, { review, tools: [pay], ...(mode ? { mode } : {}) });
+      const off = processOn(store, { planner: [planCall([])] }, { review: { plan: true }, tools: [pay], ...(mode ? { mode } : {}) });
+      for (const p of [on, off]) await p.runner.run({ ...user, input: 'go' }).result();
+      const planTool = (p: typeof on) => JSON.stringify(p.planner.requests[0]?.tools?.find((t) => t.name === 'plan'));
+      const system = (p: typeof on) => messageText(p.planner.requests[0]?.messages[0]);
+      expect(planTool(on)).toMatch(/"tools":\{[^}]*"type":"array"/);
+      expect(planTool(on)).toContain('"args"');
+      expect(system(on)).toContain('approving the plan approves those calls in that step');
+      expect(planTool(off)).not.toContain('"args"');
+      expect(system(off)).not.toContain('approving the plan approves');
+    },
+  );
+});
+
 describe('plan grants: bad input', () => {
   it('a plan naming a tool the executor does not have goes back to the planner, then fails with PlanningError', async () => {
     const store = await fileStore();
