@@ -96,6 +96,28 @@ describe('plan grants, linear mode (each answer resumed by a new Runner on the f
   });
 });
 
+describe('plan grants with a plan schema of ones own', () => {
+  it('grants what its steps name in their own tools and args fields', async () => {
+    const store = await fileStore();
+    const { ran, tools } = payTools();
+    const planSchema = z.object({
+      steps: z.array(
+        z.object({ task: z.string(), tools: z.array(z.string()).optional(), args: z.record(z.string(), z.unknown()).optional() }),
+      ),
+      owner: z.string(),
+    });
+    const options = { review: grants, tools, planSchema };
+    const first = processOn(store, { planner: [planCall([payAnn], { owner: 'ops' })] }, options);
+    const stopped = await first.runner.run({ ...user, input: 'pay' }).result();
+    const review = reviewOf(stopped);
+    const second = processOn(store, { executor: [pay('ann', 5, 'p1'), reply('paid')], replanner: [respondCall('done')] }, options);
+    const done = await second.runner.resume({ ...user, sessionId: stopped.sessionId, values: { [review.id]: { approve: true } } }).result();
+    expect(done.status).toBe('completed');
+    expect(ran).toEqual(['pay ann 5']);
+    expect(resultOf(await second.events(stopped.sessionId), 'p1')?.meta?.grantedBy).toBe(review.id);
+  });
+});
+
 describe('plan grants in renderRun', () => {
   it('shows which plan review granted a call', async () => {
     const store = await fileStore();
