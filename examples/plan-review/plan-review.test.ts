@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { planGrantDemo } from './trip-grant.js';
 import { planReviewDemo } from './trip-review.js';
 
 let dir: string | undefined;
@@ -25,5 +26,16 @@ describe('examples/plan-review', () => {
       ['Find flights to Lisbon', 'Find trains to Lisbon', 'Book the cheapest option'],
     ]);
     expect(reject?.ran).toEqual(['Find flights to Lisbon', 'Find trains to Lisbon', 'Book the cheapest option']);
+  });
+
+  it('a grant: the booking the approved plan names runs without asking; another train asks again', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'replan-plan-grant-test-'));
+    const [granted, outside] = await planGrantDemo(dir);
+    expect(granted?.asked).toEqual(['plan_review']);
+    expect(granted?.grantedBy).toMatch(/:plan_review$/);
+    expect(granted?.output).toBe('Done: Booked 1 seat(s) on the Night train 21:40.');
+    expect(outside?.asked).toEqual(['plan_review', 'approval']);
+    expect(outside?.grantedBy).toBeUndefined();
+    expect(outside?.output).toBe('Done: Booked 1 seat(s) on the Sleeper 23:10.');
   });
 });

@@ -14,6 +14,7 @@ import { DEFAULT_PLAN_EXECUTE_NAME, planExecuteKeys } from './base/session-keys.
 import type { PlanReviewOptions } from './review/plan-review-answer.js';
 import { resolveMaxStalls, resolveReview, withPlanReview } from './review/with-plan-review.js';
 import type { PlanCheck } from './policy/plan-check.js';
+import { withPlanGrants } from './modes/grant-mode.js';
 
 interface CommonOptions {
   /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */
@@ -163,17 +164,17 @@ export function createPlanExecuteAgent<S extends z.ZodType | undefined = undefin
   options: PlanExecuteAgentOptions<S, M>,
 ): PlanExecuteAgent<PlanOfSchema<S, M>>;
 export function createPlanExecuteAgent(options: PlanExecuteAgentOptions<z.ZodType | undefined>): PlanExecuteAgent<unknown> {
-  const mode = planModeOf(options.mode);
   const name = options.name ?? DEFAULT_PLAN_EXECUTE_NAME;
   const scope = { keys: planExecuteKeys(name), names: partNamesFor(name) };
   const given = givenParts(options);
+  const review = resolveReview(options.review);
+  const mode = withPlanGrants(planModeOf(options.mode), review, given.executor, scope.keys);
   const checkPlan = checkPlanOf(options.checkPlan, given);
   const binding: PartBinding = { ...scope, mode, checkPlan, stepConcurrency: options.stepConcurrency };
   const bind = (agent: Agent) => (isPlanPart(agent) ? agent.bind(binding) : agent);
   const executor = bind(given.executor);
   const replanner = bind(given.replanner);
   let planner = bind(given.planner);
-  const review = resolveReview(options.review);
   const maxStalls = resolveMaxStalls(options.maxStalls);
   // A reviewed or checked plan starts no step before approval: the plain planner writes it (nothing to overlap).
   if (options.streamingPlan && !review?.plan && !checkPlan) planner = streamingPlanner(mode, given, planner, executor);

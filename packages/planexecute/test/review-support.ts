@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileSessionStore, type Interrupt, type RunResult, type SessionStore, type Tool } from '@replan/core';
 import { ScriptedModel, type ScriptedReply } from '@replan/core/testing';
+import type { z } from 'zod';
 import { createPlanExecuteAgent, type PlanModeOption, type PlanReviewOptions } from '@replan/planexecute';
 import { runnerFor } from './support.js';
 
@@ -31,6 +32,7 @@ export interface ProcessOptions {
   readonly tools?: readonly Tool[];
   readonly stepMaxIterations?: number;
   readonly streamingPlan?: boolean;
+  readonly planSchema?: z.ZodObject;
 }
 
 /**

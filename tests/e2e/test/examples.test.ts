@@ -17,6 +17,12 @@ const TRUTHS: Record<string, readonly string[]> = {
     'resume with a refusal: completed — Nothing was done: The user rejected this call of "transfer": wrong month.',
     'side effects: 1 transfer(s)',
   ],
+  // A plan grant: the booking the approved plan names runs unasked; another train asks again.
+  'plan-review': [
+    'asked:    plan_review\n  granted:  by plan review',
+    'answer:   Done: Booked 1 seat(s) on the Night train 21:40.',
+    'asked:    plan_review, approval\n  granted:  no (outside the grant: asked again)\n  answer:   Done: Booked 1 seat(s) on the Sleeper 23:10.',
+  ],
 };
 
 describe('examples run offline', () => {

@@ -19,7 +19,14 @@ import { executeToolCalls } from './tool-execution.js';
 import { pendingToolCalls } from './pending-tool-calls.js';
 import { modelTurnThrough } from '../middleware/call-model-through.js';
 import type { Middleware } from '../middleware/middleware.js';
-import { type ModelCallChain, modelCallChain, type ToolCallChain, toolCallChain } from '../middleware/compose.js';
+import {
+  type ApprovalGrantChain,
+  approvalGrantChain,
+  type ModelCallChain,
+  modelCallChain,
+  type ToolCallChain,
+  toolCallChain,
+} from '../middleware/compose.js';
 import { MiddlewareRun } from '../middleware/middleware-run.js';
 import { mergeGuardrails } from '../guardrails/guardrails-middleware.js';
 
@@ -81,6 +88,7 @@ export class ReActAgent implements Agent {
   private readonly middleware: readonly Middleware[];
   private readonly modelChain: ModelCallChain | undefined;
   private readonly toolChain: ToolCallChain | undefined;
+  private readonly grantChain: ApprovalGrantChain | undefined;
 
   constructor(readonly options: ReActAgentOptions) {
     assertAgentName(options.name);
@@ -119,6 +127,7 @@ export class ReActAgent implements Agent {
     this.toolSpecs = [...tools.values()].map(toolSpecOf);
     this.modelChain = modelCallChain(middleware);
     this.toolChain = toolCallChain(middleware);
+    this.grantChain = approvalGrantChain(middleware);
     this.output =
       options.outputSchema === undefined
         ? undefined
@@ -158,7 +167,7 @@ export class ReActAgent implements Agent {
     const toolOptions = {
       tools: this.tools,
       concurrency: this.options.toolConcurrency ?? 8,
-      ...(mw && this.toolChain ? { wrap: { chain: this.toolChain, run: mw } } : {}),
+      ...(mw && (this.toolChain || this.grantChain) ? { wrap: { chain: this.toolChain, grant: this.grantChain, run: mw } } : {}),
     };
 
     for (;;) {

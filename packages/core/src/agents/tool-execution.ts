@@ -15,15 +15,19 @@ import { abortErrorOf, raceAbort, stoppedError, throwIfStopped } from '../errors
 import { AsyncQueue } from '../invocation/async-queue.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
 import type { RunObservation } from '../observe/run-observation.js';
-import type { ToolCallChain } from '../middleware/compose.js';
+import type { ApprovalGrantChain, ToolCallChain } from '../middleware/compose.js';
 import type { MiddlewareRun } from '../middleware/middleware-run.js';
 import type { ToolOutcome } from '../middleware/middleware.js';
 
 export interface ToolExecutionOptions {
   readonly tools: ReadonlyMap<string, Tool>;
   readonly concurrency: number;
-  /** The agent's middleware around each call (with the run they belong to), when any wraps tool calls. */
-  readonly wrap?: { readonly chain: ToolCallChain; readonly run: MiddlewareRun };
+  /** The agent's middleware around each call (with the run they belong to), when any wraps tool calls or grants approvals. */
+  readonly wrap?: {
+    readonly chain?: ToolCallChain | undefined;
+    readonly grant?: ApprovalGrantChain | undefined;
+    readonly run: MiddlewareRun;
+  };
 }
 
 /** The answer a human gave to a `needsApproval` interrupt (the runner checked it is an `ApprovalAnswer`). */
@@ -189,9 +193,13 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
     const needs = typeof tool.needsApproval === 'function' ? await tool.needsApproval(args, toolCtx) : true;
     if (needs) {
       const id = approvalInterruptId(call.id);
-      if (!services.resumeValues.has(id))
+      // A middleware may grant it (a plan approved with this call in it): it runs unasked, the grant on its result.
+      const grant =
+        services.resumeValues.has(id) || !options.wrap?.grant ? undefined : await options.wrap.grant(call, options.wrap.run, args, state);
+      if (grant) runtime.resultMeta = { ...runtime.resultMeta, ...grant.meta };
+      else if (!services.resumeValues.has(id))
         return interruptEvent({ id, reason: 'approval', payload: { tool: tool.name, args }, toolCallId: call.id, toolName: tool.name });
-      const answer = approvalOf(services.resumeValues.get(id));
+      const answer = grant ? { approved: true } : approvalOf(services.resumeValues.get(id));
       if (!answer.approved)
         return result(
           `The user rejected this call of "${tool.name}"${answer.message ? `: ${answer.message}` : ''}. Do not retry it unchanged.`,
@@ -238,7 +246,7 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
   let outcome: ToolOutcome;
   try {
     const wrap = options.wrap;
-    outcome = wrap ? await wrap.chain(execute, call, wrap.run, args, state) : await execute(call);
+    outcome = wrap?.chain ? await wrap.chain(execute, call, wrap.run, args, state) : await execute(call);
   } catch (error) {
     if (error instanceof InterruptSignal) {
       state.take();

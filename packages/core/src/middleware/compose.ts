@@ -65,3 +65,28 @@ export function toolCallChain(middleware: readonly Middleware[]): ToolCallChain 
     return next(call);
   };
 }
+
+/** Asks the middleware that grant approvals, first to last, for a grant of one call (see `Middleware.grantApproval`). */
+export type ApprovalGrantChain = (
+  call: ToolCallBlock,
+  run: MiddlewareContexts,
+  args: unknown,
+  state: StateAccess,
+) => Promise<{ readonly meta: Readonly<Record<string, unknown>> } | undefined>;
+
+/** The middleware that grant approvals, composed once per agent; undefined when none does. */
+export function approvalGrantChain(middleware: readonly Middleware[]): ApprovalGrantChain | undefined {
+  const active = middleware.filter((m) => m.grantApproval);
+  if (!active.length) return undefined;
+  return async (call, run, args, state) => {
+    for (const m of active) {
+      const grant = await (m.grantApproval as NonNullable<Middleware['grantApproval']>).call(
+        m,
+        call,
+        run.toolContextFor(m, call, args, state),
+      );
+      if (grant) return grant;
+    }
+    return undefined;
+  };
+}

@@ -84,6 +84,14 @@ export interface Middleware {
   /** Around one validated (and, with `needsApproval`, approved) tool call. */
   wrapToolCall?(next: ToolCallNext, call: ToolCallBlock, ctx: ToolCallContext): Promise<ToolOutcome>;
   /**
+   * Before a `needsApproval` call stops the run to ask a person (no answer given for it yet): a
+   * grant (`{ meta }`) lets it run unasked, `meta` stored on the call's result event so the log
+   * says what covered it (plan–execute's plan grants: `{ grantedBy: '<review interrupt id>' }`);
+   * `undefined` asks as usual. The first middleware that grants wins. Read grants from the log or
+   * state, never from memory, so a resumed run (in any process) grants the same calls.
+   */
+  grantApproval?(call: ToolCallBlock, ctx: ToolCallContext): Awaitable<{ readonly meta: Readonly<Record<string, unknown>> } | undefined>;
+  /**
    * Checks on the run's input and final answer (`guardrails(...)`): the runner applies them when
    * this agent is the one a run starts, and a tripwire ends the run `blocked`.
    */

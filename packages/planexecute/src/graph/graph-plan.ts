@@ -28,8 +28,11 @@ export const graphPlanSchema = z.object({
 export type GraphStep = z.output<typeof graphStepSchema>;
 export type GraphPlan = z.output<typeof graphPlanSchema>;
 
-/** The steps of a stored graph plan (an empty list when it has none). */
+/**
+ * The steps of a stored graph plan (an empty list when it has none), as stored: fields a plan
+ * schema adds to a step (e.g. plan grants' `tools` and `args`) are kept.
+ */
 export function graphStepsOf(plan: unknown): readonly GraphStep[] {
   const parsed = graphPlanSchema.safeParse(plan);
-  return parsed.success ? parsed.data.steps : [];
+  return parsed.success ? (plan as { steps: readonly GraphStep[] }).steps : [];
 }

@@ -97,8 +97,15 @@ export function formatPlanGraph(steps: readonly GraphStep[], executed: readonly 
   };
   // Tasks are model-written and may carry tool text: none of it may start a line.
   const lines = executed.map((s) => `- [${s.error !== undefined ? 'failed' : 'done'}] ${s.id}: ${quoteValue(s.step)}${after(s.id)}`);
-  for (const s of steps) if (!ran.has(s.id)) lines.push(`- [not run] ${s.id}: ${quoteValue(s.task)}${after(s.id)}`);
+  for (const s of steps) if (!ran.has(s.id)) lines.push(`- [not run] ${s.id}: ${quoteValue(s.task)}${after(s.id)}${toolsNote(s)}`);
   return lines.length ? lines.join('\n') : '(empty)';
+}
+
+/** A step's `tools` and `args` (plan grants), so a revision can keep the step as it was approved; quoted like the task. */
+function toolsNote(step: GraphStep): string {
+  const { tools, args } = step as { tools?: unknown; args?: unknown };
+  if (!Array.isArray(tools) || !tools.length) return '';
+  return ` tools: ${quoteValue(JSON.stringify(tools))}${args === undefined ? '' : ` args: ${quoteValue(JSON.stringify(args))}`}`;
 }
 
 /** The graph replanner's default messages. */

@@ -9,6 +9,7 @@ import { diffById, unfinishedById } from '../review/plan-diff.js';
 import { graphRetries } from '../review/graph-retries.js';
 import { taskRetryKey } from '../review/retry-key.js';
 import type { PlanMode } from './plan-mode.js';
+import { stepsOf } from '../base/plan-schema.js';
 
 /**
  * The graph mode: the plan is `{ steps: [{ id, task, dependsOn }] }`, validated as a DAG; every
@@ -50,6 +51,8 @@ export const graphMode: PlanMode<GraphPlan> = {
     return diffById(unfinishedById(a, progress.succeededSince, retries), b, retries);
   },
   retryKey: taskRetryKey,
+  // A step's run is labelled with its id (see `GraphExecutor`); the stored step keeps every field.
+  stepOf: (ctx, keys) => stepsOf(ctx.state[keys.Plan]).find((s) => (s as { id?: unknown } | null)?.id === ctx.label?.id),
   streamingPlanner(planner, executor) {
     return new StreamingGraphPlanner({ planner: planner as StreamingPlannerSource, executor: executor as GraphExecutor });
   },

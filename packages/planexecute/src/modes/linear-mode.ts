@@ -1,7 +1,7 @@
 import { ConfigurationError } from '@replan/core';
 import { Executor } from '../base/executor.js';
 import { linearReplannerContext } from '../base/linear-context.js';
-import { defaultPlanSchema, type DefaultPlan } from '../base/plan-schema.js';
+import { defaultPlanSchema, stepsOf, type DefaultPlan } from '../base/plan-schema.js';
 import { ExecutorPrompt, formatReplannerPrompt, PlannerPrompt, ReplannerPrompt } from '../base/prompts.js';
 import { diffByContent, unfinishedByContent } from '../review/plan-diff.js';
 import { contentRetryKey } from '../review/retry-key.js';
@@ -40,4 +40,6 @@ export const linearMode: PlanMode<DefaultPlan> = {
   },
   diff: (a, b, progress) => diffByContent(unfinishedByContent(a, progress.succeededSince), b),
   retryKey: contentRetryKey,
+  // The executor runs the plan's first step; the plan does not change while it runs.
+  stepOf: (ctx, keys) => stepsOf(ctx.state[keys.Plan])[0],
 };

@@ -75,6 +75,11 @@ export interface PlanMode<Plan = unknown> {
   /** What makes a step "the same step" when the replanner issues it again (stall counting and review). */
   retryKey(step: unknown): string;
   /**
+   * The plan step a step run is carrying out, as stored in `Plan` (`ctx`: the step's ReAct run).
+   * Plan grants (`review.grants`) read its `tools`; a mode without it cannot have grants.
+   */
+  stepOf?(ctx: InvocationContext, keys: PlanExecuteKeys): unknown;
+  /**
    * Starts steps while the planner's answer still streams (`streamingPlan: true`); a mode without it
    * refuses `streamingPlan`. Given the bound planner and this mode's executor.
    */

@@ -14,6 +14,17 @@ export interface PlanReviewOptions {
    * stalled plan is still reviewed, see `maxStalls`).
    */
   readonly replans?: 'changed' | 'always' | 'never';
+  /**
+   * Plan grants (default false; needs `plan`): a step may name the tools it will call (`tools`) and
+   * their arguments (`args`, per tool); approving the plan approves those `needsApproval` calls
+   * made in that step, with the stated values where it states them (each stated field equal as
+   * JSON; unstated fields are free). Other calls ask as usual. Each granted call's result event
+   * carries `meta.grantedBy`, the id of the review that approved it. A revision that adds or
+   * changes a step naming tools is reviewed again (whatever `replans` says); steps it leaves as
+   * they were keep their grant. A plan naming a tool the executor does not have is sent back to
+   * the model; an edit naming one is refused with `InvalidPlanReviewAnswerError`.
+   */
+  readonly grants?: boolean;
 }
 
 /**

@@ -7,7 +7,9 @@ import type { FinishedSteps } from '../graph/graph-validation.js';
 import type { PlanDecider } from '../base/plan-decider.js';
 import { stepsOf } from '../base/plan-schema.js';
 import { executedGraphSteps, type PlanExecuteKeys } from '../base/session-keys.js';
-import { isEmptyDiff } from './plan-diff.js';
+import { isEmptyDiff, type PlanDiff } from './plan-diff.js';
+import { REVIEW_ID_META } from '../grants/plan-grants.js';
+import { stepToolsOf } from '../grants/step-tools.js';
 import { planHistory, REJECTED, REVIEWED } from './plan-history.js';
 import { invalidPlanReviewAnswer, PlanStalledError } from './plan-review-errors.js';
 import {
@@ -87,7 +89,8 @@ export class PlanReviewGate implements Agent {
       const delta: Record<string, unknown> = { [this.reviewKeys.ApprovedPlan]: plan };
       if ('edit' in answer) delta[this.options.keys.Plan] = plan;
       if (ctx.state[this.reviewKeys.PlanFeedback] != null) delta[this.reviewKeys.PlanFeedback] = null;
-      const meta = { review: 'edit' in answer ? 'edit' : 'approve' };
+      // The review's id names the approval that grants the plan's tools (`review.grants`).
+      const meta = { review: 'edit' in answer ? 'edit' : 'approve', [REVIEW_ID_META]: reviewId(decision.event) };
       yield tagged(ctx.event({ actions: { stateDelta: delta } }), REVIEWED, meta);
       return;
     }
@@ -163,6 +166,9 @@ export class PlanReviewGate implements Agent {
       reason = `stalled: the same plan ${history.stalls} times in a row without a newly finished step`;
     }
     const diff = inner.mode.diff(stepsOf(history.approved), stepsOf(plan), history);
+    // With grants, a revision that adds or rewrites a step naming tools asks again: its grant is new.
+    if (!reason && review?.grants && review.replans === 'never' && namesTools(diff))
+      reason = 'it adds or changes steps that name tools to approve (review.grants)';
     if (!reason && (!review || review.replans === 'never' || (review.replans === 'changed' && isEmptyDiff(diff)))) return undefined;
     return { kind: PLAN_REVIEW, role, agent: this.name, plan, diff, ...(reason ? { reason } : {}) };
   }
@@ -206,3 +212,7 @@ function blankStep(plan: unknown): number | undefined {
   });
   return index < 0 ? undefined : index;
 }
+
+/** True when a revision adds or rewrites a step that names tools (one a plan grant would cover). */
+const namesTools = (diff: PlanDiff): boolean =>
+  [...diff.added, ...diff.changed.map((c) => c.after)].some((step) => stepToolsOf(step).tools.length > 0);

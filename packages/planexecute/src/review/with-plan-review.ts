@@ -16,10 +16,10 @@ export function resolveReview(review: PlanReviewOptions | undefined): Required<P
     throw new ConfigurationError(
       `createPlanExecuteAgent: review must be an object such as { plan: true, replans: 'changed' }, got ${JSON.stringify(review)}.`,
     );
-  const unknown = Object.keys(review).filter((k) => k !== 'plan' && k !== 'replans');
+  const unknown = Object.keys(review).filter((k) => k !== 'plan' && k !== 'replans' && k !== 'grants');
   if (unknown.length)
     throw new ConfigurationError(
-      `createPlanExecuteAgent: review has unknown option(s) ${unknown.map((k) => `"${k}"`).join(', ')}; it takes "plan" (boolean) and "replans" (${REPLANS.map((r) => `'${r}'`).join(' | ')}).`,
+      `createPlanExecuteAgent: review has unknown option(s) ${unknown.map((k) => `"${k}"`).join(', ')}; it takes "plan" (boolean), "grants" (boolean) and "replans" (${REPLANS.map((r) => `'${r}'`).join(' | ')}).`,
     );
   if (review.plan !== undefined && typeof review.plan !== 'boolean')
     throw new ConfigurationError(`createPlanExecuteAgent: review.plan must be true or false, got ${JSON.stringify(review.plan)}.`);
@@ -27,7 +27,9 @@ export function resolveReview(review: PlanReviewOptions | undefined): Required<P
     throw new ConfigurationError(
       `createPlanExecuteAgent: review.replans must be ${REPLANS.map((r) => `'${r}'`).join(', ')}, got ${JSON.stringify(review.replans)}.`,
     );
-  return { plan: review.plan ?? true, replans: review.replans ?? 'changed' };
+  if (review.grants !== undefined && typeof review.grants !== 'boolean')
+    throw new ConfigurationError(`createPlanExecuteAgent: review.grants must be true or false, got ${JSON.stringify(review.grants)}.`);
+  return { plan: review.plan ?? true, replans: review.replans ?? 'changed', grants: review.grants ?? false };
 }
 
 /** `maxStalls` checked (a positive integer), default 3. */

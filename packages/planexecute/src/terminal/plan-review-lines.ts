@@ -1,5 +1,6 @@
 import type { PlanDiff } from '../review/plan-diff.js';
 import { stepText } from '../base/plan-schema.js';
+import { stepToolsOf } from '../grants/step-tools.js';
 import { clip, type TerminalStyle } from './terminal-style.js';
 
 /** What the tree shows of a pending plan review (a `plan-review` event kind). */
@@ -11,9 +12,21 @@ export interface PendingReview {
   readonly reason?: string;
 }
 
-const stepLabel = (step: unknown): string => {
+/**
+ * What a step's approval grants (`review.grants`), e.g. ` · may call book {"train":"Night train"}`:
+ * a reviewer sees which calls approving the plan lets run unasked. Empty for a step naming no tools.
+ */
+export function grantNote(step: unknown): string {
+  const { tools, args } = stepToolsOf(step);
+  if (!tools.length) return '';
+  return ` · may call ${tools.map((t) => (args[t] ? `${t} ${JSON.stringify(args[t])}` : t)).join(', ')}`;
+}
+
+/** A step as the tree shows it: `id. task` (graph), the task of a linear step with tools, else its text; then what it may call. */
+export const stepLabel = (step: unknown): string => {
   const s = step as { id?: unknown; task?: unknown } | null;
-  return typeof s?.id === 'string' && typeof s.task === 'string' ? `${s.id}. ${s.task}` : stepText(step);
+  if (typeof s?.id === 'string' && typeof s.task === 'string') return `${s.id}. ${s.task}${grantNote(step)}`;
+  return typeof s?.task === 'string' && grantNote(step) ? `${s.task}${grantNote(step)}` : stepText(step);
 };
 
 /**

@@ -10,8 +10,8 @@ import {
 } from '@replan/core';
 import { totalTokens, type UsageBucket } from '@replan/core/agent-kit';
 import { planExecuteEventKind } from '../event-kind.js';
-import { stepsOf, stepText } from '../base/plan-schema.js';
-import { pendingReviewLines } from './plan-review-lines.js';
+import { stepsOf } from '../base/plan-schema.js';
+import { grantNote, pendingReviewLines, stepLabel } from './plan-review-lines.js';
 import { answeredInterruptLine, pendingInterruptLines } from './interrupt-lines.js';
 import { clip, duration, type TerminalStyle } from './terminal-style.js';
 
@@ -103,7 +103,11 @@ export class RunTreeView {
         const indent = this.indent(kind.stepId);
         for (const call of toolCallsOf(event.message))
           this.line(`${indent}${s.yellow('├─ tool')} ${call.name} ${s.dim(JSON.stringify(call.args))}`);
+        // A call a plan approval covered (`review.grants`) ran unasked: say which review granted it.
+        const grantedBy = event.meta?.grantedBy;
         for (const result of toolResultsOf(event.message)) {
+          if (typeof grantedBy === 'string')
+            this.line(`${indent}${s.green('├─ granted')} ${result.name} ${s.dim(`by plan review ${grantedBy}`)}`);
           const mark = result.isError ? s.red('├─ error') : s.dim('├─ returned');
           this.line(`${indent}${mark} ${clip(stringifyToolOutput(result.output))}`);
         }
@@ -230,8 +234,8 @@ export class RunTreeView {
     this.line(title);
     // Linear steps keep the numbers they run under: a revised plan continues after the finished ones.
     steps.forEach((step, i) => {
-      if (GRAPH_STEP(step)) this.line(`│   ${this.options.style.dim(`${step.id}.`)} ${step.task}${this.after(step)}`);
-      else this.line(`│   ${this.options.style.dim(`${this.finishedSteps + i + 1}.`)} ${stepText(step)}`);
+      if (GRAPH_STEP(step)) this.line(`│   ${this.options.style.dim(`${step.id}.`)} ${step.task}${this.after(step)}${grantNote(step)}`);
+      else this.line(`│   ${this.options.style.dim(`${this.finishedSteps + i + 1}.`)} ${stepLabel(step)}`);
     });
   }
 
@@ -244,7 +248,7 @@ export class RunTreeView {
     if (!this.steps.has(key)) this.steps.set(key, { label: key, started: time, usage: undefined });
     if (key === this.currentStep) return;
     this.currentStep = key;
-    const text = GRAPH_STEP(step) ? step.task : stepText(step);
+    const text = GRAPH_STEP(step) ? step.task : stepLabel(step);
     this.line(`${this.options.style.bold(`├─ Step ${key}`)} ${text}`);
   }
 

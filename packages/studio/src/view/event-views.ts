@@ -84,9 +84,9 @@ function summaryOf(event: AgentEvent, events?: readonly AgentEvent[], index = -1
     case 'tool-calls':
       return kind.calls.map((c) => `${c.name}(${asText(c.args)})`).join(', ');
     case 'tool-results':
-      return kind.results
+      return `${grantNote(event)}${kind.results
         .map((r) => `${r.name} → ${toolResultContent(r.output) ? stringifyToolOutput(r.output) : asText(r.output)}`)
-        .join(', ');
+        .join(', ')}`;
     case 'resume':
       return `resumed ${asText(kind.values)}`;
     case 'user-message':
@@ -137,8 +137,13 @@ export function eventView(stored: AgentEvent, index: number, events?: readonly A
     ...(event.usage ? { tokens: tokensOf(event.usage) } : {}),
     ...(event.error ? { error: { name: event.error.name, message: event.error.message } } : {}),
     ...(compaction ? { compaction } : {}),
+    ...(grantOf(event) !== undefined ? { grantedBy: grantOf(event) as string } : {}),
   };
 }
+
+/** The plan review that granted a tool call (plan–execute `review.grants`), from its result event's meta. */
+const grantOf = (event: AgentEvent): string | undefined => (typeof event.meta?.grantedBy === 'string' ? event.meta.grantedBy : undefined);
+const grantNote = (event: AgentEvent): string => (grantOf(event) === undefined ? '' : `granted by plan review ${grantOf(event)} · `);
 
 /** Whether an event was written by `agent` (an agent path) or by an agent nested below it. */
 export const byAgent = (event: AgentEvent, agent: string): boolean => event.path === agent || event.path.startsWith(`${agent}/`);

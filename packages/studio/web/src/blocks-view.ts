@@ -57,6 +57,10 @@ export function eventBody(view: EventView, load: BlobLoader): HTMLElement {
       view.tokens ? ` · ${view.compaction ? 'summarizer ' : ''}${tokens(view.tokens)}` : '',
     ),
     ...view.blocks.map((b) => blockElement(b, load)),
+    // A call the approved plan covered ran without asking: name the review that approved it.
+    view.grantedBy
+      ? h('div', { class: 'block block-grant', attrs: { role: 'note' } }, `Approved with the plan · review ${view.grantedBy}`)
+      : null,
     view.compaction ? compactionElement(view.compaction) : null,
     view.error
       ? h('div', { class: 'block block-error', attrs: { role: 'note' } }, h('strong', null, view.error.name), `: ${view.error.message}`)

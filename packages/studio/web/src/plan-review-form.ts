@@ -13,6 +13,25 @@ export interface EditableStep {
   readonly task: string;
   /** Graph steps: the ids it depends on, as typed (comma-separated). */
   readonly dependsOn: string;
+  /** The tools the step names (plan grants: approving the plan approves their calls in it); kept through an edit. */
+  readonly tools?: readonly string[];
+  /** The arguments it states per tool, kept with `tools`. */
+  readonly args?: Readonly<Record<string, unknown>>;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A stored step's `tools` and `args` (plan grants), as an `EditableStep` keeps them. */
+function grantFields(step: unknown): Pick<EditableStep, 'tools' | 'args'> {
+  if (!isObject(step) || !Array.isArray(step.tools) || !step.tools.length) return {};
+  return { tools: step.tools.map(String), ...(isObject(step.args) ? { args: step.args } : {}) };
+}
+
+/** What approving a step lets run unasked, e.g. ` · may call book {"train":"Night train"}`; empty when it names no tools. */
+export function grantText(step: unknown): string {
+  const { tools, args } = grantFields(step);
+  if (!tools) return '';
+  return ` · may call ${tools.map((t) => (isObject(args?.[t]) ? `${t} ${JSON.stringify(args?.[t])}` : t)).join(', ')}`;
 }
 
 export interface PlanReviewView {
@@ -30,7 +49,7 @@ const stepText = (step: unknown): string => {
   if (typeof step === 'string') return step;
   if (step && typeof step === 'object' && 'task' in step) {
     const s = step as { id?: unknown; task: unknown };
-    return typeof s.id === 'string' ? `${s.id}: ${String(s.task)}` : String(s.task);
+    return `${typeof s.id === 'string' ? `${s.id}: ${String(s.task)}` : String(s.task)}${grantText(step)}`;
   }
   return JSON.stringify(step);
 };
@@ -47,14 +66,16 @@ export function readPlanReview(payloadText: string): PlanReviewView | undefined 
   const p = payload as { kind?: unknown; role?: unknown; agent?: unknown; plan?: unknown; diff?: unknown; reason?: unknown };
   const raw = (p.plan as { steps?: unknown } | undefined)?.steps;
   if (p.kind !== PLAN_REVIEW_REASON || !Array.isArray(raw)) return undefined;
-  const graph = raw.some((s) => s !== null && typeof s === 'object');
+  // Graph steps have ids and dependencies; a linear step is text, or `{ task, tools, args }` with plan grants.
+  const graph = raw.some((s) => isObject(s) && 'id' in s && 'dependsOn' in s);
   const steps = raw.map((s): EditableStep => {
-    if (!graph) return { id: '', task: String(s), dependsOn: '' };
+    if (!graph) return { id: '', task: isObject(s) ? String(s.task ?? '') : String(s), dependsOn: '', ...grantFields(s) };
     const g = s as { id?: unknown; task?: unknown; dependsOn?: unknown };
     return {
       id: String(g.id ?? ''),
       task: String(g.task ?? ''),
       dependsOn: Array.isArray(g.dependsOn) ? g.dependsOn.map(String).join(', ') : '',
+      ...grantFields(s),
     };
   });
   const d = p.diff as { added?: unknown[]; removed?: unknown[]; changed?: { before: unknown; after: unknown }[] } | undefined;
@@ -87,7 +108,9 @@ export const rejectAnswer = (feedback: string): { reject: string } => ({ reject:
  * id, task and dependencies (comma- or space-separated ids).
  */
 export function editAnswer(mode: 'linear' | 'graph', steps: readonly EditableStep[]): { edit: { steps: unknown[] } } {
-  if (mode === 'linear') return { edit: { steps: steps.map((s) => s.task) } };
+  // A step's tools (plan grants) stay with it: the edited plan grants what the reviewer was shown.
+  const grant = (s: EditableStep) => (s.tools?.length ? { tools: s.tools, ...(s.args ? { args: s.args } : {}) } : undefined);
+  if (mode === 'linear') return { edit: { steps: steps.map((s) => (grant(s) ? { task: s.task, ...grant(s) } : s.task)) } };
   return {
     edit: {
       steps: steps.map((s) => ({
@@ -97,6 +120,7 @@ export function editAnswer(mode: 'linear' | 'graph', steps: readonly EditableSte
           .split(/[\s,]+/)
           .map((d) => d.trim())
           .filter(Boolean),
+        ...grant(s),
       })),
     },
   };

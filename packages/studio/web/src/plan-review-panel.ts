@@ -1,5 +1,5 @@
 import { button, clear, h, labelled } from './dom.js';
-import { approveAnswer, editAnswer, type EditableStep, type PlanReviewView, rejectAnswer } from './plan-review-form.js';
+import { approveAnswer, editAnswer, type EditableStep, grantText, type PlanReviewView, rejectAnswer } from './plan-review-form.js';
 
 /** Sends an answer; resolves to the server's message when it was refused, else `undefined`. */
 export type SendAnswer = (value: unknown, what: string) => Promise<string | undefined>;
@@ -22,7 +22,9 @@ export function planReviewView(review: PlanReviewView, key: string, canAct: bool
   const stepsList = h(
     graph ? 'ul' : 'ol',
     { class: 'review-steps' },
-    ...review.steps.map((s) => h('li', null, graph ? `${s.id}: ${s.task}${s.dependsOn ? ` (after ${s.dependsOn})` : ''}` : s.task)),
+    ...review.steps.map((s) =>
+      h('li', null, `${graph ? `${s.id}: ${s.task}${s.dependsOn ? ` (after ${s.dependsOn})` : ''}` : s.task}${grantText(s)}`),
+    ),
   );
   const header = h(
     'p',
@@ -45,7 +47,9 @@ export function planReviewView(review: PlanReviewView, key: string, canAct: bool
   editor.hidden = true;
   let rows: EditableStep[] = review.steps.map((s) => ({ ...s }));
   const inputs: { id?: HTMLInputElement; task: HTMLInputElement; deps?: HTMLInputElement }[] = [];
-  const read = (): EditableStep[] => inputs.map((r) => ({ id: r.id?.value ?? '', task: r.task.value, dependsOn: r.deps?.value ?? '' }));
+  // A step keeps its tools (plan grants) through an edit of its text; an added step has none.
+  const read = (): EditableStep[] =>
+    inputs.map((r, i) => ({ ...rows[i], id: r.id?.value ?? '', task: r.task.value, dependsOn: r.deps?.value ?? '' }));
   const renderEditor = () => {
     clear(editor);
     inputs.length = 0;
@@ -72,6 +76,7 @@ export function planReviewView(review: PlanReviewView, key: string, canAct: bool
         depsField.classList.add('step-deps');
         fields.push(depsField);
       }
+      if (grantText(row)) fields.push(h('span', { class: 'muted step-grant' }, grantText(row)));
       inputs.push(entry);
       list.append(
         h(

@@ -252,6 +252,8 @@ export interface EventView {
   readonly error?: { readonly name: string; readonly message: string };
   /** Set on a compaction event. */
   readonly compaction?: CompactionView;
+  /** Set on a tool result a plan approval covered (plan–execute `review.grants`): the id of that plan review. */
+  readonly grantedBy?: string;
 }
 
 export interface StepDetail {

@@ -16,7 +16,7 @@ export interface ChildConfig {
   readonly store: StoreConfig;
   readonly sessionId: string;
   readonly userId?: string;
-  readonly scenario: 'steps' | 'approval' | 'graph' | 'nested' | 'review-linear' | 'review-graph';
+  readonly scenario: 'steps' | 'approval' | 'graph' | 'nested' | 'review-linear' | 'review-graph' | 'grants-linear' | 'grants-graph';
   readonly mode: 'run' | 'resume' | 'continue';
   readonly values?: Readonly<Record<string, unknown>>;
   /** Freeze at this marker (the parent then kills the process there). */
