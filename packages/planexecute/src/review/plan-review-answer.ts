@@ -22,7 +22,7 @@ export interface PlanReviewOptions {
    * carries `meta.grantedBy`, the id of the review that approved it. A revision that adds or
    * changes a step naming tools is reviewed again (whatever `replans` says); steps it leaves as
    * they were keep their grant. A plan naming a tool the executor does not have is sent back to
-   * the model; an edit naming one is refused with `InvalidPlanReviewAnswerError`.
+   * the model; an edit naming one is refused with a `ResumeError` of kind `invalid_value`.
    */
   readonly grants?: boolean;
 }
