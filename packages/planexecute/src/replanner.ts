@@ -229,7 +229,9 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
     const parse = notRun ? answerOnly : own;
     const { value, response } = yield* decisionCall<PlanDecision>(ctx, {
       model: this.options.model,
-      request: notRun ? budgetAnswerRequest(ctx.services.budget, request, this.respondTool, formatPlanJson(notRun)) : request,
+      request: notRun
+        ? budgetAnswerRequest(ctx.services.budget, request, this.respondTool, formatPlanJson(notRun), this.options.model.id)
+        : request,
       parse: how.parse ? (m) => (how.parse as NonNullable<DecideOptions['parse']>)(m, parse(m)) : parse,
       ...this.checkOption(ctx),
       repairHint: notRun

@@ -189,11 +189,22 @@ export class RunBudget {
     this.answering = true;
   }
 
-  /** Tokens the answer call may write: what is left after its estimated input (at least 1); undefined without `maxTokens`. */
-  answerOutputCap(request: ModelRequest): number | undefined {
-    const { maxTokens } = this.limits;
-    if (maxTokens === undefined) return undefined;
-    return Math.max(1, maxTokens - this.used().tokens - estimateTokens(requestChars(request)));
+  /**
+   * Tokens the answer call may write: what is left of `maxTokens` after its estimated input, and
+   * what is left of `maxCost` after pricing that input, at `modelId`'s output price (at least 1);
+   * undefined when neither limit is set.
+   */
+  answerOutputCap(request: ModelRequest, modelId?: string): number | undefined {
+    const { maxTokens, maxCost } = this.limits;
+    const input = estimateTokens(requestChars(request));
+    const caps: number[] = [];
+    if (maxTokens !== undefined) caps.push(maxTokens - this.used().tokens - input);
+    const price = modelId === undefined ? undefined : this.prices?.[modelId];
+    if (maxCost !== undefined && price && price.outputPerMillion > 0) {
+      const left = maxCost - this.cost - costOf(price, { inputTokens: input, outputTokens: 0 });
+      caps.push(Math.floor((left * 1e6) / price.outputPerMillion));
+    }
+    return caps.length ? Math.max(1, Math.min(...caps)) : undefined;
   }
 
   /**
@@ -206,7 +217,7 @@ export class RunBudget {
     const used = this.used();
     const forecast: Required<BudgetAmounts> = {
       tokens: request ? estimateTokens(requestChars(request)) + (request.settings?.maxTokens ?? this.largestOutput) : 0,
-      cost: this.estimate(modelId, request),
+      cost: this.estimate(modelId, request, this.largestOutput),
       modelCalls: 1,
       timeMs: 0,
     };
@@ -223,7 +234,7 @@ export class RunBudget {
     }
   }
 
-  /** The answer call must fit in what is left: its estimated input and output cap (the replanner sets it). */
+  /** The answer call must fit in what is left of `maxTokens`: its estimated input and output cap (the replanner sets it; `maxCost` is checked as for any call). */
   private checkAnswerFits(request: ModelRequest | undefined): void {
     const { maxTokens } = this.limits;
     if (maxTokens === undefined || !request) return;
@@ -259,11 +270,12 @@ export class RunBudget {
     return { byAgent: this.byAgent.toRecord(), byLabel: this.byLabel.toRecord() };
   }
 
-  private estimate(modelId: string | undefined, request: ModelRequest | undefined): number {
+  /** A call's price forecast: its estimated input and its output cap (`settings.maxTokens`, else `output`). */
+  private estimate(modelId: string | undefined, request: ModelRequest | undefined, output = 0): number {
     if (modelId === undefined || !request) return 0;
     const price = this.prices?.[modelId];
     if (!price) return 0;
     const input = estimateTokens(requestChars(request));
-    return costOf(price, { inputTokens: input, outputTokens: request.settings?.maxTokens ?? 0 });
+    return costOf(price, { inputTokens: input, outputTokens: request.settings?.maxTokens ?? output });
   }
 }

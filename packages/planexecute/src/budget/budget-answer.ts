@@ -11,10 +11,17 @@ export const mustAnswer = (budget: RunBudget): boolean => budget.answers && budg
 /**
  * The replanner's request when the budget is used up: its usual messages, then the instruction to
  * answer from what is done naming the steps not run (`notRunText`, quoted by the caller); only the
- * `respond` tool, forced; output capped so the answer ends within `maxTokens`. Spends the reserve:
+ * `respond` tool, forced; output capped so the answer ends within `maxTokens` and `maxCost` (priced
+ * at `modelId`'s rates). Spends the reserve:
  * `budget.beginAnswer()` is called here.
  */
-export function budgetAnswerRequest(budget: RunBudget, request: ModelRequest, respond: ToolSpec, notRunText: string): ModelRequest {
+export function budgetAnswerRequest(
+  budget: RunBudget,
+  request: ModelRequest,
+  respond: ToolSpec,
+  notRunText: string,
+  modelId: string,
+): ModelRequest {
   budget.beginAnswer();
   const messages = [
     ...request.messages,
@@ -23,7 +30,7 @@ export function budgetAnswerRequest(budget: RunBudget, request: ModelRequest, re
     ),
   ];
   const answer: ModelRequest = { ...request, messages, tools: [respond], toolChoice: { name: respond.name } };
-  const cap = budget.answerOutputCap(answer);
+  const cap = budget.answerOutputCap(answer, modelId);
   if (cap === undefined) return answer;
   const own = request.settings?.maxTokens;
   return { ...answer, settings: { ...request.settings, maxTokens: own === undefined ? cap : Math.min(own, cap) } };
