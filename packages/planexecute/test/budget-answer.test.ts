@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BudgetExceededError, ConfigurationError, ReActAgent, Runner } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
+import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { allText, collect, countingTool, harness, lastText, planCall, respondCall, runnerFor } from './support.js';
 
 const threeSteps = planCall(['find a', 'find b', 'find c']);
@@ -25,6 +26,21 @@ describe("limits.onExhausted: 'answer' (linear plans)", () => {
     expect(last?.tools?.map((t) => t.name)).toEqual(['respond']);
     expect(last?.toolChoice).toEqual({ name: 'respond' });
     expect(lastText(last)).toMatch(/budget is used up[\s\S]*find b[\s\S]*find c/);
+  });
+
+  it('scriptPlanExecute: a replanner offered only respond answers from the steps that ran', async () => {
+    const script = scriptPlanExecute({
+      plan: { steps: ['find a', 'find b', 'find c'] },
+      steps: { 'find a': 'a is 1', 'find b': 'b is 2', 'find c': 'c is 3' },
+      answer: (results) => `found ${Object.values(results).join(', ')}`,
+    });
+    const agent = createPlanExecuteAgent({
+      model: script.plannerModel,
+      executorModel: script.executorModel,
+      replannerModel: script.replannerModel,
+    });
+    const { result } = await collect(runnerFor(agent).runner.run({ userId: 'u', input: 'go', limits: answer }));
+    expect(result).toMatchObject({ status: 'completed', output: 'found a is 1', partial: true, notRun: ['find b', 'find c'] });
   });
 
   it("the same run with 'stop' ends budget_exceeded without an answer", async () => {
