@@ -1,6 +1,20 @@
 import { ConfigurationError } from '../errors/replan-error.js';
-import type { RunLimits } from './run-limits.js';
-import type { Agent } from './agent.js';
+
+/** The part of `RunLimits` checked here (declared here: the budget imports this file). */
+interface CheckedLimits {
+  readonly maxTokens?: number | undefined;
+  readonly maxCost?: number | undefined;
+  readonly maxModelCalls?: number | undefined;
+  readonly timeoutMs?: number | undefined;
+  readonly onExhausted?: string | undefined;
+  readonly reserve?: object | undefined;
+}
+
+/** The part of the root `Agent` checked here. */
+interface RootAgent {
+  readonly name: string;
+  readonly answersOnExhausted?: boolean | undefined;
+}
 
 /** Each budget amount (`BudgetAmounts`) and the limit it is counted against. */
 export const LIMIT_OF = { tokens: 'maxTokens', cost: 'maxCost', modelCalls: 'maxModelCalls', timeMs: 'timeoutMs' } as const;
@@ -11,7 +25,7 @@ export const LIMIT_OF = { tokens: 'maxTokens', cost: 'maxCost', modelCalls: 'max
  * reserve only with `'answer'`, only for a limit that is set, a number from 0 up to (not including)
  * its limit — else a `ConfigurationError` naming both numbers.
  */
-export function checkRunLimits(limits: RunLimits, agent?: Pick<Agent, 'name' | 'answersOnExhausted'>): void {
+export function checkRunLimits(limits: CheckedLimits, agent?: RootAgent): void {
   const { onExhausted, reserve } = limits;
   if (onExhausted !== undefined && onExhausted !== 'stop' && onExhausted !== 'answer')
     throw new ConfigurationError(`limits.onExhausted must be 'stop' or 'answer', got ${JSON.stringify(onExhausted)}.`);
