@@ -5,6 +5,7 @@ import { callTools } from '@replan/core/testing';
 import { SessionKeys, type GraphStep } from '@replan/planexecute';
 import { collect, lastText, respondCall } from './support.js';
 import { graphCall, graphHarness, graphPairs } from './graph-support.js';
+import { streamingHarness } from './streaming-plan-support.js';
 
 function workTool() {
   const calls: string[] = [];
@@ -51,6 +52,20 @@ describe("limits.onExhausted: 'answer' (graph plans)", () => {
     const asked = h.replanner.requests.at(-1);
     expect(asked?.tools?.map((t) => t.name)).toEqual(['respond']);
     expect(lastText(asked)).toContain('"task d"');
+  });
+
+  it('streamingPlan: steps started while the plan streams stop the same way; resume returns the stored partial result', async () => {
+    const h = streamingHarness({ planner: [wave], steps, replanner: [respondCall('from what ran')] });
+    const { result } = await collect(h.runner.run({ userId: 'u', input: 'go', limits: { maxModelCalls: 6, onExhausted: 'answer' } }));
+    expect(result).toMatchObject({ status: 'completed', output: 'from what ran', partial: true, modelCalls: 6 });
+    // Which steps got their calls depends on how fast the plan streams; every step is done or not run, d not run.
+    const done = graphPairs(await h.state(result.sessionId)).map(([id]) => id as string);
+    const notRun = (result.notRun as GraphStep[]).map((s) => s.id);
+    expect([...done, ...notRun].sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(notRun).toContain('d');
+    const again = await h.runner.resume({ userId: 'u', sessionId: result.sessionId }).result();
+    expect(again).toMatchObject({ status: 'completed', output: 'from what ran', partial: true, notRun: result.notRun });
+    expect(h.replanner.calls).toBe(1); // nothing ran again
   });
 
   it("with 'stop' the same budget ends budget_exceeded mid-graph", async () => {

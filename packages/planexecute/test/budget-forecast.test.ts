@@ -31,7 +31,9 @@ describe('plan review: the forecast against the budget', () => {
       unestimated: 1,
       steps: 3,
     });
-    expect(lines()).toContain('│   forecast ~1700 tokens of 3985 available, ~2 model calls of 8 available (1 of 3 steps without an estimate)');
+    expect(lines()).toContain(
+      '│   forecast ~1700 tokens of 3985 available, ~2 model calls of 8 available (1 of 3 steps without an estimate)',
+    );
   });
 
   it('graph: a plan over budget is marked; without limits there is no forecast', async () => {
@@ -64,7 +66,9 @@ describe('plan review: the forecast against the budget', () => {
       replanner: [respondCall('a is 1, b unknown')],
     });
     const { out, lines } = capture();
-    const result = await renderRun(p.runner.run({ userId: 'u', input: 'go', limits: { maxModelCalls: 3, onExhausted: 'answer' } }), { out });
+    const result = await renderRun(p.runner.run({ userId: 'u', input: 'go', limits: { maxModelCalls: 3, onExhausted: 'answer' } }), {
+      out,
+    });
     expect(result).toMatchObject({ partial: true, notRun: ['find b'] });
     expect(lines()).toContain('   partial: the budget ran low; not run: find b');
   });
