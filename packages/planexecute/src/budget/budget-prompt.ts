@@ -19,7 +19,7 @@ export function formatBudget(budget: BudgetView): string {
       continue;
     }
     const reserve = budget.reserve?.[a];
-    const kept = reserve !== undefined ? `, of which ${fmt(a, reserve)} is kept for the final answer` : '';
+    const kept = reserve ? `, of which ${fmt(a, reserve)} is kept for the final answer` : '';
     lines.push(`- ${NAMES[a]}: limit ${fmt(a, limit)}, used ${fmt(a, budget.used[a] ?? 0)}, left ${fmt(a, budget.left[a] ?? 0)}${kept}`);
   }
   const end =
