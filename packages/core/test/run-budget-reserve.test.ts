@@ -49,6 +49,7 @@ describe("RunBudget with onExhausted: 'answer'", () => {
     expect(refused).toMatchObject({ budget: 'maxTokens', limit: 1000, used: 600, reserve: 300 });
     expect(b.modelCalls).toBe(1);
     expect(b.underReserve()).toBe(true); // sticky: no step starts from here on
+    expect(() => b.beforeModelCall('m', request(4))).toThrow(/kept for the answer/); // nor does a smaller call go on
     b.beginAnswer();
     const answer = request(400); // 100 tokens of input: 300 left for the output
     expect(b.answerOutputCap(answer)).toBe(300);

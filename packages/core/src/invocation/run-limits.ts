@@ -1,4 +1,4 @@
-import { BudgetExceededError } from '../errors/run-errors.js';
+import { BudgetExceededError, type BudgetKind } from '../errors/run-errors.js';
 import { checkRunLimits, LIMIT_OF } from './run-limits-check.js';
 import type { ModelRequest } from '../models/chat-model.js';
 import { addUsage, emptyUsage, type Usage } from '../models/usage.js';
@@ -64,6 +64,7 @@ export interface BudgetView {
 
 type Amount = keyof BudgetAmounts;
 const AMOUNTS = Object.keys(LIMIT_OF) as Amount[];
+const AMOUNT_OF = Object.fromEntries(AMOUNTS.map((a) => [LIMIT_OF[a], a])) as Record<BudgetKind, Amount>;
 /** The default reserve is this many times the largest planner or replanner call so far. */
 const RESERVE_GROWTH = 1.5;
 
@@ -90,7 +91,8 @@ export class RunBudget {
   // What sizes the default reserve and the token forecast (see `reserve`, `checkReserve`).
   private readonly largestPlanCall = { tokens: 0, cost: 0, latencyMs: 0 };
   private largestOutput = 0;
-  private reserveReached = false;
+  /** The first refusal for the reserve: every work call after it is refused too (see `checkReserve`). */
+  private reserveReached: { readonly kind: BudgetKind; readonly limit: number; readonly keep: number } | undefined;
   private answering = false;
 
   constructor(
@@ -213,8 +215,11 @@ export class RunBudget {
    * (`settings.maxTokens`, else the largest output of the run so far).
    */
   private checkReserve(modelId: string | undefined, request: ModelRequest | undefined): void {
-    const reserve = this.reserve();
     const used = this.used();
+    // Once one call was refused, no work call goes on (a smaller one would fit, but the steps are stopping).
+    const reached = this.reserveReached;
+    if (reached) throw new BudgetExceededError(reached.kind, reached.limit, used[AMOUNT_OF[reached.kind]], reached.keep);
+    const reserve = this.reserve();
     const forecast: Required<BudgetAmounts> = {
       tokens: request ? estimateTokens(requestChars(request)) + (request.settings?.maxTokens ?? this.largestOutput) : 0,
       cost: this.estimate(modelId, request, this.largestOutput),
@@ -228,7 +233,7 @@ export class RunBudget {
       // Model calls and time: the call starts only below limit − reserve; tokens and cost: it must end there.
       const over = a === 'modelCalls' || a === 'timeMs' ? used[a] >= limit - keep : used[a] + forecast[a] > limit - keep;
       if (over) {
-        this.reserveReached = true;
+        this.reserveReached = { kind: LIMIT_OF[a], limit, keep };
         throw new BudgetExceededError(LIMIT_OF[a], limit, used[a], keep);
       }
     }

@@ -155,6 +155,7 @@ function nestedBudget(budget: RunBudget, prefix: string, label: string | undefin
   view.view = () => budget.view();
   view.underReserve = () => budget.underReserve();
   view.beginAnswer = () => budget.beginAnswer();
+  view.answerOutputCap = (request, modelId) => budget.answerOutputCap(request, modelId);
   view.beforeModelCall = (modelId, request) => {
     budget.beforeModelCall(modelId, request);
     own.modelCalls++;
