@@ -5,12 +5,16 @@ import type { PlanReviewPayload } from '@replan/planexecute';
 import { renderRun } from '@replan/planexecute/terminal';
 import { collect, planCall, respondCall } from './support.js';
 import { processOn, removeStores, reviewOf } from './review-support.js';
+import { diffByContent, diffById } from '../src/review/plan-diff.js';
 
 afterEach(removeStores);
 
 function capture() {
   let text = '';
-  return { out: { write: (t: string) => void (text += t) }, lines: () => text.split('\n') };
+  const write = (t: string) => {
+    text += t;
+  };
+  return { out: { write }, lines: () => text.split('\n') };
 }
 
 const limits = { maxModelCalls: 10, maxTokens: 5000, onExhausted: 'answer', reserve: { tokens: 1000 } } as const;
@@ -71,5 +75,12 @@ describe('plan review: the forecast against the budget', () => {
     });
     expect(result).toMatchObject({ partial: true, notRun: ['find b'] });
     expect(lines()).toContain('   partial: the budget ran low; not run: find b');
+  });
+
+  it('a revision that only re-estimates a step changes nothing in the review diff', () => {
+    const step = { id: 'b', task: 'task b', dependsOn: [], estimate: { tokens: 100 } };
+    expect(diffById([step], [{ ...step, estimate: { tokens: 900 } }], new Map())).toEqual({ added: [], removed: [], changed: [] });
+    expect(diffById([step], [{ ...step, task: 'task b, again' }], new Map()).changed).toHaveLength(1);
+    expect(diffByContent([{ task: 'x', estimate: { tokens: 1 } }], [{ task: 'x' }])).toEqual({ added: [], removed: [], changed: [] });
   });
 });
