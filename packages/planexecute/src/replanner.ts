@@ -95,7 +95,9 @@ function finalAnswerOf(args: unknown): FinalAnswer {
 }
 
 /**
- * The replanner: one model call (plus repairs) offering `plan` and `respond`. It appends the step
+ * The replanner: one model call (plus repairs) offering `plan` and `respond` — only `respond` once
+ * the run's budget is under its reserve (`limits.onExhausted: 'answer'`): then it answers from the
+ * steps done, and the answer is `partial` with the plan's steps `notRun`. It appends the step
  * just executed to `ExecutedSteps` in the same event that stores the new `Plan` (tagged
  * `revised-plan`) or the final answer (tagged `answer`, with `actions.final` and `exitLoop`), so a
  * retried or resumed replanner never appends twice: once that event is stored it does nothing.
