@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BudgetExceededError, ConfigurationError, ReActAgent, Runner } from '@replan/core';
+import { BudgetExceededError, ConfigurationError, ReActAgent, Runner, userMessage } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
@@ -82,6 +82,34 @@ describe("limits.onExhausted: 'answer' (linear plans)", () => {
     const plain = harness({ planner: [planCall(['find a'])], executor: ['a is 1'], replanner: [respondCall('a is 1')] });
     await collect(plain.runner.run({ userId: 'u', input: 'go' }));
     expect(allText(plain.planner.requests[0])).not.toContain('BUDGET');
+  });
+
+  it('a custom buildInput gets the budget with the time figures the default prompt leaves out', async () => {
+    const seen: unknown[] = [];
+    const planner = new ScriptedModel({ responses: [planCall(['find a'])] });
+    const agent = createPlanExecuteAgent({
+      planner: createPlanner({
+        model: planner,
+        buildInput: (input) => {
+          seen.push(input.budget);
+          return [userMessage('plan it')];
+        },
+      }),
+      executor: createExecutor({ model: new ScriptedModel({ responses: ['a is 1'] }) }),
+      replanner: createReplanner({
+        model: new ScriptedModel({ responses: [respondCall('a is 1')] }),
+        buildInput: (input) => {
+          seen.push(input.budget);
+          return [userMessage('decide')];
+        },
+      }),
+    });
+    await collect(runnerFor(agent).runner.run({ userId: 'u', input: 'go', limits: { timeoutMs: 60_000, maxModelCalls: 9 } }));
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toMatchObject({ limits: { timeMs: 60_000, modelCalls: 9 }, used: { modelCalls: 0 }, onExhausted: 'stop' });
+    const later = seen[1] as { used: { timeMs: number; modelCalls: number }; left: { timeMs: number } };
+    expect(later.used.modelCalls).toBe(2);
+    expect(later.used.timeMs + later.left.timeMs).toBe(60_000);
   });
 
   it('tokens: the answer is capped to what is left; overshoot past maxTokens is 0', async () => {
