@@ -1,4 +1,5 @@
 import type { BudgetView } from '@replan/core';
+import { BUDGET_AMOUNTS } from './step-estimate.js';
 
 const fmt = (a: string, n: number) =>
   a === 'cost' ? `$${n.toFixed(4)}` : a === 'timeMs' ? `${Math.round(n / 1000)} s` : String(Math.round(n));
@@ -11,7 +12,7 @@ const NAMES = { tokens: 'tokens', cost: 'cost', modelCalls: 'model calls', timeM
  */
 export function formatBudget(budget: BudgetView): string {
   const lines: string[] = [];
-  for (const a of ['tokens', 'cost', 'modelCalls', 'timeMs'] as const) {
+  for (const a of BUDGET_AMOUNTS) {
     const limit = budget.limits[a];
     if (limit === undefined) continue;
     if (a === 'timeMs') {

@@ -1,5 +1,5 @@
 import type { BudgetView } from '@replan/core';
-import { stepEstimateSchema } from './step-estimate.js';
+import { BUDGET_AMOUNTS, stepEstimateSchema } from './step-estimate.js';
 
 /** Amounts of tokens, cost, model calls and time (the shape of `BudgetView.limits`). */
 export type BudgetAmounts = BudgetView['limits'];
@@ -16,8 +16,6 @@ export interface PlanForecast {
   readonly unestimated: number;
   readonly steps: number;
 }
-
-const AMOUNTS = ['tokens', 'cost', 'modelCalls', 'timeMs'] as const;
 
 /** Each step's estimate, in plan order: a step object's `estimate`, else the plan's `estimates[i]`. */
 export function stepEstimates(plan: unknown): (BudgetAmounts | undefined)[] {
@@ -36,13 +34,13 @@ export function planForecast(plan: unknown, budget: BudgetView | undefined): Pla
   if (!budget) return undefined;
   const estimates = stepEstimates(plan);
   const estimate: Record<string, number> = {};
-  for (const e of estimates) for (const a of AMOUNTS) if (e?.[a] !== undefined) estimate[a] = (estimate[a] ?? 0) + e[a];
+  for (const e of estimates) for (const a of BUDGET_AMOUNTS) if (e?.[a] !== undefined) estimate[a] = (estimate[a] ?? 0) + e[a];
   const available: Record<string, number> = {};
-  for (const a of AMOUNTS) {
+  for (const a of BUDGET_AMOUNTS) {
     const left = budget.left[a];
     if (left !== undefined) available[a] = Math.max(0, left - (budget.reserve?.[a] ?? 0));
   }
-  const fits = AMOUNTS.every((a) => estimate[a] === undefined || available[a] === undefined || estimate[a] <= available[a]);
+  const fits = BUDGET_AMOUNTS.every((a) => estimate[a] === undefined || available[a] === undefined || estimate[a] <= available[a]);
   const unestimated = estimates.filter((e) => e === undefined).length;
   return { estimate, available, fits, unestimated, steps: estimates.length };
 }

@@ -13,3 +13,6 @@ export const stepEstimateSchema = z
     timeMs: z.number().nonnegative().optional(),
   })
   .describe('Optional: what this step is likely to use (tokens, cost, modelCalls, timeMs), to forecast the plan against the budget.');
+
+/** The amounts a budget counts, in the order prompts and reviews show them. */
+export const BUDGET_AMOUNTS = ['tokens', 'cost', 'modelCalls', 'timeMs'] as const;
