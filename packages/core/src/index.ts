@@ -98,6 +98,7 @@ export { Runner } from './runner/runner.js';
 export type { RunnerOptions, RunOptions, ResumeOptions } from './runner/run-options.js';
 export type { Run } from './runner/run.js';
 export type { RunResult } from './events/run-result.js';
+export type { BudgetView } from './invocation/run-limits.js';
 export type { Guardrail, Guardrails } from './invocation/guardrail.js';
 export type { GuardrailTrip } from './events/guardrail-verdict.js';
 export { GuardrailError } from './guardrails/guardrail-error.js';

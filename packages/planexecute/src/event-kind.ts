@@ -2,6 +2,7 @@ import type { AgentEvent, EventError, FinalAnswer } from '@replan/core';
 import type { ExecutedGraphStep, ExecutedStep, PlanExecuteKeys } from './base/session-keys.js';
 import type { GraphStep } from './graph/graph-plan.js';
 import type { PlanDiff } from './review/plan-diff.js';
+import type { PlanForecast } from './budget/plan-forecast.js';
 import type { PlanReviewPayload } from './review/plan-review-answer.js';
 import { planReviewKeys } from './review/review-keys.js';
 import { tagOf } from './base/event-tags.js';
@@ -57,6 +58,8 @@ export type PlanExecuteEventKind<Plan = unknown> =
       readonly plan: Plan;
       readonly diff?: PlanDiff;
       readonly reason?: string;
+      /** The plan's forecast against the run's budget, when the run has limits. */
+      readonly forecast?: PlanForecast;
     }
   /** A reviewed plan approved as written (`answer: 'approve'`) or replaced by an edit (`answer: 'edit'`); `plan` is the one that runs. */
   | { readonly kind: 'plan-reviewed'; readonly answer: 'approve' | 'edit'; readonly plan: Plan }
@@ -162,7 +165,7 @@ export function planExecuteEventKind(event: AgentEvent, agent?: PlanExecuteAgent
     case 'plan-review': {
       const interrupt = event.actions?.interrupt;
       if (!interrupt) return undefined;
-      const { role, agent: writer, plan, diff, reason } = interrupt.payload as PlanReviewPayload;
+      const { role, agent: writer, plan, diff, reason, forecast } = interrupt.payload as PlanReviewPayload;
       return {
         kind: 'plan-review',
         interruptId: interrupt.id,
@@ -171,6 +174,7 @@ export function planExecuteEventKind(event: AgentEvent, agent?: PlanExecuteAgent
         plan,
         ...(diff ? { diff } : {}),
         ...(reason ? { reason } : {}),
+        ...(forecast ? { forecast } : {}),
       };
     }
     case 'plan-reviewed':

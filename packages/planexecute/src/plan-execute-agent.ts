@@ -200,6 +200,8 @@ export function createPlanExecuteAgent(options: PlanExecuteAgentOptions<z.ZodTyp
     storeStructured: (replanner as { readonly structuredAnswer?: boolean }).structuredAnswer ?? true,
     answerAuthor: replanner.name,
     guardrails: options.guardrails,
+    // A replanner of one's own does not know to answer from partial work: 'answer' runs are refused.
+    answersOnExhausted: isPlanPart(given.replanner),
   });
 }
 

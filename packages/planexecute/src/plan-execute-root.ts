@@ -46,6 +46,8 @@ export interface PlanExecuteRootOptions {
   /** The agent whose `final` is the answer (the replanner). */
   readonly answerAuthor: string;
   readonly guardrails?: Guardrails | undefined;
+  /** True when the replanner is ours: it answers from the steps done when the budget runs low. */
+  readonly answersOnExhausted: boolean;
 }
 
 /**
@@ -59,6 +61,8 @@ export class PlanExecuteAgent<Plan = unknown> extends SequentialAgent {
   readonly keys: PlanExecuteKeys;
   /** Where the answer is stored in state, if anywhere. */
   readonly outputKey: string | undefined;
+  /** True when its replanner answers from the steps done once the budget runs low (`limits.onExhausted: 'answer'`). */
+  readonly answersOnExhausted: boolean;
   /** Type only: the plan type inferred from `planSchema` (never set at run time). */
   declare readonly planType?: Plan;
   private readonly storeStructured: boolean;
@@ -85,6 +89,7 @@ export class PlanExecuteAgent<Plan = unknown> extends SequentialAgent {
     this.storeStructured = options.storeStructured;
     this.answerAuthor = options.answerAuthor;
     this.loopName = options.loop.name;
+    this.answersOnExhausted = options.answersOnExhausted;
   }
 
   override async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {

@@ -150,7 +150,13 @@ export class Planner<S extends z.ZodType | undefined = undefined> implements Pla
   /** The conversation planned for and the first request (prompt, forced tool, settings). @internal */
   async firstRequest(ctx: InvocationContext): Promise<{ userInput: readonly Message[]; request: ModelRequest }> {
     const userInput = conversationOf(ctx);
-    const input: PlannerPromptInput = { userInput, state: ctx.state, ...(this.options.tools ? { tools: this.options.tools } : {}) };
+    const budget = ctx.services.budget.view();
+    const input: PlannerPromptInput = {
+      userInput,
+      state: ctx.state,
+      ...(this.options.tools ? { tools: this.options.tools } : {}),
+      ...(budget ? { budget } : {}),
+    };
     const messages = this.options.buildInput
       ? await this.options.buildInput(input)
       : formatPlannerPrompt(input, this.options.instruction ?? this.mode.prompts.planner.system);

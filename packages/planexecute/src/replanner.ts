@@ -8,6 +8,7 @@ import {
   type InvocationContext,
   type Message,
   type Middleware,
+  type ModelRequest,
   type ModelSettings,
   type ToolSpec,
 } from '@replan/core';
@@ -28,6 +29,9 @@ import type { PlanMode, ReplannerInputOptions, ReplannerTurnInput } from './mode
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
 import { stepResultsCap } from './base/step-result-cap.js';
+import { stepsOf } from './base/plan-schema.js';
+import { formatPlanJson } from './base/prompts.js';
+import { budgetAnswerRequest, isReserveStop, mustAnswer } from './budget/budget-answer.js';
 
 export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
   readonly model: ChatModel;
@@ -91,7 +95,9 @@ function finalAnswerOf(args: unknown): FinalAnswer {
 }
 
 /**
- * The replanner: one model call (plus repairs) offering `plan` and `respond`. It appends the step
+ * The replanner: one model call (plus repairs) offering `plan` and `respond` — only `respond` once
+ * the run's budget is under its reserve (`limits.onExhausted: 'answer'`): then it answers from the
+ * steps done, and the answer is `partial` with the plan's steps `notRun`. It appends the step
  * just executed to `ExecutedSteps` in the same event that stores the new `Plan` (tagged
  * `revised-plan`) or the final answer (tagged `answer`, with `actions.final` and `exitLoop`), so a
  * retried or resumed replanner never appends twice: once that event is stored it does nothing.
@@ -112,6 +118,7 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
   /** True when its answer's structured value is the answer (a `respondSchema` of its own), false when the text is. */
   readonly structuredAnswer: boolean;
   private readonly tools: readonly ToolSpec[];
+  private readonly respondTool: ToolSpec;
   private readonly checkPlan: PlanCheck | undefined;
   private readonly inputOptions: ReplannerInputOptions;
 
@@ -139,14 +146,15 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
       buildInput: options.buildInput as ReplannerInputOptions['buildInput'],
       buildGraphInput: options.buildGraphInput,
     };
-    this.tools = [planToolFor(this.planSchema, `Replanner "${this.name}"`), respondToolFor(this.respondSchema)];
+    this.respondTool = respondToolFor(this.respondSchema);
+    this.tools = [planToolFor(this.planSchema, `Replanner "${this.name}"`), this.respondTool];
   }
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     if (ctx.ownEvents().some((e) => tagOf(e) === 'revised-plan' || tagOf(e) === 'answer')) return;
-    const { decided, input } = yield* this.turn(ctx, {});
+    const { decided, input, notRun } = yield* this.turn(ctx, {});
     const { decision: value, response } = decided;
-    const meta = { contextPolicy: input.contextPolicy };
+    const meta = { contextPolicy: input.contextPolicy, ...(notRun ? { budget: 'answer' } : {}) };
     const usage = response.usage ? { usage: response.usage } : {};
     // Only the step just run is stored (stateAppend), never the whole list again.
     const stateAppend = input.appended.length ? { stateAppend: { [this.keys.ExecutedSteps]: input.appended } } : {};
@@ -159,7 +167,8 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
       yield tagged(event, 'revised-plan', meta);
       return;
     }
-    const final = finalAnswerOf(value.args);
+    // Answered because the budget ran low: the run's result says so, and which steps did not run.
+    const final: FinalAnswer = notRun ? { ...finalAnswerOf(value.args), partial: true, notRun } : finalAnswerOf(value.args);
     // The answer as text (keeping the model's reasoning blocks), never the raw tool-call JSON.
     const message: Message = { role: 'assistant', content: [...reasoningOf(response.message), textBlock(final.text)] };
     yield tagged(ctx.event({ message, ...usage, actions: { final, exitLoop: true, ...stateAppend } }), 'answer', meta);
@@ -170,12 +179,35 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
     return (yield* this.turn(ctx, how)).decided;
   }
 
-  /** One decision and the input it was made from (what `run` appends and records). */
+  /**
+   * One decision and the input it was made from (what `run` appends and records). With
+   * `limits.onExhausted: 'answer'`, once what is left is under the reserve (before the call, or
+   * when the call is refused for it), the decision is the answer from the steps done, and `notRun`
+   * lists the plan's steps that did not run.
+   */
   private async *turn(
     ctx: InvocationContext,
     how: DecideOptions,
-  ): AsyncGenerator<AgentEvent, { decided: Decided; input: ReplannerTurnInput }, undefined> {
+  ): AsyncGenerator<AgentEvent, { decided: Decided; input: ReplannerTurnInput; notRun?: readonly unknown[] }, undefined> {
     const input = await this.mode.replannerInput(ctx, this.inputOptions);
+    const budget = ctx.services.budget;
+    if (!mustAnswer(budget))
+      try {
+        return { decided: yield* this.decision(ctx, how, input, false), input };
+      } catch (error) {
+        if (!isReserveStop(error)) throw error;
+      }
+    const notRun = input.notRun ?? stepsOf(ctx.state[this.keys.Plan]);
+    return { decided: yield* this.decision(ctx, how, input, notRun), input, notRun };
+  }
+
+  /** One model decision (plus repairs): a revision or the answer; only the answer, from the reserve, when `notRun` is given. */
+  private async *decision(
+    ctx: InvocationContext,
+    how: DecideOptions,
+    input: ReplannerTurnInput,
+    notRun: readonly unknown[] | false,
+  ): AsyncGenerator<AgentEvent, Decided, undefined> {
     const own = (m: Message): Parsed<PlanDecision> => {
       const parsed = parseReplannerAnswer(m, this.planSchema, this.respondSchema);
       if (!parsed.ok) return parsed;
@@ -183,22 +215,34 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
       const problem = this.mode.validate(parsed.value.plan, input.finished);
       return problem === undefined ? { ok: true, value: { kind: 'plan', plan: parsed.value.plan } } : { ok: false, problem };
     };
+    const request: ModelRequest = {
+      // After a rejected revision (plan review), the reviewer's feedback comes last.
+      messages: [...input.messages, ...reviewFeedbackMessages(ctx, this.keys)],
+      tools: this.tools,
+      toolChoice: 'required',
+      ...(this.options.settings ? { settings: this.options.settings } : {}),
+    };
+    const answerOnly = (m: Message): Parsed<PlanDecision> => {
+      const parsed = own(m);
+      return !parsed.ok || parsed.value.kind === 'answer'
+        ? parsed
+        : { ok: false, problem: 'the budget is used up: call "respond", not "plan"' };
+    };
+    const parse = notRun ? answerOnly : own;
     const { value, response } = yield* decisionCall<PlanDecision>(ctx, {
       model: this.options.model,
-      request: {
-        // After a rejected revision (plan review), the reviewer's feedback comes last.
-        messages: [...input.messages, ...reviewFeedbackMessages(ctx, this.keys)],
-        tools: this.tools,
-        toolChoice: 'required',
-        ...(this.options.settings ? { settings: this.options.settings } : {}),
-      },
-      parse: how.parse ? (m) => (how.parse as NonNullable<DecideOptions['parse']>)(m, own(m)) : own,
+      request: notRun
+        ? budgetAnswerRequest(ctx.services.budget, request, this.respondTool, formatPlanJson(notRun), this.options.model.id)
+        : request,
+      parse: how.parse ? (m) => (how.parse as NonNullable<DecideOptions['parse']>)(m, parse(m)) : parse,
       ...this.checkOption(ctx),
-      repairHint: 'Call exactly one tool: "respond" with the final answer, or "plan" with the steps still to do.',
+      repairHint: notRun
+        ? 'Call "respond" once with the final answer from the completed steps.'
+        : 'Call exactly one tool: "respond" with the final answer, or "plan" with the steps still to do.',
       ...(this.options.maxRepairs !== undefined ? { maxRepairs: this.options.maxRepairs } : {}),
       ...(how.call ? { call: how.call } : this.options.middleware ? { middleware: this.options.middleware } : {}),
     });
-    return { decided: { decision: value, response, userInput: readExecutionState(ctx.state, this.keys).userInput }, input };
+    return { decision: value, response, userInput: readExecutionState(ctx.state, this.keys).userInput };
   }
 
   /** The decision's `check` when there is a `checkPlan`: revisions are checked, answers are not. */

@@ -24,8 +24,14 @@ declare const event: AgentEvent;
 
 describe('plan types', () => {
   test('the default and graph plans', () => {
-    expectTypeOf<DefaultPlan>().toEqualTypeOf<{ steps: string[] }>();
-    expectTypeOf<GraphStep>().toEqualTypeOf<{ id: string; task: string; dependsOn: string[] }>();
+    type Estimate = {
+      tokens?: number | undefined;
+      cost?: number | undefined;
+      modelCalls?: number | undefined;
+      timeMs?: number | undefined;
+    };
+    expectTypeOf<DefaultPlan>().toEqualTypeOf<{ steps: string[]; estimates?: Estimate[] | undefined }>();
+    expectTypeOf<GraphStep>().toEqualTypeOf<{ id: string; task: string; dependsOn: string[]; estimate?: Estimate | undefined }>();
     expectTypeOf<GraphPlan>().toEqualTypeOf<{ steps: GraphStep[] }>();
   });
 

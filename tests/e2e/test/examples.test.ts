@@ -12,6 +12,11 @@ const examples = readdirSync(new URL('../../../examples/', import.meta.url), { w
 // packages (`pnpm test` builds first), as a user runs them.
 /** Lines an example must print: its answers follow what its tools returned, a refusal included. */
 const TRUTHS: Record<string, readonly string[]> = {
+  'budget-answer': [
+    "onExhausted 'answer', at most 7 model calls: completed after 7 calls",
+    'answer: Prices found: laptop: 1290 EUR, monitor: 240 EUR.',
+    'partial: not run: Look up the price of the keyboard. | Look up the price of the desk.',
+  ],
   'durable-resume': [
     'resume with approval: completed — Done: sent 250 EUR to ACME.',
     'resume with a refusal: completed — Nothing was done: The user rejected this call of "transfer": wrong month.',

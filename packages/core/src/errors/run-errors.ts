@@ -26,16 +26,25 @@ export class RunAbortedError extends ReplanError {
 
 export type BudgetKind = 'maxModelCalls' | 'maxTokens' | 'timeoutMs' | 'maxCost';
 
-/** A run limit was reached. The session is left resumable (with a new budget). */
+/**
+ * A run limit was reached. The session is left resumable (with a new budget). With
+ * `limits.onExhausted: 'answer'`, `reserve` is set when the call was refused for eating into the
+ * reserve kept for the answer (the limit itself still had room): the plan–execute agent then stops
+ * starting work and answers.
+ */
 export class BudgetExceededError extends ReplanError {
   constructor(
     readonly budget: BudgetKind,
     readonly limit: number,
     readonly used: number,
+    readonly reserve?: number,
   ) {
     super(
-      `Run budget "${budget}" exceeded (limit ${limit}, used ${used}). ` +
-        'The session is stored; resume it with a higher limit to continue.',
+      reserve === undefined
+        ? `Run budget "${budget}" exceeded (limit ${limit}, used ${used}). ` +
+            'The session is stored; resume it with a higher limit to continue.'
+        : `Run budget "${budget}": used ${used} of ${limit}, and the rest down to the reserve of ${reserve} is kept for the answer (limits.onExhausted: 'answer'). ` +
+            'Raise the limit or lower limits.reserve for more work before the answer.',
     );
   }
 }

@@ -25,6 +25,10 @@ export interface FinalAnswer {
   readonly text: string;
   /** A structured answer (`outputSchema`, or a plan-execute `respond` call), when there is one. */
   readonly structured?: unknown;
+  /** The answer was given from partial work when the budget ran low (`limits.onExhausted: 'answer'`). */
+  readonly partial?: boolean;
+  /** With `partial`: the work not done (a plan–execute agent's steps not run), as the agent wrote it. */
+  readonly notRun?: readonly unknown[];
 }
 
 /**

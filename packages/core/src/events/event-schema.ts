@@ -119,7 +119,15 @@ export const agentEventSchema = z
           .optional(),
         resumeValues: z.record(z.string(), z.unknown()).optional(),
         agentState: z.record(z.string(), z.unknown()).optional(),
-        final: z.object({ text: z.string(), structured: z.unknown().optional() }).loose().optional(),
+        final: z
+          .object({
+            text: z.string(),
+            structured: z.unknown().optional(),
+            partial: z.boolean().optional(),
+            notRun: z.array(z.unknown()).optional(),
+          })
+          .loose()
+          .optional(),
         invocationEnd: z.object({ status: z.string(), output: z.string().optional() }).loose().optional(),
         compaction: z
           .object({ through: z.string(), summary: z.string(), tokensBefore: z.number(), tokensAfter: z.number() })

@@ -31,6 +31,13 @@ export interface RunResult {
   readonly output: string | undefined;
   /** The structured answer, when the final agent produced one. */
   readonly structured?: unknown;
+  /**
+   * True when the answer was given from partial work because the budget ran low
+   * (`limits.onExhausted: 'answer'`): the run completed, but `notRun` lists what it did not do.
+   */
+  readonly partial?: boolean;
+  /** With `partial`: the steps not run (a plan–execute agent's plan steps, as written), in plan order. */
+  readonly notRun?: readonly unknown[];
   readonly sessionId: string;
   readonly invocationId: string;
   /** Open interrupts to answer with `runner.resume({ values })` (status `interrupted`). */

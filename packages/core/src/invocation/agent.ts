@@ -13,6 +13,12 @@ export interface Agent extends RunnableAgent {
   readonly subAgents?: readonly Agent[];
   /** Checks on the run's input and final output, applied by the runner when this agent is the one a run starts. */
   readonly guardrails?: Guardrails | undefined;
+  /**
+   * True when this agent, as the one a run starts, can answer from partial work when the budget runs
+   * low (`limits.onExhausted: 'answer'`; a plan–execute agent with its own replanner). A run with
+   * `'answer'` refuses any other root agent (`ConfigurationError`): it would only stop earlier.
+   */
+  readonly answersOnExhausted?: boolean;
   run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined>;
   /**
    * Checks an answer to an interrupt this agent stored (`interrupt.path` is this agent's path)

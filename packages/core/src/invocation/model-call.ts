@@ -184,6 +184,7 @@ function beginModelCall(ctx: InvocationContext, model: ChatModel, request: Model
         path: ctx.path,
         label: ctx.label?.id,
         latencyMs: Date.now() - started,
+        ...(ctx.agent.operation === 'plan' ? { plan: true } : {}),
       });
       // The event storing this response gets meta.model and meta.request (ctx.event).
       const memo = ctx.modelCalls;

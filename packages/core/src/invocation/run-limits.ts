@@ -1,4 +1,5 @@
-import { BudgetExceededError } from '../errors/run-errors.js';
+import { BudgetExceededError, type BudgetKind } from '../errors/run-errors.js';
+import { checkRunLimits, LIMIT_OF } from './run-limits-check.js';
 import type { ModelRequest } from '../models/chat-model.js';
 import { addUsage, emptyUsage, type Usage } from '../models/usage.js';
 import { estimateTokens, requestChars } from '../observe/request-size.js';
@@ -20,7 +21,52 @@ export interface RunLimits {
   readonly maxCost?: number;
   /** Prices per model id for this run, over the runner's `prices` (model by model). */
   readonly prices?: PriceTable;
+  /**
+   * What happens when the budget runs low. `'stop'` (default): the run ends `budget_exceeded` at a
+   * limit, resumable. `'answer'`: once what is left of a limit falls to its `reserve`, no new step
+   * starts (running steps stop at their next model call) and the plan–execute replanner answers from
+   * the steps done, within the reserve: the run completes with `RunResult.partial: true` and
+   * `notRun`. The reserve comes out of the limits, never on top of them. Needs a root agent that can
+   * answer from partial work (a plan–execute agent with its own replanner); any other is refused
+   * with a `ConfigurationError` at run start.
+   */
+  readonly onExhausted?: 'stop' | 'answer';
+  /**
+   * With `onExhausted: 'answer'`: what to keep for the answer, per limit that is set (a reserve for
+   * a limit that is not set, or one at or above its limit, is a `ConfigurationError`). Default, for
+   * each limit set: one model call; 1.5× the tokens, cost and time of the largest planner or
+   * replanner call of the run so far (the answer's prompt is the replanner's, grown by the newest
+   * results); 0 before the first of them.
+   */
+  readonly reserve?: BudgetAmounts;
 }
+
+/** Amounts of what a run's budget counts: tokens (input + output), cost, model calls, wall time. */
+export interface BudgetAmounts {
+  readonly tokens?: number;
+  readonly cost?: number;
+  readonly modelCalls?: number;
+  readonly timeMs?: number;
+}
+
+/**
+ * A run's budget as the planner and replanner see it (`budget` in their inputs): the limits that
+ * are set, what the run used of them and what is left, and with `onExhausted: 'answer'` the
+ * reserve kept for the answer. Only the limits that are set appear.
+ */
+export interface BudgetView {
+  readonly limits: BudgetAmounts;
+  readonly used: BudgetAmounts;
+  readonly left: BudgetAmounts;
+  readonly reserve?: BudgetAmounts;
+  readonly onExhausted: 'stop' | 'answer';
+}
+
+type Amount = keyof BudgetAmounts;
+const AMOUNTS = Object.keys(LIMIT_OF) as Amount[];
+const AMOUNT_OF = Object.fromEntries(AMOUNTS.map((a) => [LIMIT_OF[a], a])) as Record<BudgetKind, Amount>;
+/** The default reserve is this many times the largest planner or replanner call so far. */
+const RESERVE_GROWTH = 1.5;
 
 /** Where a model call was made, for the breakdown. */
 export interface CallSite {
@@ -28,6 +74,8 @@ export interface CallSite {
   /** The work label's id (`ctx.withLabel`), when the call was made under one. */
   readonly label?: string | undefined;
   readonly latencyMs: number;
+  /** A planner or replanner turn (`operation: 'plan'`): the default reserve is sized from these. */
+  readonly plan?: boolean;
 }
 
 /** Counts a run's model calls, tokens and cost against its limits. */
@@ -36,14 +84,23 @@ export class RunBudget {
   usage: Usage = emptyUsage();
   cost = 0;
   readonly prices: PriceTable | undefined;
+  /** When the run (or resume) started: `timeoutMs` and the time figures count from here. */
+  readonly startedAt = Date.now();
   private readonly byAgent = new UsageTally();
   private readonly byLabel = new UsageTally();
+  // What sizes the default reserve and the token forecast (see `reserve`, `checkReserve`).
+  private readonly largestPlanCall = { tokens: 0, cost: 0, latencyMs: 0 };
+  private largestOutput = 0;
+  /** The first refusal for the reserve: every work call after it is refused too (see `checkReserve`). */
+  private reserveReached: { readonly kind: BudgetKind; readonly limit: number; readonly keep: number } | undefined;
+  private answering = false;
 
   constructor(
     readonly limits: RunLimits = {},
     runnerPrices?: PriceTable,
   ) {
     checkPriceTable(limits.prices, 'limits.prices');
+    checkRunLimits(limits);
     this.prices = runnerPrices && limits.prices ? { ...runnerPrices, ...limits.prices } : (limits.prices ?? runnerPrices);
   }
 
@@ -61,7 +118,134 @@ export class RunBudget {
       const next = this.cost + this.estimate(modelId, request);
       if (this.cost >= maxCost || next > maxCost) throw new BudgetExceededError('maxCost', maxCost, next);
     }
+    if (this.answering) this.checkAnswerFits(request);
+    else if (this.answers) this.checkReserve(modelId, request);
     this.modelCalls++;
+  }
+
+  /** True with `onExhausted: 'answer'`. */
+  get answers(): boolean {
+    return this.limits.onExhausted === 'answer';
+  }
+
+  /** What the run used so far of each amount (time since `startedAt`). */
+  used(): Required<BudgetAmounts> {
+    const tokens = this.usage.inputTokens + this.usage.outputTokens;
+    return { tokens, cost: this.cost, modelCalls: this.modelCalls, timeMs: Date.now() - this.startedAt };
+  }
+
+  /** The reserve per limit that is set (see `RunLimits.reserve`); empty unless `onExhausted: 'answer'`. */
+  reserve(): BudgetAmounts {
+    if (!this.answers) return {};
+    const given = this.limits.reserve ?? {};
+    const largest = this.largestPlanCall;
+    const defaults: Required<BudgetAmounts> = {
+      tokens: Math.ceil(largest.tokens * RESERVE_GROWTH),
+      cost: largest.cost * RESERVE_GROWTH,
+      modelCalls: 1,
+      timeMs: Math.ceil(largest.latencyMs * RESERVE_GROWTH),
+    };
+    const out: Record<string, number> = {};
+    for (const a of AMOUNTS) if (this.limits[LIMIT_OF[a]] !== undefined) out[a] = given[a] ?? defaults[a];
+    return out;
+  }
+
+  /** The budget as the planner and replanner see it; undefined when the run has no limit. */
+  view(): BudgetView | undefined {
+    const set = AMOUNTS.filter((a) => this.limits[LIMIT_OF[a]] !== undefined);
+    if (!set.length) return undefined;
+    const used = this.used();
+    const limits: Record<string, number> = {};
+    const spent: Record<string, number> = {};
+    const left: Record<string, number> = {};
+    for (const a of set) {
+      const limit = this.limits[LIMIT_OF[a]] as number;
+      limits[a] = limit;
+      spent[a] = used[a];
+      left[a] = Math.max(0, limit - used[a]);
+    }
+    const onExhausted = this.answers ? 'answer' : 'stop';
+    return { limits, used: spent, left, ...(this.answers ? { reserve: this.reserve() } : {}), onExhausted };
+  }
+
+  /**
+   * With `onExhausted: 'answer'`: true once what is left of a limit is at or under its reserve, or
+   * a call was refused for eating into it. No new step should start; the replanner answers.
+   */
+  underReserve(): boolean {
+    if (!this.answers) return false;
+    if (this.reserveReached) return true;
+    const used = this.used();
+    const reserve = this.reserve();
+    return AMOUNTS.some((a) => {
+      const limit = this.limits[LIMIT_OF[a]];
+      return limit !== undefined && limit - used[a] <= (reserve[a] ?? 0);
+    });
+  }
+
+  /**
+   * The calls from here on are the answer (`onExhausted: 'answer'`): they may spend the reserve,
+   * never past a limit. Called by the agent that answers (the plan–execute replanner).
+   */
+  beginAnswer(): void {
+    this.answering = true;
+  }
+
+  /**
+   * Tokens the answer call may write: what is left of `maxTokens` after its estimated input, and
+   * what is left of `maxCost` after pricing that input, at `modelId`'s output price (at least 1);
+   * undefined when neither limit is set.
+   */
+  answerOutputCap(request: ModelRequest, modelId?: string): number | undefined {
+    const { maxTokens, maxCost } = this.limits;
+    const input = estimateTokens(requestChars(request));
+    const caps: number[] = [];
+    if (maxTokens !== undefined) caps.push(maxTokens - this.used().tokens - input);
+    const price = modelId === undefined ? undefined : this.prices?.[modelId];
+    if (maxCost !== undefined && price && price.outputPerMillion > 0) {
+      const left = maxCost - this.cost - costOf(price, { inputTokens: input, outputTokens: 0 });
+      caps.push(Math.floor((left * 1e6) / price.outputPerMillion));
+    }
+    return caps.length ? Math.max(1, Math.min(...caps)) : undefined;
+  }
+
+  /**
+   * A work call (any but the answer) in `'answer'` mode: refused when it would leave less than the
+   * reserve. Tokens are forecast: the request's estimated input plus its output cap
+   * (`settings.maxTokens`, else the largest output of the run so far).
+   */
+  private checkReserve(modelId: string | undefined, request: ModelRequest | undefined): void {
+    const used = this.used();
+    // Once one call was refused, no work call goes on (a smaller one would fit, but the steps are stopping).
+    const reached = this.reserveReached;
+    if (reached) throw new BudgetExceededError(reached.kind, reached.limit, used[AMOUNT_OF[reached.kind]], reached.keep);
+    const reserve = this.reserve();
+    const forecast: Required<BudgetAmounts> = {
+      tokens: request ? estimateTokens(requestChars(request)) + (request.settings?.maxTokens ?? this.largestOutput) : 0,
+      cost: this.estimate(modelId, request, this.largestOutput),
+      modelCalls: 1,
+      timeMs: 0,
+    };
+    for (const a of AMOUNTS) {
+      const limit = this.limits[LIMIT_OF[a]];
+      if (limit === undefined) continue;
+      const keep = reserve[a] ?? 0;
+      // Model calls and time: the call starts only below limit − reserve; tokens and cost: it must end there.
+      const over = a === 'modelCalls' || a === 'timeMs' ? used[a] >= limit - keep : used[a] + forecast[a] > limit - keep;
+      if (over) {
+        this.reserveReached = { kind: LIMIT_OF[a], limit, keep };
+        throw new BudgetExceededError(LIMIT_OF[a], limit, used[a], keep);
+      }
+    }
+  }
+
+  /** The answer call must fit in what is left of `maxTokens`: its estimated input and output cap (the replanner sets it; `maxCost` is checked as for any call). */
+  private checkAnswerFits(request: ModelRequest | undefined): void {
+    const { maxTokens } = this.limits;
+    if (maxTokens === undefined || !request) return;
+    const tokens = this.used().tokens;
+    const next = tokens + estimateTokens(requestChars(request)) + (request.settings?.maxTokens ?? 0);
+    if (next > maxTokens) throw new BudgetExceededError('maxTokens', maxTokens, next);
   }
 
   /** The price of a call's usage with this run's prices (0 for an unpriced model). */
@@ -74,6 +258,13 @@ export class RunBudget {
     if (usage) {
       this.usage = addUsage(this.usage, usage);
       this.cost += cost;
+      this.largestOutput = Math.max(this.largestOutput, usage.outputTokens);
+      if (site?.plan) {
+        const l = this.largestPlanCall;
+        l.tokens = Math.max(l.tokens, usage.inputTokens + usage.outputTokens);
+        l.cost = Math.max(l.cost, cost);
+        l.latencyMs = Math.max(l.latencyMs, site.latencyMs);
+      }
     }
     if (!site) return;
     this.byAgent.add(site.path, usage, cost, site.latencyMs);
@@ -84,11 +275,12 @@ export class RunBudget {
     return { byAgent: this.byAgent.toRecord(), byLabel: this.byLabel.toRecord() };
   }
 
-  private estimate(modelId: string | undefined, request: ModelRequest | undefined): number {
+  /** A call's price forecast: its estimated input and its output cap (`settings.maxTokens`, else `output`). */
+  private estimate(modelId: string | undefined, request: ModelRequest | undefined, output = 0): number {
     if (modelId === undefined || !request) return 0;
     const price = this.prices?.[modelId];
     if (!price) return 0;
     const input = estimateTokens(requestChars(request));
-    return costOf(price, { inputTokens: input, outputTokens: request.settings?.maxTokens ?? 0 });
+    return costOf(price, { inputTokens: input, outputTokens: request.settings?.maxTokens ?? output });
   }
 }

@@ -150,6 +150,12 @@ function nestedBudget(budget: RunBudget, prefix: string, label: string | undefin
     cost: { get: () => own.cost },
     modelCalls: { get: () => own.modelCalls },
   });
+  // What is left and the reserve are the parent's: the child spends from the parent's limits.
+  view.used = () => budget.used();
+  view.view = () => budget.view();
+  view.underReserve = () => budget.underReserve();
+  view.beginAnswer = () => budget.beginAnswer();
+  view.answerOutputCap = (request, modelId) => budget.answerOutputCap(request, modelId);
   view.beforeModelCall = (modelId, request) => {
     budget.beforeModelCall(modelId, request);
     own.modelCalls++;

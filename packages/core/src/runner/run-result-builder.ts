@@ -40,6 +40,7 @@ export async function buildRunResult(source: RunResultSource, end: RunEnd): Prom
     status,
     output: final?.text,
     ...(final?.structured !== undefined ? { structured: final.structured } : {}),
+    ...(final?.partial ? { partial: true, notRun: final.notRun ?? [] } : {}),
     sessionId: source.session.id,
     invocationId: source.invocationId,
     interrupts: status === 'interrupted' ? (log?.openInterrupts ?? []) : [],

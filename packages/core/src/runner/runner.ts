@@ -13,6 +13,7 @@ import { jsonStateDelta } from '../sessions/json-state.js';
 import { assertIdentifier, assertSessionKey } from '../sessions/session-key-rules.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { driveInvocation } from './drive-invocation.js';
+import { checkRunLimits } from '../invocation/run-limits-check.js';
 import { buildRunResult, type RunEnd } from './run-result-builder.js';
 import { claimSession } from './active-sessions.js';
 import { readInvocation } from './invocation-log.js';
@@ -108,6 +109,7 @@ export class Runner {
     signal: AbortSignal,
     lease: RunLease | undefined,
   ): Promise<RunResult> {
+    if (options.limits) checkRunLimits(options.limits, this.agent);
     const invocationId = this.newId();
     let input: AgentEvent = {
       id: this.newId(),
@@ -193,6 +195,7 @@ export class Runner {
     signal: AbortSignal,
     lease: RunLease | undefined,
   ): Promise<RunResult> {
+    if (options.limits) checkRunLimits(options.limits, this.agent);
     const asked = [...Object.keys(options.values ?? {}), ...Object.keys(options.approvals ?? {})];
     // A child session (agentTool) is refused before its lease is touched: nothing at all is written there.
     if (mayBeChildSessionId(key.id)) {

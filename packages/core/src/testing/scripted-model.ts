@@ -11,6 +11,7 @@ import type {
   ModelStreamPart,
 } from '../models/chat-model.js';
 import type { Usage } from '../models/usage.js';
+import { estimateTokens, requestChars } from '../observe/request-size.js';
 
 /** One scripted answer: text, a message, a whole response, an error to throw, or a function of the request. */
 export type ScriptedReply =
@@ -30,8 +31,12 @@ export interface ScriptedModelOptions {
   readonly respond?: (request: ModelRequest, call: number) => ScriptedReply | Promise<ScriptedReply>;
   /** Delay before each answer (honours the abort signal). */
   readonly latencyMs?: number | ((call: number) => number);
-  /** Usage reported with each answer that has none (default: 10 input, 5 output tokens). */
-  readonly usage?: Usage | null;
+  /**
+   * Usage reported with each answer that has none (default: 10 input, 5 output tokens).
+   * `'measured'`: the request's size and the answer's, about 4 characters a token (what budgets
+   * estimate from), the output capped at `settings.maxTokens` as a provider caps it.
+   */
+  readonly usage?: Usage | 'measured' | null;
   /** Characters per streamed text chunk (default 8). */
   readonly chunkSize?: number;
   /**
@@ -126,7 +131,7 @@ export class ScriptedModel implements ChatModel {
       throw new Error(`ScriptedModel "${this.id}": no response scripted for call #${call + 1}. Add one to responses or pass respond.`);
     while (typeof scripted === 'function') scripted = await scripted(request, call);
     if (scripted instanceof Error) throw scripted;
-    return this.normalise(scripted);
+    return this.normalise(scripted, request);
   }
 
   async *stream(request: ModelRequest, opts: ModelCallOptions = {}): AsyncIterable<ModelStreamPart> {
@@ -163,11 +168,21 @@ export class ScriptedModel implements ChatModel {
     yield { type: 'finish', response };
   }
 
-  private normalise(r: string | Message | ModelResponse): ModelResponse {
-    const usage = this.options.usage === null ? undefined : (this.options.usage ?? { inputTokens: 10, outputTokens: 5 });
+  private normalise(r: string | Message | ModelResponse, request: ModelRequest): ModelResponse {
     if (typeof r === 'string') r = reply(r);
+    const given = this.options.usage;
+    const usage =
+      given === null ? undefined : given === 'measured' ? measuredUsage(request, r) : (given ?? { inputTokens: 10, outputTokens: 5 });
     if (isResponse(r)) return r.usage || !usage ? r : { ...r, usage };
     const finishReason: FinishReason = toolCallsOf(r).length ? 'tool_calls' : 'stop';
     return usage ? { message: r, finishReason, usage } : { message: r, finishReason };
   }
+}
+
+/** `usage: 'measured'`: tokens estimated from the request and the answer, the output capped at `settings.maxTokens`. */
+function measuredUsage(request: ModelRequest, answer: Message | ModelResponse): Usage {
+  const message = isResponse(answer) ? answer.message : answer;
+  const output = estimateTokens(requestChars({ messages: [message] }));
+  const cap = request.settings?.maxTokens;
+  return { inputTokens: estimateTokens(requestChars(request)), outputTokens: cap === undefined ? output : Math.min(cap, output) };
 }

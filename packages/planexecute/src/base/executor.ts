@@ -10,6 +10,7 @@ import { asStepResult, stepOutcome, toolErrorsOf } from './step-outcome.js';
 import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutorInput, type PlanExecuteKeys } from './session-keys.js';
 import type { ExecutorOptions } from './executor-options.js';
 import type { PartBinding } from './part-scope.js';
+import { isReserveStop, mustAnswer } from '../budget/budget-answer.js';
 
 /**
  * The executor: a `ReActAgent` that runs the first step of `Plan`, its input built from
@@ -48,6 +49,7 @@ export class Executor implements Agent {
     const { executedSteps } = state;
     const steps = stepsOf(state.plan);
     if (!steps.length) return; // an empty plan: nothing to run; the replanner answers or plans again
+    if (mustAnswer(ctx.services.budget)) return; // under the reserve (onExhausted: 'answer'): no step starts, the replanner answers
     const step = steps[0];
     const context = linearExecutorContext(executedSteps, this.contextPolicy, step);
     const meta = { step, stepNumber: executedSteps.length + 1, contextPolicy: context.info };
@@ -66,6 +68,8 @@ export class Executor implements Agent {
         return;
       }
     } catch (error) {
+      // Refused for the answer's reserve: the step stops unfinished (not run); the replanner answers.
+      if (isReserveStop(error)) return;
       // A step that cannot finish is a failed step the replanner can route around (as in graph
       // mode), not the end of the run; infrastructure errors (model down, abort) still end it.
       if (!(error instanceof MaxIterationsError)) throw error;

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { ConfigurationError } from '@replan/core';
 import { toolParametersSchema } from '@replan/core/agent-kit';
+import { stepEstimateSchema } from '../budget/step-estimate.js';
 
 /** The default plan: an ordered list of steps, each a self-contained instruction. */
 export const defaultPlanSchema = z.object({
   steps: z.array(z.string()).describe('The steps still to do, in order. Each one clear, self-contained and executable on its own.'),
+  estimates: z.array(stepEstimateSchema).optional().describe('Optional: estimates[i] is what steps[i] is likely to use.'),
 });
 
 /** The default plan type. A custom `planSchema` may add fields and use objects as steps. */

@@ -1,5 +1,6 @@
 import { neutraliseMarkers, quotedBlock, quoteValue } from '@replan/core/agent-kit';
-import { systemMessage, userMessage, type Message } from '@replan/core';
+import { systemMessage, userMessage, type BudgetView, type Message } from '@replan/core';
+import { withBudget } from '../budget/budget-prompt.js';
 import type { ExecutedStep, ExecutionContext, ExecutorInput } from './session-keys.js';
 import { stepText } from './plan-schema.js';
 import { formatContextItem, formatContextView, STEP_RESULTS_PREAMBLE } from './context-policy.js';
@@ -109,11 +110,13 @@ export interface PlannerPromptInput {
    */
   readonly state?: Readonly<Record<string, unknown>>;
   readonly tools?: readonly { readonly name: string; readonly description: string }[];
+  /** The run's budget and what is left of it, when the run has limits (the default prompt shows it after the instruction). */
+  readonly budget?: BudgetView;
 }
 
 /** The planner's default messages: its system prompt, then the user's messages as they are. */
 export function formatPlannerPrompt(input: PlannerPromptInput, system = PlannerPrompt.system): Message[] {
-  return [systemMessage(fillTemplate(system, { tools: formatToolList(input.tools) })), ...input.userInput];
+  return [systemMessage(withBudget(fillTemplate(system, { tools: formatToolList(input.tools) }), input.budget)), ...input.userInput];
 }
 
 /** The executor's default messages: system prompt, the user's messages, then the step's task. */
@@ -138,5 +141,9 @@ export function formatReplannerPrompt(
     plan: formatPlanJson(input.plan),
     executedSteps: input.context ? formatContextView(input.context) : formatExecutedSteps(input.executedSteps),
   };
-  return [systemMessage(fillTemplate(system, values)), ...input.userInput, userMessage(fillTemplate(ReplannerPrompt.task ?? '', values))];
+  return [
+    systemMessage(fillTemplate(system, values)),
+    ...input.userInput,
+    userMessage(withBudget(fillTemplate(ReplannerPrompt.task ?? '', values), input.budget)),
+  ];
 }

@@ -1,4 +1,4 @@
-import type { Message } from '@replan/core';
+import type { BudgetView, Message } from '@replan/core';
 import type { ContextView } from './context-policy.js';
 import type { StepToolError } from './step-tool-error.js';
 
@@ -87,6 +87,8 @@ export interface ExecutionContext<P = unknown> {
   readonly executedSteps: readonly ExecutedStep[];
   /** What the `contextPolicy` lets the prompt show of `executedSteps` (set by the agents). */
   readonly context?: ContextView;
+  /** Replanner: the run's budget and what is left of it, when the run has limits (the default prompt shows it). */
+  readonly budget?: BudgetView;
 }
 
 /** The executor's input: the execution context plus the step to run now. */

@@ -12,6 +12,7 @@ import { formatGraphStepPrompt, insertedResult, type GraphStepInput } from './gr
 import { scheduleGraph, type ScheduleOptions } from './graph-scheduler.js';
 import { graphPlanProblems, InvalidPlanGraphError } from './graph-validation.js';
 import { substituteReferences } from '../base/step-references.js';
+import { mustAnswer } from '../budget/budget-answer.js';
 
 /** The graph executor's options: the executor's, with the graph step input builder as `buildInput`. */
 export interface GraphExecutorOptions extends Omit<ExecutorOptions, 'buildInput' | 'buildGraphInput'> {
@@ -87,6 +88,7 @@ export class GraphExecutor implements Agent {
       ...graph,
       concurrency: this.stepConcurrency,
       signal: ctx.signal,
+      underReserve: () => mustAnswer(ctx.services.budget),
       runStep: (step, signal) => this.runStep(ctx, step, signal, contexts),
     });
     for await (const d of deliveries) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stepEstimateSchema } from '../budget/step-estimate.js';
 
 /** A step id: letters, digits and `_` only, so a `$id` reference ends where the id ends. */
 export const STEP_ID_PATTERN = /^[A-Za-z0-9_]+$/;
@@ -15,6 +16,7 @@ export const graphStepSchema = z.object({
     .describe(
       'Ids of the steps whose results this step needs; [] when it needs none. Steps without a dependency between them run at the same time.',
     ),
+  estimate: stepEstimateSchema.optional(),
 });
 
 /**

@@ -1,5 +1,7 @@
 import { QUOTE_BEGIN, QUOTE_END, quotePreamble, quoteValue } from '@replan/core/agent-kit';
 import { systemMessage, userMessage, type Message } from '@replan/core';
+import type { BudgetView } from '@replan/core';
+import { withBudget } from '../budget/budget-prompt.js';
 import { formatContextView, hasContext, type ContextView } from '../base/context-policy.js';
 import { fillTemplate, type PromptTemplate } from '../base/prompts.js';
 import type { ExecutedGraphStep } from '../base/session-keys.js';
@@ -85,6 +87,8 @@ export interface GraphReplannerInput {
   readonly executedSteps: readonly ExecutedGraphStep[];
   /** The results the context policy shows. */
   readonly context: ContextView;
+  /** The run's budget and what is left of it, when the run has limits (shown by the default prompt). */
+  readonly budget?: BudgetView;
 }
 
 /** The graph with a status per step: every step run under this objective, then the plan's steps not run. */
@@ -118,6 +122,6 @@ export function formatGraphReplannerPrompt(
   return [
     systemMessage(fillTemplate(system, values)),
     ...input.userInput,
-    userMessage(fillTemplate(GraphReplannerPrompt.task ?? '', values)),
+    userMessage(withBudget(fillTemplate(GraphReplannerPrompt.task ?? '', values), input.budget)),
   ];
 }

@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import { BudgetExceededError, ReplayError, RunAbortedError, type AgentEvent, type Interrupt } from '@replan/core';
 import { abortErrorOf, AsyncQueue, RunInterruptedSignal } from '@replan/core/agent-kit';
 import type { GraphStep } from './graph-plan.js';
+import { isReserveStop } from '../budget/budget-answer.js';
 
 /** What the scheduler hands its consumer, one at a time; the step waits until the consumer asks for the next one. */
 export type ScheduledDelivery =
@@ -37,6 +38,12 @@ export interface ScheduleOptions {
    * error stops new starts, running steps are awaited, then it is thrown.
    */
   readonly feed?: (signal: AbortSignal) => AsyncIterable<ScheduleFeedItem>;
+  /**
+   * True once the run's budget is under its reserve (`limits.onExhausted: 'answer'`): no step starts
+   * from then on. Running steps are not aborted: each stops at its next model call (refused for the
+   * reserve), so what it already did is stored; such a step is not run, and the schedule ends.
+   */
+  readonly underReserve?: () => boolean;
 }
 
 type Item =
@@ -85,12 +92,13 @@ export async function* scheduleGraph(options: ScheduleOptions): AsyncGenerator<S
   const pump = async (step: GraphStep) => {
     let ok = false;
     try {
-      if (halted) return; // was waiting for a slot when a sibling failed
+      if (halted || options.underReserve?.()) return; // was waiting for a slot when a sibling failed or the budget ran low
       for await (const event of options.runStep(step, stop.signal))
         await new Promise<void>((taken) => queue.push({ delivery: { kind: 'event', step, event }, taken }));
       ok = true;
     } catch (error) {
       halted = true;
+      if (isReserveStop(error)) return; // the step stops unfinished, no failure: the replanner answers
       if (error instanceof RunInterruptedSignal) interrupts.push(...error.interrupts);
       else if (isRunStop(error, stop.signal)) runStop ??= { error: stop.signal.aborted ? abortErrorOf(stop.signal) : error };
       else await new Promise<void>((taken) => queue.push({ delivery: { kind: 'failed', step, error }, taken }));
@@ -99,6 +107,7 @@ export async function* scheduleGraph(options: ScheduleOptions): AsyncGenerator<S
     }
   };
   const startReady = () => {
+    if (!halted && options.underReserve?.()) halted = true;
     if (halted) return;
     for (const step of pending) {
       if (started.has(step.id) || !step.dependsOn.every((d) => succeeded.has(d))) continue;

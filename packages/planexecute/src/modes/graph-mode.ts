@@ -35,7 +35,11 @@ export const graphMode: PlanMode<GraphPlan> = {
     return new GraphExecutor({ ...own, ...(buildGraphInput ? { buildInput: buildGraphInput } : {}) }, keys);
   },
   async replannerInput(ctx, options) {
-    const input = graphReplannerInput(ctx.state, options.contextPolicy, options.keys, options.maxResultChars);
+    const budget = ctx.services.budget.view();
+    const input = {
+      ...graphReplannerInput(ctx.state, options.contextPolicy, options.keys, options.maxResultChars),
+      ...(budget ? { budget } : {}),
+    };
     const messages = options.buildGraphInput
       ? await options.buildGraphInput(input)
       : formatGraphReplannerPrompt(input, { planTool: 'plan', respondTool: 'respond' }, options.instruction);
@@ -43,7 +47,9 @@ export const graphMode: PlanMode<GraphPlan> = {
       succeeded: new Set(input.executedSteps.filter((s) => s.error === undefined).map((s) => s.id)),
       failed: new Set(input.executedSteps.filter((s) => s.error !== undefined).map((s) => s.id)),
     };
-    return { messages, appended: [], contextPolicy: input.context.info, finished };
+    const ran = new Set(input.executedSteps.map((s) => s.id));
+    const notRun = input.steps.filter((s) => !ran.has(s.id));
+    return { messages, appended: [], contextPolicy: input.context.info, finished, notRun };
   },
   diff(a, b, progress) {
     // Graph ids that ran are never reused: a failed step can come back only under a new id.

@@ -32,11 +32,14 @@ export const linearMode: PlanMode<DefaultPlan> = {
     const pending = pendingStep(ctx, options.keys);
     const executedSteps = pending ? [...state.executedSteps, pending] : state.executedSteps;
     const context = linearReplannerContext(executedSteps, options.contextPolicy, options.maxResultChars);
-    const input: ExecutionContext = { ...state, executedSteps, context };
+    const budget = ctx.services.budget.view();
+    const input: ExecutionContext = { ...state, executedSteps, context, ...(budget ? { budget } : {}) };
     const messages = options.buildInput
       ? await options.buildInput(input)
       : formatReplannerPrompt(input, { planTool: 'plan', respondTool: 'respond' }, options.instruction);
-    return { messages, appended: pending ? [pending] : [], contextPolicy: context.info };
+    // The step just run is the plan's first: the rest did not run (all of them when none ran).
+    const notRun = stepsOf(state.plan).slice(pending ? 1 : 0);
+    return { messages, appended: pending ? [pending] : [], contextPolicy: context.info, notRun };
   },
   diff: (a, b, progress) => diffByContent(unfinishedByContent(a, progress.succeededSince), b),
   retryKey: contentRetryKey,

@@ -31,6 +31,8 @@ export interface ReplannerTurnInput {
   readonly contextPolicy: ContextPolicyInfo;
   /** The finished steps a revision is validated against (`validate`'s second argument). */
   readonly finished?: FinishedSteps;
+  /** The plan's steps not run (yet): what an answer given when the budget runs low lists as `notRun` (default: every step of `Plan`). */
+  readonly notRun?: readonly unknown[];
 }
 
 /** The executor's options as the plan–execute agent binds them: its own, and the agent's `stepConcurrency`. */

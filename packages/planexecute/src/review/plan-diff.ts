@@ -21,7 +21,13 @@ export interface PlanDiff {
 /** True when the diff changes nothing. */
 export const isEmptyDiff = (diff: PlanDiff): boolean => !diff.added.length && !diff.removed.length && !diff.changed.length;
 
-const contentOf = (step: unknown): string => JSON.stringify(step) ?? String(step);
+// A step's estimate says what it may cost, not what it does: a revision that only re-estimates changes nothing.
+const contentOf = (step: unknown): string => JSON.stringify(withoutEstimate(step)) ?? String(step);
+const withoutEstimate = (step: unknown): unknown => {
+  if (step === null || typeof step !== 'object' || !('estimate' in step)) return step;
+  const { estimate: _estimate, ...rest } = step as Record<string, unknown>;
+  return rest;
+};
 const idOf = (step: unknown): string | undefined => {
   const id = (step as { id?: unknown } | null)?.id;
   return typeof id === 'string' ? id : undefined;

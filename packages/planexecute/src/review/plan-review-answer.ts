@@ -1,3 +1,4 @@
+import type { PlanForecast } from '../budget/plan-forecast.js';
 import type { PlanDiff } from './plan-diff.js';
 
 /**
@@ -54,6 +55,8 @@ export interface PlanReviewPayload<Plan = unknown> {
   readonly diff?: PlanDiff;
   /** Why this plan is reviewed although the options would let it pass (it stalled). */
   readonly reason?: string;
+  /** When the run has limits: the steps' estimates summed against what is left (minus the answer's reserve). */
+  readonly forecast?: PlanForecast;
 }
 
 /** The interrupt reason of a plan review. */

@@ -1,4 +1,5 @@
-import type { Agent, AgentEvent, Interrupt } from '@replan/core';
+import type { Agent, AgentEvent, BudgetView, Interrupt } from '@replan/core';
+import { planForecast } from '../budget/plan-forecast.js';
 import { InvocationContext, RunInterruptedSignal } from '@replan/core/agent-kit';
 import type { z } from 'zod';
 import { parseWith, type Parsed } from '../base/decision-call.js';
@@ -76,7 +77,7 @@ export class PlanReviewGate implements Agent {
         return;
       }
       if (!decision || tagOf(decision.event) === 'answer' || this.answered(ctx, decision.index)) return;
-      const payload = this.reviewOf(ctx, decision);
+      const payload = withForecast(this.reviewOf(ctx, decision), ctx.services.budget.view());
       if (!payload) return;
       const answer = yield* this.answerTo(ctx, decision.event, payload);
       if ('reject' in answer) {
@@ -216,3 +217,9 @@ function blankStep(plan: unknown): number | undefined {
 /** True when a revision adds or rewrites a step that names tools (one a plan grant would cover). */
 const namesTools = (diff: PlanDiff): boolean =>
   [...diff.added, ...diff.changed.map((c) => c.after)].some((step) => stepToolsOf(step).tools.length > 0);
+
+/** The review's payload with the plan's forecast against the budget, when the run has limits. */
+function withForecast(payload: PlanReviewPayload | undefined, budget: BudgetView | undefined): PlanReviewPayload | undefined {
+  const forecast = payload && planForecast(payload.plan, budget);
+  return forecast ? { ...payload, forecast } : payload;
+}

@@ -2,6 +2,7 @@ import type { PlanDiff } from '../review/plan-diff.js';
 import { stepText } from '../base/plan-schema.js';
 import { stepToolsOf } from '../grants/step-tools.js';
 import { clip, type TerminalStyle } from './terminal-style.js';
+import type { PlanForecast } from '../budget/plan-forecast.js';
 
 /** What the tree shows of a pending plan review (a `plan-review` event kind). */
 export interface PendingReview {
@@ -10,6 +11,7 @@ export interface PendingReview {
   readonly plan: unknown;
   readonly diff?: PlanDiff;
   readonly reason?: string;
+  readonly forecast?: PlanForecast;
 }
 
 /**
@@ -38,6 +40,7 @@ export function pendingReviewLines(review: PendingReview, s: TerminalStyle): str
   const what = review.role === 'planner' ? 'the plan' : 'the revised plan';
   const lines = [`${s.yellow('├─ Review')} ${what} ${s.dim(`(${review.role})`)}: the run waits for an answer`];
   if (review.reason) lines.push(`│   ${s.yellow('why')} ${clip(review.reason)}`);
+  if (review.forecast) lines.push(`│   ${forecastLine(review.forecast, s)}`);
   const diff = review.diff;
   if (diff) {
     if (!diff.added.length && !diff.removed.length && !diff.changed.length)
@@ -53,4 +56,22 @@ export function pendingReviewLines(review: PendingReview, s: TerminalStyle): str
     `│     { reject: "feedback for the ${review.role}" }`,
   );
   return lines;
+}
+
+const AMOUNT_NAMES = { tokens: 'tokens', cost: 'cost', modelCalls: 'model calls', timeMs: 'ms' } as const;
+
+/** `forecast ~1200 tokens of 3000 available, 4 model calls of 8 (1 of 3 steps without an estimate)`, marked when it does not fit. */
+export function forecastLine(f: PlanForecast, s: TerminalStyle): string {
+  const parts = (Object.keys(AMOUNT_NAMES) as (keyof typeof AMOUNT_NAMES)[]).flatMap((a) => {
+    const est = f.estimate[a];
+    const avail = f.available[a];
+    if (est === undefined && avail === undefined) return [];
+    const n = (v: number) => (a === 'cost' ? `$${v.toFixed(4)}` : String(Math.round(v)));
+    return [
+      `${est === undefined ? '?' : `~${n(est)}`} ${AMOUNT_NAMES[a]} of ${avail === undefined ? 'unlimited' : `${n(avail)} available`}`,
+    ];
+  });
+  const unknown = f.unestimated ? s.dim(` (${f.unestimated} of ${f.steps} steps without an estimate)`) : '';
+  const head = f.fits ? s.green('forecast') : s.red('forecast: over budget');
+  return `${head} ${parts.join(', ')}${unknown}`;
 }

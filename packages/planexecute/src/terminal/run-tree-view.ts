@@ -10,7 +10,7 @@ import {
 } from '@replan/core';
 import { totalTokens, type UsageBucket } from '@replan/core/agent-kit';
 import { planExecuteEventKind } from '../event-kind.js';
-import { stepsOf } from '../base/plan-schema.js';
+import { stepsOf, stepText } from '../base/plan-schema.js';
 import { grantNote, pendingReviewLines, stepLabel } from './plan-review-lines.js';
 import { answeredInterruptLine, pendingInterruptLines } from './interrupt-lines.js';
 import { clip, duration, type TerminalStyle } from './terminal-style.js';
@@ -132,6 +132,11 @@ export class RunTreeView {
         break;
       case 'answer':
         this.line(`${s.green('└─ Answer')} ${kind.answer.text}`);
+        // An answer given when the budget ran low says so, and what did not run.
+        if (kind.answer.partial)
+          this.line(
+            `   ${s.yellow('partial: the budget ran low;')} not run: ${clip((kind.answer.notRun ?? []).map(stepLabel).join('; '))}`,
+          );
         break;
       case 'error':
         this.line(`${s.red('└─ Stopped')} ${kind.error.name}: ${kind.error.message}`);

@@ -58,7 +58,8 @@ export interface PlanExecuteScript<Plan = unknown> {
   readonly replans?: readonly Plan[];
   /**
    * The final answer (the `respond` call's `response`), or a function of the step results the
-   * executor gave in this process, by step key (as in `steps`).
+   * executor gave in this process, by step key (as in `steps`). Also given when the replanner is
+   * offered only `respond` (the budget ran low, `limits.onExhausted: 'answer'`), from the steps that ran.
    */
   readonly answer: string | ((results: Readonly<Record<string, string>>) => string);
 }
@@ -146,11 +147,13 @@ export function scriptPlanExecute<Plan>(script: PlanExecuteScript<Plan>, options
     id: 'scripted-replanner',
     ...timing,
     ...streaming,
-    respond: measured((_request, call) => {
+    respond: measured((request, call) => {
       const progress = progressOf(replannerModel.callers[call]);
       const reply = Math.max(progress.replies, progress.lastLinearStep - 1);
       progress.replies = reply + 1;
-      const next = script.replans?.[reply] ?? remainingPlan(progress);
+      // Offered only `respond` (the budget ran low, `limits.onExhausted: 'answer'`): it answers from what ran.
+      const mayPlan = request.tools?.some((t) => t.name === 'plan') ?? true;
+      const next = mayPlan ? (script.replans?.[reply] ?? remainingPlan(progress)) : undefined;
       if (next !== undefined) {
         progress.plan = next;
         return planCall(next);

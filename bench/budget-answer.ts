@@ -1,0 +1,139 @@
+/**
+ * A budget at 50 % of what a task needs, with `limits.onExhausted: 'stop'` and `'answer'`: 20 runs
+ * of a scripted plan–execute task per mode (linear, graph), each with its own plan length and
+ * result sizes (seeded). The models report usage measured from what they are sent and write
+ * (`ScriptedModel({ usage: 'measured' })`: about 4 characters a token, the output capped at
+ * `settings.maxTokens` as a provider caps it), so the budget sees what a real provider would bill.
+ * Counts the runs that end with an answer, the tokens spent, and the overshoot past `maxTokens`.
+ * Run: pnpm bench budget-answer
+ */
+import { Runner, tool, type RunOptions, type RunResult } from '@replan/core';
+import { callTools, ScriptedModel } from '@replan/core/testing';
+import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner, type PlanModeOption } from '@replan/planexecute';
+import { z } from 'zod';
+import { fmt, table } from './measure.js';
+
+const RUNS = 20;
+type RunLimits = NonNullable<RunOptions['limits']>;
+
+/** A small deterministic PRNG (mulberry32), so every run of the bench is the same 20 tasks. */
+function prng(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Task {
+  readonly steps: readonly string[];
+  readonly results: readonly string[];
+}
+
+function taskOf(seed: number): Task {
+  const rand = prng(seed);
+  const n = 4 + Math.floor(rand() * 5); // 4–8 steps
+  const steps = Array.from({ length: n }, (_, i) => `step ${i + 1}: look up part ${i + 1} of the report`);
+  const results = steps.map((_, i) => `part ${i + 1}: ${'finding '.repeat(20 + Math.floor(rand() * 80))}`.trim());
+  return { steps, results };
+}
+
+const lookup = tool({
+  name: 'lookup',
+  description: 'Looks up one part of the report.',
+  parameters: z.object({ part: z.number() }),
+  execute: ({ part }) => `source text of part ${part}: ${'data '.repeat(40)}`,
+});
+
+/** One run of the task: each step calls `lookup`, then reports; the replanner keeps the plan, then answers. */
+async function runTask(task: Task, mode: PlanModeOption, limits?: RunLimits): Promise<RunResult> {
+  const graph = task.steps.map((s, i) => ({ id: `s${i + 1}`, task: s, dependsOn: i ? [`s${i}`] : [] }));
+  const planner = new ScriptedModel({
+    responses: [callTools({ name: 'plan', args: { steps: mode === 'graph' ? graph : task.steps } })],
+    usage: 'measured',
+  });
+  const calls = new Map<string, number>();
+  const executor = new ScriptedModel({
+    usage: 'measured',
+    respond: (request) => {
+      const last = request.messages.findLast((m) => m.role === 'user');
+      const text = last?.content.map((b) => (b.type === 'text' ? b.text : '')).join('') ?? '';
+      const i = task.steps.findIndex((s) => text.includes(s));
+      const n = calls.get(String(i)) ?? 0;
+      calls.set(String(i), n + 1);
+      return n === 0 ? callTools({ name: 'lookup', args: { part: i + 1 } }) : (task.results[i] ?? 'done');
+    },
+  });
+  let done = 0;
+  const replanner = new ScriptedModel({
+    usage: 'measured',
+    respond: (request) => {
+      const canPlan = request.tools?.some((t) => t.name === 'plan');
+      const answer = callTools({ name: 'respond', args: { response: `The report, from ${'the parts found '.repeat(10)}` } });
+      if (!canPlan || mode === 'graph') return answer;
+      done++;
+      return done < task.steps.length ? callTools({ name: 'plan', args: { steps: task.steps.slice(done) } }) : answer;
+    },
+  });
+  const agent = createPlanExecuteAgent({
+    mode,
+    planner: createPlanner({ model: planner }),
+    executor: createExecutor({ model: executor, tools: [lookup] }),
+    replanner: createReplanner({ model: replanner }),
+    maxIterations: task.steps.length + 2,
+  });
+  return new Runner({ agent, appName: 'bench' }).run({ userId: 'u', input: 'Write the report.', ...(limits ? { limits } : {}) }).result();
+}
+
+const tokensOf = (r: RunResult) => r.usage.inputTokens + r.usage.outputTokens;
+
+/** Markdown: per mode and `onExhausted`, runs with an answer, tokens spent, overshoot past the limit. */
+export async function budgetAnswer(): Promise<string> {
+  const rows: (string | number)[][] = [];
+  for (const mode of ['linear', 'graph'] as const) {
+    const tasks = Array.from({ length: RUNS }, (_, i) => taskOf(1000 + i));
+    const needs = await Promise.all(tasks.map(async (t) => tokensOf(await runTask(t, mode))));
+    for (const onExhausted of ['stop', 'answer'] as const) {
+      let answered = 0;
+      let partial = 0;
+      let spent = 0;
+      let overshoot = 0;
+      let overRuns = 0;
+      for (const [i, task] of tasks.entries()) {
+        const limit = Math.floor((needs[i] as number) / 2);
+        const r = await runTask(task, mode, { maxTokens: limit, onExhausted });
+        if (r.status === 'completed' && r.output !== undefined) answered++;
+        if (r.partial) partial++;
+        spent += tokensOf(r) / limit;
+        const over = Math.max(0, tokensOf(r) - limit);
+        if (over > 0) overRuns++;
+        overshoot = Math.max(overshoot, over);
+      }
+      rows.push([
+        mode,
+        `'${onExhausted}'`,
+        `${answered} / ${RUNS}`,
+        partial,
+        `${fmt((100 * spent) / RUNS, 0)} %`,
+        `${overRuns} / ${RUNS}`,
+        overshoot,
+      ]);
+    }
+  }
+  return table(
+    [
+      'mode',
+      'onExhausted',
+      'runs with an answer',
+      'partial answers',
+      'tokens spent (mean, % of the limit)',
+      'runs past the limit',
+      'largest overshoot (tokens)',
+    ],
+    rows,
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await budgetAnswer());
