@@ -14,3 +14,4 @@ export type {
 export { MemoryError, type MemoryErrorKind } from './memory-error.js';
 export type { MemoryLimits } from './store/memory-rules.js';
 export { InMemoryMemoryStore, type MemoryStoreOptions } from './in-memory-memory-store.js';
+export { FileMemoryStore, type FileMemoryStoreOptions } from './file-memory-store.js';

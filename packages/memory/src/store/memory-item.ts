@@ -1,7 +1,8 @@
 import type { MemoryItem } from '../memory-store.js';
 import type { CheckedMemory } from './memory-rules.js';
 
-function deepFreeze<T>(value: T): T {
+/** Freezes `value` and everything in it (items read back from storage are frozen like new ones). */
+export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
