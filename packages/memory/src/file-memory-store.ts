@@ -116,7 +116,7 @@ export class FileMemoryStore implements MemoryStore {
     let log = this.logs.get(key);
     if (!log) {
       const path = scopeFile(this.dir, scope);
-      log = new ScopeLog(path, scope, (vector) => this.embedder.observe(vector), this.describe(path));
+      log = new ScopeLog(path, scope, (vector) => this.embedder.observe(vector.values.length), this.describe(path));
       this.logs.set(key, log);
     }
     return log;
