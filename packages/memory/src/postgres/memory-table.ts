@@ -40,9 +40,20 @@ export class MemoryTable {
   /**
    * Creates the schema, table and indexes when missing. Processes that start together take turns
    * (a transaction-scoped advisory lock), so none fails on another's half-created catalog entries;
-   * a unique violation (23505) from a creator outside that lock is still taken as "already there".
+   * a unique violation (23505) from a creator outside that lock (one creating the same schema)
+   * means it got there first: tried again, up to three times.
    */
   async create(pool: pg.Pool, vectors: VectorSupport): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.createOnce(pool, vectors);
+      } catch (error) {
+        if ((error as { code?: string }).code !== '23505' || attempt === 3) throw error;
+      }
+    }
+  }
+
+  private async createOnce(pool: pg.Pool, vectors: VectorSupport): Promise<void> {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
@@ -67,7 +78,7 @@ export class MemoryTable {
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      if ((error as { code?: string }).code !== '23505') throw error;
+      throw error;
     } finally {
       client.release();
     }
