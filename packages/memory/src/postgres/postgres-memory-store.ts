@@ -43,7 +43,7 @@ const OR_QUERY = (config: string, param: string) =>
   `replace(websearch_to_tsquery('${config}'::regconfig, ${param})::text, ' & ', ' | ')::tsquery`;
 
 /**
- * Memories in PostgreSQL (design §23): one table, `replan_memories`, in the database you give it —
+ * Memories in PostgreSQL: one table, `replan_memories`, in the database you give it —
  * the sessions' database is fine. Lexical search is PostgreSQL full-text search: the words of the
  * query OR-ed (`websearch_to_tsquery`), ranked by `ts_rank_cd` over a GIN-indexed `tsvector`. With
  * an embedder, search is by cosine similarity: in the database with pgvector when the extension can
