@@ -63,7 +63,7 @@ export class FileMemoryStore implements MemoryStore {
     const checked = checkNewMemory(memory, this.limits);
     const vectors = await this.embedder.vectors([checked.text]);
     const item = memoryItem(checked, newMemoryId(), Date.now());
-    const log = this.log(checked.scope);
+    const log = await this.current(checked.scope); // a log refused as another scope's is never appended to
     await log.append(putLine(item, vectors?.[0]));
     await log.catchUp();
     return item;
