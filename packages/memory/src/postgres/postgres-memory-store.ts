@@ -3,20 +3,9 @@ import { ConfigurationError } from '@replan/core';
 import type { MemoryStoreOptions } from '../in-memory-memory-store.js';
 import { MemoryError } from '../memory-error.js';
 import type { MemoryHit, MemoryItem, MemoryList, MemoryScope, MemorySearch, MemoryStore, NewMemory } from '../memory-store.js';
-import { StoreEmbedder } from '../store/indexed-search.js';
-import { isMemoryId, newMemoryId } from '../store/memory-ids.js';
-import { memoryItem } from '../store/memory-item.js';
-import {
-  type CheckedSearch,
-  checkId,
-  checkList,
-  checkNewMemory,
-  checkScope,
-  checkSearch,
-  checkUser,
-  type ResolvedLimits,
-  resolveLimits,
-} from '../store/memory-rules.js';
+import { isMemoryId } from '../store/memory-ids.js';
+import { type CheckedSearch, checkId, checkList, checkNewMemory, checkScope, checkSearch, checkUser } from '../store/memory-rules.js';
+import { StoreCore } from '../store/store-core.js';
 import { enablePgvector, MemoryTable, type VectorSupport } from './memory-table.js';
 import { ITEM_COLUMNS, type MemoryRow, rowToItem } from './memory-rows.js';
 import { searchVectors } from './vector-search.js';
@@ -57,8 +46,7 @@ export class PostgresMemoryStore implements MemoryStore {
   private readonly pool: pg.Pool;
   private readonly ownsPool: boolean;
   private readonly table: MemoryTable;
-  private readonly limits: ResolvedLimits;
-  private readonly embedder: StoreEmbedder;
+  private readonly core: StoreCore;
   private readonly warn: (message: string) => void;
   private ready: Promise<VectorSupport> | undefined;
 
@@ -74,8 +62,7 @@ export class PostgresMemoryStore implements MemoryStore {
     // An idle connection dropped by the server must not crash the process; the next query reports it.
     if (this.ownsPool) this.pool.on('error', () => undefined);
     this.table = new MemoryTable(options.schema ?? 'public', options.textSearch ?? 'english');
-    this.limits = resolveLimits('PostgresMemoryStore', options.limits);
-    this.embedder = new StoreEmbedder(options.embed);
+    this.core = new StoreCore('PostgresMemoryStore', options);
     this.warn = options.onWarning ?? ((message) => console.warn(message));
   }
 
@@ -85,21 +72,20 @@ export class PostgresMemoryStore implements MemoryStore {
    */
   async vectorSearch(): Promise<VectorSupport | undefined> {
     const support = await this.setUp();
-    return this.embedder.embed ? support : undefined;
+    return this.core.embedder.embed ? support : undefined;
   }
 
   async put(memory: NewMemory): Promise<MemoryItem> {
-    const checked = checkNewMemory(memory, this.limits);
-    const support = await this.setUp();
-    const [vector] = (await this.embedder.vectors([checked.text])) ?? [];
-    const item = memoryItem(checked, newMemoryId(), Date.now());
+    checkNewMemory(memory, this.core.limits); // bad input is 'invalid' even while the database is down
+    const support = await this.setUp(); // first: it learns the length of the vectors already stored
+    const { scope, item, vector } = await this.core.prepare(memory);
     const values = vector ? Array.from(vector.values) : null;
     await this.query(
       `INSERT INTO ${this.table.name} (app_name, user_id, id, kind, text, metadata, source, created_at, embedding${support === 'pgvector' ? ', embedding_v' : ''})
        VALUES ($1, $2, $3, $4, $5, $6::json, $7::json, $8, $9::float8[]${support === 'pgvector' ? ', $9::float8[]::real[]::vector' : ''})`,
       [
-        checked.scope.appName,
-        checked.scope.userId ?? '',
+        scope.appName,
+        scope.userId ?? '',
         item.id,
         item.kind,
         item.text,
@@ -113,10 +99,10 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async search(query: MemorySearch): Promise<MemoryHit[]> {
-    const checked = checkSearch(query, this.limits);
+    const checked = checkSearch(query, this.core.limits);
     const support = await this.setUp();
     if (checked.query === '') return [];
-    if (this.embedder.embed) return searchVectors(this.vectorContext(support), checked);
+    if (this.core.embedder.embed) return searchVectors(this.vectorContext(support), checked);
     return this.searchText(checked);
   }
 
@@ -181,7 +167,7 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   private vectorContext(support: VectorSupport) {
-    return { table: this.table.name, support, embedder: this.embedder, query: this.query.bind(this) };
+    return { table: this.table.name, support, embedder: this.core.embedder, query: this.query.bind(this) };
   }
 
   /** Sets the table up once (again after a failure, e.g. the database was down). */
@@ -195,14 +181,14 @@ export class PostgresMemoryStore implements MemoryStore {
 
   private async createTable(): Promise<VectorSupport> {
     try {
-      const missing = this.embedder.embed ? await enablePgvector(this.pool) : undefined;
+      const missing = this.core.embedder.embed ? await enablePgvector(this.pool) : undefined;
       if (missing) this.warn(missing);
-      const support: VectorSupport = this.embedder.embed && !missing ? 'pgvector' : 'in-process';
+      const support: VectorSupport = this.core.embedder.embed && !missing ? 'pgvector' : 'in-process';
       await this.table.create(this.pool, support);
       const { rows } = await this.pool.query<{ n: number | null }>(
         `SELECT array_length(embedding, 1) AS n FROM ${this.table.name} WHERE embedding IS NOT NULL LIMIT 1`,
       );
-      if (rows[0]?.n) this.embedder.observe(rows[0].n);
+      if (rows[0]?.n) this.core.embedder.observe(rows[0].n);
       return support;
     } catch (error) {
       throw this.unavailable(error);
