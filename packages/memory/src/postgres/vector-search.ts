@@ -37,6 +37,11 @@ export async function searchVectors(ctx: VectorContext, search: CheckedSearch): 
   }
   const [query] = (await ctx.embedder.vectors([search.query]))!;
   if (ctx.support === 'pgvector') {
+    // Rows written with a vector while pgvector was not there yet get their `vector` copy now.
+    await ctx.query(
+      `UPDATE ${ctx.table} SET embedding_v = embedding::real[]::vector WHERE ${SCOPE_AND_KINDS} AND embedding IS NOT NULL AND embedding_v IS NULL`,
+      scope,
+    );
     const rows = await ctx.query<MemoryRow & { score: number }>(
       `SELECT ${ITEM_COLUMNS}, 1 - (embedding_v <=> $4::float8[]::real[]::vector) AS score FROM ${ctx.table}
        WHERE ${SCOPE_AND_KINDS} AND embedding_v IS NOT NULL
