@@ -1,4 +1,4 @@
-// @replan/memory (design §23): stores, tools, recall middleware and consolidation are added by issue 36.
+// @replan/memory: the store contract and the stores; tools, recall middleware and consolidation build on them.
 export type {
   Embedder,
   MemoryHit,
@@ -12,3 +12,6 @@ export type {
   NewMemory,
 } from './memory-store.js';
 export { MemoryError, type MemoryErrorKind } from './memory-error.js';
+export type { MemoryLimits } from './store/memory-rules.js';
+export { InMemoryMemoryStore, type MemoryStoreOptions } from './in-memory-memory-store.js';
+export { FileMemoryStore, type FileMemoryStoreOptions } from './file-memory-store.js';
