@@ -15,6 +15,7 @@ import { openTelemetry } from '@replan/otel';
 import { renderRun } from '@replan/planexecute/terminal';
 import { defineEvalSet, renderJUnit, runEval } from '@replan/eval';
 import { serveStudio } from '@replan/studio';
+import { InMemoryMemoryStore } from '@replan/memory';
 
 const add = tool({
   name: 'add',
@@ -110,4 +111,9 @@ const evalReport = await runEval({
   makeRunner: () => new Runner({ agent: makeAgent(), appName: 'consumer-eval' }),
 });
 if (!evalReport.pass || !renderJUnit(evalReport).includes('<testcase')) throw new Error('the eval of the consumer app did not pass');
+// Memory: what one session stored, a later search finds (BM25 via minisearch, a runtime dependency).
+const memories = new InMemoryMemoryStore();
+await memories.put({ scope: { appName: 'consumer', userId: 'u1' }, kind: 'fact', text: 'The user prefers window seats.' });
+const [hit] = await memories.search({ scope: { appName: 'consumer', userId: 'u1' }, query: 'window seat' });
+if (!hit?.item.text.includes('window')) throw new Error('@replan/memory did not find what it stored');
 console.log(JSON.stringify({ status: result.status, output: result.output, mcp }));
