@@ -29,14 +29,26 @@ export interface ExportCounts {
   readonly distinctErrorClasses: number;
 }
 
-/** The surface budget of issue 34: exports in all, in `@replan/core`'s root, and error classes. */
+/**
+ * The surface budget. `total` is issue 34's limit for the packages that existed then; a capability
+ * package added since (code steps, memory) is opt-in and has its own limit in `packages`, over all of
+ * its entries, so it neither hides behind the core's savings nor eats them. Error classes are counted
+ * over every package.
+ */
 export interface SurfaceBudget {
   readonly total: number;
   readonly coreRoot: number;
   readonly errorClasses: number;
+  /** Packages with a limit of their own (all their entries together), left out of `total`. */
+  readonly packages: Readonly<Record<string, number>>;
 }
 
-export const SURFACE_BUDGET: SurfaceBudget = { total: 420, coreRoot: 150, errorClasses: 45 };
+export const SURFACE_BUDGET: SurfaceBudget = {
+  total: 420,
+  coreRoot: 150,
+  errorClasses: 45,
+  packages: { '@replan/code': 10, '@replan/memory': 30 },
+};
 
 export function countExports(): ExportCounts {
   const entries = workspacePackages().flatMap((pkg) =>
@@ -115,11 +127,15 @@ export function countExports(): ExportCounts {
 
 /** One line per limit the counts are over (none when the surface is within its budget). */
 export function overBudget(counts: ExportCounts, budget: SurfaceBudget = SURFACE_BUDGET): string[] {
+  const packageOf = (entry: string) => entry.split('/').slice(0, 2).join('/');
+  const exportsOf = (pkg: string) => counts.entries.filter((c) => packageOf(c.entry) === pkg).reduce((sum, c) => sum + c.exports, 0);
+  const own = Object.keys(budget.packages);
   const root = counts.entries.find((c) => c.entry === '@replan/core')?.exports ?? 0;
   const over = (what: string, count: number, limit: number) => (count > limit ? [`${count} ${what}, the limit is ${limit}`] : []);
   return [
-    ...over('exports in all entries', counts.total, budget.total),
+    ...over('exports in all entries', counts.total - own.reduce((sum, pkg) => sum + exportsOf(pkg), 0), budget.total),
     ...over("exports in @replan/core's root", root, budget.coreRoot),
     ...over('exported error classes', counts.distinctErrorClasses, budget.errorClasses),
+    ...own.flatMap((pkg) => over(`exports in ${pkg}`, exportsOf(pkg), budget.packages[pkg] ?? 0)),
   ];
 }
