@@ -24,6 +24,24 @@ export interface SessionTotals {
   readonly unpricedModelCalls: number;
 }
 
+/** A tool call named in a compensation report. */
+export interface CompensatedCall {
+  readonly callId: string;
+  readonly tool: string;
+}
+
+/**
+ * What undoing a run's (or dropped steps') finished calls did (`tool({ compensate })`), in the order
+ * it went: `undone` in reverse order of completion, `skipped` the calls of compensable tools whose
+ * result was never stored (not undone: they may or may not have run), `notUndone` what is still done
+ * after a compensation failed (empty when it did not).
+ */
+export interface CompensationReport {
+  readonly undone: readonly CompensatedCall[];
+  readonly skipped: readonly CompensatedCall[];
+  readonly notUndone: readonly CompensatedCall[];
+}
+
 /** How a run ended. `result()` always resolves for a run that started; failures are in `status` and `error`. */
 export interface RunResult {
   readonly status: RunStatus;
@@ -50,4 +68,6 @@ export interface RunResult {
   readonly error?: Error;
   /** The guardrail that tripped, with its stage and reason (status `blocked`). */
   readonly guardrail?: GuardrailTrip;
+  /** What compensation undid, when the run was cancelled or aborted with `compensate: true` (see `CompensationReport`). */
+  readonly compensation?: CompensationReport;
 }
