@@ -8,7 +8,8 @@ import { bookingLog, bookingTool, lookupTool, type BookingLog } from './support/
 function trip(log: BookingLog, gate: Promise<void>, extra: { approval?: boolean } = {}) {
   const model = new ScriptedModel({
     respond: async (_request, call) => {
-      if (call === 0) return callTools({ name: 'book_flight', id: 'f1', args: { what: 'LHR-JFK' } }, { name: 'lookup', id: 'l1', args: { q: 'x' } });
+      if (call === 0)
+        return callTools({ name: 'book_flight', id: 'f1', args: { what: 'LHR-JFK' } }, { name: 'lookup', id: 'l1', args: { q: 'x' } });
       if (call === 1) return callTools({ name: 'book_hotel', id: 'h1', args: { what: 'Plaza' } });
       if (call === 2 && extra.approval) return callTools({ name: 'pay', id: 'p1', args: {} });
       await gate;
@@ -173,7 +174,11 @@ describe('compensation', () => {
     await new Promise((r) => setTimeout(r, 30)); // the hotel call is running and never returns
     run.abort({ compensate: true });
     const result = await run.result();
-    expect(result.compensation).toEqual({ undone: [{ callId: 'f1', tool: 'book_flight' }], skipped: [{ callId: 'h1', tool: 'book_hotel' }], notUndone: [] });
+    expect(result.compensation).toEqual({
+      undone: [{ callId: 'f1', tool: 'book_flight' }],
+      skipped: [{ callId: 'h1', tool: 'book_hotel' }],
+      notUndone: [],
+    });
     expect(log.lines).toEqual(['book flight LHR-JFK', 'cancel flight LHR-JFK flight-f1 key=s:f1:compensate']);
   });
 

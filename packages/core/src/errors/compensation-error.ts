@@ -1,8 +1,7 @@
 import type { CompensatedCall, CompensationReport } from '../events/run-result.js';
 import { ReplanError } from './replan-error.js';
 
-const listed = (calls: readonly CompensatedCall[]) =>
-  calls.length ? calls.map((c) => `${c.tool} (call ${c.callId})`).join(', ') : 'none';
+const listed = (calls: readonly CompensatedCall[]) => (calls.length ? calls.map((c) => `${c.tool} (call ${c.callId})`).join(', ') : 'none');
 
 /**
  * A compensation (`tool({ compensate })`) threw: undoing stopped there and is not retried. The run
@@ -16,7 +15,10 @@ export class CompensationError extends ReplanError {
   readonly skipped: readonly CompensatedCall[];
   readonly failed: CompensatedCall & { readonly error: string };
 
-  constructor(report: CompensationReport & { readonly failed: CompensatedCall & { readonly error: string } }, options?: { cause?: unknown }) {
+  constructor(
+    report: CompensationReport & { readonly failed: CompensatedCall & { readonly error: string } },
+    options?: { cause?: unknown },
+  ) {
     const { failed } = report;
     super(
       `Compensation of ${failed.tool} (call ${failed.callId}) failed: ${failed.error}. Undoing stopped and is not retried. ` +

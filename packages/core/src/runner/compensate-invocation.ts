@@ -75,7 +75,9 @@ export async function compensateInvocation(host: ClosingHost): Promise<RunEnd> {
       }
       await host.store(next.value);
     }
-    await host.store(ctx.event({ actions: { invocationEnd: { status: 'aborted' } }, meta: { kind: COMPENSATION_END, compensation: report } }));
+    await host.store(
+      ctx.event({ actions: { invocationEnd: { status: 'aborted' } }, meta: { kind: COMPENSATION_END, compensation: report } }),
+    );
     return { status: 'aborted', compensation: report };
   } catch (error) {
     if (!(error instanceof CompensationError)) throw error;

@@ -293,7 +293,13 @@ export class InvocationDrive {
 
   /** What closing the invocation (cancel, compensation) needs from this drive. */
   private closing(): ClosingHost {
-    return { ctx: this.ctx, agent: this.options.agent, start: this.options.start, store: (event) => this.store(event), fence: this.options.fence };
+    return {
+      ctx: this.ctx,
+      agent: this.options.agent,
+      start: this.options.start,
+      store: (event) => this.store(event),
+      fence: this.options.fence,
+    };
   }
 
   /** The run's result: every ending goes through here. */
