@@ -129,9 +129,8 @@ export class Run implements AsyncIterable<AgentEvent> {
   abort(options: AbortOptions): void;
   abort(reasonOrOptions?: unknown): void {
     const options = abortOptionsOf(reasonOrOptions);
-    if (!options) return this.controller.abort(reasonOrOptions);
-    if (options.compensate && !this.ended) this.compensate = true;
-    this.controller.abort(options.reason);
+    if (options?.compensate && !this.ended) this.compensate = true;
+    this.controller.abort(options ? options.reason : reasonOrOptions);
   }
 
   /** Every event of this run from the first, then live ones until it ends. Each iterator starts over. */
