@@ -14,6 +14,7 @@ import { DEFAULT_PLAN_EXECUTE_NAME, planExecuteKeys } from './base/session-keys.
 import type { PlanReviewOptions } from './review/plan-review-answer.js';
 import { resolveMaxStalls, resolveReview, withPlanReview } from './review/with-plan-review.js';
 import type { PlanCheck } from './policy/plan-check.js';
+import { CompensatingReplanner } from './compensation/compensating-replanner.js';
 
 interface CommonOptions {
   /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */
@@ -62,6 +63,12 @@ interface CommonOptions {
    * reason; a guardrail that throws fails the run with a `GuardrailError`. See `Guardrails`.
    */
   readonly guardrails?: Guardrails;
+  /**
+   * Undo every step that failed (its finished calls of tools with `compensate`, latest first) when
+   * the replanner revises the plan or answers after it (default false). With compensable `tools`
+   * the replanner may also name steps to undo (`undo` in its answer). See docs/plan-execute.md, "Undoing steps".
+   */
+  readonly compensateDropped?: boolean;
 }
 
 /** The three roles of a plan–execute agent. */
@@ -168,7 +175,9 @@ export function createPlanExecuteAgent(options: PlanExecuteAgentOptions<z.ZodTyp
   const scope = { keys: planExecuteKeys(name), names: partNamesFor(name) };
   const given = givenParts(options);
   const checkPlan = checkPlanOf(options.checkPlan, given);
-  const binding: PartBinding = { ...scope, mode, checkPlan, stepConcurrency: options.stepConcurrency };
+  const tools = options.tools ?? (given.executor as { readonly options?: { readonly tools?: readonly Tool[] } }).options?.tools ?? [];
+  const undo = options.compensateDropped === true || tools.some((t) => t.compensate);
+  const binding: PartBinding = { ...scope, mode, checkPlan, stepConcurrency: options.stepConcurrency, undo };
   const bind = (agent: Agent) => (isPlanPart(agent) ? agent.bind(binding) : agent);
   const executor = bind(given.executor);
   const replanner = bind(given.replanner);
@@ -184,7 +193,10 @@ export function createPlanExecuteAgent(options: PlanExecuteAgentOptions<z.ZodTyp
   const loop = new LoopAgent({
     name: scope.names.loop,
     description: 'Runs a step, then revises the plan or answers.',
-    subAgents: [executor, gated.replanner],
+    subAgents: [
+      executor,
+      undo ? new CompensatingReplanner(gated.replanner, scope.keys, options.compensateDropped === true) : gated.replanner,
+    ],
     maxIterations: options.maxIterations ?? 10,
     requireExit: true,
   });

@@ -28,6 +28,7 @@ import type { PlanMode, ReplannerInputOptions, ReplannerTurnInput } from './mode
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
 import { stepResultsCap } from './base/step-result-cap.js';
+import { executedStepIds, UNDO_META, undoMarksOf, undoProblem, withUndoField } from './compensation/undo-marks.js';
 
 export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
   readonly model: ChatModel;
@@ -114,12 +115,17 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
   private readonly tools: readonly ToolSpec[];
   private readonly checkPlan: PlanCheck | undefined;
   private readonly inputOptions: ReplannerInputOptions;
+  /** Whether its tools offer `undo` (its plan–execute agent's executor has compensable tools). */
+  private readonly undo: boolean;
 
   constructor(
     readonly options: ReplannerOptions<S>,
     keys: PlanExecuteKeys = SessionKeys,
-    bound: { readonly mode: PlanMode; readonly checkPlan?: PlanCheck | undefined } = { mode: linearMode },
+    bound: { readonly mode: PlanMode; readonly checkPlan?: PlanCheck | undefined; readonly undo?: boolean | undefined } = {
+      mode: linearMode,
+    },
   ) {
+    this.undo = bound.undo === true;
     this.keys = keys;
     this.checkPlan = bound.checkPlan;
     this.name = options.name ?? 'replanner';
@@ -139,14 +145,16 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
       buildInput: options.buildInput as ReplannerInputOptions['buildInput'],
       buildGraphInput: options.buildGraphInput,
     };
-    this.tools = [planToolFor(this.planSchema, `Replanner "${this.name}"`), respondToolFor(this.respondSchema)];
+    const tools = [planToolFor(this.planSchema, `Replanner "${this.name}"`), respondToolFor(this.respondSchema)];
+    this.tools = this.undo ? tools.map(withUndoField) : tools;
   }
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     if (ctx.ownEvents().some((e) => tagOf(e) === 'revised-plan' || tagOf(e) === 'answer')) return;
     const { decided, input } = yield* this.turn(ctx, {});
     const { decision: value, response } = decided;
-    const meta = { contextPolicy: input.contextPolicy };
+    const marks = this.undo ? undoMarksOf(response.message) : undefined;
+    const meta = { contextPolicy: input.contextPolicy, ...(Array.isArray(marks) && marks.length ? { [UNDO_META]: marks } : {}) };
     const usage = response.usage ? { usage: response.usage } : {};
     // Only the step just run is stored (stateAppend), never the whole list again.
     const stateAppend = input.appended.length ? { stateAppend: { [this.keys.ExecutedSteps]: input.appended } } : {};
@@ -179,6 +187,8 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
     const own = (m: Message): Parsed<PlanDecision> => {
       const parsed = parseReplannerAnswer(m, this.planSchema, this.respondSchema);
       if (!parsed.ok) return parsed;
+      const badUndo = this.undo ? undoProblem(undoMarksOf(m), executedStepIds(ctx.state, this.keys, input.appended)) : undefined;
+      if (badUndo) return { ok: false, problem: badUndo };
       if (parsed.value.kind === 'respond') return { ok: true, value: { kind: 'answer', args: parsed.value.args } };
       const problem = this.mode.validate(parsed.value.plan, input.finished);
       return problem === undefined ? { ok: true, value: { kind: 'plan', plan: parsed.value.plan } } : { ok: false, problem };
@@ -222,7 +232,7 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
   /** This replanner inside a plan–execute agent: its keys, mode and `checkPlan`, and its name if none was given. @internal */
   bind(binding: PartBinding): Replanner<S> {
     const name = this.options.name ?? binding.names.replanner;
-    return new Replanner({ ...this.options, name }, binding.keys, { mode: binding.mode, checkPlan: binding.checkPlan });
+    return new Replanner({ ...this.options, name }, binding.keys, { mode: binding.mode, checkPlan: binding.checkPlan, undo: binding.undo });
   }
 }
 

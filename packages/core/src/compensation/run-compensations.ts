@@ -2,6 +2,7 @@ import type { AgentEvent } from '../events/agent-event.js';
 import type { CompensatedCall, CompensationReport } from '../events/run-result.js';
 import { CompensationError } from '../errors/compensation-error.js';
 import { ConfigurationError } from '../errors/replan-error.js';
+import { abortErrorOf, raceAbort, throwIfStopped } from '../errors/abort.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
 import type { ToolResultBlock } from '../messages/content-block.js';
 import { toolMessage } from '../messages/message.js';
@@ -58,6 +59,8 @@ export async function* runCompensations(
       undone.push(named(target));
       continue;
     }
+    // A stopped run starts no compensation (it is not a failure: a resume runs it).
+    throwIfStopped(signal, undefined);
     if (!hasCall(services.session.events, id))
       yield ctx.event({
         message: { role: 'assistant', content: [{ type: 'tool_call', id, name: target.tool.name, args: target.call.args }] },
@@ -89,8 +92,14 @@ export async function* runCompensations(
     };
     let output: unknown;
     try {
-      output = await (target.tool.compensate as NonNullable<typeof target.tool.compensate>)(target.call.args, target.result, toolCtx);
+      const compensate = target.tool.compensate as NonNullable<typeof target.tool.compensate>;
+      // A stopped run stops waiting for it (like any tool call); its result is then not stored, and a resume runs it again.
+      output = await raceAbort(
+        Promise.resolve().then(() => compensate(target.call.args, target.result, toolCtx)),
+        signal,
+      );
     } catch (error) {
+      if (signal.aborted) throw abortErrorOf(signal); // stopped, not failed: nothing stored, a resume runs it again
       const text = `Error: compensation of "${target.tool.name}" failed: ${errorText(error)}`;
       yield result(text, true);
       throw fail(errorText(error), error);

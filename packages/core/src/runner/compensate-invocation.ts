@@ -22,6 +22,16 @@ export interface ClosingHost {
   readonly fence?: RunFence | undefined;
 }
 
+/** `ctx.compensate` of a run of `root`: the invocation's events in scope, undone with the run's own signal. */
+export function compensateScope(root: Agent) {
+  const findTool = toolFinderOf(root);
+  return (ctx: InvocationContext, inScope: (event: AgentEvent) => boolean) => {
+    const { services } = ctx;
+    const events = services.session.events.filter((e) => e.invocationId === services.invocationId);
+    return runCompensations(ctx, compensableCalls(events, findTool, inScope), services.signal);
+  };
+}
+
 /** `meta.kind` of the event that closes an invocation `runner.cancel` ended without compensation. */
 export const CANCELLED = 'cancelled';
 

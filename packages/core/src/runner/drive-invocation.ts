@@ -23,7 +23,7 @@ import { HeldAnswerDeltas } from './held-answer-deltas.js';
 import { runEndingOf } from './run-ending.js';
 import { buildRunResult, type RunEnd } from './run-result-builder.js';
 import { runSignal } from './run-signal.js';
-import { closeCancelled, compensateInvocation, type ClosingHost } from './compensate-invocation.js';
+import { closeCancelled, compensateInvocation, compensateScope, type ClosingHost } from './compensate-invocation.js';
 
 export interface DriveOptions {
   readonly agent: Agent;
@@ -122,6 +122,7 @@ export class InvocationDrive {
         store,
         forward: emit,
         ...(fence ? { fence } : {}),
+        compensate: compensateScope(agent),
       },
       agent,
       agent.name,
