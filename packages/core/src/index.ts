@@ -98,7 +98,7 @@ export type { BuiltInThinkingOptions } from './reasoning/built-in-thinking.js';
 export { Runner } from './runner/runner.js';
 export type { RunnerOptions, RunOptions, ResumeOptions } from './runner/run-options.js';
 export type { Run } from './runner/run.js';
-export type { CompensationReport, RunResult } from './events/run-result.js';
+export type { RunResult } from './events/run-result.js';
 export type { Guardrail, Guardrails } from './invocation/guardrail.js';
 export type { GuardrailTrip } from './events/guardrail-verdict.js';
 export { GuardrailError } from './guardrails/guardrail-error.js';
@@ -114,7 +114,7 @@ export { ReplanError, ConfigurationError, InvalidArgumentError } from './errors/
 export { ModelError, modelErrorOf } from './errors/model-error.js';
 export type { ModelErrorKind, ModelErrorDetails } from './errors/model-error.js';
 export { CompactionError } from './errors/compaction-error.js';
-export { CompensationError } from './errors/compensation-error.js';
+export { CompensationError, type CompensationReport } from './errors/compensation-error.js';
 export { FallbackExhaustedError } from './errors/fallback-error.js';
 export type { CompactionOptions } from './compaction/compaction-options.js';
 export { compaction } from './compaction/compaction.js';

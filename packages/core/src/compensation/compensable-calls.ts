@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import type { CompensatedCall } from '../events/run-result.js';
+import type { CompensatedCall } from '../errors/compensation-error.js';
 import type { ToolCallBlock } from '../messages/content-block.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolFinder } from './agent-tools.js';

@@ -1,6 +1,5 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import type { CompensatedCall, CompensationReport } from '../events/run-result.js';
-import { CompensationError } from '../errors/compensation-error.js';
+import { type CompensatedCall, CompensationError, type CompensationReport } from '../errors/compensation-error.js';
 import { ConfigurationError } from '../errors/replan-error.js';
 import { abortErrorOf, raceAbort, throwIfStopped } from '../errors/abort.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';

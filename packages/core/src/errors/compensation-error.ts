@@ -1,5 +1,22 @@
-import type { CompensatedCall, CompensationReport } from '../events/run-result.js';
 import { ReplanError } from './replan-error.js';
+
+/** A tool call named in a compensation report. */
+export interface CompensatedCall {
+  readonly callId: string;
+  readonly tool: string;
+}
+
+/**
+ * What undoing a run's (or dropped steps') finished calls did (`tool({ compensate })`), in the order
+ * it went: `undone` in reverse order of completion, `skipped` the calls of compensable tools whose
+ * result was never stored (not undone: they may or may not have run), `notUndone` what is still done
+ * after a compensation failed (empty when it did not).
+ */
+export interface CompensationReport {
+  readonly undone: readonly CompensatedCall[];
+  readonly skipped: readonly CompensatedCall[];
+  readonly notUndone: readonly CompensatedCall[];
+}
 
 const listed = (calls: readonly CompensatedCall[]) => (calls.length ? calls.map((c) => `${c.tool} (call ${c.callId})`).join(', ') : 'none');
 

@@ -1,4 +1,5 @@
 import type { Interrupt, RunStatus } from './agent-event.js';
+import type { CompensationReport } from '../errors/compensation-error.js';
 import type { GuardrailTrip } from './guardrail-verdict.js';
 import type { Usage } from '../models/usage.js';
 import type { UsageBreakdown } from '../models/usage-breakdown.js';
@@ -22,24 +23,6 @@ export interface SessionTotals {
   readonly cost: number;
   /** Stored model responses left out of `cost`: no `meta.model`, or a model the price table lacks. */
   readonly unpricedModelCalls: number;
-}
-
-/** A tool call named in a compensation report. */
-export interface CompensatedCall {
-  readonly callId: string;
-  readonly tool: string;
-}
-
-/**
- * What undoing a run's (or dropped steps') finished calls did (`tool({ compensate })`), in the order
- * it went: `undone` in reverse order of completion, `skipped` the calls of compensable tools whose
- * result was never stored (not undone: they may or may not have run), `notUndone` what is still done
- * after a compensation failed (empty when it did not).
- */
-export interface CompensationReport {
-  readonly undone: readonly CompensatedCall[];
-  readonly skipped: readonly CompensatedCall[];
-  readonly notUndone: readonly CompensatedCall[];
 }
 
 /** How a run ended. `result()` always resolves for a run that started; failures are in `status` and `error`. */

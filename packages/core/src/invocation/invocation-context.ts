@@ -8,7 +8,7 @@ import type { SessionStore } from '../sessions/session-store.js';
 import type { RunFence } from '../sessions/run-lease.js';
 import { type ModelCallMemo, stampModelResponse } from './response-record.js';
 import { newRequestChain } from '../models/request-fingerprint.js';
-import type { CompensationReport } from '../events/run-result.js';
+import type { CompensationReport } from '../errors/compensation-error.js';
 import { ConfigurationError } from '../errors/replan-error.js';
 
 /**

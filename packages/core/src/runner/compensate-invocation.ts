@@ -4,7 +4,7 @@ import { toolFinderOf } from '../compensation/agent-tools.js';
 import { runCompensations } from '../compensation/run-compensations.js';
 import { CompensationError } from '../errors/compensation-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { CompensationReport } from '../events/run-result.js';
+import type { CompensationReport } from '../errors/compensation-error.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
 import type { Agent } from '../invocation/agent.js';
 import type { RunFence } from '../sessions/run-lease.js';
@@ -34,17 +34,6 @@ export function compensateScope(root: Agent) {
 
 /** `meta.kind` of the event that closes an invocation `runner.cancel` ended without compensation. */
 export const CANCELLED = 'cancelled';
-
-/** The compensation report stored on the invocation's closing event, if it was closed by a compensation. */
-export function storedCompensation(events: readonly AgentEvent[], invocationId: string): CompensationReport | undefined {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i] as AgentEvent;
-    if (event.invocationId !== invocationId) break;
-    const report = event.meta?.compensation;
-    if (report && event.actions?.invocationEnd) return report as CompensationReport;
-  }
-  return undefined;
-}
 
 /** Whether the invocation (from `start`) opened a compensation: a resume finishes it instead of running the agent. */
 export const compensationOpened = (events: readonly AgentEvent[], start: number): boolean =>

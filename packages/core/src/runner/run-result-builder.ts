@@ -1,6 +1,7 @@
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
 import type { GuardrailTrip } from '../events/guardrail-verdict.js';
-import type { CompensationReport, RunResult } from '../events/run-result.js';
+import type { RunResult } from '../events/run-result.js';
+import type { CompensationReport } from '../errors/compensation-error.js';
 import type { RunBudget } from '../invocation/run-limits.js';
 import type { PriceTable } from '../models/model-prices.js';
 import { emptyUsage } from '../models/usage.js';
@@ -8,7 +9,7 @@ import type { SessionKey } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { readInvocation } from './invocation-log.js';
 import { sessionTotalsWithChildren } from './session-totals.js';
-import { storedCompensation } from './compensate-invocation.js';
+import { storedCompensation } from './stored-compensation.js';
 
 /** How a run ended: its status, and the error or the guardrail that ended it. */
 export interface RunEnd {
