@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AgentEvent, CompensationError, type ScriptedReply, tool } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
-import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner, SessionKeys } from '@replan/planexecute';
+import {
+  createExecutor,
+  createPlanExecuteAgent,
+  createPlanner,
+  createReplanner,
+  planExecuteEventKind,
+  SessionKeys,
+} from '@replan/planexecute';
+import { renderRun } from '@replan/planexecute/terminal';
 import { graphCall, TaskModel } from './graph-support.js';
 import { planCall, respondCall, runnerFor } from './support.js';
 
@@ -43,13 +51,14 @@ function agentFor(
   mode: 'linear' | 'graph',
   d: ReturnType<typeof desk>,
   script: { planner: ScriptedReply[]; steps: Record<string, ScriptedReply[]>; replanner: ScriptedReply[] },
-  extra: { compensateDropped?: boolean; stepMaxIterations?: number } = {},
+  extra: { compensateDropped?: boolean; stepMaxIterations?: number; hold?: (task: string, call: number) => Promise<void> | undefined } = {},
 ) {
   const replanner = new ScriptedModel({ responses: script.replanner });
+  const steps = new TaskModel(script.steps, extra.hold ? { hold: extra.hold } : {});
   const agent = createPlanExecuteAgent({
     mode,
     planner: createPlanner({ model: new ScriptedModel({ responses: script.planner }), mode }),
-    executor: createExecutor({ model: new TaskModel(script.steps), tools: d.tools, maxIterations: extra.stepMaxIterations ?? 10 }),
+    executor: createExecutor({ model: steps, tools: d.tools, maxIterations: extra.stepMaxIterations ?? 10 }),
     replanner: createReplanner({ model: replanner, mode }),
     ...(extra.compensateDropped ? { compensateDropped: true } : {}),
   });
@@ -225,5 +234,78 @@ describe('plan–execute: a replan that drops steps undoes them', () => {
     expect(resumed.output).toBe('nothing booked');
     expect(d.log.filter((l) => l.startsWith('cancel'))).toEqual(['cancel hotel Rome (hotel:Rome)', 'cancel flight FCO (flight:FCO)']);
     expect(h.replanner.calls).toBe(1);
+  });
+
+  it('renderRun shows each compensation as an undo line under the replan that dropped the step', async () => {
+    const d = desk();
+    const h = agentFor('linear', d, {
+      planner: [planCall(['fly', 'stay'])],
+      steps: { fly: [booking('flight', 'FCO', 'c1'), 'flight booked'], stay: ['no hotel needed'] },
+      replanner: [undoPlan(['stay'], ['1']), respondCall('no trip')],
+    });
+    let text = '';
+    const out = { isTTY: false, write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WriteStream;
+    await renderRun(h.runner.run({ userId: 'u', input: 'go' }), { out, color: false });
+    expect(text).toContain('├─ undo book_flight {"what":"FCO"} (call c1)');
+    expect(text).toContain('├─ undone cancelled FCO');
+  });
+});
+
+describe('plan–execute: a cancelled run undoes its steps', () => {
+  const never = new Promise<void>(() => undefined);
+
+  it('linear: run.abort({ compensate: true }) while a step runs undoes the finished steps, latest first', async () => {
+    const d = desk();
+    const h = agentFor(
+      'linear',
+      d,
+      {
+        planner: [planCall(['fly', 'stay', 'pay'])],
+        steps: { fly: [booking('flight', 'FCO', 'c1'), 'ok'], stay: [booking('hotel', 'Rome', 'c2'), 'ok'], pay: ['paid'] },
+        replanner: [planCall(['stay', 'pay']), planCall(['pay']), respondCall('done')],
+      },
+      { hold: (task) => (task === 'pay' ? never : undefined) },
+    );
+    const run = h.runner.run({ userId: 'u', sessionId: 's', input: 'go' });
+    for await (const event of run) {
+      const kind = planExecuteEventKind(event);
+      if (kind?.kind === 'revised-plan' && (kind.plan as { steps: string[] }).steps[0] === 'pay') run.abort({ compensate: true });
+    }
+    const result = await run.result();
+    expect(result.status).toBe('aborted');
+    expect(result.compensation?.undone.map((c) => c.callId)).toEqual(['c2', 'c1']);
+    expect(d.log).toEqual(['book flight FCO', 'book hotel Rome', 'cancel hotel Rome (hotel:Rome)', 'cancel flight FCO (flight:FCO)']);
+  });
+
+  it('graph: runner.cancel({ compensate: true }) of a stopped run undoes the parallel steps in reverse order of completion', async () => {
+    const d = desk();
+    let releaseHotel!: () => void;
+    const hotelDone = new Promise<void>((r) => (releaseHotel = r));
+    const h = agentFor(
+      'graph',
+      d,
+      {
+        planner: [graphCall(['a', 'fly', []], ['b', 'stay', []], ['c', 'pay', ['a', 'b']])],
+        steps: { fly: [booking('flight', 'FCO', 'c1'), 'ok'], stay: [booking('hotel', 'Rome', 'c2'), 'ok'], pay: ['paid'] },
+        replanner: [respondCall('done')],
+      },
+      // The hotel is booked after the flight (its first model call waits for the flight's result).
+      { hold: (task, call) => (task === 'stay' && call === 0 ? hotelDone : task === 'pay' ? never : undefined) },
+    );
+    const run = h.runner.run({ userId: 'u', sessionId: 's', input: 'go' });
+    for await (const event of run) {
+      const kind = planExecuteEventKind(event);
+      if (kind?.kind === 'step-result' && kind.stepId === 'a') releaseHotel();
+      if (kind?.kind === 'step-result' && kind.stepId === 'b') run.abort(); // stopped (resumable), nothing undone yet
+    }
+    expect((await run.result()).status).toBe('aborted');
+    expect(d.log).toEqual(['book flight FCO', 'book hotel Rome']);
+    const cancelled = await h.runner.cancel({ userId: 'u', sessionId: 's', compensate: true }).result();
+    expect(cancelled.status).toBe('aborted');
+    expect(cancelled.compensation?.undone.map((c) => c.callId)).toEqual(['c2', 'c1']);
+    expect(d.log.slice(2)).toEqual(['cancel hotel Rome (hotel:Rome)', 'cancel flight FCO (flight:FCO)']);
+    // Closed for good: a resume runs no step and undoes nothing more.
+    expect((await h.runner.resume({ userId: 'u', sessionId: 's' }).result()).status).toBe('aborted');
+    expect(d.log).toHaveLength(4);
   });
 });

@@ -17,6 +17,11 @@ const TRUTHS: Record<string, readonly string[]> = {
     'resume with a refusal: completed — Nothing was done: The user rejected this call of "transfer": wrong month.',
     'side effects: 1 transfer(s)',
   ],
+  compensation: [
+    'undone  book_flight TP1350: cancelled R1',
+    'undone  book_hotel Hotel Sintra: cancelled R2',
+    'still booked: flight TP1350, hotel Hotel Baixa',
+  ],
 };
 
 describe('examples run offline', () => {
