@@ -243,9 +243,16 @@ describe('plan–execute: a replan that drops steps undoes them', () => {
       steps: { fly: [booking('flight', 'FCO', 'c1'), 'flight booked'], stay: ['no hotel needed'] },
       replanner: [undoPlan(['stay'], ['1']), respondCall('no trip')],
     });
-    let text = '';
-    const out = { isTTY: false, write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WriteStream;
+    const chunks: string[] = [];
+    const out = {
+      isTTY: false,
+      write: (chunk: string) => {
+        chunks.push(chunk);
+        return true;
+      },
+    } as unknown as NodeJS.WriteStream;
     await renderRun(h.runner.run({ userId: 'u', input: 'go' }), { out, color: false });
+    const text = chunks.join('');
     expect(text).toContain('├─ undo book_flight {"what":"FCO"} (call c1)');
     expect(text).toContain('├─ undone cancelled FCO');
   });
