@@ -1,4 +1,4 @@
-/** The id of the stored tool call that compensates call `callId` (design §24). */
+/** The id of the stored tool call that compensates call `callId`. */
 export const compensationCallId = (callId: string): string => `${callId}:compensate`;
 
 /** `meta.kind` of the event that opens a run's compensation (`run.abort` / `runner.cancel` with `compensate`). */
