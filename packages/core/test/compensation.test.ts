@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CompensationError, InMemorySessionStore, ReActAgent, Runner, tool } from '@replan/core';
+import { CompensationError, InMemorySessionStore, NothingToResumeError, ReActAgent, Runner, SessionNotFoundError, tool } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { z } from 'zod';
 import { bookingLog, bookingTool, lookupTool, type BookingLog } from './support/bookings.js';
@@ -186,5 +186,14 @@ describe('compensation', () => {
     expect(() =>
       tool({ name: 't', description: 'd', parameters: z.object({}), execute: () => 1, compensate: 'undo' as unknown as () => void }),
     ).toThrow(/compensate must be a function/);
+  });
+
+  it('runner.cancel of a session that does not exist, or has no invocation, is refused and writes nothing', async () => {
+    const store = new InMemorySessionStore();
+    const runner = new Runner({ agent: trip(bookingLog(), never).agent, appName: 'trips', sessionStore: store });
+    await expect(runner.cancel({ userId: 'u', sessionId: 'nope', compensate: true }).result()).rejects.toBeInstanceOf(SessionNotFoundError);
+    await store.create({ appName: 'trips', userId: 'u', id: 'empty', state: {} });
+    await expect(runner.cancel({ userId: 'u', sessionId: 'empty' }).result()).rejects.toBeInstanceOf(NothingToResumeError);
+    expect((await store.get({ appName: 'trips', userId: 'u', id: 'empty' }))?.events).toEqual([]);
   });
 });

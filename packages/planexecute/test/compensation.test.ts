@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AgentEvent, CompensationError, type ScriptedReply, tool } from '@replan/core';
-import { ScriptedModel, callTools } from '@replan/core/testing';
+import { type AgentEvent, CompensationError, tool } from '@replan/core';
+import { ScriptedModel, type ScriptedReply, callTools } from '@replan/core/testing';
 import {
   createExecutor,
   createPlanExecuteAgent,
@@ -57,9 +57,9 @@ function agentFor(
   const steps = new TaskModel(script.steps, extra.hold ? { hold: extra.hold } : {});
   const agent = createPlanExecuteAgent({
     mode,
-    planner: createPlanner({ model: new ScriptedModel({ responses: script.planner }), mode }),
+    planner: createPlanner({ model: new ScriptedModel({ responses: script.planner }) }),
     executor: createExecutor({ model: steps, tools: d.tools, maxIterations: extra.stepMaxIterations ?? 10 }),
-    replanner: createReplanner({ model: replanner, mode }),
+    replanner: createReplanner({ model: replanner }),
     ...(extra.compensateDropped ? { compensateDropped: true } : {}),
   });
   return { replanner, ...runnerFor(agent) };

@@ -8,6 +8,7 @@ import { assertSessionKey } from '../sessions/session-key-rules.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { RunLease } from '../sessions/run-lease.js';
 import { claimSession } from './active-sessions.js';
+import { refuseChildSession } from './child-session-guard.js';
 import { compensationOpened } from './compensate-invocation.js';
 import { driveInvocation, type DriveOptions } from './drive-invocation.js';
 import { readInvocation } from './invocation-log.js';
@@ -43,6 +44,8 @@ export async function startCancel(host: CancelHost, key: SessionKey, compensate:
   const lease = host.lease(key);
   try {
     const session = await sessionToResume(host.store, key, lease);
+    // A child session (agentTool) is cancelled with its root session, never on its own.
+    await refuseChildSession(host.store, session, 'resume');
     const log = readInvocation(session.events);
     if (!log) throw new NothingToResumeError(`Session "${key.id}" has no invocation to cancel; nothing was done.`);
     if (log.end)
