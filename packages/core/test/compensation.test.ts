@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CompensationError, InMemorySessionStore, NothingToResumeError, ReActAgent, Runner, SessionNotFoundError, tool } from '@replan/core';
+import {
+  CompensationError,
+  InMemorySessionStore,
+  NothingToResumeError,
+  ReActAgent,
+  Runner,
+  SessionNotFoundError,
+  tool,
+} from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { z } from 'zod';
 import { bookingLog, bookingTool, lookupTool, type BookingLog } from './support/bookings.js';
@@ -195,5 +203,18 @@ describe('compensation', () => {
     await store.create({ appName: 'trips', userId: 'u', id: 'empty', state: {} });
     await expect(runner.cancel({ userId: 'u', sessionId: 'empty' }).result()).rejects.toBeInstanceOf(NothingToResumeError);
     expect((await store.get({ appName: 'trips', userId: 'u', id: 'empty' }))?.events).toEqual([]);
+  });
+
+  it('runner.cancel without compensate stops a run going on in this process and closes it, undoing nothing', async () => {
+    const log = bookingLog();
+    const runner = new Runner({ agent: trip(log, never).agent, appName: 'trips' });
+    const run = runner.run({ userId: 'u', sessionId: 's', input: 'book a trip' });
+    await lines(log, 2);
+    const cancelled = await runner.cancel({ userId: 'u', sessionId: 's' }).result();
+    expect(cancelled.status).toBe('aborted');
+    expect((await run.result()).status).toBe('aborted');
+    // Closed: a resume calls no model and runs no tool.
+    expect((await runner.resume({ userId: 'u', sessionId: 's' }).result()).status).toBe('aborted');
+    expect(log.lines).toEqual(['book flight LHR-JFK', 'book hotel Plaza']);
   });
 });

@@ -37,8 +37,9 @@ export async function startCancel(host: CancelHost, key: SessionKey, compensate:
   if (active) {
     active.control.abort({ compensate });
     const ended = await active.result;
-    // An abort without compensation leaves the session resumable: cancel closes it below.
+    // An abort without compensation leaves the session resumable: cancel closes it below, once the run let go of it.
     if (compensate || ended.status !== 'aborted') return ended;
+    await active.released;
   }
   const release = claimSession(host.store, key);
   const lease = host.lease(key);

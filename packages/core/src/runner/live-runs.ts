@@ -3,10 +3,11 @@ import type { SessionStore } from '../sessions/session-store.js';
 import type { RunResult } from '../events/run-result.js';
 import type { RunControl } from './run.js';
 
-/** A run going on in this process: how to abort it, and how it ends. */
+/** A run going on in this process: how to abort it, how it ends, and when it let go of its session (claim and lease). */
 export interface LiveRun {
   readonly control: RunControl;
   readonly result: Promise<RunResult>;
+  readonly released: Promise<void>;
 }
 
 /** The runs of this process by session, per store (what `runner.cancel` aborts). */
@@ -14,8 +15,14 @@ const live = new WeakMap<SessionStore, Map<string, LiveRun>>();
 
 const idOf = (key: SessionKey) => `${key.appName}\u0000${key.userId}\u0000${key.id}`;
 
-/** Registers the run that holds the session's claim; returns the function that removes it. */
-export function trackRun(store: SessionStore, key: SessionKey, run: LiveRun): () => void {
+/** Registers the run that holds the session's claim; `untrack` removes it, `released` says it let go of the session. */
+export function trackRun(
+  store: SessionStore,
+  key: SessionKey,
+  started: Omit<LiveRun, 'released'>,
+): { readonly untrack: () => void; readonly released: () => void } {
+  let released!: () => void;
+  const run: LiveRun = { ...started, released: new Promise<void>((resolve) => (released = resolve)) };
   let runs = live.get(store);
   if (!runs) {
     runs = new Map();
@@ -24,9 +31,10 @@ export function trackRun(store: SessionStore, key: SessionKey, run: LiveRun): ()
   const id = idOf(key);
   runs.set(id, run);
   const map = runs;
-  return () => {
+  const untrack = () => {
     if (map.get(id) === run) map.delete(id);
   };
+  return { untrack, released };
 }
 
 /** The run of this session going on in this process, if any. */

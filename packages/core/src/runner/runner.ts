@@ -89,13 +89,14 @@ export class Runner {
         const release = claimSession(this.sessionStore, key);
         const lease = this.leaseFor(key);
         const running = this.startRun(key, options, emit, signal, lease, control);
-        const untrack = trackRun(this.sessionStore, key, { control, result: running });
+        const live = trackRun(this.sessionStore, key, { control, result: running });
         try {
           return await running;
         } finally {
-          untrack();
+          live.untrack();
           await lease?.end();
           release();
+          live.released();
         }
       },
       this.runSession(options.userId, sessionId),
@@ -182,13 +183,14 @@ export class Runner {
         const release = claimSession(this.sessionStore, key);
         const lease = this.leaseFor(key);
         const running = this.startResume(key, options, emit, signal, lease, control);
-        const untrack = trackRun(this.sessionStore, key, { control, result: running });
+        const live = trackRun(this.sessionStore, key, { control, result: running });
         try {
           return await running;
         } finally {
-          untrack();
+          live.untrack();
           await lease?.end();
           release();
+          live.released();
         }
       },
       this.runSession(options.userId, options.sessionId),
