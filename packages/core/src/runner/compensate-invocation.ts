@@ -1,6 +1,6 @@
 import { COMPENSATION_END, COMPENSATION_START } from '../compensation/compensation-ids.js';
 import { compensableCalls } from '../compensation/compensable-calls.js';
-import { toolFinderOf } from '../compensation/agent-tools.js';
+import { type ToolFinder, toolFinderOf } from '../compensation/agent-tools.js';
 import { runCompensations } from '../compensation/run-compensations.js';
 import { CompensationError } from '../errors/compensation-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
@@ -24,8 +24,9 @@ export interface ClosingHost {
 
 /** `ctx.compensate` of a run of `root`: the invocation's events in scope, undone with the run's own signal. */
 export function compensateScope(root: Agent) {
-  const findTool = toolFinderOf(root);
+  let findTool: ToolFinder | undefined; // walked on first use: most runs never compensate
   return (ctx: InvocationContext, inScope: (event: AgentEvent) => boolean) => {
+    findTool ??= toolFinderOf(root);
     const { services } = ctx;
     const events = services.session.events.filter((e) => e.invocationId === services.invocationId);
     return runCompensations(ctx, compensableCalls(events, findTool, inScope), services.signal);

@@ -5,6 +5,9 @@ import type { PlanExecuteKeys } from '../base/session-keys.js';
 import { readExecutionState } from '../base/session-keys.js';
 import { stepIdOf, UNDO_META, executedStepIds } from './undo-marks.js';
 
+/** `meta.kind` of the event listing the dropped steps' calls that were not undone (their result was never stored). */
+const SKIPPED = 'compensation-skipped';
+
 const isDecision = (e: AgentEvent) => tagOf(e) === 'revised-plan' || tagOf(e) === 'answer';
 
 /** The steps a replan drops: those its decision marked `undo`, and with `compensateDropped` every step that failed. */
@@ -72,7 +75,12 @@ export class CompensatingReplanner implements Agent {
     }
     if (!decision) return;
     const dropped = droppedSteps(ctx, this.keys, decision, this.compensateDropped);
-    if (dropped.size) yield* ctx.compensate((e) => dropped.has(stepIdOf(e) ?? '') && tagOf(e) === 'step');
+    if (dropped.size) {
+      const report = yield* ctx.compensate((e) => dropped.has(stepIdOf(e) ?? '') && tagOf(e) === 'step');
+      // Calls of dropped steps with no stored result are not undone: said once, in the log, for a person to check.
+      if (report.skipped.length && !ctx.ownEvents().some((e) => e.meta?.kind === SKIPPED))
+        yield ctx.event({ meta: { kind: SKIPPED, skipped: report.skipped } });
+    }
     if (heldExit) yield ctx.event({ actions: { exitLoop: true } });
   }
 }
