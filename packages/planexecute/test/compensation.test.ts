@@ -315,4 +315,48 @@ describe('plan–execute: a cancelled run undoes its steps', () => {
     expect((await h.runner.resume({ userId: 'u', sessionId: 's' }).result()).status).toBe('aborted');
     expect(d.log).toHaveLength(4);
   });
+
+  it('graph: run.abort({ compensate: true }) while a step runs undoes the finished steps', async () => {
+    const d = desk();
+    const h = agentFor(
+      'graph',
+      d,
+      {
+        planner: [graphCall(['a', 'fly', []], ['b', 'stay', ['a']], ['c', 'pay', ['b']])],
+        steps: { fly: [booking('flight', 'FCO', 'c1'), 'ok'], stay: [booking('hotel', 'Rome', 'c2'), 'ok'], pay: ['paid'] },
+        replanner: [respondCall('done')],
+      },
+      { hold: (task) => (task === 'pay' ? never : undefined) },
+    );
+    const run = h.runner.run({ userId: 'u', sessionId: 's', input: 'go' });
+    for await (const event of run) {
+      const kind = planExecuteEventKind(event);
+      if (kind?.kind === 'step-result' && kind.stepId === 'b') run.abort({ compensate: true });
+    }
+    const result = await run.result();
+    expect(result.status).toBe('aborted');
+    expect(result.compensation?.undone.map((c) => c.callId)).toEqual(['c2', 'c1']);
+    expect(d.log.slice(2)).toEqual(['cancel hotel Rome (hotel:Rome)', 'cancel flight FCO (flight:FCO)']);
+  });
+
+  it('linear: runner.cancel({ compensate: true }) aborts the running run and undoes it', async () => {
+    const d = desk();
+    const h = agentFor(
+      'linear',
+      d,
+      {
+        planner: [planCall(['fly', 'pay'])],
+        steps: { fly: [booking('flight', 'FCO', 'c1'), 'ok'], pay: ['paid'] },
+        replanner: [planCall(['pay']), respondCall('done')],
+      },
+      { hold: (task) => (task === 'pay' ? never : undefined) },
+    );
+    const run = h.runner.run({ userId: 'u', sessionId: 's', input: 'go' });
+    while (!d.log.length) await new Promise((r) => setTimeout(r, 2));
+    await new Promise((r) => setTimeout(r, 20)); // the pay step is waiting on its model
+    const cancelled = await h.runner.cancel({ userId: 'u', sessionId: 's', compensate: true }).result();
+    expect(cancelled.status).toBe('aborted');
+    expect((await run.result()).compensation?.undone).toEqual([{ callId: 'c1', tool: 'book_flight' }]);
+    expect(d.log).toEqual(['book flight FCO', 'cancel flight FCO (flight:FCO)']);
+  });
 });
