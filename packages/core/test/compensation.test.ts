@@ -12,14 +12,22 @@ import { ScriptedModel, callTools } from '@replan/core/testing';
 import { z } from 'zod';
 import { bookingLog, bookingTool, lookupTool, type BookingLog } from './support/bookings.js';
 
-/** Books flight, then hotel (and looks something up in between), then its third model call waits for `gate`. */
+/**
+ * Books flight, then hotel (and looks something up in between), then its third model call waits for
+ * `gate`; `waiting` resolves once it does (every earlier result is then in the live log).
+ */
 function trip(log: BookingLog, gate: Promise<void>, extra: { approval?: boolean } = {}) {
+  let reached!: () => void;
+  const waiting = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
   const model = new ScriptedModel({
     respond: async (_request, call) => {
       if (call === 0)
         return callTools({ name: 'book_flight', id: 'f1', args: { what: 'LHR-JFK' } }, { name: 'lookup', id: 'l1', args: { q: 'x' } });
       if (call === 1) return callTools({ name: 'book_hotel', id: 'h1', args: { what: 'Plaza' } });
       if (call === 2 && extra.approval) return callTools({ name: 'pay', id: 'p1', args: {} });
+      reached();
       await gate;
       return 'all booked';
     },
@@ -37,7 +45,7 @@ function trip(log: BookingLog, gate: Promise<void>, extra: { approval?: boolean 
     model,
     tools: [bookingTool('flight', log), bookingTool('hotel', log), lookupTool, ...(extra.approval ? [pay] : [])],
   });
-  return { agent, model };
+  return { agent, model, waiting };
 }
 
 const never = new Promise<void>(() => undefined);
@@ -50,10 +58,10 @@ describe('compensation', () => {
   it('run.abort({ compensate: true }) undoes the finished calls in reverse order, each a stored <id>:compensate call', async () => {
     const log = bookingLog();
     const store = new InMemorySessionStore();
-    const runner = new Runner({ agent: trip(log, never).agent, appName: 'trips', sessionStore: store });
+    const { agent, waiting } = trip(log, never);
+    const runner = new Runner({ agent, appName: 'trips', sessionStore: store });
     const run = runner.run({ userId: 'u', sessionId: 's', input: 'book a trip' });
-    await lines(log, 2);
-    await new Promise((r) => setTimeout(r, 20)); // the hotel's result stored, the next model call waiting
+    await waiting; // the hotel's result stored, the next model call waiting
     run.abort({ compensate: true });
     const result = await run.result();
     expect(result.status).toBe('aborted');
@@ -90,9 +98,10 @@ describe('compensation', () => {
     const log = bookingLog();
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
-    const runner = new Runner({ agent: trip(log, gate).agent, appName: 'trips' });
+    const { agent, waiting } = trip(log, gate);
+    const runner = new Runner({ agent, appName: 'trips' });
     const run = runner.run({ userId: 'u', sessionId: 's', input: 'book a trip' });
-    await lines(log, 2);
+    await waiting;
     run.abort('user left');
     const result = await run.result();
     expect(result.status).toBe('aborted');
@@ -105,10 +114,10 @@ describe('compensation', () => {
 
   it('runner.cancel with compensate aborts a run going on in this process and undoes it', async () => {
     const log = bookingLog();
-    const runner = new Runner({ agent: trip(log, never).agent, appName: 'trips' });
+    const { agent, waiting } = trip(log, never);
+    const runner = new Runner({ agent, appName: 'trips' });
     const run = runner.run({ userId: 'u', sessionId: 's', input: 'book a trip' });
-    await lines(log, 2);
-    await new Promise((r) => setTimeout(r, 20));
+    await waiting;
     const cancelled = await runner.cancel({ userId: 'u', sessionId: 's', compensate: true }).result();
     expect(cancelled.status).toBe('aborted');
     expect((await run.result()).compensation?.undone.map((c) => c.callId)).toEqual(['h1', 'f1']);
@@ -178,8 +187,7 @@ describe('compensation', () => {
     log.hanging.add('hotel');
     const runner = new Runner({ agent: trip(log, never).agent, appName: 'trips' });
     const run = runner.run({ userId: 'u', sessionId: 's', input: 'book a trip' });
-    await lines(log, 1);
-    await new Promise((r) => setTimeout(r, 30)); // the hotel call is running and never returns
+    while (!log.started.includes('hotel Plaza')) await new Promise((r) => setTimeout(r, 2)); // running, never returns
     run.abort({ compensate: true });
     const result = await run.result();
     expect(result.compensation).toEqual({

@@ -341,6 +341,10 @@ describe('plan–execute: a cancelled run undoes its steps', () => {
 
   it('linear: runner.cancel({ compensate: true }) aborts the running run and undoes it', async () => {
     const d = desk();
+    let paying!: () => void;
+    const payStarted = new Promise<void>((resolve) => {
+      paying = resolve;
+    });
     const h = agentFor(
       'linear',
       d,
@@ -349,11 +353,16 @@ describe('plan–execute: a cancelled run undoes its steps', () => {
         steps: { fly: [booking('flight', 'FCO', 'c1'), 'ok'], pay: ['paid'] },
         replanner: [planCall(['pay']), respondCall('done')],
       },
-      { hold: (task) => (task === 'pay' ? never : undefined) },
+      {
+        hold: (task) => {
+          if (task !== 'pay') return undefined;
+          paying();
+          return never;
+        },
+      },
     );
     const run = h.runner.run({ userId: 'u', sessionId: 's', input: 'go' });
-    while (!d.log.length) await new Promise((r) => setTimeout(r, 2));
-    await new Promise((r) => setTimeout(r, 20)); // the pay step is waiting on its model
+    await payStarted; // the pay step is waiting on its model
     const cancelled = await h.runner.cancel({ userId: 'u', sessionId: 's', compensate: true }).result();
     expect(cancelled.status).toBe('aborted');
     expect((await run.result()).compensation?.undone).toEqual([{ callId: 'c1', tool: 'book_flight' }]);

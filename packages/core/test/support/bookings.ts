@@ -9,9 +9,11 @@ export interface BookingLog {
   readonly failing: Set<string>;
   /** Tools whose execute never returns (a call in flight when the run stops). */
   readonly hanging: Set<string>;
+  /** Every call as it starts (a hanging one included). */
+  readonly started: string[];
 }
 
-export const bookingLog = (): BookingLog => ({ lines: [], failing: new Set(), hanging: new Set() });
+export const bookingLog = (): BookingLog => ({ lines: [], failing: new Set(), hanging: new Set(), started: [] });
 
 /** A `book_<kind>` tool returning `{ ref }`, whose compensation cancels that ref; `note` sees every run. */
 export function bookingTool(kind: string, log: BookingLog, note: (line: string) => void = () => undefined): Tool {
@@ -20,6 +22,7 @@ export function bookingTool(kind: string, log: BookingLog, note: (line: string) 
     description: `Books a ${kind}.`,
     parameters: z.object({ what: z.string() }),
     execute: async ({ what }, ctx) => {
+      log.started.push(`${kind} ${what}`);
       if (log.hanging.has(kind)) await new Promise(() => undefined);
       const line = `book ${kind} ${what}`;
       log.lines.push(line);
