@@ -14,7 +14,7 @@ import { DEFAULT_PLAN_EXECUTE_NAME, planExecuteKeys } from './base/session-keys.
 import type { PlanReviewOptions } from './review/plan-review-answer.js';
 import { resolveMaxStalls, resolveReview, withPlanReview } from './review/with-plan-review.js';
 import type { PlanCheck } from './policy/plan-check.js';
-import { CompensatingReplanner } from './compensation/compensating-replanner.js';
+import { undoOffered, withUndo } from './compensation/compensating-replanner.js';
 
 interface CommonOptions {
   /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */
@@ -63,11 +63,7 @@ interface CommonOptions {
    * reason; a guardrail that throws fails the run with a `GuardrailError`. See `Guardrails`.
    */
   readonly guardrails?: Guardrails;
-  /**
-   * Undo every step that failed (its finished calls of tools with `compensate`, latest first) when
-   * the replanner revises the plan or answers after it (default false). With compensable `tools`
-   * the replanner may also name steps to undo (`undo` in its answer). See docs/plan-execute.md, "Undoing steps".
-   */
+  /** Undo the finished calls of every failed step at the next replan (default false); see docs/plan-execute.md, "Undoing steps". */
   readonly compensateDropped?: boolean;
 }
 
@@ -175,8 +171,7 @@ export function createPlanExecuteAgent(options: PlanExecuteAgentOptions<z.ZodTyp
   const scope = { keys: planExecuteKeys(name), names: partNamesFor(name) };
   const given = givenParts(options);
   const checkPlan = checkPlanOf(options.checkPlan, given);
-  const tools = options.tools ?? (given.executor as { readonly options?: { readonly tools?: readonly Tool[] } }).options?.tools ?? [];
-  const undo = options.compensateDropped === true || tools.some((t) => t.compensate);
+  const undo = undoOffered(options, given.executor);
   const binding: PartBinding = { ...scope, mode, checkPlan, stepConcurrency: options.stepConcurrency, undo };
   const bind = (agent: Agent) => (isPlanPart(agent) ? agent.bind(binding) : agent);
   const executor = bind(given.executor);
@@ -193,10 +188,7 @@ export function createPlanExecuteAgent(options: PlanExecuteAgentOptions<z.ZodTyp
   const loop = new LoopAgent({
     name: scope.names.loop,
     description: 'Runs a step, then revises the plan or answers.',
-    subAgents: [
-      executor,
-      undo ? new CompensatingReplanner(gated.replanner, scope.keys, options.compensateDropped === true) : gated.replanner,
-    ],
+    subAgents: [executor, undo ? withUndo(gated.replanner, scope.keys, options.compensateDropped) : gated.replanner],
     maxIterations: options.maxIterations ?? 10,
     requireExit: true,
   });

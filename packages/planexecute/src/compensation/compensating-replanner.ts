@@ -1,4 +1,4 @@
-import type { Agent, AgentEvent, Interrupt } from '@replan/core';
+import type { Agent, AgentEvent, Interrupt, Tool } from '@replan/core';
 import { InvocationContext, runAgent } from '@replan/core/agent-kit';
 import { tagOf } from '../base/event-tags.js';
 import type { PlanExecuteKeys } from '../base/session-keys.js';
@@ -84,3 +84,16 @@ export class CompensatingReplanner implements Agent {
     if (heldExit) yield ctx.event({ actions: { exitLoop: true } });
   }
 }
+
+/**
+ * Whether a plan–execute agent's steps can be undone: `compensateDropped`, or an executor tool with
+ * `compensate` (`tools`, or those of an executor from `createExecutor`). Then the replanner offers `undo`.
+ */
+export function undoOffered(options: { readonly compensateDropped?: boolean; readonly tools?: readonly Tool[] }, executor: Agent): boolean {
+  const tools = options.tools ?? (executor as { readonly options?: { readonly tools?: readonly Tool[] } }).options?.tools ?? [];
+  return options.compensateDropped === true || tools.some((t) => t.compensate);
+}
+
+/** The loop's replanner that undoes the steps its decisions drop (see `CompensatingReplanner`). */
+export const withUndo = (replanner: Agent, keys: PlanExecuteKeys, compensateDropped: boolean | undefined): Agent =>
+  new CompensatingReplanner(replanner, keys, compensateDropped === true);
