@@ -28,7 +28,7 @@ import type { PlanMode, ReplannerInputOptions, ReplannerTurnInput } from './mode
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
 import { stepResultsCap } from './base/step-result-cap.js';
-import { executedStepIds, UNDO_META, undoMarksOf, undoProblem, withUndoField } from './compensation/undo-marks.js';
+import { executedStepIds, UNDO_META, undoMarksOf, undoProblem, withoutUndo, withUndoField } from './compensation/undo-marks.js';
 
 export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
   readonly model: ChatModel;
@@ -185,7 +185,8 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
   ): AsyncGenerator<AgentEvent, { decided: Decided; input: ReplannerTurnInput }, undefined> {
     const input = await this.mode.replannerInput(ctx, this.inputOptions);
     const own = (m: Message): Parsed<PlanDecision> => {
-      const parsed = parseReplannerAnswer(m, this.planSchema, this.respondSchema);
+      // `undo` is not part of the plan or the answer: a strict schema of one's own must not see it.
+      const parsed = parseReplannerAnswer(this.undo ? withoutUndo(m) : m, this.planSchema, this.respondSchema);
       if (!parsed.ok) return parsed;
       const badUndo = this.undo ? undoProblem(undoMarksOf(m), executedStepIds(ctx.state, this.keys, input.appended)) : undefined;
       if (badUndo) return { ok: false, problem: badUndo };

@@ -51,15 +51,22 @@ function agentFor(
   mode: 'linear' | 'graph',
   d: ReturnType<typeof desk>,
   script: { planner: ScriptedReply[]; steps: Record<string, ScriptedReply[]>; replanner: ScriptedReply[] },
-  extra: { compensateDropped?: boolean; stepMaxIterations?: number; hold?: (task: string, call: number) => Promise<void> | undefined } = {},
+  extra: {
+    compensateDropped?: boolean;
+    stepMaxIterations?: number;
+    hold?: (task: string, call: number) => Promise<void> | undefined;
+    strictPlan?: boolean;
+  } = {},
 ) {
   const replanner = new ScriptedModel({ responses: script.replanner });
   const steps = new TaskModel(script.steps, extra.hold ? { hold: extra.hold } : {});
+  // A plan schema of one's own that refuses unknown fields: `undo` is not the plan's.
+  const strict = extra.strictPlan ? { planSchema: z.strictObject({ steps: z.array(z.string()) }) } : {};
   const agent = createPlanExecuteAgent({
     mode,
-    planner: createPlanner({ model: new ScriptedModel({ responses: script.planner }) }),
+    planner: createPlanner({ model: new ScriptedModel({ responses: script.planner }), ...strict }),
     executor: createExecutor({ model: steps, tools: d.tools, maxIterations: extra.stepMaxIterations ?? 10 }),
-    replanner: createReplanner({ model: replanner }),
+    replanner: createReplanner({ model: replanner, ...strict }),
     ...(extra.compensateDropped ? { compensateDropped: true } : {}),
   });
   return { replanner, ...runnerFor(agent) };
@@ -71,15 +78,20 @@ const compensations = (events: readonly AgentEvent[]) =>
 describe('plan–execute: a replan that drops steps undoes them', () => {
   it('linear: the replanner marks a finished step to undo; its calls are undone before the next step runs', async () => {
     const d = desk();
-    const h = agentFor('linear', d, {
-      planner: [planCall(['fly', 'stay in Rome', 'done'])],
-      steps: {
-        fly: [booking('flight', 'FCO', 'c1'), 'flight booked'],
-        'stay in Rome': [booking('hotel', 'Rome', 'c2'), 'hotel booked'],
-        'stay in Milan': [booking('hotel', 'Milan', 'c3'), 'hotel booked'],
+    const h = agentFor(
+      'linear',
+      d,
+      {
+        planner: [planCall(['fly', 'stay in Rome', 'done'])],
+        steps: {
+          fly: [booking('flight', 'FCO', 'c1'), 'flight booked'],
+          'stay in Rome': [booking('hotel', 'Rome', 'c2'), 'hotel booked'],
+          'stay in Milan': [booking('hotel', 'Milan', 'c3'), 'hotel booked'],
+        },
+        replanner: [planCall(['stay in Rome']), undoPlan(['stay in Milan'], ['2']), respondCall('all set')],
       },
-      replanner: [planCall(['stay in Rome']), undoPlan(['stay in Milan'], ['2']), respondCall('all set')],
-    });
+      { strictPlan: true },
+    );
     const result = await h.runner.run({ userId: 'u', sessionId: 's', input: 'plan a trip' }).result();
     expect(result.status).toBe('completed');
     expect(d.log).toEqual(['book flight FCO', 'book hotel Rome', 'cancel hotel Rome (hotel:Rome)', 'book hotel Milan']);

@@ -27,6 +27,18 @@ export function undoMarksOf(message: Message): unknown {
   return chosen?.args.undo;
 }
 
+/** The message with `undo` taken out of its `plan` and `respond` calls (what the plan and answer schemas parse). */
+export function withoutUndo(message: Message): Message {
+  return {
+    ...message,
+    content: message.content.map((b) => {
+      if (b.type !== 'tool_call' || (b.name !== 'plan' && b.name !== 'respond') || !('undo' in b.args)) return b;
+      const { undo: _undo, ...args } = b.args;
+      return { ...b, args };
+    }),
+  };
+}
+
 /**
  * The ids of the steps run under this objective: graph steps by `id`, linear steps by their number
  * (1-based, as `$n`), `appended` (the step just run, not yet in state) included.
