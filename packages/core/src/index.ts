@@ -114,6 +114,7 @@ export { ReplanError, ConfigurationError, InvalidArgumentError } from './errors/
 export { ModelError, modelErrorOf } from './errors/model-error.js';
 export type { ModelErrorKind, ModelErrorDetails } from './errors/model-error.js';
 export { CompactionError } from './errors/compaction-error.js';
+export { CompensationError, type CompensationReport } from './errors/compensation-error.js';
 export { FallbackExhaustedError } from './errors/fallback-error.js';
 export type { CompactionOptions } from './compaction/compaction-options.js';
 export { compaction } from './compaction/compaction.js';

@@ -29,6 +29,7 @@ const CORE_LAYERS = [
   'prompt-cache',
   'hooks',
   'reasoning',
+  'compensation',
   'runner',
   'composition',
   'agents',

@@ -14,6 +14,7 @@ describe('public surface of @replan/core', () => {
       'COMMON_IMAGE_TYPES',
       'ChildSessionError',
       'CompactionError',
+      'CompensationError',
       'ConcurrentUpdateError',
       'ConfigurationError',
       'EmptyModelResponseError',

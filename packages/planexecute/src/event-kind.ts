@@ -65,6 +65,12 @@ export type PlanExecuteEventKind<Plan = unknown> =
   | { readonly kind: 'plan-reviewed'; readonly answer: 'approve' | 'edit'; readonly plan: Plan }
   /** A reviewed plan rejected with `feedback`: the planner (or replanner) plans again with it. */
   | { readonly kind: 'plan-rejected'; readonly plan: Plan; readonly feedback: string }
+  /**
+   * A compensation (`tool({ compensate })`) undoing call `compensates` of `tool`: its call (`phase:
+   * 'call'`) or its result (`phase: 'result'`, the event's `tool_result`), after a replan dropped the
+   * step or the run was cancelled with `compensate`.
+   */
+  | { readonly kind: 'compensation'; readonly compensates: string; readonly tool: string; readonly phase: 'call' | 'result' }
   /** The run stopped with an error (e.g. `MaxIterationsError`, `PlanningError`). */
   | { readonly kind: 'error'; readonly error: EventError };
 
@@ -129,6 +135,11 @@ export function planExecuteEventKind(event: AgentEvent, agent?: PlanExecuteAgent
   const delta = event.actions?.stateDelta;
   // The steps this event appended to `ExecutedSteps` (the step the replanner just judged).
   const appendedSteps = (keyed(event.actions?.stateAppend, 'ExecutedSteps', keys) ?? []) as ExecutedStep[];
+  if (meta.kind === 'compensation' && event.message) {
+    const block = event.message.content[0];
+    const tool = block?.type === 'tool_call' || block?.type === 'tool_result' ? block.name : '';
+    return { kind: 'compensation', compensates: String(meta.compensates), tool, phase: event.message.role === 'tool' ? 'result' : 'call' };
+  }
   switch (tagOf(event)) {
     case 'planning':
       return { kind: 'planning', agent: event.author, partial: event.partial === true };

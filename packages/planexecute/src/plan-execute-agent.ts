@@ -15,6 +15,7 @@ import type { PlanReviewOptions } from './review/plan-review-answer.js';
 import { resolveMaxStalls, resolveReview, withPlanReview } from './review/with-plan-review.js';
 import type { PlanCheck } from './policy/plan-check.js';
 import { withPlanGrants } from './modes/grant-mode.js';
+import { undoOffered, withUndo } from './compensation/compensating-replanner.js';
 
 interface CommonOptions {
   /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */
@@ -63,6 +64,8 @@ interface CommonOptions {
    * reason; a guardrail that throws fails the run with a `GuardrailError`. See `Guardrails`.
    */
   readonly guardrails?: Guardrails;
+  /** Undo the finished calls of every failed step at the next replan (default false); see docs/plan-execute.md, "Undoing steps". */
+  readonly compensateDropped?: boolean;
 }
 
 /** The three roles of a plan–execute agent. */
@@ -170,7 +173,8 @@ export function createPlanExecuteAgent(options: PlanExecuteAgentOptions<z.ZodTyp
   const review = resolveReview(options.review);
   const mode = withPlanGrants(planModeOf(options.mode), review, given.executor, scope.keys);
   const checkPlan = checkPlanOf(options.checkPlan, given);
-  const binding: PartBinding = { ...scope, mode, checkPlan, stepConcurrency: options.stepConcurrency };
+  const undo = undoOffered(options, given.executor);
+  const binding: PartBinding = { ...scope, mode, checkPlan, stepConcurrency: options.stepConcurrency, undo };
   const bind = (agent: Agent) => (isPlanPart(agent) ? agent.bind(binding) : agent);
   const executor = bind(given.executor);
   const replanner = bind(given.replanner);
@@ -185,7 +189,7 @@ export function createPlanExecuteAgent(options: PlanExecuteAgentOptions<z.ZodTyp
   const loop = new LoopAgent({
     name: scope.names.loop,
     description: 'Runs a step, then revises the plan or answers.',
-    subAgents: [executor, gated.replanner],
+    subAgents: [executor, undo ? withUndo(gated.replanner, scope.keys, options.compensateDropped) : gated.replanner],
     maxIterations: options.maxIterations ?? 10,
     requireExit: true,
   });

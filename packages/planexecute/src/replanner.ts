@@ -32,6 +32,7 @@ import { stepResultsCap } from './base/step-result-cap.js';
 import { stepsOf } from './base/plan-schema.js';
 import { formatPlanJson } from './base/prompts.js';
 import { budgetAnswerRequest, isReserveStop, mustAnswer } from './budget/budget-answer.js';
+import { executedStepIds, UNDO_META, undoMarksOf, undoProblem, withoutUndo, withUndoField } from './compensation/undo-marks.js';
 
 export interface ReplannerOptions<S extends z.ZodType = typeof defaultPlanSchema> {
   readonly model: ChatModel;
@@ -121,12 +122,17 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
   private readonly respondTool: ToolSpec;
   private readonly checkPlan: PlanCheck | undefined;
   private readonly inputOptions: ReplannerInputOptions;
+  /** Whether its tools offer `undo` (its plan–execute agent's executor has compensable tools). */
+  private readonly undo: boolean;
 
   constructor(
     readonly options: ReplannerOptions<S>,
     keys: PlanExecuteKeys = SessionKeys,
-    bound: { readonly mode: PlanMode; readonly checkPlan?: PlanCheck | undefined } = { mode: linearMode },
+    bound: { readonly mode: PlanMode; readonly checkPlan?: PlanCheck | undefined; readonly undo?: boolean | undefined } = {
+      mode: linearMode,
+    },
   ) {
+    this.undo = bound.undo === true;
     this.keys = keys;
     this.checkPlan = bound.checkPlan;
     this.name = options.name ?? 'replanner';
@@ -146,15 +152,22 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
       buildInput: options.buildInput as ReplannerInputOptions['buildInput'],
       buildGraphInput: options.buildGraphInput,
     };
-    this.respondTool = respondToolFor(this.respondSchema);
-    this.tools = [planToolFor(this.planSchema, `Replanner "${this.name}"`), this.respondTool];
+    const respond = respondToolFor(this.respondSchema);
+    this.respondTool = this.undo ? withUndoField(respond) : respond;
+    const plan = planToolFor(this.planSchema, `Replanner "${this.name}"`);
+    this.tools = [this.undo ? withUndoField(plan) : plan, this.respondTool];
   }
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     if (ctx.ownEvents().some((e) => tagOf(e) === 'revised-plan' || tagOf(e) === 'answer')) return;
     const { decided, input, notRun } = yield* this.turn(ctx, {});
     const { decision: value, response } = decided;
-    const meta = { contextPolicy: input.contextPolicy, ...(notRun ? { budget: 'answer' } : {}) };
+    const marks = this.undo ? undoMarksOf(response.message) : undefined;
+    const meta = {
+      contextPolicy: input.contextPolicy,
+      ...(notRun ? { budget: 'answer' } : {}),
+      ...(Array.isArray(marks) && marks.length ? { [UNDO_META]: marks } : {}),
+    };
     const usage = response.usage ? { usage: response.usage } : {};
     // Only the step just run is stored (stateAppend), never the whole list again.
     const stateAppend = input.appended.length ? { stateAppend: { [this.keys.ExecutedSteps]: input.appended } } : {};
@@ -209,8 +222,11 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
     notRun: readonly unknown[] | false,
   ): AsyncGenerator<AgentEvent, Decided, undefined> {
     const own = (m: Message): Parsed<PlanDecision> => {
-      const parsed = parseReplannerAnswer(m, this.planSchema, this.respondSchema);
+      // `undo` is not part of the plan or the answer: a strict schema of one's own must not see it.
+      const parsed = parseReplannerAnswer(this.undo ? withoutUndo(m) : m, this.planSchema, this.respondSchema);
       if (!parsed.ok) return parsed;
+      const badUndo = this.undo ? undoProblem(undoMarksOf(m), executedStepIds(ctx.state, this.keys, input.appended)) : undefined;
+      if (badUndo) return { ok: false, problem: badUndo };
       if (parsed.value.kind === 'respond') return { ok: true, value: { kind: 'answer', args: parsed.value.args } };
       const problem = this.mode.validate(parsed.value.plan, input.finished);
       return problem === undefined ? { ok: true, value: { kind: 'plan', plan: parsed.value.plan } } : { ok: false, problem };
@@ -266,7 +282,7 @@ export class Replanner<S extends z.ZodType = typeof defaultPlanSchema> implement
   /** This replanner inside a plan–execute agent: its keys, mode and `checkPlan`, and its name if none was given. @internal */
   bind(binding: PartBinding): Replanner<S> {
     const name = this.options.name ?? binding.names.replanner;
-    return new Replanner({ ...this.options, name }, binding.keys, { mode: binding.mode, checkPlan: binding.checkPlan });
+    return new Replanner({ ...this.options, name }, binding.keys, { mode: binding.mode, checkPlan: binding.checkPlan, undo: binding.undo });
   }
 }
 

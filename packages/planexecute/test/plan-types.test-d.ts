@@ -138,6 +138,7 @@ describe('planExecuteEventKind narrows by `kind`', () => {
       | 'step-progress'
       | 'step-result'
       | 'answer'
+      | 'compensation'
       | 'plan-review'
       | 'plan-reviewed'
       | 'plan-rejected'
@@ -196,6 +197,9 @@ describe('planExecuteEventKind narrows by `kind`', () => {
         break;
       case 'plan-rejected':
         expectTypeOf(k.feedback).toEqualTypeOf<string>();
+        break;
+      case 'compensation':
+        expectTypeOf(k.phase).toEqualTypeOf<'call' | 'result'>();
         break;
       default:
         expectTypeOf(k).toEqualTypeOf<{ readonly kind: 'error'; readonly error: EventError }>();

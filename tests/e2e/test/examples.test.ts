@@ -28,6 +28,11 @@ const TRUTHS: Record<string, readonly string[]> = {
     'answer:   Done: Booked 1 seat(s) on the Night train 21:40.',
     'asked:    plan_review, approval\n  granted:  no (outside the grant: asked again)\n  answer:   Done: Booked 1 seat(s) on the Sleeper 23:10.',
   ],
+  compensation: [
+    'undone  book_flight TP1350: cancelled R1',
+    'undone  book_hotel Hotel Sintra: cancelled R2',
+    'still booked: flight TP1350, hotel Hotel Baixa',
+  ],
 };
 
 describe('examples run offline', () => {

@@ -141,6 +141,11 @@ export class ReActAgent implements Agent {
     return agentTool(this, options);
   }
 
+  /** The agent's tool named `name` (its own or its middleware's). */
+  toolNamed(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     const own = ctx.ownEvents();
     if (own.some((e) => e.actions?.final)) return; // finished before a crash or an interrupt

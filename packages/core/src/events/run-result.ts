@@ -1,4 +1,5 @@
 import type { Interrupt, RunStatus } from './agent-event.js';
+import type { CompensationReport } from '../errors/compensation-error.js';
 import type { GuardrailTrip } from './guardrail-verdict.js';
 import type { Usage } from '../models/usage.js';
 import type { UsageBreakdown } from '../models/usage-breakdown.js';
@@ -57,4 +58,6 @@ export interface RunResult {
   readonly error?: Error;
   /** The guardrail that tripped, with its stage and reason (status `blocked`). */
   readonly guardrail?: GuardrailTrip;
+  /** What compensation undid, when the run was cancelled or aborted with `compensate: true` (see `CompensationReport`). */
+  readonly compensation?: CompensationReport;
 }

@@ -1,6 +1,7 @@
 import type { Guardrails } from './guardrail.js';
 import type { AgentEvent, Interrupt } from '../events/agent-event.js';
 import type { InvocationContext, RunnableAgent } from './invocation-context.js';
+import type { Tool } from '../tools/tool.js';
 
 /**
  * An agent: anything that turns an invocation context into a stream of events. Events it yields
@@ -27,4 +28,10 @@ export interface Agent extends RunnableAgent {
    * session's state as stored.
    */
   checkResumeValue?(interrupt: Interrupt, value: unknown, state: Readonly<Record<string, unknown>>): void;
+  /**
+   * The tool of this agent named `name`, if it has one: how compensation (`tool({ compensate })`)
+   * finds the tool of a stored call, also in a new process. ReActAgent and the plan–execute
+   * executors have it; a custom agent that runs tools gives it to make them compensable.
+   */
+  toolNamed?(name: string): Tool | undefined;
 }

@@ -8,6 +8,8 @@ import type { SessionStore } from '../sessions/session-store.js';
 import type { RunFence } from '../sessions/run-lease.js';
 import { type ModelCallMemo, stampModelResponse } from './response-record.js';
 import { newRequestChain } from '../models/request-fingerprint.js';
+import type { CompensationReport } from '../errors/compensation-error.js';
+import { ConfigurationError } from '../errors/replan-error.js';
 
 /**
  * The part of the `Agent` contract a context needs: who runs (stamped on events, told to observers)
@@ -61,6 +63,11 @@ export interface InvocationServices {
    * a lease of their own as the same owner, bound to this one. @internal
    */
   readonly fence?: RunFence;
+  /** Runs compensations for `ctx.compensate` (the runner's, over its agent tree's tools). @internal */
+  readonly compensate?: (
+    ctx: InvocationContext,
+    inScope: (event: AgentEvent) => boolean,
+  ) => AsyncGenerator<AgentEvent, CompensationReport, undefined>;
 }
 
 /** What an agent asks with `ctx.interrupt`. */
@@ -155,6 +162,21 @@ export class InvocationContext {
    */
   withLabel(label: WorkLabel): InvocationContext {
     return new InvocationContext(this.services, this.agent, this.path, this.branch, this.scopeStart, label);
+  }
+
+  /**
+   * Undoes the finished calls of compensable tools (`tool({ compensate })`) among this invocation's
+   * events that `inScope` keeps, in reverse order of completion: yields each compensation's call and
+   * result events (yield them on: the runner stores each before the next runs) and returns the
+   * report. Each compensation is a tool call `<callId>:compensate` done exactly once: one whose result
+   * is stored is not run again, so calling this again after a crash finishes what was left. A call
+   * whose result was never stored is skipped (in the report); a compensation that throws stores its
+   * error and throws `CompensationError`. Plan–execute uses it for the steps a replan drops.
+   */
+  compensate(inScope: (event: AgentEvent) => boolean): AsyncGenerator<AgentEvent, CompensationReport, undefined> {
+    const run = this.services.compensate;
+    if (!run) throw new ConfigurationError('ctx.compensate needs a run started by a Runner.');
+    return run(this, inScope);
   }
 
   /** Stamps id, invocation, author, path, branch and time on an event this agent emits. */

@@ -23,6 +23,7 @@ import { HeldAnswerDeltas } from './held-answer-deltas.js';
 import { runEndingOf } from './run-ending.js';
 import { buildRunResult, type RunEnd } from './run-result-builder.js';
 import { runSignal } from './run-signal.js';
+import { closeCancelled, compensateInvocation, compensateScope, type ClosingHost } from './compensate-invocation.js';
 
 export interface DriveOptions {
   readonly agent: Agent;
@@ -50,6 +51,13 @@ export interface DriveOptions {
   readonly checkLease?: () => void;
   /** The text of the invocation's user input (on `run` and on `resume`): input guardrails check it. */
   readonly input?: string;
+  /**
+   * Close the invocation instead of running the agent (`runner.cancel`, or a resume finishing a
+   * compensation a crash interrupted): `'compensate'` undoes its finished calls first.
+   */
+  readonly close?: 'compensate' | 'cancel';
+  /** Asked when the run is aborted: `true` (`run.abort({ compensate: true })`) undoes its finished calls and closes it. */
+  readonly compensateOnAbort?: () => boolean;
 }
 
 const isTempKey = (key: string) => key.startsWith(TEMP_PREFIX);
@@ -114,6 +122,7 @@ export class InvocationDrive {
         store,
         forward: emit,
         ...(fence ? { fence } : {}),
+        compensate: compensateScope(agent),
       },
       agent,
       agent.name,
@@ -134,6 +143,8 @@ export class InvocationDrive {
   /** Runs the invocation; resolves with how it ended (never rejects for what the agent threw). */
   async run(): Promise<RunResult> {
     try {
+      const close = this.options.close;
+      if (close) return this.end(await (close === 'compensate' ? compensateInvocation : closeCancelled)(this.closing()));
       return await this.drive();
     } catch (caught) {
       return await this.fail(asError(caught));
@@ -253,6 +264,13 @@ export class InvocationDrive {
     if (decided.error instanceof LeaseLostError) fence?.lose(decided.error);
     if (fence?.lost) return this.end({ status: 'failed', error: fence.lost });
     const { ending } = decided;
+    if (ending.status === 'aborted' && this.options.compensateOnAbort?.()) {
+      try {
+        return this.end(await compensateInvocation(this.closing()));
+      } catch (failed) {
+        return this.end({ status: 'failed', error: asError(failed) });
+      }
+    }
     if (ending.record !== 'nothing') await this.recordError(decided.error, ending.record === 'end' ? ending.status : undefined);
     return this.end({ status: ending.status, ...(ending.reportError ? { error: decided.error } : {}) });
   }
@@ -272,6 +290,17 @@ export class InvocationDrive {
     } catch {
       this.options.emit(event);
     }
+  }
+
+  /** What closing the invocation (cancel, compensation) needs from this drive. */
+  private closing(): ClosingHost {
+    return {
+      ctx: this.ctx,
+      agent: this.options.agent,
+      start: this.options.start,
+      store: (event) => this.store(event),
+      fence: this.options.fence,
+    };
   }
 
   /** The run's result: every ending goes through here. */

@@ -72,3 +72,11 @@ export interface ResumeOptions extends CommonRunOptions {
   /** Answers to approval interrupts (`reason: 'approval'`), typed; merged with `values` (an id in both is refused). */
   readonly approvals?: Readonly<Record<string, ApprovalAnswer>>;
 }
+
+/** Which session `runner.cancel` cancels, and whether to undo its finished calls (`tool({ compensate })`). */
+export interface CancelOptions {
+  readonly userId: string;
+  readonly sessionId: string;
+  /** Undo the invocation's finished compensable calls, in reverse order of completion (default `false`). */
+  readonly compensate?: boolean;
+}

@@ -1,6 +1,7 @@
 import type { AgentEvent, RunStatus } from '../events/agent-event.js';
 import type { GuardrailTrip } from '../events/guardrail-verdict.js';
 import type { RunResult } from '../events/run-result.js';
+import type { CompensationReport } from '../errors/compensation-error.js';
 import type { RunBudget } from '../invocation/run-limits.js';
 import type { PriceTable } from '../models/model-prices.js';
 import { emptyUsage } from '../models/usage.js';
@@ -8,12 +9,15 @@ import type { SessionKey } from '../sessions/session.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { readInvocation } from './invocation-log.js';
 import { sessionTotalsWithChildren } from './session-totals.js';
+import { storedCompensation } from './stored-compensation.js';
 
 /** How a run ended: its status, and the error or the guardrail that ended it. */
 export interface RunEnd {
   readonly status: RunStatus;
   readonly error?: Error | undefined;
   readonly guardrail?: GuardrailTrip | undefined;
+  /** What compensation undid (a run cancelled with `compensate`); read from the log when absent. */
+  readonly compensation?: CompensationReport | undefined;
 }
 
 /** Where a `RunResult` is read from: the session's log as it stands, and what this run spent. */
@@ -36,6 +40,7 @@ export async function buildRunResult(source: RunResultSource, end: RunEnd): Prom
   const log = readInvocation(source.session.events, source.invocationId);
   const final = status === 'completed' ? log?.final : undefined;
   const budget = source.budget;
+  const compensation = end.compensation ?? storedCompensation(source.session.events, source.invocationId);
   return {
     status,
     output: final?.text,
@@ -51,5 +56,6 @@ export async function buildRunResult(source: RunResultSource, end: RunEnd): Prom
     session: await sessionTotalsWithChildren(source.store, source.session, source.prices),
     ...(error ? { error } : {}),
     ...(guardrail ? { guardrail } : {}),
+    ...(compensation ? { compensation } : {}),
   };
 }

@@ -2,8 +2,27 @@ import type { AgentEvent } from '../events/agent-event.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { RunResult } from '../events/run-result.js';
 
-/** What the runner gives a `Run` to start it: where events go, and the signal that cancels it. */
-export type RunStart = (emit: (event: AgentEvent) => void, signal: AbortSignal) => Promise<RunResult>;
+/** What `run.abort()` takes besides a bare reason: `compensate: true` undoes the run's finished calls (`tool({ compensate })`). */
+export interface AbortOptions {
+  readonly compensate?: boolean;
+  readonly reason?: unknown;
+}
+
+/** How the runner reaches a started run: whether its abort asked for compensation, and aborting it. */
+export interface RunControl {
+  readonly compensate: () => boolean;
+  readonly abort: (options?: AbortOptions) => void;
+}
+
+/** What the runner gives a `Run` to start it: where events go, the signal that cancels it, and its control. */
+export type RunStart = (emit: (event: AgentEvent) => void, signal: AbortSignal, control: RunControl) => Promise<RunResult>;
+
+/** `{ compensate }` (with at most a `reason` beside it) is options; anything else passed to `abort` is the reason. */
+function abortOptionsOf(value: unknown): AbortOptions | undefined {
+  if (!value || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const keys = Object.keys(value);
+  return keys.includes('compensate') && keys.every((k) => k === 'compensate' || k === 'reason') ? (value as AbortOptions) : undefined;
+}
 
 /** The session a run belongs to, known as soon as the run is created. */
 export interface RunSession {
@@ -33,6 +52,11 @@ const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
  *   events; `result()` still tells how it ended.
  * - `run.abort(reason?)` — cancels promptly, like the `signal` option: model calls and tools are
  *   stopped, the run ends `aborted`, and the session stays resumable with `runner.resume()`.
+ * - `run.abort({ compensate: true, reason? })` — cancels for good: after stopping, the run's finished
+ *   calls of tools with `compensate` are undone in reverse order of completion (each a stored tool
+ *   call `<callId>:compensate`); the run ends `aborted` with `RunResult.compensation`, or `failed`
+ *   with a `CompensationError`, and its invocation is closed (`resume` runs nothing, except to finish
+ *   a compensation a crash interrupted).
  * - `run.sessionId` (with `appName`, `userId` and `sessionStore`) — its session, known at once
  *   (e.g. for `toUIMessageStream(run)`).
  * - A run that fails (status `failed`, or could not start) while nobody called `result()` or
@@ -49,6 +73,7 @@ export class Run implements AsyncIterable<AgentEvent> {
   private failure: { readonly error: unknown } | undefined;
   private waiters: (() => void)[] = [];
   private observed = false;
+  private compensate = false;
   readonly sessionStore: SessionStore;
   readonly appName: string;
   readonly userId: string;
@@ -64,10 +89,14 @@ export class Run implements AsyncIterable<AgentEvent> {
     const forward = () => this.controller.abort(signal?.reason);
     if (signal?.aborted) forward();
     else signal?.addEventListener('abort', forward, { once: true });
-    this.promise = start((event) => {
-      this.events.push(event);
-      this.wake();
-    }, this.controller.signal);
+    this.promise = start(
+      (event) => {
+        this.events.push(event);
+        this.wake();
+      },
+      this.controller.signal,
+      { compensate: () => this.compensate, abort: (options) => this.abort(options ?? {}) },
+    );
     // Handled here, so a run nobody reads that fails to start is no unhandled rejection.
     this.promise.then(
       (result) => {
@@ -90,9 +119,18 @@ export class Run implements AsyncIterable<AgentEvent> {
     return this.promise;
   }
 
-  /** Cancels the run (a no-op once it ended); it ends `aborted` and the session stays resumable. */
-  abort(reason?: unknown): void {
-    this.controller.abort(reason);
+  /**
+   * Cancels the run (a no-op once it ended); it ends `aborted` and the session stays resumable.
+   * With `{ compensate: true }` its finished compensable calls are undone first and the run is
+   * closed for good (see the class notes); `{ compensate, reason }` is read as options, any other
+   * value as the reason.
+   */
+  abort(reason?: unknown): void;
+  abort(options: AbortOptions): void;
+  abort(reasonOrOptions?: unknown): void {
+    const options = abortOptionsOf(reasonOrOptions);
+    if (options?.compensate && !this.ended) this.compensate = true;
+    this.controller.abort(options ? options.reason : reasonOrOptions);
   }
 
   /** Every event of this run from the first, then live ones until it ends. Each iterator starts over. */

@@ -22,7 +22,10 @@ import { storeRunInput } from './store-run-input.js';
 import { refuseChildSession } from './child-session-guard.js';
 import { mayBeChildSessionId } from '../sessions/child-session-link.js';
 import { defaultSessionStore, sessionToResume } from './session-to-resume.js';
-import { Run, type RunSession } from './run.js';
+import { Run, type RunControl, type RunSession } from './run.js';
+import { trackRun } from './live-runs.js';
+import { compensationOpened } from './compensate-invocation.js';
+import { startCancel } from './cancel-session.js';
 import type { RunResult } from '../events/run-result.js';
 import { assertLeaseOwner, assertLeaseTtl } from '../sessions/session-lease.js';
 import { defaultLeaseOwner, fenceAppends, RunLease } from '../sessions/run-lease.js';
@@ -30,7 +33,7 @@ import { checkPriceTable, type PriceTable } from '../models/model-prices.js';
 import { ObserverHub } from '../observe/observer-hub.js';
 import type { RunStartInfo } from '../observe/run-observer.js';
 import { carriedOf, reportedRun, reportRunThrew } from '../observe/report-run.js';
-import type { CommonRunOptions, PendingOptions, ResumeOptions, RunnerOptions, RunOptions } from './run-options.js';
+import type { CancelOptions, CommonRunOptions, PendingOptions, ResumeOptions, RunnerOptions, RunOptions } from './run-options.js';
 
 /**
  * Runs an agent tree over sessions: `run` starts an invocation with user input, `resume` continues
@@ -79,18 +82,22 @@ export class Runner {
   run(options: RunOptions): Run {
     const sessionId = options.sessionId ?? this.newId();
     return new Run(
-      async (emit, signal) => {
+      async (emit, signal, control) => {
         const key: SessionKey = { appName: this.appName, userId: options.userId, id: sessionId };
         assertSessionKey(key);
         assertMediaBlocks(toUserMessage(options.input).content, "the run's input");
         if (options.state) options = { ...options, state: jsonStateDelta(options.state) };
         const release = claimSession(this.sessionStore, key);
         const lease = this.leaseFor(key);
+        const running = this.startRun(key, options, emit, signal, lease, control);
+        const live = trackRun(this.sessionStore, key, { control, result: running });
         try {
-          return await this.startRun(key, options, emit, signal, lease);
+          return await running;
         } finally {
+          live.untrack();
           await lease?.end();
           release();
+          live.released();
         }
       },
       this.runSession(options.userId, sessionId),
@@ -108,6 +115,7 @@ export class Runner {
     emit: (e: AgentEvent) => void,
     signal: AbortSignal,
     lease: RunLease | undefined,
+    control: RunControl,
   ): Promise<RunResult> {
     if (options.limits) checkRunLimits(options.limits, this.agent);
     const invocationId = this.newId();
@@ -144,7 +152,7 @@ export class Runner {
     return this.reported(
       start,
       driveInvocation({
-        ...this.driveBase(options, emit, signal, lease),
+        ...this.driveBase(options, emit, signal, lease, control),
         session,
         invocationId,
         start: session.events.length - 1,
@@ -171,16 +179,20 @@ export class Runner {
    */
   resume(options: ResumeOptions): Run {
     return new Run(
-      async (emit, signal) => {
+      async (emit, signal, control) => {
         const key: SessionKey = { appName: this.appName, userId: options.userId, id: options.sessionId };
         assertSessionKey(key);
         const release = claimSession(this.sessionStore, key);
         const lease = this.leaseFor(key);
+        const running = this.startResume(key, options, emit, signal, lease, control);
+        const live = trackRun(this.sessionStore, key, { control, result: running });
         try {
-          return await this.startResume(key, options, emit, signal, lease);
+          return await running;
         } finally {
+          live.untrack();
           await lease?.end();
           release();
+          live.released();
         }
       },
       this.runSession(options.userId, options.sessionId),
@@ -194,6 +206,7 @@ export class Runner {
     emit: (e: AgentEvent) => void,
     signal: AbortSignal,
     lease: RunLease | undefined,
+    control: RunControl,
   ): Promise<RunResult> {
     if (options.limits) checkRunLimits(options.limits, this.agent);
     const asked = [...Object.keys(options.values ?? {}), ...Object.keys(options.approvals ?? {})];
@@ -224,7 +237,9 @@ export class Runner {
     const done = (end: RunEnd): Promise<RunResult> =>
       this.reported(start, buildRunResult({ store: this.sessionStore, session, invocationId: log.invocationId, prices: this.prices }, end));
     if (log.end) return done({ status: log.end.status as RunStatus, guardrail: log.end.guardrail });
-    if (log.openInterrupts.length && !Object.keys(values).length) return done({ status: 'interrupted' });
+    // A compensation a crash interrupted is finished, whatever else the invocation waited on.
+    const compensating = compensationOpened(session.events, log.start);
+    if (log.openInterrupts.length && !Object.keys(values).length && !compensating) return done({ status: 'interrupted' });
     // Across processes the resume event is the claim: a concurrent resume fails here, before doing anything.
     const marker: AgentEvent = {
       id: this.newId(),
@@ -249,7 +264,8 @@ export class Runner {
     return this.reported(
       start,
       driveInvocation({
-        ...this.driveBase(options, emit, signal, lease),
+        ...this.driveBase(options, emit, signal, lease, control),
+        ...(compensating ? { close: 'compensate' as const } : {}),
         session: { ...session, events: [...session.events, marker], version },
         invocationId: log.invocationId,
         start: log.start,
@@ -280,7 +296,13 @@ export class Runner {
   }
 
   /** `signal` is the run's own: the caller's `signal` or `run.abort()`. */
-  private driveBase(options: CommonRunOptions, emit: (e: AgentEvent) => void, signal: AbortSignal, lease: RunLease | undefined) {
+  private driveBase(
+    options: CommonRunOptions,
+    emit: (e: AgentEvent) => void,
+    signal: AbortSignal,
+    lease: RunLease | undefined,
+    control?: RunControl,
+  ) {
     return {
       agent: this.agent,
       store: this.sessionStore,
@@ -292,6 +314,36 @@ export class Runner {
       ...(this.prices ? { prices: this.prices } : {}),
       signal,
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(control ? { compensateOnAbort: control.compensate } : {}),
     };
+  }
+
+  /**
+   * Cancels the session's last invocation for good. A run of it going on in this process is
+   * aborted (with `compensate`, like `run.abort({ compensate: true })`), and the returned `Run`'s
+   * `result()` is how that run ends (its events stay on its own `Run`). When nothing runs here — the
+   * session stopped: interrupted, aborted, failed, crashed — its invocation is closed now: with
+   * `compensate: true` its finished compensable calls are undone first (reverse order of
+   * completion, each a stored `<callId>:compensate` call); it ends `aborted`, or `failed` with a
+   * `CompensationError`. An invocation already closed is returned as stored; a run going on in
+   * another process is refused (`SessionBusyError`, once its lease is seen).
+   */
+  cancel(options: CancelOptions): Run {
+    return new Run(
+      (emit, signal) =>
+        startCancel(
+          {
+            agent: this.agent,
+            store: this.sessionStore,
+            prices: this.prices,
+            lease: (key) => this.leaseFor(key),
+            drive: (lease) => this.driveBase(options, emit, signal, lease),
+            emit,
+          },
+          { appName: this.appName, userId: options.userId, id: options.sessionId },
+          options.compensate === true,
+        ),
+      this.runSession(options.userId, options.sessionId),
+    );
   }
 }

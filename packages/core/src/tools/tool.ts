@@ -20,6 +20,20 @@ export interface Tool<Args = any, Output = unknown> {
   /** Stop the run for a human's approval before this call runs. */
   readonly needsApproval?: boolean | ((args: Args, ctx: ToolContext) => boolean | Promise<boolean>);
   execute(args: Args, ctx: ToolContext): Output | Promise<Output>;
+  /**
+   * Undoes what a finished call of this tool did (cancel a booking, delete a file). It runs only
+   * when asked: `run.abort({ compensate: true })`, `runner.cancel({ …, compensate: true })`, or a
+   * plan–execute replan that drops steps (`compensateDropped`, or the replanner's `undo`). Then the
+   * finished calls in scope are undone in reverse order of completion, each as a stored tool call
+   * `<callId>:compensate` (`ctx.toolCallId`), exactly once across crashes like any tool call: a
+   * compensation whose result is stored never runs again, one that started and has no stored
+   * result runs again on resume — so key its side effect by `ctx.idempotencyKey`
+   * (`<sessionId>:<callId>:compensate`). `args` are the call's arguments, `result` its stored output
+   * (JSON). A call whose result was never stored is not compensated (it is reported as skipped);
+   * nor is one whose result is an error. A throw stops the compensation: the run ends with a
+   * `CompensationError` listing what was and was not undone; nothing is retried.
+   */
+  readonly compensate?: (args: Args, result: unknown, ctx: ToolContext) => unknown;
 }
 
 export interface ToolDefinition<Schema extends SchemaInput, Output> {
@@ -32,6 +46,8 @@ export interface ToolDefinition<Schema extends SchemaInput, Output> {
   readonly parameters: Schema;
   readonly needsApproval?: boolean | ((args: SchemaOutput<Schema>, ctx: ToolContext) => boolean | Promise<boolean>);
   execute(args: SchemaOutput<Schema>, ctx: ToolContext): Output | Promise<Output>;
+  /** Undoes a finished call (see `Tool.compensate`): optional; its return value is stored as the compensation's result. */
+  compensate?(args: SchemaOutput<Schema>, result: unknown, ctx: ToolContext): unknown;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -65,6 +81,8 @@ export function tool<Schema extends SchemaInput, Output>(def: ToolDefinition<Sch
   if (!TOOL_NAME.test(def.name))
     throw new ConfigurationError(`Tool name "${def.name}" is invalid: use 1-64 letters, digits, "_" or "-" (what every provider accepts).`);
   if (typeof def.execute !== 'function') throw new ConfigurationError(`Tool "${def.name}" needs an execute function.`);
+  if (def.compensate !== undefined && typeof def.compensate !== 'function')
+    throw new ConfigurationError(`Tool "${def.name}": compensate must be a function (args, result, ctx) that undoes a finished call.`);
   const schema = resolveParameters<SchemaOutput<Schema>>(def.name, def.parameters);
   return {
     name: def.name,
@@ -75,6 +93,7 @@ export function tool<Schema extends SchemaInput, Output>(def: ToolDefinition<Sch
     parseArgs: (args) => schema.parse(args),
     ...(def.needsApproval !== undefined ? { needsApproval: def.needsApproval } : {}),
     execute: def.execute,
+    ...(def.compensate ? { compensate: def.compensate.bind(def) } : {}),
   };
 }
 

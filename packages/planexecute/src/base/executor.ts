@@ -43,6 +43,11 @@ export class Executor implements Agent {
     this.react = stepReActAgent(options, this.name, (ctx) => this.input(ctx));
   }
 
+  /** A tool of the step's ReAct loop (compensation finds the tools of stored calls with it). */
+  toolNamed(name: string) {
+    return this.react.toolNamed(name);
+  }
+
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     if (ctx.ownEvents().some((e) => tagOf(e) === 'step-result')) return;
     const state = readExecutionState(ctx.state, this.keys);

@@ -25,6 +25,8 @@ export interface PartBinding extends PartScope {
   readonly mode: PlanMode;
   readonly checkPlan?: PlanCheck | undefined;
   readonly stepConcurrency?: number | undefined;
+  /** The replanner offers `undo` (steps to compensate): the executor has tools with `compensate`. */
+  readonly undo?: boolean | undefined;
 }
 
 /**

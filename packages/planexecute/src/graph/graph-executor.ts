@@ -59,6 +59,11 @@ export class GraphExecutor implements Agent {
     this.react = stepReActAgent(options, this.name, (ctx) => this.input(ctx));
   }
 
+  /** A tool of the steps' ReAct loop (compensation finds the tools of stored calls with it). */
+  toolNamed(name: string) {
+    return this.react.toolNamed(name);
+  }
+
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     const steps = graphStepsOf(ctx.state[this.keys.Plan]);
     const ran = new Map(executedGraphSteps(ctx.state, this.keys).map((s) => [s.id, s]));

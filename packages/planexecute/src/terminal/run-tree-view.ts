@@ -113,6 +113,12 @@ export class RunTreeView {
         }
         break;
       }
+      case 'compensation':
+        for (const call of toolCallsOf(event.message))
+          this.line(`${s.yellow('├─ undo')} ${call.name} ${s.dim(`${JSON.stringify(call.args)} (call ${kind.compensates})`)}`);
+        for (const result of toolResultsOf(event.message))
+          this.line(`${result.isError ? s.red('├─ undo failed') : s.dim('├─ undone')} ${clip(stringifyToolOutput(result.output))}`);
+        break;
       case 'step-result': {
         const key = kind.stepId ?? String(kind.stepNumber);
         this.stepHeader(key, kind.executedStep.step, event.timestamp);
