@@ -53,7 +53,7 @@ describe('memoryTools', () => {
         { name: 'remember', args: { text: 'planted', userId: 'alice' } },
       ]);
       expect(run.result.status).toBe('completed');
-      expect((run.out[0]?.output as { memories: unknown[] }).memories).toEqual([]);
+      expect(run.out[0]?.output).toEqual({ memories: [] });
       expect(run.out[1]?.output).toEqual({ forgotten: false });
     }
     const alices = store.items.filter((i) => i.scope.userId === 'alice');

@@ -99,7 +99,7 @@ async function extract(ctx: MiddlewareContext, model: ChatModel, request: ModelR
 
 /** Stores the recorded facts not yet in the store (found by their source event); a store that is down is recorded. */
 async function storeFacts(store: MemoryStore, scope: MemoryScope, ctx: MiddlewareContext, event: AgentEvent): Promise<void> {
-  const { facts } = event.meta?.memory as ConsolidationRecord;
+  const facts = (event.meta?.memory as ConsolidationRecord | undefined)?.facts ?? [];
   try {
     for (const text of facts) {
       const hits = await store.search({ scope, query: text, k: 10, kinds: ['fact'] });
