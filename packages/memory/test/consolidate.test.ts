@@ -87,7 +87,7 @@ describe('consolidate', () => {
       const run = await testMiddleware(consolidate({ model, store }), { model: ['the answer'] });
       expect(run.result.status).toBe('completed');
       expect(run.result.output).toBe('the answer');
-      expect(String((run.recorded('consolidate').at(-1)?.meta?.memory as { failed?: string }).failed)).toMatch(failed);
+      expect(String((run.recorded('consolidate').at(-1)?.meta?.memory as { failed?: string } | undefined)?.failed)).toMatch(failed);
       expect(store.items).toEqual([]);
     }
   });
