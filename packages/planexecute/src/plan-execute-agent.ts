@@ -14,6 +14,7 @@ import { DEFAULT_PLAN_EXECUTE_NAME, planExecuteKeys } from './base/session-keys.
 import type { PlanReviewOptions } from './review/plan-review-answer.js';
 import { resolveMaxStalls, resolveReview, withPlanReview } from './review/with-plan-review.js';
 import type { PlanCheck } from './policy/plan-check.js';
+import { type PlanExecuteMemoryOptions, resolvePlanMemory } from './memory/plan-memory-options.js';
 
 interface CommonOptions {
   /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */
@@ -125,6 +126,15 @@ export interface PlanExecuteAgentOptions<S extends z.ZodType | undefined = undef
    * here or with `createPlanner` / `createReplanner`.
    */
   readonly checkPlan?: PlanCheck<PlanOfSchema<S, M>>;
+  /**
+   * Long-term memory of plans (`@replan/memory`; docs/memory.md): when a run ends, its objective,
+   * the plan it ran, its revisions and its outcome are stored as a `plan` memory (once, even
+   * across a crash); the planner is shown the most similar past plans and how they went (quoted
+   * as data); with `reusePlans`, a close past plan stands in for the planner's call (adapted by
+   * `adaptModel`, else as written), still reviewed and checked, the plan event's
+   * `meta.reusedPlan` naming it. Needs the planner from `createPlanner` (or the one-call form).
+   */
+  readonly memory?: PlanExecuteMemoryOptions;
 }
 
 /** Middleware per plan–execute role (a role left out gets none). */
@@ -168,7 +178,12 @@ export function createPlanExecuteAgent(options: PlanExecuteAgentOptions<z.ZodTyp
   const scope = { keys: planExecuteKeys(name), names: partNamesFor(name) };
   const given = givenParts(options);
   const checkPlan = checkPlanOf(options.checkPlan, given);
-  const binding: PartBinding = { ...scope, mode, checkPlan, stepConcurrency: options.stepConcurrency };
+  const memory = resolvePlanMemory(options.memory);
+  if (memory && !isPlanPart(given.planner))
+    throw new ConfigurationError(
+      `createPlanExecuteAgent: memory needs a planner from createPlanner, but "${given.planner.name}" is a custom agent: the past plans go into its prompt and a reused plan stands in for its call. Use createPlanner, or drop memory.`,
+    );
+  const binding: PartBinding = { ...scope, mode, checkPlan, stepConcurrency: options.stepConcurrency, memory };
   const bind = (agent: Agent) => (isPlanPart(agent) ? agent.bind(binding) : agent);
   const executor = bind(given.executor);
   const replanner = bind(given.replanner);
@@ -199,6 +214,7 @@ export function createPlanExecuteAgent(options: PlanExecuteAgentOptions<z.ZodTyp
     storeStructured: (replanner as { readonly structuredAnswer?: boolean }).structuredAnswer ?? true,
     answerAuthor: replanner.name,
     guardrails: options.guardrails,
+    memory,
   });
 }
 

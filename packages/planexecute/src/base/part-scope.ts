@@ -1,6 +1,7 @@
 import type { Agent } from '@replan/core';
 import type { PlanMode } from '../modes/plan-mode.js';
 import type { PlanCheck } from '../policy/plan-check.js';
+import type { ResolvedPlanMemory } from '../memory/plan-memory-options.js';
 import type { PlanExecuteKeys } from './session-keys.js';
 
 /** The names a plan–execute agent gives its parts (those built without a `name`). */
@@ -25,6 +26,8 @@ export interface PartBinding extends PartScope {
   readonly mode: PlanMode;
   readonly checkPlan?: PlanCheck | undefined;
   readonly stepConcurrency?: number | undefined;
+  /** `memory`: the planner recalls (and may reuse) past plans. */
+  readonly memory?: ResolvedPlanMemory | undefined;
 }
 
 /**

@@ -1,0 +1,58 @@
+// Types only from @replan/memory (an optional peer): plan–execute users without memory need nothing more.
+import type { MemoryStore } from '@replan/memory';
+import { ConfigurationError, type ChatModel } from '@replan/core';
+
+/** `createPlanExecuteAgent({ memory })`: past plans recalled, and this run's plan kept (docs/memory.md). */
+export interface PlanExecuteMemoryOptions {
+  /** Where plan memories are kept and searched (`@replan/memory`'s stores). */
+  readonly store: MemoryStore;
+  /** `'user'` (default): the run's user's plans; `'app'`: plans shared by every user of the app. */
+  readonly scope?: 'user' | 'app';
+  /** How many similar past plans the planner is shown (default 3; 0 shows none). */
+  readonly k?: number;
+  /** Most tokens (≈ 4 characters each) the quoted past plans take in the planner's prompt (default 1500). */
+  readonly maxTokens?: number;
+  /**
+   * Start from a stored plan instead of calling the planner when a past objective is close enough:
+   * its search score is at least `minScore` (the store's score: see its docs) and it completed. With
+   * `adaptModel` one cheap call adapts its steps to the new objective; without, it runs as written.
+   * Either way it still goes through review and `checkPlan` (a refused plan falls back to the planner).
+   */
+  readonly reusePlans?: { readonly minScore: number; readonly adaptModel?: ChatModel };
+}
+
+/** The memory options, checked, with defaults. */
+export interface ResolvedPlanMemory {
+  readonly store: MemoryStore;
+  readonly scope: 'user' | 'app';
+  readonly k: number;
+  readonly maxTokens: number;
+  readonly reusePlans: { readonly minScore: number; readonly adaptModel?: ChatModel } | undefined;
+}
+
+const fail = (what: string): never => {
+  throw new ConfigurationError(`createPlanExecuteAgent: memory.${what}`);
+};
+
+/** Checks `memory` when the agent is built: every mistake is a `ConfigurationError` naming the field. */
+export function resolvePlanMemory(memory: PlanExecuteMemoryOptions | undefined): ResolvedPlanMemory | undefined {
+  if (memory === undefined) return undefined;
+  if (!memory || typeof memory !== 'object' || typeof memory.store?.search !== 'function' || typeof memory.store.put !== 'function')
+    fail('store must be a MemoryStore from @replan/memory (e.g. new InMemoryMemoryStore()): pass memory: { store }.');
+  const scope = memory.scope ?? 'user';
+  if (scope !== 'user' && scope !== 'app') fail(`scope must be 'user' or 'app', got ${JSON.stringify(scope)}.`);
+  const k = memory.k ?? 3;
+  if (!Number.isInteger(k) || k < 0) fail(`k must be a whole number (0 shows no past plans), got ${String(k)}.`);
+  const maxTokens = memory.maxTokens ?? 1500;
+  if (!Number.isInteger(maxTokens) || maxTokens < 1) fail(`maxTokens must be a positive integer, got ${String(maxTokens)}.`);
+  const reuse = memory.reusePlans;
+  if (reuse !== undefined) {
+    if (!reuse || typeof reuse.minScore !== 'number' || !Number.isFinite(reuse.minScore))
+      fail(
+        `reusePlans.minScore must be a number (the least search score a past objective needs to be reused), got ${JSON.stringify(reuse?.minScore)}.`,
+      );
+    if (reuse.adaptModel !== undefined && typeof reuse.adaptModel?.stream !== 'function')
+      fail('reusePlans.adaptModel must be a ChatModel (the cheap model that adapts a stored plan), or left out to reuse plans as written.');
+  }
+  return { store: memory.store, scope, k, maxTokens, reusePlans: reuse };
+}
