@@ -48,7 +48,25 @@ describe('plan–execute memory', () => {
       source: { sessionId: first.result.sessionId, eventId: kept?.id },
       metadata: { plan: PLAN, revisions: [], outcome: { status: 'completed', steps: 2, failedSteps: [] } },
     });
-    expect((item?.metadata?.outcome as { inputTokens: number }).inputTokens).toBeGreaterThan(0);
+    expect((item?.metadata?.outcome as { inputTokens: number } | undefined)?.inputTokens).toBeGreaterThan(0);
+  });
+
+  it('revisions are kept (a carried-on linear plan is not one); a run out of iterations is kept as max_iterations', async () => {
+    const store = new ScriptedMemoryStore();
+    const revised = { steps: ['ask the airline'] };
+    const models = scriptPlanExecute({
+      plan: PLAN,
+      steps: { [PLAN.steps[0] as string]: 'no flights', 'ask the airline': 'TP5 by phone' },
+      replans: [revised],
+      answer: 'TP5',
+    });
+    const out = await run(store, 'Book a flight to Porto', { models });
+    expect(out.result.status).toBe('completed');
+    expect(store.items[0]?.metadata).toMatchObject({ plan: PLAN, revisions: [revised], outcome: { status: 'completed', steps: 2 } });
+
+    const short = await run(store, 'Book a flight to Faro', { extra: { maxIterations: 1 } });
+    expect(short.result.status).toBe('max_iterations');
+    expect(store.items[1]?.metadata).toMatchObject({ plan: PLAN, outcome: { status: 'max_iterations', steps: 1 } });
   });
 
   it('the planner sees the closest past plans and how they went, quoted as data', async () => {
@@ -145,7 +163,7 @@ describe('plan–execute memory', () => {
     });
     expect(out.result.status).toBe('interrupted');
     expect(out.result.interrupts[0]?.reason).toBe('plan_review');
-    expect((out.result.interrupts[0]?.payload as { plan: unknown }).plan).toEqual(PLAN);
+    expect((out.result.interrupts[0]?.payload as { plan: unknown } | undefined)?.plan).toEqual(PLAN);
     expect(out.models.plannerModel.calls).toBe(0);
     expect(store.items).toHaveLength(1); // not kept while it waits for a person
     const answered = await out.runner

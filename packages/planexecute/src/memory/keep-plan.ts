@@ -40,7 +40,7 @@ export async function* keepPlan(
     recorded = ctx.event({ meta: { kind: 'plan-memory', memory: kept } });
     yield recorded;
   }
-  const { objective, metadata } = recorded.meta?.memory as KeptPlan;
+  const { objective, metadata } = (recorded.meta as { memory: KeptPlan }).memory;
   const scope = planScope(ctx, memory);
   try {
     const hits = await memory.store.search({ scope, query: objective, k: 10, kinds: ['plan'] });
