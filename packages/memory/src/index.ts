@@ -1,4 +1,4 @@
-// @replan/memory (design §23): stores, tools, recall middleware and consolidation are added by issue 36.
+// @replan/memory (design §23): the store contract, the stores, and (issue 36) tools, recall middleware and consolidation.
 export type {
   Embedder,
   MemoryHit,
@@ -12,6 +12,9 @@ export type {
   NewMemory,
 } from './memory-store.js';
 export { MemoryError, type MemoryErrorKind } from './memory-error.js';
+export type { MemoryLimits } from './store/memory-rules.js';
+export { InMemoryMemoryStore, type MemoryStoreOptions } from './in-memory-memory-store.js';
+export { FileMemoryStore, type FileMemoryStoreOptions } from './file-memory-store.js';
 // The agent side: tools that write, middleware that reads, and consolidation after a run (docs/memory.md).
 export { memoryTools, type MemoryToolsOptions } from './agent/memory-tools.js';
 export { recallMemories, type RecallMemoriesOptions } from './agent/recall-memories.js';

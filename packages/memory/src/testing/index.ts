@@ -1,2 +1,5 @@
-// The MemoryStore contract suite (design §23). Filled in by issue 36.
-export {};
+/**
+ * `@replan/memory/testing` — the contract suite every `MemoryStore` passes (design §23).
+ * @module
+ */
+export { runMemoryStoreContract } from './memory-store-contract.js';
