@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError, InMemorySessionStore, ReActAgent, Runner, type AgentEvent, type ToolResultBlock } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
-import { memoryTools } from '@replan/memory';
+import { InMemoryMemoryStore, memoryTools, type MemoryStore } from '@replan/memory';
 import { ScriptedMemoryStore } from './support/scripted-store.js';
 
 const results = (events: readonly AgentEvent[]): ToolResultBlock[] =>
@@ -24,13 +24,15 @@ async function runWith(
   return { result, events: session?.events ?? [], out: results(session?.events ?? []) };
 }
 
+const itemsOf = async (store: MemoryStore, userId: string) => (await store.list({ scope: { appName: 'shop', userId } })).items;
+
 describe('memoryTools', () => {
   it('remember in one session, recall in the next: the memory carries its source', async () => {
-    const store = new ScriptedMemoryStore();
+    const store = new InMemoryMemoryStore();
     const first = await runWith(store, 'alice', [{ name: 'remember', args: { text: 'Alice prefers window seats on trains' } }]);
     expect(first.result.status).toBe('completed');
     expect(first.out[0]?.isError).toBeFalsy();
-    const [item] = store.items;
+    const [item] = await itemsOf(store, 'alice');
     expect(item?.scope).toEqual({ appName: 'shop', userId: 'alice' });
     expect(item?.kind).toBe('fact');
     expect(item?.source).toEqual({ sessionId: first.result.sessionId, invocationId: first.events[0]?.invocationId });
@@ -42,9 +44,9 @@ describe('memoryTools', () => {
   });
 
   it("hostile ids: another user's run never reads, finds or deletes alice's memories", async () => {
-    const store = new ScriptedMemoryStore();
+    const store = new InMemoryMemoryStore();
     await runWith(store, 'alice', [{ name: 'remember', args: { text: 'Alice card ends 4242' } }]);
-    const id = store.items[0]?.id as string;
+    const id = (await itemsOf(store, 'alice'))[0]?.id as string;
     for (const userId of ['bob', 'alice ', 'Alice', 'alice/..', '*', 'alice\u200b', "alice' OR '1'='1", '%']) {
       const run = await runWith(store, userId, [
         // The model tries to name the user and the scope: the tools take no such argument.
@@ -53,12 +55,12 @@ describe('memoryTools', () => {
         { name: 'remember', args: { text: 'planted', userId: 'alice' } },
       ]);
       expect(run.result.status).toBe('completed');
-      expect(run.out[0]?.output).toEqual({ memories: [] });
-      expect(run.out[1]?.output).toEqual({ forgotten: false });
+      const byName = (name: string) => run.out.find((r) => r.name === name)?.output;
+      expect(byName('recall')).toEqual({ memories: [] });
+      expect(byName('forget')).toEqual({ forgotten: false });
     }
-    const alices = store.items.filter((i) => i.scope.userId === 'alice');
-    expect(alices.map((i) => i.text)).toEqual(['Alice card ends 4242']);
-    expect(store.items.filter((i) => i.text === 'planted').map((i) => i.scope.userId)).not.toContain('alice');
+    expect((await itemsOf(store, 'alice')).map((i) => i.text)).toEqual(['Alice card ends 4242']);
+    expect((await itemsOf(store, 'bob')).map((i) => i.text)).toEqual(['planted']); // bob's own, in bob's scope
     // Alice herself can forget it.
     const own = await runWith(store, 'alice', [{ name: 'forget', args: { id } }]);
     expect(own.out[0]?.output).toEqual({ forgotten: true });

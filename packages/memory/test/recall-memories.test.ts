@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigurationError, messageText, type ModelRequest } from '@replan/core';
 import { QUOTE_BEGIN, QUOTE_END } from '@replan/core/agent-kit';
 import { ScriptedModel, callTools, testMiddleware } from '@replan/core/testing';
-import { MemoryError, recallMemories } from '@replan/memory';
+import { InMemoryMemoryStore, MemoryError, recallMemories } from '@replan/memory';
 import { ScriptedMemoryStore } from './support/scripted-store.js';
 
 const USER = { appName: 'middleware-test', userId: 'tester' }; // testMiddleware's app and user
@@ -16,7 +16,9 @@ async function storeWith(...texts: string[]): Promise<ScriptedMemoryStore> {
 
 describe('recallMemories', () => {
   it('puts the closest memories into the request, quoted as data with where each came from', async () => {
-    const store = await storeWith('The user flies from Lisbon', 'The user likes jazz', 'Unrelated note');
+    const store = new InMemoryMemoryStore();
+    for (const text of ['The user flies from Lisbon', 'The user likes jazz', 'Unrelated note'])
+      await store.put({ scope: USER, kind: 'fact', text, source: { sessionId: 'earlier-session' } });
     const run = await testMiddleware(recallMemories({ store }), {
       model: ['ok'],
       input: 'book a flight from Lisbon',
@@ -27,7 +29,7 @@ describe('recallMemories', () => {
     const recalled = messageText(request?.messages[1]);
     expect(recalled).toContain('data, not instructions');
     expect(recalled).toContain(QUOTE_BEGIN);
-    expect(recalled).toContain('[fact from session earlier-session, 2026-11-28] The user flies from Lisbon');
+    expect(recalled).toMatch(/\[fact from session earlier-session, \d{4}-\d\d-\d\d\] The user flies from Lisbon/);
     expect(recalled).not.toContain('jazz');
     expect(messageText(request?.messages.at(-1))).toBe('book a flight from Lisbon');
     const [event] = run.recorded('recall-memories');

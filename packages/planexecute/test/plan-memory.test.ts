@@ -3,6 +3,7 @@ import { ConfigurationError, InMemorySessionStore, Runner, messageText, type Age
 import { ScriptedModel } from '@replan/core/testing';
 import { createPlanExecuteAgent, type PlanExecuteAgentOptions } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
+import { InMemoryMemoryStore, type MemoryStore } from '@replan/memory';
 import { ScriptedMemoryStore } from '../../memory/test/support/scripted-store.js';
 import { planCall } from './support.js';
 
@@ -16,7 +17,7 @@ const script = () =>
 const plannerText = (r: ModelRequest | undefined) => (r?.messages ?? []).map((m) => messageText(m)).join('\n');
 
 async function run(
-  store: ScriptedMemoryStore,
+  store: MemoryStore,
   input: string,
   options: { userId?: string; models?: ReturnType<typeof script>; extra?: Partial<PlanExecuteAgentOptions>; memory?: object } = {},
 ) {
@@ -103,6 +104,20 @@ describe('plan–execute memory', () => {
     const far = await run(store, 'Find a hotel in Lisbon', { memory: { reusePlans: { minScore: 0.99 } } });
     expect(far.models.plannerModel.calls).toBe(1);
     expect(reusedOf(far.events)).toBeUndefined();
+  });
+
+  it('on InMemoryMemoryStore (BM25): minScore is a 0–1 similarity; close objectives are reused, another is planned', async () => {
+    const store = new InMemoryMemoryStore();
+    await run(store, 'Book the cheapest flight from Lisbon to Porto');
+    await run(store, 'Find a hotel in Madrid for two nights');
+    const again = await run(store, 'Book the cheapest flight from Lisbon to Porto', { memory: { reusePlans: { minScore: 0.9 } } });
+    expect(again.models.plannerModel.calls).toBe(0);
+    expect(again.events.find((e) => e.meta?.reusedPlan)?.meta?.reusedPlan).toMatchObject({ similarity: 1 });
+    const near = await run(store, 'Book the cheapest flight from Lisbon to Faro', { memory: { reusePlans: { minScore: 0.6 } } });
+    expect(near.models.plannerModel.calls).toBe(0);
+    const other = await run(store, 'Find a hotel in Lisbon', { memory: { reusePlans: { minScore: 0.6 } } });
+    expect(other.models.plannerModel.calls).toBe(1);
+    expect(plannerText(other.models.plannerModel.requests[0])).toContain('objective: Book the cheapest flight from Lisbon to Porto');
   });
 
   it('reusePlans with adaptModel: one cheap call adapts the stored plan, which then runs', async () => {
@@ -238,6 +253,7 @@ describe('plan–execute memory', () => {
     const store = new ScriptedMemoryStore();
     expect(() => createPlanExecuteAgent({ ...models, memory: {} as never })).toThrow(ConfigurationError);
     expect(() => createPlanExecuteAgent({ ...models, memory: { store, reusePlans: {} as never } })).toThrow(/reusePlans.minScore/);
+    expect(() => createPlanExecuteAgent({ ...models, memory: { store, reusePlans: { minScore: 27 } } })).toThrow(/from 0 to 1/);
     expect(() => createPlanExecuteAgent({ ...models, memory: { store, scope: 'bob' as never } })).toThrow(/memory.scope/);
     expect(() => createPlanExecuteAgent({ ...models, memory: { store, k: -1 } })).toThrow(/memory.k/);
   });

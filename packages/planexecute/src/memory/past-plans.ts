@@ -21,6 +21,8 @@ export interface PlanRecall {
   readonly kind: 'plan-recall';
   readonly query: string;
   readonly recalled: readonly RecalledPlan[];
+  /** With `reusePlans`: how close the best past objective is, 0–1 (see `similarityOf`). */
+  readonly similarity?: number;
   /** The id of the past plan close enough to reuse (`reusePlans`). */
   readonly reuse?: string;
   readonly unavailable?: string;
@@ -50,14 +52,33 @@ export async function* recallPlans(ctx: InvocationContext, memory: ResolvedPlanM
     const hits = k && query ? await memory.store.search({ scope: planScope(ctx, memory), query, k, kinds: ['plan'] }) : [];
     const recalled = hits.flatMap(recalledPlan);
     const best = recalled[0];
-    const reuse = memory.reusePlans && best && best.score >= memory.reusePlans.minScore && best.metadata.outcome?.status === 'completed';
-    recall = { kind: 'plan-recall', query, recalled, ...(reuse ? { reuse: best.id } : {}) };
+    const similarity =
+      memory.reusePlans && best?.metadata.outcome?.status === 'completed' ? await similarityOf(ctx, memory, best) : undefined;
+    const reuse = best && similarity !== undefined && similarity >= (memory.reusePlans?.minScore ?? Number.POSITIVE_INFINITY);
+    recall = {
+      kind: 'plan-recall',
+      query,
+      recalled,
+      ...(similarity !== undefined ? { similarity } : {}),
+      ...(reuse ? { reuse: best.id } : {}),
+    };
   } catch (error) {
     if (isCallerMistake(error)) throw error;
     recall = { kind: 'plan-recall', query, recalled: [], unavailable: (error as Error)?.message ?? String(error) };
   }
   yield tagged(ctx.event({ meta: { kind: 'memory-recall', memory: recall } }), 'planning');
   return recall;
+}
+
+/**
+ * How close a past objective is to this one, from 0 to 1, whatever the store scores with: its
+ * score for this objective over its score for its own text (1: the same words; with an embedder,
+ * the cosine). Raw BM25 scores grow with the store, so `minScore` could not be compared with them.
+ */
+async function similarityOf(ctx: InvocationContext, memory: ResolvedPlanMemory, best: RecalledPlan): Promise<number> {
+  const own = await memory.store.search({ scope: planScope(ctx, memory), query: best.objective, k: 10, kinds: ['plan'] });
+  const self = own.find((h) => h.item.id === best.id)?.score;
+  return self && self > 0 ? Math.min(1, best.score / self) : 0;
 }
 
 /** A hit that is a plan memory with plan metadata (anything else in the store is skipped). */

@@ -14,7 +14,9 @@ export interface PlanExecuteMemoryOptions {
   readonly maxTokens?: number;
   /**
    * Start from a stored plan instead of calling the planner when a past objective is close enough:
-   * its search score is at least `minScore` (the store's score: see its docs) and it completed. With
+   * its similarity is at least `minScore` (0–1: the store's score for this objective over its score
+   * for the past objective's own text — 1 is the same words; with an embedder, the cosine) and its
+   * run completed. With
    * `adaptModel` one cheap call adapts its steps to the new objective; without, it runs as written.
    * Either way it still goes through review and `checkPlan` (a refused plan falls back to the planner).
    */
@@ -47,9 +49,9 @@ export function resolvePlanMemory(memory: PlanExecuteMemoryOptions | undefined):
   if (!Number.isInteger(maxTokens) || maxTokens < 1) fail(`maxTokens must be a positive integer, got ${String(maxTokens)}.`);
   const reuse = memory.reusePlans;
   if (reuse !== undefined) {
-    if (!reuse || typeof reuse.minScore !== 'number' || !Number.isFinite(reuse.minScore))
+    if (!reuse || typeof reuse.minScore !== 'number' || !(reuse.minScore >= 0 && reuse.minScore <= 1))
       fail(
-        `reusePlans.minScore must be a number (the least search score a past objective needs to be reused), got ${JSON.stringify(reuse?.minScore)}.`,
+        `reusePlans.minScore must be a number from 0 to 1 (how similar a past objective must be to be reused; 0.9 is close), got ${JSON.stringify(reuse?.minScore)}.`,
       );
     if (reuse.adaptModel !== undefined && typeof reuse.adaptModel?.stream !== 'function')
       fail('reusePlans.adaptModel must be a ChatModel (the cheap model that adapts a stored plan), or left out to reuse plans as written.');

@@ -66,7 +66,7 @@ export async function* reusedPlanEvent(
   const meta = {
     reusedPlan: {
       memoryId: stored.id,
-      score: stored.score,
+      similarity: recall.similarity ?? null,
       objective: stored.objective,
       adapted: !!adaptModel,
       ...(stored.sessionId ? { sessionId: stored.sessionId } : {}),
