@@ -97,13 +97,14 @@ async function extract(ctx: MiddlewareContext, model: ChatModel, request: ModelR
   return ctx.record({ ...(response?.usage ? { usage: response.usage } : {}), meta: { kind: 'memory-consolidation', memory: record } });
 }
 
-/** Stores the recorded facts not yet in the store (found by their source event); a store that is down is recorded. */
+/** Stores the recorded facts not yet in the scope (the same text is not stored twice); a store that is down is recorded. */
 async function storeFacts(store: MemoryStore, scope: MemoryScope, ctx: MiddlewareContext, event: AgentEvent): Promise<void> {
   const facts = (event.meta?.memory as ConsolidationRecord | undefined)?.facts ?? [];
   try {
     for (const text of facts) {
       const hits = await store.search({ scope, query: text, k: 10, kinds: ['fact'] });
-      if (hits.some((h) => h.item.source?.eventId === event.id && h.item.text === text)) continue;
+      // Stored already: by this extraction before a crash, or the same fact by an earlier session.
+      if (hits.some((h) => h.item.text === text)) continue;
       await store.put({
         scope,
         kind: 'fact',
