@@ -14,7 +14,7 @@ import { DEFAULT_PLAN_EXECUTE_NAME, planExecuteKeys } from './base/session-keys.
 import type { PlanReviewOptions } from './review/plan-review-answer.js';
 import { resolveMaxStalls, resolveReview, withPlanReview } from './review/with-plan-review.js';
 import type { PlanCheck } from './policy/plan-check.js';
-import { type PlanExecuteMemoryOptions, resolvePlanMemory } from './memory/plan-memory-options.js';
+import { type PlanExecuteMemoryOptions, resolvePlanMemory } from './base/plan-memory-options.js';
 
 interface CommonOptions {
   /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */

@@ -11,7 +11,7 @@ import {
 import { assertAgentName } from '@replan/core/agent-kit';
 import type { PartNames } from './base/part-scope.js';
 import { DEFAULT_PLAN_EXECUTE_NAME, type PlanExecuteKeys } from './base/session-keys.js';
-import type { ResolvedPlanMemory } from './memory/plan-memory-options.js';
+import type { ResolvedPlanMemory } from './base/plan-memory-options.js';
 import { keepPlan } from './memory/keep-plan.js';
 
 /** The longest plan–execute agent name: its loop is named `<name>_execute_replan`, and agent names have at most 64 characters. */

@@ -24,7 +24,7 @@ import type { PartBinding } from './base/part-scope.js';
 import type { DecideOptions, Decided, PlanDecider, PlanDecision } from './base/plan-decider.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
-import type { ResolvedPlanMemory } from './memory/plan-memory-options.js';
+import type { ResolvedPlanMemory } from './base/plan-memory-options.js';
 import { pastPlansMessage, recallPlans, recordedRecall } from './memory/past-plans.js';
 import { reusedPlanEvent } from './memory/plan-reuse.js';
 

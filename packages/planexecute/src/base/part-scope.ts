@@ -1,7 +1,7 @@
 import type { Agent } from '@replan/core';
 import type { PlanMode } from '../modes/plan-mode.js';
 import type { PlanCheck } from '../policy/plan-check.js';
-import type { ResolvedPlanMemory } from '../memory/plan-memory-options.js';
+import type { ResolvedPlanMemory } from './plan-memory-options.js';
 import type { PlanExecuteKeys } from './session-keys.js';
 
 /** The names a plan–execute agent gives its parts (those built without a `name`). */

@@ -1,7 +1,7 @@
 import { costOfEvent, type AgentEvent, type InvocationContext } from '@replan/core';
 import type { PlanExecuteKeys } from '../base/session-keys.js';
 import { stepText, stepsOf } from '../base/plan-schema.js';
-import type { ResolvedPlanMemory } from './plan-memory-options.js';
+import type { ResolvedPlanMemory } from '../base/plan-memory-options.js';
 import { objectiveOf, planScope, type PlanMemoryMetadata, type PlanOutcome } from './plan-memory.js';
 
 /** Where the root finds its parts' events. */

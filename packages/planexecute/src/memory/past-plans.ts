@@ -3,7 +3,7 @@ import { quotePreamble, quotedBlock, quoteValue } from '@replan/core/agent-kit';
 import type { MemoryHit } from '@replan/memory';
 import { tagged } from '../base/event-tags.js';
 import { stepText, stepsOf } from '../base/plan-schema.js';
-import type { ResolvedPlanMemory } from './plan-memory-options.js';
+import type { ResolvedPlanMemory } from '../base/plan-memory-options.js';
 import { objectiveOf, planScope, type PlanMemoryMetadata } from './plan-memory.js';
 
 /** A past plan as the planner's recall recorded it (`event.meta.memory.recalled`). */

@@ -1,6 +1,6 @@
 import { messageText, type InvocationContext } from '@replan/core';
 import type { MemoryScope } from '@replan/memory';
-import type { ResolvedPlanMemory } from './plan-memory-options.js';
+import type { ResolvedPlanMemory } from '../base/plan-memory-options.js';
 
 /** How a stored plan went: what the planner of a later run reads, and what reuse requires (`completed`). */
 export interface PlanOutcome {

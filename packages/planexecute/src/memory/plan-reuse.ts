@@ -7,7 +7,7 @@ import type { PlanExecuteKeys } from '../base/session-keys.js';
 import { PlanningError } from '../base/planning-error.js';
 import type { PlanMode } from '../modes/plan-mode.js';
 import type { PlanRecall } from './past-plans.js';
-import type { ResolvedPlanMemory } from './plan-memory-options.js';
+import type { ResolvedPlanMemory } from '../base/plan-memory-options.js';
 
 /** What reuse needs of the planner it stands in for. */
 export interface ReusingPlanner {
