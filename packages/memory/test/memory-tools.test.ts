@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError, InMemorySessionStore, ReActAgent, Runner, type AgentEvent, type ToolResultBlock } from '@replan/core';
-import { ScriptedModel, callTools } from '@replan/core/testing';
+import { ScriptedModel, callTools, type ScriptedToolCall } from '@replan/core/testing';
 import { InMemoryMemoryStore, memoryTools, type MemoryStore } from '@replan/memory';
 import { ScriptedMemoryStore } from './support/scripted-store.js';
 
@@ -10,12 +10,7 @@ const results = (events: readonly AgentEvent[]): ToolResultBlock[] =>
   );
 
 /** One run of an agent with the memory tools, the model calling `calls` then answering. */
-async function runWith(
-  store: ScriptedMemoryStore,
-  userId: string,
-  calls: Parameters<typeof callTools>,
-  sessions = new InMemorySessionStore(),
-) {
+async function runWith(store: MemoryStore, userId: string, calls: ScriptedToolCall[], sessions = new InMemorySessionStore()) {
   const model = new ScriptedModel({ responses: [callTools(...calls), 'done'] });
   const agent = new ReActAgent({ name: 'assistant', model, tools: memoryTools({ store }) });
   const runner = new Runner({ agent, appName: 'shop', sessionStore: sessions });
