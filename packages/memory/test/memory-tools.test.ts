@@ -94,6 +94,15 @@ describe('memoryTools', () => {
     expect(String(run.out[0]?.output)).toContain('memory database unreachable');
   });
 
+  it('a 1 MB memory: the tool call fails saying it is too large, nothing stored, the run goes on', async () => {
+    const store = new InMemoryMemoryStore();
+    const run = await runWith(store, 'alice', [{ name: 'remember', args: { text: 'x'.repeat(1024 * 1024) } }]);
+    expect(run.result.status).toBe('completed');
+    expect(run.out[0]?.isError).toBe(true);
+    expect(String(run.out[0]?.output)).toMatch(/too large|limit/i);
+    expect(await itemsOf(store, 'alice')).toEqual([]);
+  });
+
   it('bad options are a ConfigurationError saying what to pass', () => {
     const store = new ScriptedMemoryStore();
     expect(() => memoryTools({} as never)).toThrow(ConfigurationError);

@@ -101,6 +101,18 @@ describe('recallMemories', () => {
     }
   });
 
+  it('on InMemoryMemoryStore, an embedder that returns the wrong dimensions at search: no memory, the run says so', async () => {
+    let dims = 3;
+    const store = new InMemoryMemoryStore({ embed: async (texts) => texts.map(() => Array.from({ length: dims }, (_, i) => i + 1)) });
+    await store.put({ scope: USER, kind: 'fact', text: 'The user flies from Lisbon' });
+    dims = 4; // the embedder changed under the store
+    const run = await testMiddleware(recallMemories({ store }), { model: ['ok'], input: 'flight' });
+    expect(run.result.status).toBe('completed');
+    expect(messageText(run.requests[0]?.messages[0])).toContain('Long-term memory is unavailable for this run');
+    expect(allText(run.requests[0])).not.toContain('Lisbon');
+    expect(String((run.recorded('recall-memories')[0]?.meta?.memory as { unavailable?: string } | undefined)?.unavailable)).toMatch(/\S/);
+  });
+
   it('a caller mistake (MemoryError invalid) is thrown; bad options are a ConfigurationError', async () => {
     const store = await storeWith('x');
     store.search = async () => {

@@ -14,6 +14,7 @@ import { MemoryError } from '../memory-error.js';
 import type { MemoryScope, MemoryStore } from '../memory-store.js';
 import { type MemoryScopeOption, runScope, scopeOption } from './memory-scope.js';
 import { CONSOLIDATION_INSTRUCTION, consolidationRequest, factsOf } from './consolidation-prompt.js';
+import { inPlanExecuteLoop } from './plan-execute-path.js';
 
 /** The options of `consolidate`. */
 export interface ConsolidateOptions {
@@ -40,7 +41,7 @@ interface ConsolidationRecord {
 
 /**
  * Middleware that, when its agent answers (a model answer without tool calls, or plan–execute's
- * `respond`), makes one call to `model` that extracts the facts worth keeping from the
+ * `respond`; given to every plan–execute role, it runs once, on the replanner's answer), makes one call to `model` that extracts the facts worth keeping from the
  * conversation (structured output `{ facts }`) and stores each as a `fact` memory whose source is
  * the session, the invocation and the event that recorded the extraction. The extraction is
  * recorded before anything is stored: a run resumed after a crash reads it back (no second call)
@@ -60,7 +61,7 @@ export function consolidate(options: ConsolidateOptions): Middleware {
     name: CONSOLIDATE_MIDDLEWARE,
     async wrapModelCall(next, request, ctx) {
       const response = await next(request);
-      if (!answers(response)) return response;
+      if (!answers(response, ctx)) return response;
       const where = runScope({ appName: ctx.invocation.session.appName, userId: ctx.userId }, scope);
       const done = ctx.recorded(CONSOLIDATE_MIDDLEWARE).find((e) => (e.meta?.memory as ConsolidationRecord | undefined)?.facts);
       const event =
@@ -72,10 +73,14 @@ export function consolidate(options: ConsolidateOptions): Middleware {
   };
 }
 
-/** An answer: no tool calls, or only plan–execute's `respond`. */
-function answers(response: ModelResponse): boolean {
+/**
+ * The run's answer: plan–execute's `respond`, or a model answer without tool calls — except inside
+ * a plan–execute loop, where that is a step's result (the executor's), not the run's answer.
+ */
+function answers(response: ModelResponse, ctx: MiddlewareContext): boolean {
   const calls = toolCallsOf(response.message);
-  return calls.length === 0 || (calls.length === 1 && calls[0]?.name === 'respond');
+  if (calls.length === 1 && calls[0]?.name === 'respond') return true;
+  return calls.length === 0 && !inPlanExecuteLoop(ctx.path);
 }
 
 /** The one extraction call, recorded (with its usage) whatever it returned. */

@@ -3,6 +3,7 @@ import { MemoryError } from '../memory-error.js';
 import type { MemoryKind, MemoryStore } from '../memory-store.js';
 import { type MemoryScopeOption, runScope, scopeOption } from './memory-scope.js';
 import { memoryBlock, type RecalledMemory, withinBudget } from './memory-lines.js';
+import { inPlanExecuteLoop } from './plan-execute-path.js';
 
 /** The options of `recallMemories`. */
 export interface RecallMemoriesOptions {
@@ -33,8 +34,6 @@ export interface RecallRecord {
   /** Set when memory could not be read (store down, embedder failed): the run went on without it. */
   readonly unavailable?: string;
 }
-
-const PLAN_EXECUTE_LOOP = /(^|_)execute_replan$/;
 
 /**
  * Middleware that puts the memories closest to the run's input into the model's request
@@ -122,7 +121,7 @@ function inputOf(ctx: MiddlewareContext): string {
 function recalls(roles: readonly string[] | undefined, ctx: MiddlewareContext): boolean {
   if (roles) return roles.some((r) => ctx.agentName === r || ctx.agentName.endsWith(`_${r}`));
   // By default, not inside a plan–execute agent's execute–replan loop (its executor and replanner).
-  return !ctx.path.split('/').some((segment) => PLAN_EXECUTE_LOOP.test(segment));
+  return !inPlanExecuteLoop(ctx.path);
 }
 
 function positive(who: string, name: string, value: number): number {
