@@ -133,6 +133,7 @@ export interface PlanExecuteAgentOptions<S extends z.ZodType | undefined = undef
    * as data); with `reusePlans`, a close past plan stands in for the planner's call (adapted by
    * `adaptModel`, else as written), still reviewed and checked, the plan event's
    * `meta.reusedPlan` naming it. Needs the planner from `createPlanner` (or the one-call form).
+   * With `streamingPlan`, plans are kept but not recalled (the streamed call is the planner's own).
    */
   readonly memory?: PlanExecuteMemoryOptions;
 }
