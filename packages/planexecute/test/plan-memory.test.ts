@@ -248,6 +248,37 @@ describe('plan–execute memory', () => {
     }
   });
 
+  it("graph mode with streamingPlan: the plan is kept (past plans are not recalled: the streamed call is the planner's own)", async () => {
+    const store = new ScriptedMemoryStore();
+    const graph = {
+      steps: [
+        { id: 'a', task: 'find flights', dependsOn: [] },
+        { id: 'b', task: 'book $a', dependsOn: ['a'] },
+      ],
+    };
+    const models = scriptPlanExecute({ plan: graph, steps: { a: 'TP1', b: 'booked TP1' }, answer: 'TP1' });
+    const out = await run(store, 'Book a flight to Porto', { models, extra: { mode: 'graph', streamingPlan: true } });
+    expect(out.result.status).toBe('completed');
+    expect(store.items[0]?.metadata).toMatchObject({ plan: graph, outcome: { status: 'completed', steps: 2 } });
+  });
+
+  it('a second message in the same session is planned, recalled and kept on its own', async () => {
+    const store = new ScriptedMemoryStore();
+    const models = script();
+    const agent = createPlanExecuteAgent({ ...models, memory: { store } });
+    const runner = new Runner({ agent, appName: 'travel', sessionStore: new InMemorySessionStore() });
+    const first = await runner.run({ userId: 'alice', input: 'Book the cheapest flight from Lisbon to Porto' }).result();
+    const second = await runner
+      .run({ userId: 'alice', sessionId: first.sessionId, input: 'Now the cheapest flight from Porto to Faro' })
+      .result();
+    expect(second.status).toBe('completed');
+    expect(store.items.map((i) => i.text)).toEqual([
+      'Book the cheapest flight from Lisbon to Porto',
+      'Now the cheapest flight from Porto to Faro',
+    ]);
+    expect(plannerText(models.plannerModel.requests[1])).toContain('objective: Book the cheapest flight from Lisbon to Porto');
+  });
+
   it('bad memory options are a ConfigurationError naming the field', () => {
     const models = script();
     const store = new ScriptedMemoryStore();
