@@ -6,21 +6,10 @@ import { MemoryError } from './memory-error.js';
 import type { MemoryHit, MemoryItem, MemoryList, MemoryScope, MemorySearch, MemoryStore, NewMemory } from './memory-store.js';
 import { errorCode, scopeFile } from './store/file/memory-files.js';
 import { deleteLine, putLine, ScopeLog } from './store/file/scope-log.js';
-import { searchIndex, StoreEmbedder } from './store/indexed-search.js';
-import { isMemoryId, newMemoryId } from './store/memory-ids.js';
-import { memoryItem } from './store/memory-item.js';
-import {
-  checkId,
-  checkList,
-  checkNewMemory,
-  checkScope,
-  checkSearch,
-  checkUser,
-  type ResolvedLimits,
-  resolveLimits,
-  type Scope,
-  scopeKey,
-} from './store/memory-rules.js';
+import { searchIndex } from './store/indexed-search.js';
+import { StoreCore } from './store/store-core.js';
+import { isMemoryId } from './store/memory-ids.js';
+import { checkId, checkList, checkScope, checkSearch, checkUser, type Scope, scopeKey } from './store/memory-rules.js';
 
 /** Options of `FileMemoryStore`. */
 export interface FileMemoryStoreOptions extends MemoryStoreOptions {
@@ -46,8 +35,7 @@ export class FileMemoryStore implements MemoryStore {
   /** The absolute directory this store writes below. */
   readonly dir: string;
   private readonly logs = new Map<string, ScopeLog>();
-  private readonly limits: ResolvedLimits;
-  private readonly embedder: StoreEmbedder;
+  private readonly core: StoreCore;
 
   constructor(options: FileMemoryStoreOptions) {
     if (typeof options?.dir !== 'string' || options.dir === '')
@@ -55,24 +43,21 @@ export class FileMemoryStore implements MemoryStore {
         'FileMemoryStore needs a directory: new FileMemoryStore({ dir: "./data" }) (memories go to ./data/memories).',
       );
     this.dir = resolve(options.dir);
-    this.limits = resolveLimits('FileMemoryStore', options.limits);
-    this.embedder = new StoreEmbedder(options.embed);
+    this.core = new StoreCore('FileMemoryStore', options);
   }
 
   async put(memory: NewMemory): Promise<MemoryItem> {
-    const checked = checkNewMemory(memory, this.limits);
-    const vectors = await this.embedder.vectors([checked.text]);
-    const item = memoryItem(checked, newMemoryId(), Date.now());
-    const log = this.log(checked.scope);
-    await log.append(putLine(item, vectors?.[0]));
+    const { scope, item, vector } = await this.core.prepare(memory);
+    const log = await this.current(scope); // a log refused as another scope's is never appended to
+    await log.append(putLine(item, vector));
     await log.catchUp();
     return item;
   }
 
   async search(query: MemorySearch): Promise<MemoryHit[]> {
-    const checked = checkSearch(query, this.limits);
+    const checked = checkSearch(query, this.core.limits);
     const log = await this.current(checked.scope);
-    return searchIndex(log.index, checked, this.embedder);
+    return searchIndex(log.index, checked, this.core.embedder);
   }
 
   async list(query: MemoryList): Promise<{ items: MemoryItem[]; nextCursor?: string }> {
@@ -116,7 +101,7 @@ export class FileMemoryStore implements MemoryStore {
     let log = this.logs.get(key);
     if (!log) {
       const path = scopeFile(this.dir, scope);
-      log = new ScopeLog(path, scope, (vector) => this.embedder.observe(vector), this.describe(path));
+      log = new ScopeLog(path, scope, (vector) => this.core.embedder.observe(vector.values.length), this.describe(path));
       this.logs.set(key, log);
     }
     return log;

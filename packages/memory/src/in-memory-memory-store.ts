@@ -1,19 +1,8 @@
 import type { Embedder, MemoryHit, MemoryItem, MemoryList, MemoryScope, MemorySearch, MemoryStore, NewMemory } from './memory-store.js';
-import { searchIndex, StoreEmbedder } from './store/indexed-search.js';
-import { isMemoryId, newMemoryId } from './store/memory-ids.js';
-import { memoryItem } from './store/memory-item.js';
-import {
-  checkId,
-  checkList,
-  checkNewMemory,
-  checkScope,
-  checkSearch,
-  checkUser,
-  type MemoryLimits,
-  type ResolvedLimits,
-  resolveLimits,
-  scopeKey,
-} from './store/memory-rules.js';
+import { searchIndex } from './store/indexed-search.js';
+import { StoreCore } from './store/store-core.js';
+import { isMemoryId } from './store/memory-ids.js';
+import { checkId, checkList, checkScope, checkSearch, checkUser, type MemoryLimits, scopeKey } from './store/memory-rules.js';
 import { ScopeIndex } from './store/scope-index.js';
 
 /** Options of the in-memory store (and the base of the file and PostgreSQL stores' options). */
@@ -37,31 +26,27 @@ export interface MemoryStoreOptions {
  */
 export class InMemoryMemoryStore implements MemoryStore {
   private readonly scopes = new Map<string, ScopeIndex>();
-  private readonly limits: ResolvedLimits;
-  private readonly embedder: StoreEmbedder;
+  private readonly core: StoreCore;
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.limits = resolveLimits('InMemoryMemoryStore', options.limits);
-    this.embedder = new StoreEmbedder(options.embed);
+    this.core = new StoreCore('InMemoryMemoryStore', options);
   }
 
   async put(memory: NewMemory): Promise<MemoryItem> {
-    const checked = checkNewMemory(memory, this.limits);
-    const vectors = await this.embedder.vectors([checked.text]);
-    const item = memoryItem(checked, newMemoryId(), Date.now());
-    const key = scopeKey(checked.scope);
+    const { scope, item, vector } = await this.core.prepare(memory);
+    const key = scopeKey(scope);
     let index = this.scopes.get(key);
     if (!index) {
       index = new ScopeIndex();
       this.scopes.set(key, index);
     }
-    index.add(item, vectors?.[0]);
+    index.add(item, vector);
     return item;
   }
 
   async search(query: MemorySearch): Promise<MemoryHit[]> {
-    const checked = checkSearch(query, this.limits);
-    return searchIndex(this.scopes.get(scopeKey(checked.scope)), checked, this.embedder);
+    const checked = checkSearch(query, this.core.limits);
+    return searchIndex(this.scopes.get(scopeKey(checked.scope)), checked, this.core.embedder);
   }
 
   async list(query: MemoryList): Promise<{ items: MemoryItem[]; nextCursor?: string }> {

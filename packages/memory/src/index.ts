@@ -1,4 +1,4 @@
-// @replan/memory (design §23): the store contract, the stores, and (issue 36) tools, recall middleware and consolidation.
+// @replan/memory: the store contract and the stores; tools, recall middleware and consolidation build on them.
 export type {
   Embedder,
   MemoryHit,

@@ -1,4 +1,4 @@
-import { appendFile, copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -102,6 +102,12 @@ describe('FileMemoryStore files', () => {
     const refused = [error, other].find((e) => e instanceof Error);
     expect(refused?.kind).toBe('unavailable');
     expect(refused?.message).toContain("another scope's memories");
+    // Refused every time after, also for writes, and nothing is appended to the foreign file.
+    const scope = refused === error ? { appName: 'app', userId: 'bob' } : alice;
+    const sizeBefore = (await stat(refused === error ? files[1]! : files[0]!)).size;
+    await expect(fresh.list({ scope })).rejects.toMatchObject({ kind: 'unavailable' });
+    await expect(fresh.put({ scope, kind: 'fact', text: 'more' })).rejects.toMatchObject({ kind: 'unavailable' });
+    expect((await stat(refused === error ? files[1]! : files[0]!)).size).toBe(sizeBefore);
   });
 
   it("a directory that cannot be written is 'unavailable' (nothing half-written)", async () => {
@@ -110,7 +116,7 @@ describe('FileMemoryStore files', () => {
     const store = new FileMemoryStore({ dir: root });
     const error = (await store.put({ scope: alice, kind: 'fact', text: 'x' }).catch((e) => e)) as MemoryError;
     expect([error.name, error.kind]).toEqual(['MemoryError', 'unavailable']);
-    expect(error.message).toContain('FileMemoryStore could not write');
+    expect(error.message).toMatch(/FileMemoryStore could not (read|write)/);
     await expect(store.list({ scope: alice })).rejects.toMatchObject({ kind: 'unavailable' });
     await rm(join(root, 'memories'));
     const item = await store.put({ scope: alice, kind: 'fact', text: 'x' });

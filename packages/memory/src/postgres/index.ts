@@ -1,2 +1,5 @@
-// PostgresMemoryStore (design §23). Filled in by issue 36.
-export {};
+/**
+ * `@replan/memory/postgres` — `PostgresMemoryStore` (needs the `pg` package).
+ * @module
+ */
+export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from './postgres-memory-store.js';

@@ -13,15 +13,15 @@ export class StoreEmbedder {
   constructor(readonly embed: Embedder | undefined) {}
 
   /** Records the length of vectors the store already holds (read back from storage). */
-  observe(vector: Vector): void {
-    this.dimensions ??= vector.values.length;
+  observe(length: number): void {
+    this.dimensions ??= length;
   }
 
   /** One checked vector per text, or `undefined` without an embedder. */
   async vectors(texts: readonly string[]): Promise<Vector[] | undefined> {
     if (!this.embed || texts.length === 0) return undefined;
     const vectors = await embedChecked(this.embed, texts, this.dimensions);
-    if (vectors[0]) this.observe(vectors[0]);
+    if (vectors[0]) this.observe(vectors[0].values.length);
     return vectors;
   }
 }

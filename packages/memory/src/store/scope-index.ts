@@ -85,6 +85,7 @@ export class ScopeIndex {
 
   /** Ids that have no vector yet (stored without an embedder), oldest first. */
   missingVectors(): MemoryItem[] {
+    if (this.vectors.size === this.items.size) return []; // the usual case: no scan per search
     return this.all().filter((item) => !this.vectors.has(item.id));
   }
 

@@ -1,5 +1,5 @@
 /**
- * `@replan/memory/testing` — the contract suite every `MemoryStore` passes (design §23).
+ * `@replan/memory/testing` — the contract suite every `MemoryStore` passes.
  * @module
  */
 export { runMemoryStoreContract } from './memory-store-contract.js';

@@ -21,7 +21,7 @@ interface MemoryStoreContractOptions {
 }
 
 /**
- * The behaviour every `MemoryStore` must have (design §23): put/get/list (paged, oldest first)/
+ * The behaviour every `MemoryStore` must have: put/get/list (paged, oldest first)/
  * delete; search ranks the relevant item first, honours `k` and `kinds`, orders equal scores oldest
  * first and gives the same answer twice; lexical by default, by meaning with an embedder; scopes
  * exact under hostile ids (a user's items never reach another user's or the app's search, list, get

@@ -44,6 +44,8 @@ export class ScopeLog {
   private pending: Pending[] = [];
   private flushing = false;
   private reading: Promise<void> = Promise.resolve();
+  /** Set when the file turned out to hold another scope: every later read fails the same way. */
+  private refused: MemoryError | undefined;
 
   constructor(
     readonly path: string,
@@ -97,6 +99,7 @@ export class ScopeLog {
   }
 
   private async readNew(): Promise<void> {
+    if (this.refused) throw this.refused;
     let info: Awaited<ReturnType<typeof stat>>;
     try {
       info = await stat(this.path);
@@ -136,8 +139,14 @@ export class ScopeLog {
         continue; // the torn tail of a writer that crashed mid-line (never acknowledged)
       }
       if ('memories' in record) {
-        if (JSON.stringify(record.scope) !== JSON.stringify([this.scope.appName, this.scope.userId ?? null]))
-          throw new MemoryError('unavailable', `${this.describe} holds another scope's memories: the file was moved or copied by hand.`);
+        if (JSON.stringify(record.scope) !== JSON.stringify([this.scope.appName, this.scope.userId ?? null])) {
+          this.reset();
+          this.refused = new MemoryError(
+            'unavailable',
+            `${this.describe} holds another scope's memories: the file was moved or copied by hand. Put the right file back or remove it.`,
+          );
+          throw this.refused;
+        }
       } else if ('put' in record) {
         const vector = record.vector ? toVector(record.vector) : undefined;
         if (vector) this.onVector(vector);
