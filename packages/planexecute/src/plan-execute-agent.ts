@@ -127,13 +127,9 @@ export interface PlanExecuteAgentOptions<S extends z.ZodType | undefined = undef
    */
   readonly checkPlan?: PlanCheck<PlanOfSchema<S, M>>;
   /**
-   * Long-term memory of plans (`@replan/memory`; docs/memory.md): when a run ends, its objective,
-   * the plan it ran, its revisions and its outcome are stored as a `plan` memory (once, even
-   * across a crash); the planner is shown the most similar past plans and how they went (quoted
-   * as data); with `reusePlans`, a close past plan stands in for the planner's call (adapted by
-   * `adaptModel`, else as written), still reviewed and checked, the plan event's
-   * `meta.reusedPlan` naming it. Needs the planner from `createPlanner` (or the one-call form).
-   * With `streamingPlan`, plans are kept but not recalled (the streamed call is the planner's own).
+   * Long-term memory of plans (`@replan/memory`, docs/memory.md): each run's plan and outcome kept,
+   * similar past plans shown to the planner, and with `reusePlans` a close one reused instead of
+   * planning (see `PlanExecuteMemoryOptions`). Needs the planner from `createPlanner`.
    */
   readonly memory?: PlanExecuteMemoryOptions;
 }
@@ -179,11 +175,7 @@ export function createPlanExecuteAgent(options: PlanExecuteAgentOptions<z.ZodTyp
   const scope = { keys: planExecuteKeys(name), names: partNamesFor(name) };
   const given = givenParts(options);
   const checkPlan = checkPlanOf(options.checkPlan, given);
-  const memory = resolvePlanMemory(options.memory);
-  if (memory && !isPlanPart(given.planner))
-    throw new ConfigurationError(
-      `createPlanExecuteAgent: memory needs a planner from createPlanner, but "${given.planner.name}" is a custom agent: the past plans go into its prompt and a reused plan stands in for its call. Use createPlanner, or drop memory.`,
-    );
+  const memory = resolvePlanMemory(options.memory, isPlanPart(given.planner) ? undefined : given.planner.name);
   const binding: PartBinding = { ...scope, mode, checkPlan, stepConcurrency: options.stepConcurrency, memory };
   const bind = (agent: Agent) => (isPlanPart(agent) ? agent.bind(binding) : agent);
   const executor = bind(given.executor);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, InMemorySessionStore, Runner, messageText, type AgentEvent, type ModelRequest } from '@replan/core';
+import {
+  ConfigurationError,
+  InMemorySessionStore,
+  ReActAgent,
+  Runner,
+  messageText,
+  type AgentEvent,
+  type ModelRequest,
+} from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
 import { createPlanExecuteAgent, type PlanExecuteAgentOptions } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
@@ -287,5 +295,9 @@ describe('plan–execute memory', () => {
     expect(() => createPlanExecuteAgent({ ...models, memory: { store, reusePlans: { minScore: 27 } } })).toThrow(/from 0 to 1/);
     expect(() => createPlanExecuteAgent({ ...models, memory: { store, scope: 'bob' as never } })).toThrow(/memory.scope/);
     expect(() => createPlanExecuteAgent({ ...models, memory: { store, k: -1 } })).toThrow(/memory.k/);
+    const custom = new ReActAgent({ name: 'my_planner', model: models.plannerModel });
+    expect(() => createPlanExecuteAgent({ ...models, planner: custom, memory: { store } })).toThrow(
+      /needs a planner from createPlanner, but "my_planner"/,
+    );
   });
 });

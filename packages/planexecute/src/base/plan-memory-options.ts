@@ -2,7 +2,13 @@
 import type { MemoryStore } from '@replan/memory';
 import { ConfigurationError, type ChatModel } from '@replan/core';
 
-/** `createPlanExecuteAgent({ memory })`: past plans recalled, and this run's plan kept (docs/memory.md). */
+/**
+ * `createPlanExecuteAgent({ memory })` (docs/memory.md). When a run ends, its objective, the plan it
+ * ran (as approved or edited), its revisions and its outcome are stored as a `plan` memory, once even
+ * across a crash. The planner is shown the most similar past plans and how they went, quoted as
+ * data. With `reusePlans`, a close past plan stands in for the planner's call; the plan event's
+ * `meta.reusedPlan` names it. With `streamingPlan`, plans are kept but not recalled.
+ */
 export interface PlanExecuteMemoryOptions {
   /** Where plan memories are kept and searched (`@replan/memory`'s stores). */
   readonly store: MemoryStore;
@@ -36,9 +42,16 @@ const fail = (what: string): never => {
   throw new ConfigurationError(`createPlanExecuteAgent: memory.${what}`);
 };
 
-/** Checks `memory` when the agent is built: every mistake is a `ConfigurationError` naming the field. */
-export function resolvePlanMemory(memory: PlanExecuteMemoryOptions | undefined): ResolvedPlanMemory | undefined {
+/**
+ * Checks `memory` when the agent is built: every mistake is a `ConfigurationError` naming the
+ * field. `customPlanner` names the planner when it is not from `createPlanner` (memory needs ours).
+ */
+export function resolvePlanMemory(memory: PlanExecuteMemoryOptions | undefined, customPlanner?: string): ResolvedPlanMemory | undefined {
   if (memory === undefined) return undefined;
+  if (customPlanner !== undefined)
+    fail(
+      `store needs a planner from createPlanner, but "${customPlanner}" is a custom agent: the past plans go into its prompt and a reused plan stands in for its call. Use createPlanner, or drop memory.`,
+    );
   if (!memory || typeof memory !== 'object' || typeof memory.store?.search !== 'function' || typeof memory.store.put !== 'function')
     fail('store must be a MemoryStore from @replan/memory (e.g. new InMemoryMemoryStore()): pass memory: { store }.');
   const scope = memory.scope ?? 'user';
