@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, messageText, type ModelRequest } from '@replan/core';
+import { ConfigurationError, InMemorySessionStore, ReActAgent, Runner, messageText, type ModelRequest } from '@replan/core';
 import { QUOTE_BEGIN, QUOTE_END } from '@replan/core/agent-kit';
-import { ScriptedModel, callTools, testMiddleware } from '@replan/core/testing';
+import { ReplayModel, ScriptedModel, callTools, testMiddleware } from '@replan/core/testing';
 import { InMemoryMemoryStore, MemoryError, recallMemories } from '@replan/memory';
 import { ScriptedMemoryStore } from './support/scripted-store.js';
 
@@ -83,6 +83,21 @@ describe('recallMemories', () => {
     expect(store.searches).toBe(1);
     expect(messageText(resumed.requests[0]?.messages[0])).toBe(messageText(first.requests[0]?.messages[0]));
     expect(allText(resumed.requests[0])).not.toContain('moved');
+  });
+
+  it('a replay of a recorded run searches again and, with the store as it was, sends the recorded request', async () => {
+    const store = await storeWith('The user flies from Lisbon');
+    const sessions = new InMemorySessionStore();
+    const recorded = await testMiddleware(recallMemories({ store }), { model: ['ok'], input: 'flight from Lisbon', store: sessions });
+    const session = await sessions.get({ ...USER, id: recorded.result.sessionId });
+    if (!session) throw new Error('no session');
+    const searchesBefore = store.searches;
+    const model = ReplayModel.fromSession(session);
+    const agent = new ReActAgent({ name: 'agent', model, middleware: [recallMemories({ store })] });
+    const replayed = await new Runner({ agent, appName: USER.appName }).run({ userId: USER.userId, input: 'flight from Lisbon' }).result();
+    expect(replayed.status, replayed.error?.message).toBe('completed');
+    expect(replayed.output).toBe('ok');
+    expect(store.searches).toBe(searchesBefore + 1); // a replay is a new run: the store is searched again
   });
 
   it('a store that is down or an embedder that fails: the run goes on without memory, and says so', async () => {

@@ -42,8 +42,8 @@ export interface RecallRecord {
  * the best memories that fit `maxTokens`, and adds them as one quoted user message after the
  * system prompt: each with its kind and the session it came from, fenced and escaped as data (a
  * memory saying "ignore previous instructions" stays a quotation). The search is recorded as an
- * event (`meta.memory`), so a resumed or replayed run sends the same request without searching
- * again. A store that is down or an embedder that fails: the run goes on without memory, the
+ * event (`meta.memory`), so a resumed run sends the same request without searching again (a
+ * replay, a new run, searches again: with the store as it was, it sends the recorded request). A store that is down or an embedder that fails: the run goes on without memory, the
  * event and a line in the request say so; a caller mistake (`MemoryError` of kind `invalid`) is thrown.
  */
 export function recallMemories(options: RecallMemoriesOptions): Middleware {
