@@ -155,6 +155,18 @@ describe('recallMemories', () => {
     expect(allText(app.requests[0])).not.toContain('secret');
   });
 
+  it('facts and episodes by default; plans only when asked for', async () => {
+    const store = await storeWith('flight Lisbon fact');
+    await store.put({ scope: USER, kind: 'episode', text: 'flight Lisbon episode' });
+    await store.put({ scope: USER, kind: 'plan', text: 'flight Lisbon plan objective' });
+    const run = await testMiddleware(recallMemories({ store }), { model: ['ok'], input: 'flight Lisbon' });
+    expect(allText(run.requests[0])).toContain('flight Lisbon fact');
+    expect(allText(run.requests[0])).toContain('flight Lisbon episode');
+    expect(allText(run.requests[0])).not.toContain('plan objective');
+    const plans = await testMiddleware(recallMemories({ store, kinds: ['plan'] }), { model: ['ok'], input: 'flight Lisbon' });
+    expect(allText(plans.requests[0])).toContain('[plan from');
+  });
+
   it('roles: an agent not named is left as it is', async () => {
     const store = await storeWith('The user flies from Lisbon');
     const run = await testMiddleware(recallMemories({ store, roles: ['planner'] }), { model: ['ok'], input: 'Lisbon' });

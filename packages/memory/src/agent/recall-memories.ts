@@ -18,11 +18,16 @@ export interface RecallMemoriesOptions {
   readonly k?: number;
   /** Most tokens (≈ 4 characters each) the quoted memories take in the request (default 1000). */
   readonly maxTokens?: number;
-  /** Only these kinds (default all). */
+  /**
+   * Which kinds (default `['fact', 'episode']`: a plan–execute agent's `memory` option shows its
+   * planner past plans with their steps and outcomes; a `plan` memory's text alone is only its objective).
+   */
   readonly kinds?: readonly MemoryKind[];
   /** `'user'` (default): the run's user's memories; `'app'`: the app's shared ones. */
   readonly scope?: MemoryScopeOption;
 }
+
+const DEFAULT_KINDS: readonly MemoryKind[] = ['fact', 'episode'];
 
 /** The name its events carry (`meta.middleware`). */
 export const RECALL_MIDDLEWARE = 'recall-memories';
@@ -64,7 +69,7 @@ export function recallMemories(options: RecallMemoriesOptions): Middleware {
       if (!recalls(options.roles, ctx)) return request;
       let record = runs.get(ctx);
       if (!record) {
-        record = recallOnce(options.store, ctx, { scope, k, maxTokens, kinds: options.kinds }, request);
+        record = recallOnce(options.store, ctx, { scope, k, maxTokens, kinds: options.kinds ?? DEFAULT_KINDS }, request);
         runs.set(ctx, record);
       }
       return record.then((r) => withMemories(request, r));
@@ -76,7 +81,7 @@ export function recallMemories(options: RecallMemoriesOptions): Middleware {
 async function recallOnce(
   store: MemoryStore,
   ctx: MiddlewareContext,
-  o: { scope: MemoryScopeOption; k: number; maxTokens: number; kinds: readonly MemoryKind[] | undefined },
+  o: { scope: MemoryScopeOption; k: number; maxTokens: number; kinds: readonly MemoryKind[] },
   request: ModelRequest,
 ): Promise<RecallRecord> {
   const done = ctx.recorded(RECALL_MIDDLEWARE).at(-1)?.meta?.memory as RecallRecord | undefined;
@@ -85,7 +90,7 @@ async function recallOnce(
   let record: RecallRecord;
   try {
     const where = runScope({ appName: ctx.invocation.session.appName, userId: ctx.userId }, o.scope);
-    const hits = query.trim() ? await store.search({ scope: where, query, k: o.k, ...(o.kinds ? { kinds: o.kinds } : {}) }) : [];
+    const hits = query.trim() ? await store.search({ scope: where, query, k: o.k, kinds: o.kinds }) : [];
     record = { query, recalled: withinBudget(hits, o.maxTokens) };
   } catch (error) {
     if (error instanceof MemoryError && (error.kind === 'invalid' || error.kind === 'too_large')) throw error;
