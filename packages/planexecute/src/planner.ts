@@ -130,7 +130,9 @@ export class Planner<S extends z.ZodType | undefined = undefined> implements Pla
     if (this.memory) {
       // Past plans: searched once (recorded), shown in the prompt; a close one may stand in for the call.
       const recall = yield* recallPlans(ctx, this.memory);
-      const reused = recall.reuse ? yield* reusedPlanEvent(this, ctx, recall, this.memory, conversationOf(ctx)) : undefined;
+      // After a person rejected a plan (review), the planner plans again: no stored plan stands in.
+      const rejected = reviewFeedbackMessages(ctx, this.keys).length > 0;
+      const reused = recall.reuse && !rejected ? yield* reusedPlanEvent(this, ctx, recall, this.memory, conversationOf(ctx)) : undefined;
       if (reused) {
         yield reused;
         return;

@@ -196,6 +196,23 @@ describe('plan–execute memory', () => {
     expect(store.items[1]?.metadata).toMatchObject({ outcome: { review: 'approve' }, reusedFrom: store.items[0]?.id });
   });
 
+  it('a reused plan rejected in review: the planner plans again, the stored plan is not offered twice', async () => {
+    const store = new ScriptedMemoryStore();
+    await run(store, 'Book the cheapest flight from Lisbon to Porto');
+    const out = await run(store, 'Book the cheapest flight from Lisbon to Porto', {
+      memory: { reusePlans: { minScore: 0.5 } },
+      extra: { review: { plan: true, replans: 'never' } },
+    });
+    expect(out.models.plannerModel.calls).toBe(0);
+    const id = out.result.interrupts[0]?.id as string;
+    const again = await out.runner
+      .resume({ userId: 'alice', sessionId: out.result.sessionId, values: { [id]: { reject: 'not this one' } } })
+      .result();
+    expect(again.status).toBe('interrupted');
+    expect(out.models.plannerModel.calls).toBe(1);
+    expect(plannerText(out.models.plannerModel.requests[0])).toContain('not this one');
+  });
+
   it("hostile ids: another user's plans are never shown or reused", async () => {
     const store = new ScriptedMemoryStore();
     await run(store, 'Book the cheapest flight from Lisbon to Porto');
