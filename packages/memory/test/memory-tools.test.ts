@@ -99,7 +99,7 @@ describe('memoryTools', () => {
     const run = await runWith(store, 'alice', [{ name: 'remember', args: { text: 'x'.repeat(1024 * 1024) } }]);
     expect(run.result.status).toBe('completed');
     expect(run.out[0]?.isError).toBe(true);
-    expect(String(run.out[0]?.output)).toMatch(/too large|limit/i);
+    expect(String(run.out[0]?.output)).toMatch(/The memory text is 1048576 bytes .* over the store's limit/);
     expect(await itemsOf(store, 'alice')).toEqual([]);
   });
 

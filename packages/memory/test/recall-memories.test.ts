@@ -128,6 +128,14 @@ describe('recallMemories', () => {
     expect(String((run.recorded('recall-memories')[0]?.meta?.memory as { unavailable?: string } | undefined)?.unavailable)).toMatch(/\S/);
   });
 
+  it('a 1 MB input (a pasted document): searched by its start, the run goes on', async () => {
+    const store = new InMemoryMemoryStore();
+    await store.put({ scope: USER, kind: 'fact', text: 'The user flies from Lisbon' });
+    const run = await testMiddleware(recallMemories({ store }), { model: ['ok'], input: `Lisbon ${'x'.repeat(1024 * 1024)}` });
+    expect(run.result.status, run.result.error?.message).toBe('completed');
+    expect(allText(run.requests[0])).toContain('The user flies from Lisbon');
+  });
+
   it('a caller mistake (MemoryError invalid) is thrown; bad options are a ConfigurationError', async () => {
     const store = await storeWith('x');
     store.search = async () => {

@@ -304,6 +304,15 @@ describe('plan–execute memory', () => {
     expect(plannerText(models.plannerModel.requests[1])).toContain('objective: Book the cheapest flight from Lisbon to Porto');
   });
 
+  it('a 1 MB objective: recalled and kept by its first 4,000 characters, the run goes on', async () => {
+    const store = new InMemoryMemoryStore();
+    const input = `Book a flight to Porto ${'x'.repeat(1024 * 1024)}`;
+    const out = await run(store, input, { memory: { reusePlans: { minScore: 0.9 } } });
+    expect(out.result.status, out.result.error?.message).toBe('completed');
+    const [kept] = (await store.list({ scope: { appName: 'travel', userId: 'alice' } })).items;
+    expect(kept?.text).toBe(input.slice(0, 4000));
+  });
+
   it('bad memory options are a ConfigurationError naming the field', () => {
     const models = script();
     const store = new ScriptedMemoryStore();

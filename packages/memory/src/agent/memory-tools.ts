@@ -44,8 +44,9 @@ export function memoryTools(options: MemoryToolsOptions): readonly Tool[] {
     async execute({ text, kind }, ctx) {
       const where = scopeOf(ctx);
       // A call that started but whose result was not stored runs again after a crash: find its first write.
-      const earlier = await store.search({ scope: where, query: text, k: 5 });
-      const same = earlier.find((h) => h.item.metadata?.idempotencyKey === ctx.idempotencyKey);
+      // (Its start is query enough; a text over the store's limit then fails at `put`, saying so.)
+      const earlier = await store.search({ scope: where, query: text.slice(0, 1000), k: 5 });
+      const same = earlier.find((h) => h.item.metadata?.idempotencyKey === ctx.idempotencyKey && h.item.text === text);
       if (same) return { remembered: same.item.id };
       const item = await store.put({
         scope: where,

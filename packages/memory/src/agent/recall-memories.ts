@@ -28,6 +28,7 @@ export interface RecallMemoriesOptions {
 }
 
 const DEFAULT_KINDS: readonly MemoryKind[] = ['fact', 'episode'];
+const MAX_QUERY_CHARS = 4000;
 
 /** The name its events carry (`meta.middleware`). */
 export const RECALL_MIDDLEWARE = 'recall-memories';
@@ -86,7 +87,8 @@ async function recallOnce(
 ): Promise<RecallRecord> {
   const done = ctx.recorded(RECALL_MIDDLEWARE).at(-1)?.meta?.memory as RecallRecord | undefined;
   if (done) return done;
-  const query = inputOf(ctx) || messageText(request.messages.findLast((m) => m.role === 'user'));
+  // The input's start is the query: a long input (a pasted document) stays within any store's query limit.
+  const query = (inputOf(ctx) || messageText(request.messages.findLast((m) => m.role === 'user'))).slice(0, MAX_QUERY_CHARS);
   let record: RecallRecord;
   try {
     const where = runScope({ appName: ctx.invocation.session.appName, userId: ctx.userId }, o.scope);

@@ -28,13 +28,18 @@ export interface PlanMemoryMetadata {
   readonly reusedFrom?: string;
 }
 
-/** This invocation's user input, as one text: the objective a plan is stored and searched by. */
+// An objective is stored and searched by its start: a long input (a pasted document) stays within
+// any store's text and query limits.
+const MAX_OBJECTIVE_CHARS = 4000;
+
+/** This invocation's user input, as one text (its first 4,000 characters): the objective a plan is stored and searched by. */
 export function objectiveOf(ctx: InvocationContext): string {
   return ctx.events
     .filter((e) => e.author === 'user' && e.invocationId === ctx.invocationId && e.message && !e.partial)
     .map((e) => messageText(e.message))
     .join('\n')
-    .trim();
+    .trim()
+    .slice(0, MAX_OBJECTIVE_CHARS);
 }
 
 /** The scope plan memories of this run go to: its app, and its user unless `scope: 'app'`. */
