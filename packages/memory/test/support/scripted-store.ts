@@ -1,8 +1,9 @@
 import { MemoryError } from '../../src/memory-error.js';
 import type { MemoryHit, MemoryItem, MemoryList, MemoryScope, MemorySearch, MemoryStore, NewMemory } from '../../src/memory-store.js';
 
-// A small store for the agent-side tests until the real stores land: exact scopes, word-overlap
-// scores, and switches for the failures the agent side must handle.
+// A store double for the agent-side tests (the real stores are tested by the contract suite, and
+// the agent side on them too): exact scopes, predictable word-overlap scores (share of the query's
+// words found), counters, and switches for the failures the agent side must handle.
 const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
 const sameScope = (a: MemoryScope, b: MemoryScope) => a.appName === b.appName && a.userId === b.userId;
 
