@@ -5,10 +5,12 @@ import {
   ReActAgent,
   Runner,
   messageText,
+  tool,
   type AgentEvent,
   type ModelRequest,
 } from '@replan/core';
 import { ScriptedModel } from '@replan/core/testing';
+import { z } from 'zod';
 import { createPlanExecuteAgent, type PlanExecuteAgentOptions } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { InMemoryMemoryStore, type MemoryStore } from '@replan/memory';
@@ -76,6 +78,24 @@ describe('plan–execute memory', () => {
     const short = await run(store, 'Book a flight to Faro', { extra: { maxIterations: 1 } });
     expect(short.result.status).toBe('max_iterations');
     expect(store.items[1]?.metadata).toMatchObject({ plan: PLAN, outcome: { status: 'max_iterations', steps: 1 } });
+  });
+
+  it('a failed step is in the outcome, and the next planner reads it', async () => {
+    const store = new ScriptedMemoryStore();
+    const lookup = tool({ name: 'lookup', description: 'looks up', parameters: z.object({}), execute: () => 'none' });
+    const models = scriptPlanExecute({
+      plan: PLAN,
+      steps: { [PLAN.steps[0] as string]: { toolCalls: [{ name: 'lookup' }], text: 'never' }, [PLAN.steps[1] as string]: 'TP1' },
+      answer: 'TP1',
+    });
+    const out = await run(store, 'Book the cheapest flight from Lisbon to Porto', {
+      models,
+      extra: { tools: [lookup], stepMaxIterations: 1 },
+    });
+    expect(out.result.status).toBe('completed');
+    expect(store.items[0]?.metadata).toMatchObject({ outcome: { status: 'completed', steps: 1, failedSteps: [PLAN.steps[0]] } });
+    const next = await run(store, 'Book the cheapest flight from Lisbon to Faro');
+    expect(plannerText(next.models.plannerModel.requests[0])).toContain(`outcome: completed, 1 step(s) run, failed: ${PLAN.steps[0]}`);
   });
 
   it('the planner sees the closest past plans and how they went, quoted as data', async () => {
