@@ -73,7 +73,7 @@ export const fastProjects = [
   inProcess('a2a', './packages/a2a', { exclude: ['test/**/*-processes.test.ts'] }),
   inProcess('eval', './packages/eval', { exclude: ['test/**/*-processes.test.ts'] }),
   inProcess('code', './packages/code', { exclude: ['test/**/*-processes.test.ts'] }),
-  inProcess('memory', './packages/memory', { exclude: ['test/**/*.postgres.test.ts'] }),
+  inProcess('memory', './packages/memory', { exclude: ['test/**/*.postgres.test.ts', 'test/**/*-processes.test.ts'] }),
   // The studio's server, views and CLI in process; its browser tests are in `studio-browser`.
   inProcess('studio', './packages/studio', { exclude: ['test/**/*.browser.test.ts'] }),
   // Tests that examples show (e.g. examples/replay-test/replay.test.ts), so they cannot rot.
@@ -98,6 +98,8 @@ export const slowProjects = [
   project('postgres', './packages/postgres', { testTimeout: 60_000, hookTimeout: 120_000 }),
   // Code steps killed mid-program and resumed in a new process (file store and PostgreSQL).
   project('code-processes', './packages/code', { include: ['test/**/*-processes.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 }),
+  // Memory-store writers in several processes on one directory, one killed mid-write.
+  project('memory-processes', './packages/memory', { include: ['test/**/*-processes.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 }),
   // Memory stores on a throwaway PostgreSQL (full-text, pgvector when installed).
   project('memory-postgres', './packages/memory', { include: ['test/**/*.postgres.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 }),
   // Resumed UI message streams read from another PostgresSessionStore than the run's, woken by LISTEN/NOTIFY.

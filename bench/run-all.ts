@@ -11,6 +11,7 @@ import { dbosWorkers } from './dbos-workers.js';
 import { longStepBench } from './long-step.js';
 import { promptCacheBench } from './prompt-cache.js';
 import { planReuseBench } from './plan-reuse.js';
+import { memorySearch } from './memory-search.js';
 
 const benches: [string, () => Promise<string>][] = [
   ['react-overhead', reactOverhead],
@@ -26,6 +27,7 @@ const benches: [string, () => Promise<string>][] = [
   ['long-step', longStepBench],
   ['prompt-cache', promptCacheBench],
   ['plan-reuse', planReuseBench],
+  ['memory-search', memorySearch],
 ];
 const only = process.argv[2];
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
