@@ -11,6 +11,7 @@ import { dbosWorkers } from './dbos-workers.js';
 import { longStepBench } from './long-step.js';
 import { promptCacheBench } from './prompt-cache.js';
 import { budgetAnswer } from './budget-answer.js';
+import { planReuseBench } from './plan-reuse.js';
 import { memorySearch } from './memory-search.js';
 
 const benches: [string, () => Promise<string>][] = [
@@ -27,6 +28,7 @@ const benches: [string, () => Promise<string>][] = [
   ['long-step', longStepBench],
   ['prompt-cache', promptCacheBench],
   ['budget-answer', budgetAnswer],
+  ['plan-reuse', planReuseBench],
   ['memory-search', memorySearch],
 ];
 const only = process.argv[2];

@@ -16,6 +16,7 @@ import { resolveMaxStalls, resolveReview, withPlanReview } from './review/with-p
 import type { PlanCheck } from './policy/plan-check.js';
 import { withPlanGrants } from './modes/grant-mode.js';
 import { undoOffered, withUndo } from './compensation/compensating-replanner.js';
+import { type PlanExecuteMemoryOptions, resolvePlanMemory } from './base/plan-memory-options.js';
 
 interface CommonOptions {
   /** Most executor → replanner passes (default 10). Reaching it ends the run `max_iterations`. */
@@ -129,6 +130,12 @@ export interface PlanExecuteAgentOptions<S extends z.ZodType | undefined = undef
    * here or with `createPlanner` / `createReplanner`.
    */
   readonly checkPlan?: PlanCheck<PlanOfSchema<S, M>>;
+  /**
+   * Long-term memory of plans (`@replan/memory`, docs/memory.md): each run's plan and outcome kept,
+   * similar past plans shown to the planner, and with `reusePlans` a close one reused instead of
+   * planning (see `PlanExecuteMemoryOptions`). Needs the planner from `createPlanner`.
+   */
+  readonly memory?: PlanExecuteMemoryOptions;
 }
 
 /** Middleware per plan–execute role (a role left out gets none). */
@@ -174,7 +181,8 @@ export function createPlanExecuteAgent(options: PlanExecuteAgentOptions<z.ZodTyp
   const mode = withPlanGrants(planModeOf(options.mode), review, given.executor, scope.keys);
   const checkPlan = checkPlanOf(options.checkPlan, given);
   const undo = undoOffered(options, given.executor);
-  const binding: PartBinding = { ...scope, mode, checkPlan, stepConcurrency: options.stepConcurrency, undo };
+  const memory = resolvePlanMemory(options.memory, isPlanPart(given.planner) ? undefined : given.planner.name);
+  const binding: PartBinding = { ...scope, mode, checkPlan, stepConcurrency: options.stepConcurrency, undo, memory };
   const bind = (agent: Agent) => (isPlanPart(agent) ? agent.bind(binding) : agent);
   const executor = bind(given.executor);
   const replanner = bind(given.replanner);
@@ -206,6 +214,7 @@ export function createPlanExecuteAgent(options: PlanExecuteAgentOptions<z.ZodTyp
     guardrails: options.guardrails,
     // A replanner of one's own does not know to answer from partial work: 'answer' runs are refused.
     answersOnExhausted: isPlanPart(given.replanner),
+    memory,
   });
 }
 

@@ -1,5 +1,6 @@
 import {
   ConfigurationError,
+  MaxIterationsError,
   SequentialAgent,
   type Agent,
   type AgentEvent,
@@ -10,6 +11,8 @@ import {
 import { assertAgentName } from '@replan/core/agent-kit';
 import type { PartNames } from './base/part-scope.js';
 import { DEFAULT_PLAN_EXECUTE_NAME, type PlanExecuteKeys } from './base/session-keys.js';
+import type { ResolvedPlanMemory } from './base/plan-memory-options.js';
+import { keepPlan } from './memory/keep-plan.js';
 
 /** The longest plan–execute agent name: its loop is named `<name>_execute_replan`, and agent names have at most 64 characters. */
 const MAX_NAME_LENGTH = 64 - '_execute_replan'.length;
@@ -48,6 +51,8 @@ export interface PlanExecuteRootOptions {
   readonly guardrails?: Guardrails | undefined;
   /** True when the replanner is ours: it answers from the steps done when the budget runs low. */
   readonly answersOnExhausted: boolean;
+  /** `memory`: the plan this run ran is kept when it ends. */
+  readonly memory?: ResolvedPlanMemory | undefined;
 }
 
 /**
@@ -68,6 +73,8 @@ export class PlanExecuteAgent<Plan = unknown> extends SequentialAgent {
   private readonly storeStructured: boolean;
   private readonly answerAuthor: string;
   private readonly loopName: string;
+  private readonly plannerName: string;
+  private readonly memory: ResolvedPlanMemory | undefined;
 
   constructor(options: PlanExecuteRootOptions) {
     super({
@@ -90,9 +97,27 @@ export class PlanExecuteAgent<Plan = unknown> extends SequentialAgent {
     this.answerAuthor = options.answerAuthor;
     this.loopName = options.loop.name;
     this.answersOnExhausted = options.answersOnExhausted;
+    this.plannerName = options.planner.name;
+    this.memory = options.memory;
   }
 
   override async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
+    const { memory } = this;
+    if (!memory) return yield* this.runParts(ctx);
+    const parts = { keys: this.keys, plannerName: this.plannerName, loopName: this.loopName };
+    try {
+      yield* this.runParts(ctx);
+    } catch (error) {
+      if (error instanceof MaxIterationsError) yield* keepPlan(ctx, memory, parts, 'max_iterations');
+      throw error;
+    }
+    // Kept once the replanner answered (not when the run stopped for a person, an interrupt).
+    const answerPath = `${ctx.path}/${this.loopName}/${this.answerAuthor}`;
+    if (ctx.events.some((e) => e.invocationId === ctx.invocationId && e.path === answerPath && e.actions?.final && !e.partial))
+      yield* keepPlan(ctx, memory, parts, 'completed');
+  }
+
+  private async *runParts(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     const outputKey = this.outputKey;
     if (outputKey === undefined) {
       yield* super.run(ctx);

@@ -24,6 +24,9 @@ import type { PartBinding } from './base/part-scope.js';
 import type { DecideOptions, Decided, PlanDecider, PlanDecision } from './base/plan-decider.js';
 import { reviewFeedbackMessages } from './review/review-feedback.js';
 import { refusalOf, type PlanCheck } from './policy/plan-check.js';
+import type { ResolvedPlanMemory } from './base/plan-memory-options.js';
+import { pastPlansMessage, recallPlans, recordedRecall } from './memory/past-plans.js';
+import { reusedPlanEvent } from './memory/plan-reuse.js';
 
 /** How the planner gets a structured plan from its model. */
 export type StructuredOutput = 'tool-call' | 'response-format';
@@ -94,14 +97,21 @@ export class Planner<S extends z.ZodType | undefined = undefined> implements Pla
   readonly keys: PlanExecuteKeys;
   private readonly checkPlan: PlanCheck | undefined;
   private readonly request: Omit<ModelRequest, 'messages'>;
+  /** Past plans recalled (and reused): the plan–execute agent's `memory`. */
+  private readonly memory: ResolvedPlanMemory | undefined;
 
   constructor(
     readonly options: PlannerOptions<S>,
     keys: PlanExecuteKeys = SessionKeys,
-    bound: { readonly mode: PlanMode; readonly checkPlan?: PlanCheck | undefined } = { mode: linearMode },
+    bound: {
+      readonly mode: PlanMode;
+      readonly checkPlan?: PlanCheck | undefined;
+      readonly memory?: ResolvedPlanMemory | undefined;
+    } = { mode: linearMode },
   ) {
     this.keys = keys;
     this.checkPlan = bound.checkPlan;
+    this.memory = bound.memory;
     this.name = options.name ?? 'planner';
     assertAgentName(this.name);
     assertModel(options.model, `Planner "${this.name}"`);
@@ -117,6 +127,17 @@ export class Planner<S extends z.ZodType | undefined = undefined> implements Pla
 
   async *run(ctx: InvocationContext): AsyncGenerator<AgentEvent, void, undefined> {
     if (ctx.ownEvents().some((e) => tagOf(e) === 'plan')) return;
+    if (this.memory) {
+      // Past plans: searched once (recorded), shown in the prompt; a close one may stand in for the call.
+      const recall = yield* recallPlans(ctx, this.memory);
+      // After a person rejected a plan (review), the planner plans again: no stored plan stands in.
+      const rejected = reviewFeedbackMessages(ctx, this.keys).length > 0;
+      const reused = recall.reuse && !rejected ? yield* reusedPlanEvent(this, ctx, recall, this.memory, conversationOf(ctx)) : undefined;
+      if (reused) {
+        yield reused;
+        return;
+      }
+    }
     const { decision, response, userInput } = yield* this.decide(ctx);
     const plan = decision.kind === 'plan' ? decision.plan : undefined;
     const event = ctx.event({
@@ -157,10 +178,17 @@ export class Planner<S extends z.ZodType | undefined = undefined> implements Pla
       ...(this.options.tools ? { tools: this.options.tools } : {}),
       ...(budget ? { budget } : {}),
     };
-    const messages = this.options.buildInput
-      ? await this.options.buildInput(input)
-      : formatPlannerPrompt(input, this.options.instruction ?? this.mode.prompts.planner.system);
-    // After a rejected plan (plan review), the reviewer's feedback comes last.
+    const messages = [
+      ...(this.options.buildInput
+        ? await this.options.buildInput(input)
+        : formatPlannerPrompt(input, this.options.instruction ?? this.mode.prompts.planner.system)),
+    ];
+    // Past plans (memory) after the system prompt; after a rejected plan (plan review), the reviewer's feedback comes last.
+    const past = this.memory ? pastPlansMessage(recordedRecall(ctx), this.memory.maxTokens) : undefined;
+    if (past) {
+      const at = messages.findIndex((m) => m.role !== 'system');
+      messages.splice(at < 0 ? messages.length : at, 0, past);
+    }
     return { userInput, request: { ...this.request, messages: [...messages, ...reviewFeedbackMessages(ctx, this.keys)] } };
   }
 
@@ -191,7 +219,16 @@ export class Planner<S extends z.ZodType | undefined = undefined> implements Pla
   /** This planner inside a plan–execute agent: its keys, mode and `checkPlan`, and its name if none was given. @internal */
   bind(binding: PartBinding): Planner<S> {
     const name = this.options.name ?? binding.names.planner;
-    return new Planner({ ...this.options, name }, binding.keys, { mode: binding.mode, checkPlan: binding.checkPlan });
+    return new Planner({ ...this.options, name }, binding.keys, {
+      mode: binding.mode,
+      checkPlan: binding.checkPlan,
+      memory: binding.memory,
+    });
+  }
+
+  /** Its request without messages: the forced `plan` tool or the JSON response format. @internal */
+  get planRequest(): Omit<ModelRequest, 'messages'> {
+    return this.request;
   }
 
   /** Its model. */

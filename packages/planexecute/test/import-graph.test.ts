@@ -48,7 +48,7 @@ function cycles(files: readonly string[]): string[][] {
  * The folders of src/ as layers, bottom first ('.' is the package's own top: the agent, its parts'
  * factories, the entry). A file imports from its own layer or below, but for the few listed in ALLOWED_UP.
  */
-const LAYERS = ['policy', 'budget', 'base', 'compensation', 'graph', 'grants', 'review', 'modes', '.', 'terminal', 'testing'];
+const LAYERS = ['policy', 'budget', 'base', 'compensation', 'graph', 'grants', 'review', 'modes', 'memory', '.', 'terminal', 'testing'];
 /** Imports that run up a layer, all type-only: the mode a part is bound to, a graph step's prompt input. */
 const ALLOWED_UP = [
   'base/executor-options.ts → graph/graph-prompts.ts',

@@ -17,6 +17,7 @@ import { serveStudio } from '../src/index.js';
 import { launchChromium } from '../test/support/browser.js';
 import { compactionScreenshot } from './compaction-screenshot.js';
 import { mediaScreenshots } from './media-screenshots.js';
+import { memoryScreenshot } from './memory-screenshot.js';
 import { planReviewScreenshots } from './plan-review-screenshots.js';
 import { graphScenario } from '../test/support/scenarios.js';
 
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
     await page.screenshot({ path: `${out}studio-graph-session.png`, fullPage: true });
     await planReviewScreenshots(browser, out);
     await compactionScreenshot(browser, out);
+    await memoryScreenshot(browser, out);
     await mediaScreenshots(browser, out);
     console.log(`screenshots written to ${out}`);
   } finally {

@@ -1,6 +1,7 @@
 import type { Agent } from '@replan/core';
 import type { PlanMode } from '../modes/plan-mode.js';
 import type { PlanCheck } from '../policy/plan-check.js';
+import type { ResolvedPlanMemory } from './plan-memory-options.js';
 import type { PlanExecuteKeys } from './session-keys.js';
 
 /** The names a plan–execute agent gives its parts (those built without a `name`). */
@@ -27,6 +28,8 @@ export interface PartBinding extends PartScope {
   readonly stepConcurrency?: number | undefined;
   /** The replanner offers `undo` (steps to compensate): the executor has tools with `compensate`. */
   readonly undo?: boolean | undefined;
+  /** `memory`: the planner recalls (and may reuse) past plans. */
+  readonly memory?: ResolvedPlanMemory | undefined;
 }
 
 /**

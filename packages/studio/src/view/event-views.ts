@@ -4,6 +4,7 @@ import { planExecuteEventKind } from '@replan/planexecute';
 import type { BlockView, EventRow, EventView } from '../../web/src/wire-types.js';
 import { compactionLine, compactionView } from './compaction-view.js';
 import { mediaView } from './media-views.js';
+import { memoryLine, memoryView } from './memory-view.js';
 import { tokensOf } from './tokens.js';
 import { shownEvent } from './withheld-view.js';
 
@@ -61,6 +62,8 @@ export function kindLabel(event: AgentEvent): string {
 }
 
 function summaryOf(event: AgentEvent, events?: readonly AgentEvent[], index = -1): string {
+  const memory = memoryView(event);
+  if (memory) return memoryLine(memory);
   const kind = eventKind(event);
   switch (kind.kind) {
     case 'compaction': {
@@ -127,6 +130,7 @@ export function eventRow(stored: AgentEvent, index: number, events?: readonly Ag
 export function eventView(stored: AgentEvent, index: number, events?: readonly AgentEvent[]): EventView {
   const event = shownEvent(stored, events);
   const compaction = compactionView(events, index);
+  const memory = memoryView(event);
   return {
     index,
     author: event.author,
@@ -138,6 +142,7 @@ export function eventView(stored: AgentEvent, index: number, events?: readonly A
     ...(event.error ? { error: { name: event.error.name, message: event.error.message } } : {}),
     ...(compaction ? { compaction } : {}),
     ...(grantOf(event) !== undefined ? { grantedBy: grantOf(event) as string } : {}),
+    ...(memory ? { memory } : {}),
   };
 }
 

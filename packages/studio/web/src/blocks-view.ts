@@ -1,7 +1,7 @@
 import { h } from './dom.js';
 import { clock, tokens } from './format.js';
 import { type BlobLoader, mediaElement } from './media-view.js';
-import type { BlockView, CompactionView, EventView } from './wire-types.js';
+import type { BlockView, CompactionView, EventView, MemoryView } from './wire-types.js';
 
 function blockElement(block: BlockView, load: BlobLoader): HTMLElement {
   switch (block.type) {
@@ -44,6 +44,32 @@ function compactionElement(c: CompactionView): HTMLElement {
   );
 }
 
+/** Long-term memory at this event: each memory as text (it is untrusted), with where it came from and its score. */
+function memoryElement(m: MemoryView): HTMLElement {
+  return h(
+    'div',
+    { class: 'block block-memory' },
+    h('div', { class: 'block-head' }, `Memory · ${m.heading}`),
+    m.problem ? h('div', { class: 'block block-error', attrs: { role: 'note' } }, m.problem) : null,
+    h(
+      'ul',
+      { class: 'memory-list' },
+      ...m.entries.map((e) =>
+        h(
+          'li',
+          null,
+          h(
+            'span',
+            { class: 'muted' },
+            `${e.kind}${e.from ? ` · ${e.from}` : ''}${e.score !== undefined ? ` · score ${e.score.toFixed(2)}` : ''} `,
+          ),
+          h('pre', null, e.text),
+        ),
+      ),
+    ),
+  );
+}
+
 /** One event's message (text, reasoning, tool calls and results, images and files), error and tokens; `load` fetches blobs. */
 export function eventBody(view: EventView, load: BlobLoader): HTMLElement {
   return h(
@@ -62,6 +88,7 @@ export function eventBody(view: EventView, load: BlobLoader): HTMLElement {
       ? h('div', { class: 'block block-grant', attrs: { role: 'note' } }, `Approved with the plan · review ${view.grantedBy}`)
       : null,
     view.compaction ? compactionElement(view.compaction) : null,
+    view.memory ? memoryElement(view.memory) : null,
     view.error
       ? h('div', { class: 'block block-error', attrs: { role: 'note' } }, h('strong', null, view.error.name), `: ${view.error.message}`)
       : null,

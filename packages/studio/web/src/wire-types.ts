@@ -241,6 +241,26 @@ export interface CompactionView {
   readonly summary: string;
 }
 
+/** One memory an event recalled, reused or kept (its text is untrusted: shown as text). */
+export interface MemoryEntryView {
+  /** `fact`, `episode`, `plan`, … */
+  readonly kind: string;
+  readonly text: string;
+  /** Where it came from: `session <id>`. */
+  readonly from?: string;
+  /** The store's score, or for a reused plan its 0–1 similarity. */
+  readonly score?: number;
+}
+
+/** Long-term memory at one event: the memories recalled into a request, a plan reused, facts or a plan kept. */
+export interface MemoryView {
+  /** `Recalled 2 memories`, `Reused a past plan (adapted)`, `Kept 3 facts`, `Kept this run's plan`. */
+  readonly heading: string;
+  readonly entries: readonly MemoryEntryView[];
+  /** Why memory was unavailable or not stored, when it was not. */
+  readonly problem?: string;
+}
+
 export interface EventView {
   readonly index: number;
   readonly author: string;
@@ -254,6 +274,8 @@ export interface EventView {
   readonly compaction?: CompactionView;
   /** Set on a tool result a plan approval covered (plan–execute `review.grants`): the id of that plan review. */
   readonly grantedBy?: string;
+  /** Set on an event of long-term memory (recall, reuse, consolidation, a kept plan). */
+  readonly memory?: MemoryView;
 }
 
 export interface StepDetail {
