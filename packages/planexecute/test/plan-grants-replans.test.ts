@@ -113,6 +113,37 @@ describe('plan grants across revisions', () => {
   });
 });
 
+describe('plan grants in the graph executor prompt', () => {
+  it("shows a step's granted tools and stated args under its task, quoted; a step naming none shows none", async () => {
+    const store = await fileStore();
+    const ran: string[] = [];
+    const steps = [
+      { id: 'a', task: 'pay ann', dependsOn: [], tools: ['pay'], args: { pay: { to: 'ann' } } },
+      { id: 'b', task: 'say thanks after $a', dependsOn: ['a'] },
+    ];
+    const p = processOn(
+      store,
+      {
+        planner: [callTools({ name: 'plan', args: { steps } })],
+        executor: [reply('paid'), reply('thanks')],
+        replanner: [respondCall('ok')],
+      },
+      { mode: 'graph', review: { plan: true, grants: true }, tools: [payTool(ran)] },
+    );
+    const done = await approve(p, await p.runner.run({ ...user, input: 'pay' }).result());
+    expect(done.status).toBe('completed');
+    const lastText = (i: number) => {
+      const messages = p.executor.requests[i]?.messages ?? [];
+      return (messages.at(-1)?.content ?? []).map((b) => (b.type === 'text' ? b.text : '')).join('');
+    };
+    expect(lastText(0)).toMatch(
+      /## YOUR TASK\npay ann\n\nTools this step names \(approved with the plan\): .*\["pay"\].*\nArguments stated per tool: .*\{"pay":\{"to":"ann"\}\}/,
+    );
+    expect(lastText(1)).toContain('say thanks after');
+    expect(lastText(1)).not.toContain('Tools this step names');
+  });
+});
+
 describe('plan grants in the graph replanner prompt', () => {
   it('shows a step still to run with its tools and args, quoted, so a revision can keep it as approved', async () => {
     const store = await fileStore();

@@ -75,8 +75,20 @@ export function formatGraphStepPrompt(input: GraphStepInput, system = GraphExecu
   return [
     systemMessage(system),
     ...input.userInput,
-    userMessage(fillTemplate(GraphExecutorPrompt.task ?? '', { results, task: input.task })),
+    userMessage(fillTemplate(GraphExecutorPrompt.task ?? '', { results, task: `${input.task}${stepToolsLines(input.step)}` })),
   ];
+}
+
+/**
+ * The tools a step names and the arguments it states (plan grants), under its task: the executor
+ * calls them as approved (a call with other arguments asks again). A linear step shows them in its
+ * JSON already. Model-written, so quoted like the task.
+ */
+function stepToolsLines(step: GraphStep): string {
+  const named = namedTools(step);
+  if (!named) return '';
+  const stated = named.args === undefined ? '' : `\nArguments stated per tool: ${quoteValue(JSON.stringify(named.args))}`;
+  return `\n\nTools this step names (approved with the plan): ${quoteValue(JSON.stringify(named.tools))}${stated}`;
 }
 
 /** What the graph replanner's prompt is built from. */
@@ -107,9 +119,15 @@ export function formatPlanGraph(steps: readonly GraphStep[], executed: readonly 
 
 /** A step's `tools` and `args` (plan grants), so a revision can keep the step as it was approved; quoted like the task. */
 function toolsNote(step: GraphStep): string {
+  const named = namedTools(step);
+  if (!named) return '';
+  return ` tools: ${quoteValue(JSON.stringify(named.tools))}${named.args === undefined ? '' : ` args: ${quoteValue(JSON.stringify(named.args))}`}`;
+}
+
+/** The `tools` and `args` a step carries (grant schema fields, absent from `GraphStep`'s type), when it names tools. */
+function namedTools(step: GraphStep): { readonly tools: readonly unknown[]; readonly args: unknown } | undefined {
   const { tools, args } = step as { tools?: unknown; args?: unknown };
-  if (!Array.isArray(tools) || !tools.length) return '';
-  return ` tools: ${quoteValue(JSON.stringify(tools))}${args === undefined ? '' : ` args: ${quoteValue(JSON.stringify(args))}`}`;
+  return Array.isArray(tools) && tools.length ? { tools, args } : undefined;
 }
 
 /** The graph replanner's default messages. */
