@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { InMemorySessionStore } from '@replan/core';
+import { InMemorySessionStore, tool } from '@replan/core';
+import { z } from 'zod';
 import { callTools } from '@replan/core/testing';
 import type { PlanReviewPayload } from '@replan/planexecute';
 import { renderRun } from '@replan/planexecute/terminal';
@@ -61,6 +62,17 @@ describe('plan review: the forecast against the budget', () => {
     const free = processOn(new InMemorySessionStore(), { planner: [over] }, { review: { plan: true }, mode: 'graph' });
     const plain = (await collect(free.runner.run({ userId: 'u', input: 'go' }))).result;
     expect((reviewOf(plain).payload as PlanReviewPayload).forecast).toBeUndefined();
+  });
+
+  it('grants on (linear): estimates beside the steps and on a step object both reach the forecast', async () => {
+    const store = new InMemorySessionStore();
+    const steps = ['find a', { task: 'pay ann', tools: ['pay'], estimate: { tokens: 500 } }, 'add them'];
+    const estimated = planCall(steps, { estimates: [{ tokens: 800, modelCalls: 2 }] });
+    const pay = tool({ name: 'pay', description: 'Pays', parameters: z.object({}), needsApproval: true, execute: () => 'paid' });
+    const p = processOn(store, { planner: [estimated] }, { review: { plan: true, grants: true }, tools: [pay] });
+    const result = await p.runner.run({ userId: 'u', input: 'a + b?', limits }).result();
+    const payload = reviewOf(result).payload as PlanReviewPayload;
+    expect(payload.forecast).toMatchObject({ estimate: { tokens: 1300, modelCalls: 2 }, fits: true, unestimated: 1, steps: 3 });
   });
 
   it('renderRun marks a partial answer and lists the steps not run', async () => {

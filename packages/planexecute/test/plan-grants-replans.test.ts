@@ -60,6 +60,26 @@ describe('plan grants across revisions', () => {
     expect([grantOf(events, 'p1'), grantOf(events, 'p2')]).toEqual([first.id, second.id]);
   });
 
+  it('a revision that only re-estimates a granted step is not reviewed and keeps its grant', async () => {
+    const store = await fileStore();
+    const ran: string[] = [];
+    const estimated = (to: string, tokens: number) => ({ ...payStep(to), estimate: { tokens } });
+    const p = processOn(
+      store,
+      {
+        planner: [planCall([payStep('ann'), estimated('carl', 100)])],
+        executor: [pay('ann', 'p1'), reply('a'), pay('carl', 'p2'), reply('c')],
+        replanner: [planCall([estimated('carl', 300)]), respondCall('done')],
+      },
+      { review: { plan: true, grants: true }, tools: [payTool(ran)] },
+    );
+    const stopped = await p.runner.run({ ...user, input: 'pay' }).result();
+    const done = await approve(p, stopped);
+    expect(done.status).toBe('completed');
+    expect(ran).toEqual(['pay ann 1', 'pay carl 1']);
+    expect(grantOf(await p.events(stopped.sessionId), 'p2')).toBe(reviewOf(stopped).id);
+  });
+
   it('a revision that adds a step is reviewed; the unchanged granted step keeps its first grant', async () => {
     const store = await fileStore();
     const ran: string[] = [];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defaultPlanSchema } from '../base/plan-schema.js';
+import { stepEstimateSchema } from '../budget/step-estimate.js';
 import { graphPlanSchema, graphStepSchema } from '../graph/graph-plan.js';
 
 /**
@@ -22,11 +23,19 @@ const stepToolFields = {
     ),
 };
 
-/** A linear step with tools: an object with the step's text as `task`. */
-const linearToolStepSchema = z.object({ task: z.string().describe('What to do, self-contained.'), ...stepToolFields });
+/** A linear step with tools: an object with the step's text as `task` (and, as a graph step, its own `estimate`). */
+const linearToolStepSchema = z.object({
+  task: z.string().describe('What to do, self-contained.'),
+  ...stepToolFields,
+  estimate: stepEstimateSchema.optional(),
+});
 
-/** The linear plan with grants on: a step is its text, or `{ task, tools?, args? }`. */
-export const grantLinearPlanSchema = z.object({
+/**
+ * The linear plan with grants on: a step is its text, or `{ task, tools?, args?, estimate? }`. It
+ * extends the default plan so `estimates` stays (a plain object schema would strip it, and the
+ * plan review's forecast would lose every estimate).
+ */
+export const grantLinearPlanSchema = defaultPlanSchema.extend({
   steps: z
     .array(z.union([z.string(), linearToolStepSchema]))
     .describe('The steps still to do, in order. Each one clear, self-contained and executable on its own.'),
@@ -65,10 +74,11 @@ export function stepToolsOf(step: unknown): StepTools {
 
 /**
  * A step as grants match it: its JSON without a graph `id` (a failed graph step retried under a
- * new id with the same content is the same step, as review's diff counts it).
+ * new id with the same content is the same step, as review's diff counts it) and without its
+ * `estimate` (a revision that only re-estimates is not reviewed again, so it keeps its grant).
  */
 export function grantKey(step: unknown): string {
   if (!isRecord(step)) return JSON.stringify(step) ?? String(step);
-  const { id: _id, ...rest } = step;
+  const { id: _id, estimate: _estimate, ...rest } = step;
   return JSON.stringify(rest);
 }
