@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BudgetExceededError, ConfigurationError, ReActAgent, Runner, userMessage } from '@replan/core';
+import { BudgetExceededError, ConfigurationError, ReActAgent, Runner, SequentialAgent, userMessage } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
@@ -178,6 +178,25 @@ describe("limits.onExhausted: 'answer' (linear plans)", () => {
     expect(outcome).toBeInstanceOf(ConfigurationError);
     expect((outcome as Error).message).toMatch(/"a" is not one/);
     expect(model.calls).toBe(0);
+  });
+
+  it("a plan–execute agent inside a SequentialAgent: 'answer' is refused, naming it and what to do", async () => {
+    const planner = new ScriptedModel({ responses: [planCall(['find a'])] });
+    const research = createPlanExecuteAgent({ name: 'research', model: planner });
+    const write = new ReActAgent({ name: 'write', model: new ScriptedModel({ responses: ['text'] }) });
+    const pipeline = new SequentialAgent({ name: 'pipeline', subAgents: [research, write] });
+    const outcome = await new Runner({ agent: pipeline, appName: 'x' })
+      .run({ userId: 'u', input: 'go', limits: { maxModelCalls: 5, onExhausted: 'answer' } })
+      .result()
+      .then(
+        (r) => r.error,
+        (e: unknown) => e,
+      );
+    expect(outcome).toBeInstanceOf(ConfigurationError);
+    expect((outcome as Error).message).toMatch(
+      /"pipeline" only contains one \("research"\).*Run "research" as the Runner's agent with 'answer'.*or use onExhausted: 'stop'/,
+    );
+    expect(planner.calls).toBe(0);
   });
 
   it('a reserve stop is a BudgetExceededError with the reserve, when nothing can answer (the planner)', async () => {

@@ -14,6 +14,30 @@ interface CheckedLimits {
 interface RootAgent {
   readonly name: string;
   readonly answersOnExhausted?: boolean | undefined;
+  readonly subAgents?: readonly RootAgent[] | undefined;
+}
+
+/** The first agent under `agent` (depth first) that answers from partial work, if any. */
+function answeringAgentUnder(agent: RootAgent): RootAgent | undefined {
+  for (const sub of agent.subAgents ?? []) {
+    if (sub.answersOnExhausted) return sub;
+    const found = answeringAgentUnder(sub);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Why a root agent that does not answer from partial work is refused `'answer'`. A plan–execute
+ * agent inside it is named: its answer would end only its own part, and the agents around it (the
+ * rest of a pipeline, a parent that goes on) would start on a budget already down to the reserve
+ * and stop anyway, so the run would end neither answered nor whole.
+ */
+function notAnsweringMessage(agent: RootAgent): string {
+  const nested = answeringAgentUnder(agent);
+  if (nested)
+    return `limits.onExhausted: 'answer' needs the root agent to answer from partial work, but "${agent.name}" only contains one ("${nested.name}"): the agents around it would go on with a budget down to the reserve and stop anyway. Run "${nested.name}" as the Runner's agent with 'answer' (pass its answer on to the rest yourself), or use onExhausted: 'stop' (the default) for "${agent.name}".`;
+  return `limits.onExhausted: 'answer' needs a root agent that answers from partial work (a plan–execute agent with its own replanner), but "${agent.name}" is not one: it would only stop sooner. Use onExhausted: 'stop' (the default) for it.`;
 }
 
 /** Each budget amount (`BudgetAmounts`) and the limit it is counted against. */
@@ -29,10 +53,7 @@ export function checkRunLimits(limits: CheckedLimits, agent?: RootAgent): void {
   const { onExhausted, reserve } = limits;
   if (onExhausted !== undefined && onExhausted !== 'stop' && onExhausted !== 'answer')
     throw new ConfigurationError(`limits.onExhausted must be 'stop' or 'answer', got ${JSON.stringify(onExhausted)}.`);
-  if (agent && onExhausted === 'answer' && !agent.answersOnExhausted)
-    throw new ConfigurationError(
-      `limits.onExhausted: 'answer' needs a root agent that answers from partial work (a plan–execute agent with its own replanner), but "${agent.name}" is not one: it would only stop sooner. Use onExhausted: 'stop' (the default) for it.`,
-    );
+  if (agent && onExhausted === 'answer' && !agent.answersOnExhausted) throw new ConfigurationError(notAnsweringMessage(agent));
   if (reserve === undefined) return;
   if (onExhausted !== 'answer')
     throw new ConfigurationError(
