@@ -223,6 +223,9 @@ export class InvocationDrive {
 
   /** An event of the run itself (not of an agent), authored by the root agent. */
   private runEvent(fields: Pick<AgentEvent, 'actions' | 'meta' | 'error'>, author = this.options.agent.name): AgentEvent {
+    // The run's budget as it ended (`meta.budget`: limits, used, left), when it had limits: the
+    // limits are not stored anywhere else, and a reader of the log (the studio) shows what was left.
+    const budget = this.budget.view();
     return {
       id: this.options.newId(),
       invocationId: this.options.invocationId,
@@ -230,6 +233,7 @@ export class InvocationDrive {
       path: this.options.agent.name,
       timestamp: Date.now(),
       ...fields,
+      ...(budget ? { meta: { ...fields.meta, budget } } : {}),
     };
   }
 

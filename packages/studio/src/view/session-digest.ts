@@ -3,6 +3,7 @@ import { guardrailBlockText } from '@replan/core/agent-kit';
 import type { InterruptView, SessionDigest } from '../../web/src/wire-types.js';
 import { asText } from './event-views.js';
 import { planRevisions } from './plan-revisions.js';
+import { partialAnswerOf, runBudgetOf } from './run-budget.js';
 import { statusOf } from './session-status.js';
 import { storedBreakdown, studioStepKey } from './step-usage.js';
 import { sumTokens, tokensOf } from './tokens.js';
@@ -53,6 +54,8 @@ function sessionCost(events: readonly AgentEvent[], prices: PriceTable) {
 export function sessionDigest(session: Session, prices?: PriceTable): SessionDigest {
   const { events } = session;
   const reading = statusOf(events);
+  const budget = runBudgetOf(events);
+  const partial = reading.status === 'completed' ? partialAnswerOf(events) : undefined;
   const agents: string[] = [];
   for (const event of events) if (!agents.includes(event.path)) agents.push(event.path);
   return {
@@ -69,5 +72,7 @@ export function sessionDigest(session: Session, prices?: PriceTable): SessionDig
     ...(reading.error ? { error: reading.error } : {}),
     ...(reading.output !== undefined ? { output: reading.output } : {}),
     ...(reading.guardrail ? { blocked: guardrailBlockText(reading.guardrail) } : {}),
+    ...(budget ? { budget } : {}),
+    ...(partial ? { partial } : {}),
   };
 }

@@ -1,3 +1,6 @@
+import { readForecast } from './budget-text.js';
+import type { PlanForecastView } from './wire-types.js';
+
 /**
  * A `plan_review` interrupt read from its payload, and the answers the page sends for it
  * (`{ approve: true }`, `{ edit: plan }`, `{ reject: feedback }`). Kept apart from the DOM so the
@@ -43,6 +46,8 @@ export interface PlanReviewView {
   readonly diff: readonly string[];
   /** Why it is reviewed although the options would let it pass (it stalled). */
   readonly reason?: string;
+  /** When the run has limits: the steps' estimates summed against what is left (minus the answer's reserve). */
+  readonly forecast?: PlanForecastView;
 }
 
 const stepText = (step: unknown): string => {
@@ -63,7 +68,16 @@ export function readPlanReview(payloadText: string): PlanReviewView | undefined 
     return undefined;
   }
   if (!payload || typeof payload !== 'object') return undefined;
-  const p = payload as { kind?: unknown; role?: unknown; agent?: unknown; plan?: unknown; diff?: unknown; reason?: unknown };
+  const p = payload as {
+    kind?: unknown;
+    role?: unknown;
+    agent?: unknown;
+    plan?: unknown;
+    diff?: unknown;
+    reason?: unknown;
+    forecast?: unknown;
+  };
+  const forecast = readForecast(p.forecast);
   const raw = (p.plan as { steps?: unknown } | undefined)?.steps;
   if (p.kind !== PLAN_REVIEW_REASON || !Array.isArray(raw)) return undefined;
   // Graph steps have ids and dependencies; a linear step is text, or `{ task, tools, args }` with plan grants.
@@ -93,6 +107,7 @@ export function readPlanReview(payloadText: string): PlanReviewView | undefined 
     steps,
     diff,
     ...(typeof p.reason === 'string' && p.reason ? { reason: p.reason } : {}),
+    ...(forecast ? { forecast } : {}),
   };
 }
 

@@ -1,5 +1,7 @@
+import { forecastText } from './budget-text.js';
 import { button, clear, h, labelled } from './dom.js';
 import { approveAnswer, editAnswer, type EditableStep, grantText, type PlanReviewView, rejectAnswer } from './plan-review-form.js';
+import type { PlanForecastView } from './wire-types.js';
 
 /** Sends an answer; resolves to the server's message when it was refused, else `undefined`. */
 export type SendAnswer = (value: unknown, what: string) => Promise<string | undefined>;
@@ -32,6 +34,7 @@ export function planReviewView(review: PlanReviewView, key: string, canAct: bool
     `${review.role === 'replanner' ? 'A revision' : 'The plan'} by ${review.agent || review.role}, held for review: no step of it has run.`,
   );
   const reason = review.reason ? h('p', { class: 'review-reason' }, `Why: ${review.reason}`) : null;
+  const forecast = review.forecast ? forecastView(review.forecast) : null;
   const diff = review.diff.length
     ? h(
         'div',
@@ -40,7 +43,7 @@ export function planReviewView(review: PlanReviewView, key: string, canAct: bool
         h('ul', null, ...review.diff.map((line) => h('li', { attrs: { 'data-change': line.slice(0, 1) } }, line))),
       )
     : null;
-  if (!canAct) return h('div', { class: 'plan-review' }, header, reason, stepsList, diff);
+  if (!canAct) return h('div', { class: 'plan-review' }, header, reason, forecast, stepsList, diff);
 
   const feedback = h('input', { attrs: { type: 'text', autocomplete: 'off', placeholder: 'what the planner should do differently' } });
   const editor = h('div', { class: 'review-editor' });
@@ -141,5 +144,15 @@ export function planReviewView(review: PlanReviewView, key: string, canAct: bool
       { class: 'danger' },
     ),
   );
-  return h('div', { class: 'plan-review' }, header, reason, stepsList, diff, editor, controls, error);
+  return h('div', { class: 'plan-review' }, header, reason, forecast, stepsList, diff, editor, controls, error);
+}
+
+/** The plan's forecast against the budget: whether it fits, then the estimates against what is available. */
+function forecastView(forecast: PlanForecastView): HTMLElement {
+  return h(
+    'p',
+    { class: `review-forecast ${forecast.fits ? 'fits' : 'over'}`, attrs: { 'data-fits': String(forecast.fits) } },
+    h('strong', null, forecast.fits ? 'Fits the budget: ' : 'Over budget: '),
+    forecastText(forecast),
+  );
 }

@@ -1,3 +1,4 @@
+import { budgetBlock, partialBlock } from './budget-blocks.js';
 import type { Api } from './api.js';
 import { append, button, clear, h, setText } from './dom.js';
 import { cost, count, time, tokens } from './format.js';
@@ -99,6 +100,8 @@ export async function renderSessionPage(
       d.parent ? childNote(params, d.parent) : null,
       d.error ? h('p', { class: 'block block-error' }, h('strong', null, d.error.name), `: ${d.error.message}`) : null,
       d.blocked ? h('p', { class: 'block block-warn', attrs: { 'data-blocked': '' } }, d.blocked) : null,
+      budgetBlock(d),
+      partialBlock(d),
       d.output !== undefined
         ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Answer'), h('pre', null, d.output))
         : null,

@@ -142,6 +142,33 @@ export interface OpenInterruptsList {
   readonly appsWithoutUsers: readonly string[];
 }
 
+/** Amounts of a budget: tokens, cost, model calls and time in ms (only those the run limits). */
+export interface BudgetAmountsView {
+  readonly tokens?: number;
+  readonly cost?: number;
+  readonly modelCalls?: number;
+  readonly timeMs?: number;
+}
+
+/** A run's budget as it ended (stored on its end event as `meta.budget`), when the run had limits. */
+export interface RunBudgetView {
+  readonly limits: BudgetAmountsView;
+  readonly used: BudgetAmountsView;
+  readonly left: BudgetAmountsView;
+  /** With `onExhausted: 'answer'`: what was kept for the answer. */
+  readonly reserve?: BudgetAmountsView;
+  readonly onExhausted: 'stop' | 'answer';
+}
+
+/** A plan review's forecast against the budget (its payload's `forecast`). */
+export interface PlanForecastView {
+  readonly estimate: BudgetAmountsView;
+  readonly available: BudgetAmountsView;
+  readonly fits: boolean;
+  readonly unestimated: number;
+  readonly steps: number;
+}
+
 export interface SessionDigest {
   readonly key: SessionKeyView;
   readonly version: number;
@@ -167,6 +194,13 @@ export interface SessionDigest {
   readonly output?: string;
   /** For a `blocked` session: which guardrail blocked it and why (its answer, if any, is withheld). */
   readonly blocked?: string;
+  /** The last run's budget as it ended, when it had limits (`RunResult` has no budget; its end event does). */
+  readonly budget?: RunBudgetView;
+  /**
+   * A run that completed with an answer from partial work (`limits.onExhausted: 'answer'`): the
+   * steps it did not run, each as its text.
+   */
+  readonly partial?: { readonly notRun: readonly string[] };
   /**
    * For a `running` session whose store can tell (`SessionStore.leaseHolder`): the process holding
    * its run's lease (a child session's: its parent's), or `null` when none does — the run is queued,

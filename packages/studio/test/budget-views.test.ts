@@ -1,0 +1,63 @@
+import { InMemorySessionStore } from '@replan/core';
+import { describe, expect, it } from 'vitest';
+import { sessionDigest } from '../src/view/session-digest.js';
+import { budgetText, forecastText } from '../web/src/budget-text.js';
+import { readPlanReview } from '../web/src/plan-review-form.js';
+import { BUDGET_APP, budgetScenario } from './support/budget-scenario.js';
+
+describe('budgets in the studio views', () => {
+  it('a plan review shows its forecast against the budget: estimate, available, fits, steps without an estimate', async () => {
+    const store = new InMemorySessionStore();
+    await budgetScenario(store);
+    const session = await store.get({ appName: BUDGET_APP, userId: 'ana', id: 'review' });
+    const digest = sessionDigest(session!);
+    expect(digest.status).toBe('interrupted');
+    const review = readPlanReview(digest.interrupts[0]!.payload)!;
+    // 6 calls, the planner's spent, 1 kept for the answer; tokens: 5000 less the planner's call
+    expect(review.forecast).toMatchObject({
+      estimate: { tokens: 800, modelCalls: 2 },
+      available: { modelCalls: 4 },
+      fits: true,
+      unestimated: 1,
+      steps: 3,
+    });
+    expect(forecastText(review.forecast!)).toMatch(
+      /^~800 tokens of [\d,]+ available · ~2 model calls of 4 available · 1 of 3 steps without an estimate$/,
+    );
+  });
+
+  it('a run that answered from partial work says so, lists the steps not run, and shows its budget as it ended', async () => {
+    const store = new InMemorySessionStore();
+    await budgetScenario(store);
+    const digest = sessionDigest((await store.get({ appName: BUDGET_APP, userId: 'ana', id: 'partial' }))!);
+    expect(digest.status).toBe('completed');
+    expect(digest.partial).toEqual({ notRun: ['Collect the Q3 support tickets', 'Compare the two'] });
+    expect(digest.budget).toMatchObject({
+      limits: { modelCalls: 3, tokens: 5000 },
+      used: { modelCalls: 3 },
+      left: { modelCalls: 0 },
+      onExhausted: 'answer',
+    });
+    expect(budgetText(digest.budget!)).toMatch(
+      /^tokens [\d,]+ used of 5,000 \([\d,]+ left, [\d,]+ kept for the answer\) · model calls 3 used of 3 \(0 left, 1 kept for the answer\)$/,
+    );
+  });
+
+  it('a run waiting at its plan review has no ended budget yet and no partial answer', async () => {
+    const store = new InMemorySessionStore();
+    await budgetScenario(store);
+    const digest = sessionDigest((await store.get({ appName: BUDGET_APP, userId: 'ana', id: 'review' }))!);
+    expect(digest.partial).toBeUndefined();
+    expect(digest.budget).toBeUndefined(); // interrupted: the run has not ended, so no end event carries it
+  });
+
+  it('a stored budget that is not numbers is dropped, not shown', () => {
+    const base = { invocationId: 'i', author: 'a', path: 'a', timestamp: 1 };
+    const events = [
+      { ...base, id: 'u', message: { role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] } },
+      { ...base, id: 'e', actions: { invocationEnd: { status: 'completed' as const } }, meta: { budget: { limits: 'x' } } },
+    ];
+    const digest = sessionDigest({ appName: 'a', userId: 'u', id: 's', version: 1, events, state: {} } as never);
+    expect(digest.budget).toBeUndefined();
+  });
+});
