@@ -1,5 +1,6 @@
 import { InMemorySessionStore } from '@replan/core';
 import { describe, expect, it } from 'vitest';
+import { eventRow } from '../src/view/event-views.js';
 import { sessionDigest } from '../src/view/session-digest.js';
 import { budgetText, forecastText } from '../web/src/budget-text.js';
 import { readPlanReview } from '../web/src/plan-review-form.js';
@@ -32,6 +33,9 @@ describe('budgets in the studio views', () => {
     const digest = sessionDigest((await store.get({ appName: BUDGET_APP, userId: 'ana', id: 'partial' }))!);
     expect(digest.status).toBe('completed');
     expect(digest.partial).toEqual({ notRun: ['Collect the Q3 support tickets', 'Compare the two'] });
+    const session = (await store.get({ appName: BUDGET_APP, userId: 'ana', id: 'partial' }))!;
+    const answer = session.events.findIndex((e) => e.actions?.final?.partial);
+    expect(eventRow(session.events[answer]!, answer).summary).toMatch(/^partial \(2 not run\) · Q3 had 1,240 orders/);
     expect(digest.budget).toMatchObject({
       limits: { modelCalls: 3, tokens: 5000 },
       used: { modelCalls: 3 },

@@ -83,7 +83,8 @@ function summaryOf(event: AgentEvent, events?: readonly AgentEvent[], index = -1
     case 'interrupt':
       return `${kind.interrupt.reason}: ${asText(kind.interrupt.payload)}`;
     case 'answer':
-      return kind.final.text;
+      // An answer from partial work (onExhausted: 'answer') says so, so its row is not read as the whole work.
+      return kind.final.partial ? `partial (${kind.final.notRun?.length ?? 0} not run) · ${kind.final.text}` : kind.final.text;
     case 'tool-calls':
       return kind.calls.map((c) => `${c.name}(${asText(c.args)})`).join(', ');
     case 'tool-results':

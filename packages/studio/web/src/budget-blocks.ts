@@ -8,7 +8,7 @@ export function budgetBlock(d: SessionDigest): HTMLElement | null {
   return h(
     'p',
     { class: 'block run-budget', attrs: { 'data-on-exhausted': d.budget.onExhausted } },
-    h('strong', null, 'Budget: '),
+    h('strong', null, "Last run's budget: "),
     `${budgetText(d.budget)} · ${exhaustedText(d.budget)}`,
   );
 }
