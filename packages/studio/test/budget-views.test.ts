@@ -1,5 +1,6 @@
 import { InMemorySessionStore } from '@replan/core';
 import { describe, expect, it } from 'vitest';
+import { formatSession, renderSession } from '../src/cli/print-session.js';
 import { eventRow } from '../src/view/event-views.js';
 import { sessionDigest } from '../src/view/session-digest.js';
 import { budgetText, forecastText } from '../web/src/budget-text.js';
@@ -45,6 +46,18 @@ describe('budgets in the studio views', () => {
     expect(budgetText(digest.budget!)).toMatch(
       /^tokens [\d,]+ used of 5,000 \([\d,]+ left, [\d,]+ kept for the answer\) · model calls 3 used of 3 \(0 left, 1 kept for the answer\)$/,
     );
+  });
+
+  it('replan show marks the partial answer (the timeline row, and renderRun with the steps not run)', async () => {
+    const store = new InMemorySessionStore();
+    await budgetScenario(store);
+    const session = (await store.get({ appName: BUDGET_APP, userId: 'ana', id: 'partial' }))!;
+    expect(formatSession(session)).toMatch(/replanner answer: partial \(2 not run\) · Q3 had/);
+    let text = '';
+    await renderSession(session, (t) => {
+      text += t;
+    });
+    expect(text).toMatch(/partial: the budget ran low; not run: Collect the Q3 support tickets; Compare the two/);
   });
 
   it('a run waiting at its plan review has no ended budget yet and no partial answer', async () => {
