@@ -75,6 +75,25 @@ describe('plan review: the forecast against the budget', () => {
     expect(payload.forecast).toMatchObject({ estimate: { tokens: 1300, modelCalls: 2 }, fits: true, unestimated: 1, steps: 3 });
   });
 
+  it('grants on (graph): step estimates reach the forecast', async () => {
+    const store = new InMemorySessionStore();
+    const pay = tool({ name: 'pay', description: 'Pays', parameters: z.object({}), needsApproval: true, execute: () => 'paid' });
+    const steps = [
+      { id: 'a', task: 'pay ann', dependsOn: [], tools: ['pay'], estimate: { tokens: 700 } },
+      { id: 'b', task: 'tell ann', dependsOn: ['a'], estimate: { tokens: 300, modelCalls: 1 } },
+    ];
+    const p = processOn(
+      store,
+      { planner: [callTools({ name: 'plan', args: { steps } })] },
+      { mode: 'graph', review: { plan: true, grants: true }, tools: [pay] },
+    );
+    const result = await p.runner.run({ userId: 'u', input: 'pay', limits }).result();
+    expect((reviewOf(result).payload as PlanReviewPayload).forecast).toMatchObject({
+      estimate: { tokens: 1000, modelCalls: 1 },
+      unestimated: 0,
+    });
+  });
+
   it('renderRun marks a partial answer and lists the steps not run', async () => {
     const p = processOn(new InMemorySessionStore(), {
       planner: [planCall(['find a', 'find b'])],
