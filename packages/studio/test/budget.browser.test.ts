@@ -14,15 +14,18 @@ afterEach(async () => {
   studio = undefined;
 });
 
-const url = (id: string) => `${studio!.url}#/session?${new URLSearchParams({ app: BUDGET_APP, user: 'ana', id })}`;
-
 describeInBrowser('budgets on the session page', (browser) => {
-  it('the plan review shows the forecast against the budget', async () => {
+  /** The budget scenario's session `id`, open in the page. */
+  const open = async (id: string): Promise<Page> => {
     const store = new InMemorySessionStore();
-    const runner = await budgetScenario(store);
-    studio = await serveStudio({ store, runners: [runner] });
+    studio = await serveStudio({ store, runners: [await budgetScenario(store)] });
     page = await browser().newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(url('review'));
+    await page.goto(`${studio.url}#/session?${new URLSearchParams({ app: BUDGET_APP, user: 'ana', id })}`);
+    return page;
+  };
+
+  it('the plan review shows the forecast against the budget', async () => {
+    const page = await open('review');
     const forecast = page.locator('.plan-review .review-forecast');
     await forecast.waitFor();
     expect(await forecast.getAttribute('data-fits')).toBe('true');
@@ -32,11 +35,7 @@ describeInBrowser('budgets on the session page', (browser) => {
   });
 
   it('a partial answer says so above the answer, lists the steps not run, and the budget shows used and left', async () => {
-    const store = new InMemorySessionStore();
-    const runner = await budgetScenario(store);
-    studio = await serveStudio({ store, runners: [runner] });
-    page = await browser().newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(url('partial'));
+    const page = await open('partial');
     await page.waitForSelector('.session-facts .badge[data-status="completed"]');
     const partial = page.locator('.session-head .partial-answer');
     expect(await partial.locator('.block-head').textContent()).toBe(
