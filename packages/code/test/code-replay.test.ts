@@ -54,7 +54,9 @@ describe('durable by replay', () => {
     expect(request.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     // The unfinished call's tool_call is not stored twice.
     const calls = (await innerEvents(store)).filter((e) => e.message?.role === 'assistant');
-    expect(calls.map((e) => (e.message?.content[0] as { id?: string } | undefined)?.id)).toEqual(Array.from({ length: 20 }, (_, i) => `code1#${i}`));
+    expect(calls.map((e) => (e.message?.content[0] as { id?: string } | undefined)?.id)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `code1#${i}`),
+    );
   });
 
   it('a program that calls differently on the re-run fails the code call with CodeReplayMismatchError, nothing run', async () => {
