@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InMemorySessionStore, type SessionStore, tool, toolResultsOf } from '@replan/core';
 import { z } from 'zod';
+import { holdAppend } from '@replan/core/testing';
 import { CodeReplayMismatchError } from '@replan/code';
 import { codeRunner, countingTools } from './support.js';
 
@@ -28,6 +29,23 @@ const innerEvents = async (store: SessionStore) =>
   ((await store.get({ appName: 'code', userId: 'u', id: 's' }))?.events ?? []).filter((e) => e.meta?.codeCall);
 
 describe('durable by replay', () => {
+  it('an inner result is durable before the program goes on: no next call starts before its append is acknowledged', async () => {
+    const runs: string[] = [];
+    const held = holdAppend(new InMemorySessionStore(), {
+      when: (events) => events.some((e) => (e.meta?.codeCall as { index?: number } | undefined)?.index === 0 && e.message?.role === 'tool'),
+    });
+    const { runner } = codeRunner('const a = await tools.add({ a: 1, b: 1 });\nreturn await tools.add({ a, b: 1 });', countingTools(runs), {
+      store: held.store,
+    });
+    const run = runner.run({ userId: 'u', sessionId: 's', input: 'go' });
+    await held.written;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(runs).toEqual(['add:1+1']); // the program has not gone on: its first result is not acknowledged yet
+    held.release();
+    expect((await run.result()).status).toBe('completed');
+    expect(runs).toEqual(['add:1+1', 'add:2+1']);
+  });
+
   it('a program stopped after 7 of 20 calls resumes from the log: no finished call runs again, the unfinished one does', async () => {
     const store = new InMemorySessionStore();
     const runs: string[] = [];
