@@ -130,6 +130,7 @@ describe('public surface of @replan/core', () => {
       'runAgent',
       'splitPlanReActTags',
       'streamModelCall',
+      'toolCallRun',
       'toolInterruptId',
       'toolParametersSchema',
       'toolResultContent',
