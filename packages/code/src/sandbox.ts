@@ -49,9 +49,12 @@ type Failure = Exclude<SandboxOutcome, { kind: 'returned' } | { kind: 'stopped' 
 
 /** Stack for the program (recursion depth): a runaway recursion is a `RangeError`-like error, never a host crash. */
 const STACK_BYTES = 256 * 1024;
-/** Live QuickJS runtimes (each execution has its own, disposed when it ends): tests check none leak. */
-let liveRuntimes = 0;
-export const liveSandboxes = (): number => liveRuntimes;
+/**
+ * Runtimes created and not yet freed (each execution has its own, freed when it ends, or dropped
+ * with its module when it cannot be): tests check none is left over many runs.
+ */
+const open = new Set<QuickJSRuntime>();
+export const liveSandboxes = (): number => open.size;
 
 const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 
@@ -96,7 +99,7 @@ export async function runSandboxed(run: SandboxRun): Promise<SandboxOutcome> {
   const timeText = `the program ran longer than limits.timeMs = ${limits.timeMs} ms (tool calls included); make it do less per call, or split the work`;
 
   const runtime: QuickJSRuntime = quickjs.newRuntime();
-  liveRuntimes++;
+  open.add(runtime);
   let context: QuickJSContext | undefined;
   const onAbort = () => end({ kind: 'stopped', error: run.signal.reason, logs });
   try {
@@ -248,7 +251,6 @@ export async function runSandboxed(run: SandboxRun): Promise<SandboxOutcome> {
     return outcome as SandboxOutcome;
   } finally {
     run.signal.removeEventListener('abort', onAbort);
-    liveRuntimes--;
     if (tainted) dropModule(modulePromise);
     else
       try {
@@ -257,5 +259,7 @@ export async function runSandboxed(run: SandboxRun): Promise<SandboxOutcome> {
       } catch {
         dropModule(modulePromise); // an engine state not foreseen: the same remedy
       }
+    // Freed, or gone with its dropped module (nothing holds it once the executions on it end).
+    if (!runtime.alive || tainted || shared !== modulePromise) open.delete(runtime);
   }
 }

@@ -54,8 +54,17 @@ describe('codeTool limits: each exceeded is an error result naming the limit', (
     expect(() => codeTool({ tools: [], limits: { memoryBytes: 1.5 } })).toThrow(/limits.memoryBytes/);
   });
 
-  it('disposes every sandbox: no runtime left after many runs, failures included', async () => {
-    for (let i = 0; i < 40; i++) await outcome(i % 2 ? 'return await tools.add({ a: 1, b: 1 })' : 'throw new Error("x")');
+  it('frees every sandbox: no runtime left after many runs, failures and exceeded limits included', async () => {
+    const programs = [
+      'return await tools.add({ a: 1, b: 1 })',
+      'throw new Error("x")',
+      'return (',
+      'while (true) {}',
+      'function f() { return f(); } return f();',
+      'const a = []; for (;;) a.push({ s: "y" });',
+      'return () => 1',
+    ];
+    for (let i = 0; i < 42; i++) await outcome(programs[i % programs.length] as string, { timeMs: 100, memoryBytes: 2 * 1024 * 1024 });
     expect(liveSandboxes()).toBe(0);
   });
 });

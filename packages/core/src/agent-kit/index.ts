@@ -49,8 +49,8 @@ export { streamModelCall, callModel } from '../invocation/model-call.js';
 export { executeToolCalls, approvalInterruptId, toolInterruptId } from '../agents/tool-execution.js';
 export { toolSpecOf, toolParametersSchema } from '../tools/tool.js';
 export { InterruptSignal } from '../tools/interrupt-signal.js';
-export { toolCallRun } from '../tools/tool-call-run.js';
-export type { ToolCallRun } from '../tools/tool-call-run.js';
+export { toolCallRun } from '../invocation/tool-call-run.js';
+export type { ToolCallRun } from '../invocation/tool-call-run.js';
 export { agentToolParameters } from '../composition/agent-tool.js';
 export { AGENT_TOOL_INPUT_KIND } from '../sessions/child-session-link.js';
 

@@ -1,7 +1,7 @@
 import type { AgentEvent, EventDraft } from '../events/agent-event.js';
-import type { InvocationContext } from '../invocation/invocation-context.js';
-import { toolRuntimeOf } from '../invocation/tool-runtime.js';
-import type { ToolContext } from './tool-context.js';
+import type { InvocationContext } from './invocation-context.js';
+import { toolRuntimeOf } from './tool-runtime.js';
+import type { ToolContext } from '../tools/tool-context.js';
 
 /**
  * The run a tool call belongs to, for a tool that runs tools of its own and keeps its own
