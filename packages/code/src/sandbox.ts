@@ -70,6 +70,17 @@ const moduleNow = (): Promise<QuickJSWASMModule> => {
   shared ??= newQuickJSWASMModule();
   return shared;
 };
+/**
+ * The size of a module's WASM memory (emscripten's heap view; not public API, so read
+ * defensively: 0 when absent). QuickJS's memory limit counts what it allocates, but some
+ * allocation patterns (an array grown element by element) make the WASM heap grow far past it
+ * before "out of memory" comes — and a WASM memory never shrinks. So the heap is watched too.
+ */
+const heapOf = (module: QuickJSWASMModule): number =>
+  (module as unknown as { module?: { HEAPU8?: Uint8Array } }).module?.HEAPU8?.length ?? 0;
+/** A module whose heap grew past this after an execution is dropped (its memory freed with it). */
+const KEEP_HEAP_BELOW = 256 * 1024 * 1024;
+
 const dropModule = (module: Promise<QuickJSWASMModule>) => {
   if (shared === module) shared = undefined;
 };
@@ -85,6 +96,13 @@ export async function runSandboxed(run: SandboxRun): Promise<SandboxOutcome> {
   const modulePromise = moduleNow();
   const quickjs = await modulePromise;
   let tainted = false;
+  // The heap may grow this much during one execution (QuickJS's own accounting is the finer limit).
+  const heapCap = heapOf(quickjs) + 4 * run.limits.memoryBytes + 16 * 1024 * 1024;
+  let heapExceeded = false;
+  const heapOver = () => {
+    if (heapOf(quickjs) > heapCap) heapExceeded = true;
+    return heapExceeded;
+  };
   const { limits } = run;
   const logs: string[] = [];
   let logBytes = 0;
@@ -106,7 +124,7 @@ export async function runSandboxed(run: SandboxRun): Promise<SandboxOutcome> {
     runtime.setMemoryLimit(limits.memoryBytes);
     runtime.setMaxStackSize(STACK_BYTES);
     // Checked by QuickJS as it runs: past the deadline, or once the execution has ended, it stops (uncatchable).
-    runtime.setInterruptHandler(() => outcome !== undefined || Date.now() > deadline);
+    runtime.setInterruptHandler(() => outcome !== undefined || Date.now() > deadline || heapOver());
     const vm = runtime.newContext();
     context = vm;
     if (run.signal.aborted) onAbort();
@@ -132,6 +150,13 @@ export async function runSandboxed(run: SandboxRun): Promise<SandboxOutcome> {
     };
     const classify = (text: string): { kind: Failure; message: string } => {
       if (TAINTING.test(text)) tainted = true;
+      if (heapExceeded) {
+        tainted = true; // its heap is to be given back: the module goes
+        return {
+          kind: 'memory',
+          message: `the program used more than limits.memoryBytes = ${limits.memoryBytes} bytes of memory (its heap kept growing)`,
+        };
+      }
       if (/out of memory/i.test(text))
         return {
           kind: 'memory',
@@ -251,7 +276,7 @@ export async function runSandboxed(run: SandboxRun): Promise<SandboxOutcome> {
     return outcome as SandboxOutcome;
   } finally {
     run.signal.removeEventListener('abort', onAbort);
-    if (tainted) dropModule(modulePromise);
+    if (tainted || heapOf(quickjs) > KEEP_HEAP_BELOW + 4 * limits.memoryBytes) dropModule(modulePromise);
     else
       try {
         context?.dispose();
@@ -260,6 +285,6 @@ export async function runSandboxed(run: SandboxRun): Promise<SandboxOutcome> {
         dropModule(modulePromise); // an engine state not foreseen: the same remedy
       }
     // Freed, or gone with its dropped module (nothing holds it once the executions on it end).
-    if (!runtime.alive || tainted || shared !== modulePromise) open.delete(runtime);
+    if (!runtime.alive || tainted) open.delete(runtime);
   }
 }

@@ -33,6 +33,14 @@ describe('codeTool limits: each exceeded is an error result naming the limit', (
     expect(after.block?.output).toEqual({ result: 5 });
   });
 
+  it('memoryBytes: an array grown element by element (the WASM heap outgrowing QuickJS own count) is stopped too', async () => {
+    const { text } = await outcome('const a = [];\nfor (;;) { const b = []; for (let i = 0; i < 1e5; i++) b.push(i); a.push(b); }', {
+      memoryBytes: 8 * 1024 * 1024,
+      timeMs: 20_000,
+    });
+    expect(text).toContain('limits.memoryBytes = 8388608');
+  });
+
   it('toolCalls: one call too many ends the program', async () => {
     const { text, runs } = await outcome('for (let i = 0; i < 10; i++) await tools.add({ a: i, b: 0 });', { toolCalls: 3 });
     expect(text).toContain('limits.toolCalls = 3');
