@@ -35,6 +35,13 @@ describe('approvals and questions inside a program', () => {
       }),
     ]);
     expect(runs).toEqual(['add:1+2']);
+    // Resuming without an answer replays to the question and stops there again: nothing run, nothing stored twice.
+    const idle = await first.runner.resume({ userId: 'u', sessionId: 's' }).result();
+    expect(idle.status).toBe('interrupted');
+    expect(idle.interrupts.map((i) => i.id)).toEqual(['code1#1:approval']);
+    expect(runs).toEqual(['add:1+2']);
+    const log = (await store.get({ appName: 'code', userId: 'u', id: 's' }))?.events ?? [];
+    expect(log.filter((e) => e.actions?.interrupt)).toHaveLength(1);
     // Answered by another runner on the same store (another process would do the same).
     const other = codeRunner(PROGRAM, [...countingTools(runs), sendTool(sent)], { store });
     const done = await other.runner.resume({ userId: 'u', sessionId: 's', values: { 'code1#1:approval': true } }).result();
