@@ -100,9 +100,11 @@ export function codeTool(options: CodeToolOptions): Tool<{ program: string }, Co
           call: (tool, callArgs, index) => inner.call(tool, callArgs, index),
         });
       } finally {
-        // A call still running when the program ended (its time ran out) is stopped, and ends before the result is stored.
+        // Calls the program did not await are not started; one still running when it ended (its time ran out,
+        // or it returned without awaiting) is stopped, and ends before the code call's result is stored.
+        const idle = inner.close();
         stop.abort(new Error('the program ended'));
-        await inner.idle();
+        await idle;
       }
       switch (outcome.kind) {
         case 'returned':

@@ -58,6 +58,7 @@ function recordsOf(events: readonly AgentEvent[], codeCallId: string): InnerReco
 export class InnerCalls {
   private readonly records: InnerRecord[];
   private made = 0;
+  private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -78,8 +79,13 @@ export class InnerCalls {
     return next;
   }
 
-  /** Settles once no call runs (a call the time limit cut short has ended). */
-  idle(): Promise<unknown> {
+  /**
+   * The program has ended: calls it made without awaiting them are not started (nothing is
+   * recorded for them), and the promise settles once the running one has ended (the caller aborts
+   * it first).
+   */
+  close(): Promise<unknown> {
+    this.closed = true;
     return this.queue;
   }
 
@@ -97,6 +103,7 @@ export class InnerCalls {
   }
 
   private async callNow(name: string, args: unknown, index: number): Promise<CallAnswer> {
+    if (this.closed) throw new Error('the program ended before this call could start');
     this.made = index + 1;
     if (index >= this.maxCalls)
       throw new Error(

@@ -52,4 +52,25 @@ describe('codeTool in a ReActAgent', () => {
     await runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result();
     expect(resultOf(model)?.output).toEqual({ result: { caught: 'ToolError: Error: tool "fail" failed: the service is down' } });
   });
+
+  it('calls the program does not await before it returns are stopped or never started: no side effect, no result stored', async () => {
+    const runs: string[] = [];
+    const { runner, store } = codeRunner(
+      'await tools.add({ a: 1, b: 1 });\ntools.add({ a: 2, b: 2 });\ntools.add({ a: 3, b: 3 });\nreturn "early";',
+      countingTools(runs),
+    );
+    expect((await runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result()).status).toBe('completed');
+    expect(runs).toEqual(['add:1+1']);
+    const session = await store.get({ appName: 'code', userId: 'u', id: 's' });
+    // One result: the call awaited. (The first unawaited call had started, and was stopped.)
+    expect(session?.events.filter((e) => e.meta?.codeCall && e.message?.role === 'tool')).toHaveLength(1);
+    expect(session?.events.filter((e) => e.meta?.codeCall && e.message?.role === 'assistant').length).toBeLessThanOrEqual(2);
+  });
+
+  it('outside a Runner the code tool says it needs one', async () => {
+    const { code } = codeRunner('return 1', []);
+    await expect(code.execute({ program: 'return 1' }, { toolCallId: 'x', signal: new AbortController().signal } as never)).rejects.toThrow(
+      'runs only inside a Runner',
+    );
+  });
 });
