@@ -38,8 +38,11 @@ function callTime(events: readonly { timestamp: number; message?: { content: rea
   return Date.now();
 }
 
-const withLogs = (message: string, logs: readonly string[]) =>
-  logs.length ? `${message}\nconsole output before it stopped:\n${logs.join('\n')}` : message;
+/** A failure's text for the model, with the console lines before it; bounded like output (a program's error message is its own text). */
+function failureText(message: string, logs: readonly string[], maxChars: number): string {
+  const text = logs.length ? `${message}\nconsole output before it stopped:\n${logs.join('\n')}` : message;
+  return text.length > maxChars ? `${text.slice(0, maxChars)}… (cut at limits.outputBytes)` : text;
+}
 
 /**
  * A tool whose argument is a JavaScript program — the body of an async function — run in a
@@ -115,9 +118,9 @@ export function codeTool(options: CodeToolOptions): Tool<{ program: string }, Co
         case 'thrown':
         case 'non-json':
           inner.checkEnd();
-          throw new Error(withLogs(`the program failed: ${outcome.message}`, outcome.logs));
+          throw new Error(failureText(`the program failed: ${outcome.message}`, outcome.logs, limits.outputBytes));
         default:
-          throw new Error(withLogs(outcome.message, outcome.logs));
+          throw new Error(failureText(outcome.message, outcome.logs, limits.outputBytes));
       }
     },
   });

@@ -85,6 +85,12 @@ describe('codeTool bad programs: each an error result the model reads, nothing l
     expect(text).toContain('before');
   });
 
+  it('a thrown message longer than the output limit is cut', async () => {
+    const { text } = await outcome('throw new Error("x".repeat(100000))', { outputBytes: 1000 });
+    expect(text.length).toBeLessThan(1200);
+    expect(text).toContain('(cut at limits.outputBytes)');
+  });
+
   it.each([
     ['a function', 'return () => 1', 'is a function'],
     ['a BigInt', 'return { n: 1n }', 'key "n" is a bigint'],
