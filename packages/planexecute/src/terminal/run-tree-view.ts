@@ -14,6 +14,7 @@ import { stepsOf, stepText } from '../base/plan-schema.js';
 import { pendingReviewLines } from './plan-review-lines.js';
 import { answeredInterruptLine, pendingInterruptLines } from './interrupt-lines.js';
 import { clip, duration, type TerminalStyle } from './terminal-style.js';
+import { codeCallLines, codeCallOf, innerCallLine, programOf } from './code-call-lines.js';
 
 export interface RunTreeViewOptions {
   /** Where lines go. */
@@ -68,7 +69,11 @@ export class RunTreeView {
     }
     this.interrupts(event);
     const kind = planExecuteEventKind(event);
-    if (!kind) return;
+    if (!kind) {
+      // A code step's inner calls outside a plan step (a code tool of the planner, say): nested all the same.
+      if (codeCallOf(event) && !event.partial) this.toolLines(event, this.currentStep === undefined ? '' : '│  ');
+      return;
+    }
     if (event.partial) {
       if (kind.kind === 'step-progress' && this.options.live) {
         this.stepHeader(kind.stepId ?? String(kind.stepNumber), kind.step, event.timestamp);
@@ -100,13 +105,7 @@ export class RunTreeView {
         const key = kind.stepId ?? String(kind.stepNumber);
         this.stepHeader(key, kind.step, event.timestamp);
         this.count(key, event.usage);
-        const indent = this.indent(kind.stepId);
-        for (const call of toolCallsOf(event.message))
-          this.line(`${indent}${s.yellow('├─ tool')} ${call.name} ${s.dim(JSON.stringify(call.args))}`);
-        for (const result of toolResultsOf(event.message)) {
-          const mark = result.isError ? s.red('├─ error') : s.dim('├─ returned');
-          this.line(`${indent}${mark} ${clip(stringifyToolOutput(result.output))}`);
-        }
+        this.toolLines(event, this.indent(kind.stepId));
         break;
       }
       case 'step-result': {
@@ -149,6 +148,26 @@ export class RunTreeView {
         break;
       case 'planning':
         break;
+    }
+  }
+
+  /** A step's tool calls and results; a code call with its program, and its inner calls one level below it. */
+  private toolLines(event: AgentEvent, indent: string): void {
+    const s = this.options.style;
+    const inner = codeCallOf(event);
+    for (const call of toolCallsOf(event.message)) {
+      const program = programOf(call);
+      if (inner) this.line(innerCallLine(inner.index, call, indent, s));
+      else if (program !== undefined) for (const line of codeCallLines(call, program, indent, s)) this.line(line);
+      else this.line(`${indent}${s.yellow('├─ tool')} ${call.name} ${s.dim(JSON.stringify(call.args))}`);
+    }
+    for (const result of toolResultsOf(event.message)) {
+      if (inner) {
+        this.line(innerCallLine(inner.index, result, indent, s));
+        continue;
+      }
+      const mark = result.isError ? s.red('├─ error') : s.dim('├─ returned');
+      this.line(`${indent}${mark} ${clip(stringifyToolOutput(result.output))}`);
     }
   }
 

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Runner, tool } from '@replan/core';
+import { createPlanExecuteAgent } from '@replan/planexecute';
+import { renderRun } from '@replan/planexecute/terminal';
+import { scriptPlanExecute } from '@replan/planexecute/testing';
+import { standInCode } from './code-step-support.js';
+
+function capture() {
+  let text = '';
+  return { out: { write: (t: string) => void (text += t) }, lines: () => text.split('\n') };
+}
+
+const fetchInvoice = tool({
+  name: 'fetch_invoice',
+  description: 'fetches an invoice',
+  parameters: z.object({ id: z.string() }),
+  execute: ({ id }) => ({ id, total: id === 'B' ? 900 : 100 }),
+});
+
+// Seven lines, one with an escape sequence a model could write to repaint the terminal.
+const PROGRAM = [
+  'const out = [];',
+  "for (const id of ['A', 'B']) {",
+  '  const inv = await tools.fetch_invoice({ id });',
+  '  out.push(inv);',
+  '}',
+  "console.log('\u001b[2Jdone');",
+  'return out;',
+].join('\n');
+
+describe('renderRun shows a code step: the program, and its inner calls nested under the code call', () => {
+  it('prints the first lines of the program (control characters made visible), then each inner call one level down', async () => {
+    const models = scriptPlanExecute({
+      plan: { steps: ['check the invoices'] },
+      steps: { 'check the invoices': { toolCalls: [{ name: 'run_code', args: { program: PROGRAM } }], text: 'B is over 500' } },
+      answer: 'B is over 500',
+    });
+    const code = standInCode(
+      [fetchInvoice],
+      [
+        { name: 'fetch_invoice', args: { id: 'A' } },
+        { name: 'fetch_invoice', args: { id: 'B' } },
+      ],
+    );
+    const agent = createPlanExecuteAgent({ model: models.model, tools: [fetchInvoice], middleware: { executor: [code] } });
+    const { out, lines } = capture();
+    const result = await renderRun(new Runner({ agent, appName: 'x' }).run({ userId: 'u', input: 'check' }), { out });
+    expect(result.status, result.error?.message).toBe('completed');
+    const text = lines();
+    const at = text.indexOf('│  ├─ code run_code (a program of 7 lines)');
+    expect(at, text.join('\n')).toBeGreaterThan(0);
+    expect(text.slice(at, at + 18)).toEqual([
+      '│  ├─ code run_code (a program of 7 lines)',
+      '│  │  │ const out = [];',
+      "│  │  │ for (const id of ['A', 'B']) {",
+      '│  │  │ const inv = await tools.fetch_invoice({ id });',
+      '│  │  │ out.push(inv);',
+      '│  │  │ }',
+      "│  │  │ console.log('?[2Jdone');",
+      '│  │  │ … 1 more line',
+      '│  │  ├─ #0 tool fetch_invoice {"id":"A"}',
+      '│  │  ├─ #0 returned {"id":"A","total":100}',
+      '│  │  ├─ #1 tool fetch_invoice {"id":"B"}',
+      '│  │  ├─ #1 returned {"id":"B","total":900}',
+      '│  ├─ returned {"result":[{"id":"A","total":100},{"id":"B","total":900}],"logs":[]}',
+      expect.stringMatching(/^│ {2}└─ done .* B is over 500$/),
+      '└─ Answer B is over 500',
+      '',
+      'Per step',
+      expect.stringMatching(/^ {2}Step 1 {2}2 calls/),
+    ]);
+    expect(text.join('\n')).not.toContain('\u001b');
+  });
+});
