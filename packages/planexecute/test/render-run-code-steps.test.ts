@@ -7,8 +7,8 @@ import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { standInCode } from './code-step-support.js';
 
 function capture() {
-  let text = '';
-  return { out: { write: (t: string) => void (text += t) }, lines: () => text.split('\n') };
+  const parts: string[] = [];
+  return { out: { write: (t: string) => parts.push(t) }, lines: () => parts.join('').split('\n') };
 }
 
 const fetchInvoice = tool({

@@ -28,7 +28,9 @@ export function programOf(call: ToolCallBlock): string | undefined {
  * A model-written program's line made safe for a terminal: control characters (escape sequences
  * that could rewrite the screen) shown as `?`, tabs as spaces, cut to one short line.
  */
-const safeLine = (line: string): string => clip(line.replace(/\t/g, '  ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '?'), 100);
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters being replaced
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const safeLine = (line: string): string => clip(line.replace(/\t/g, '  ').replace(CONTROL, '?'), 100);
 
 /** The lines of a code call: its tool name, then the first lines of its program (dim), then how many were left out. */
 export function codeCallLines(call: ToolCallBlock, program: string, indent: string, s: TerminalStyle): string[] {
