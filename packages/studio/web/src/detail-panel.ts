@@ -50,6 +50,11 @@ export class DetailPanel {
     this.current = { kind: 'step', key };
     const step = await this.ctx.api.get<StepDetail>('step', { ...this.ctx.params, key });
     if (this.current?.kind !== 'step' || this.current.key !== key) return;
+    const shownCodeCalls = new Set(
+      step.events.flatMap((e) =>
+        e.innerCalls ? e.blocks.flatMap((b) => (b.type === 'tool_call' && b.program !== undefined ? [b.id] : [])) : [],
+      ),
+    );
     clear(this.element);
     append(
       this.element,
@@ -59,7 +64,8 @@ export class DetailPanel {
       step.result !== undefined
         ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Result'), h('pre', null, step.result))
         : null,
-      ...step.events.map((e) => eventBody(e, this.loadBlob)),
+      // A code call lists its inner calls under its program: their own events are not repeated.
+      ...step.events.filter((e) => !(e.codeCall && shownCodeCalls.has(e.codeCall.id))).map((e) => eventBody(e, this.loadBlob)),
     );
   }
 
