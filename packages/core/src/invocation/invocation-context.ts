@@ -8,6 +8,7 @@ import type { SessionStore } from '../sessions/session-store.js';
 import type { RunFence } from '../sessions/run-lease.js';
 import { type ModelCallMemo, stampModelResponse } from './response-record.js';
 import { newRequestChain } from '../models/request-fingerprint.js';
+import { isInnerCallEvent } from '../events/inner-call.js';
 
 /**
  * The part of the `Agent` contract a context needs: who runs (stamped on events, told to observers)
@@ -61,6 +62,12 @@ export interface InvocationServices {
    * a lease of their own as the same owner, bound to this one. @internal
    */
   readonly fence?: RunFence;
+  /**
+   * Stores an event at once, beside the agent's yielded ones (in order with them), and resolves
+   * once it is durable: how a running tool records events of its own (`toolCallRun`). Set by the
+   * runner; absent in contexts built by hand.
+   */
+  readonly appendNow?: (event: AgentEvent) => Promise<void>;
 }
 
 /** What an agent asks with `ctx.interrupt`. */
@@ -202,13 +209,16 @@ export class InvocationContext {
     return this.branch.startsWith(`${b}.`);
   }
 
-  /** This agent's own stored events since its run began (resume reads them to pick up). */
+  /**
+   * This agent's own stored events since its run began (resume reads them to pick up). The inner
+   * calls a tool made (`meta.codeCall`, `@replan/code`) are the tool's, not the agent's turns: left out.
+   */
   ownEvents(): AgentEvent[] {
     const out: AgentEvent[] = [];
     const events = this.services.session.events;
     for (let i = this.scopeStart; i < events.length; i++) {
       const e = events[i] as AgentEvent;
-      if (e.path === this.path && e.branch === this.branch) out.push(e);
+      if (e.path === this.path && e.branch === this.branch && !isInnerCallEvent(e)) out.push(e);
     }
     return out;
   }

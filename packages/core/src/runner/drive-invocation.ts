@@ -114,6 +114,8 @@ export class InvocationDrive {
         store,
         forward: emit,
         ...(fence ? { fence } : {}),
+        // A tool's own events (toolCallRun) go through the same ordered, fenced writer as the agent's.
+        appendNow: async (event) => this.store(event),
       },
       agent,
       agent.name,
