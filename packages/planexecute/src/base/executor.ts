@@ -10,6 +10,7 @@ import { asStepResult, stepOutcome, toolErrorsOf } from './step-outcome.js';
 import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutorInput, type PlanExecuteKeys } from './session-keys.js';
 import type { ExecutorOptions } from './executor-options.js';
 import type { PartBinding } from './part-scope.js';
+import { stepTools } from './code-step.js';
 
 /**
  * The executor: a `ReActAgent` that runs the first step of `Plan`, its input built from
@@ -102,10 +103,11 @@ export function stepReActAgent(
   name: string,
   inputMessages: (ctx: InvocationContext) => readonly Message[] | Promise<readonly Message[]>,
 ): ReActAgent {
+  const tools = stepTools(options.tools, options.code);
   return new ReActAgent({
     name,
     model: options.model,
-    ...(options.tools ? { tools: options.tools } : {}),
+    ...(tools ? { tools } : {}),
     ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
     ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
     ...(options.toolConcurrency !== undefined ? { toolConcurrency: options.toolConcurrency } : {}),

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigurationError, InMemorySessionStore, messageText, Runner, tool, type ToolResultBlock } from '@replan/core';
+import { createExecutor, createPlanExecuteAgent } from '@replan/planexecute';
+import { scriptPlanExecute } from '@replan/planexecute/testing';
+
+/** Invoices 1..n; the ones whose total is over 500 are flagged. The tools count what they did. */
+function invoiceTools(n: number) {
+  const done = { fetched: [] as string[], flagged: [] as string[] };
+  const fetchInvoice = tool({
+    name: 'fetch_invoice',
+    description: 'Fetches an invoice by id',
+    parameters: z.object({ id: z.string() }),
+    execute: ({ id }) => {
+      done.fetched.push(id);
+      return { id, total: (Number(id.slice(4)) * 137) % 1000 };
+    },
+  });
+  const flagInvoice = tool({
+    name: 'flag_invoice',
+    description: 'Flags an invoice for review',
+    parameters: z.object({ id: z.string() }),
+    execute: ({ id }) => {
+      done.flagged.push(id);
+      return { flagged: id };
+    },
+  });
+  const ids = Array.from({ length: n }, (_, i) => `INV-${i + 1}`);
+  const expected = ids.filter((id) => (Number(id.slice(4)) * 137) % 1000 > 500);
+  return { done, tools: [fetchInvoice, flagInvoice], ids, expected };
+}
+
+const program = (ids: readonly string[]) =>
+  [
+    `const ids = ${JSON.stringify(ids)};`,
+    'const flagged = [];',
+    'for (const id of ids) {',
+    '  const invoice = await tools.fetch_invoice({ id });',
+    '  if (invoice.total > 500) { await tools.flag_invoice({ id }); flagged.push(id); }',
+    '}',
+    'console.log(`checked ${ids.length}`);',
+    'return { flagged };',
+  ].join('\n');
+
+const STEP = 'Check every invoice and flag the ones over 500';
+
+/** The step's text, from what the code call returned. */
+const reportOf = (results: readonly ToolResultBlock[]) => {
+  const out = results.find((r) => r.name === 'run_code');
+  if (!out || out.isError) return `the program failed: ${JSON.stringify(out?.output)}`;
+  return `Flagged ${(out.output as { result: { flagged: string[] } }).result.flagged.join(', ')}`;
+};
+
+describe('code steps in plan–execute: the executor offers a code tool', () => {
+  it('createExecutor({ code }): a plan step runs one script over 12 invoices; every inner call is stored under the code call', async () => {
+    const { done, tools, ids, expected } = invoiceTools(12);
+    const models = scriptPlanExecute({
+      plan: { steps: [STEP] },
+      steps: { [STEP]: { toolCalls: [{ name: 'run_code', args: { program: program(ids) } }], text: reportOf } },
+      answer: (results) => results[STEP] ?? 'nothing ran',
+    });
+    const agent = createPlanExecuteAgent({
+      plannerModel: models.plannerModel,
+      replannerModel: models.replannerModel,
+      executor: createExecutor({ model: models.executorModel, code: { tools } }),
+    });
+    const store = new InMemorySessionStore();
+    const runner = new Runner({ agent, appName: 'inv', sessionStore: store });
+    const result = await runner.run({ userId: 'u', sessionId: 's', input: 'Flag the large invoices.' }).result();
+    expect(result.status, result.error?.message).toBe('completed');
+    expect(done.fetched).toEqual(ids);
+    expect(done.flagged).toEqual(expected);
+    expect(result.output).toBe(`Flagged ${expected.join(', ')}`);
+    // One executor turn with the program, one with the step's text: not one turn per invoice.
+    expect(models.executorModel.calls).toBe(2);
+    expect(models.executorModel.requests[0]?.tools?.map((t) => t.name)).toEqual(['run_code']);
+    const events = (await store.get({ appName: 'inv', userId: 'u', id: 's' }))?.events ?? [];
+    const inner = events.filter((e) => e.meta?.codeCall);
+    expect(inner).toHaveLength(2 * (ids.length + expected.length));
+    const codeCallId = (inner[0]?.meta?.codeCall as { id: string }).id;
+    expect(inner.map((e) => (e.meta?.codeCall as { index: number }).index)).toEqual(
+      Array.from({ length: ids.length + expected.length }, (_, n) => [n, n]).flat(),
+    );
+    expect(inner[0]?.message?.content[0]).toMatchObject({
+      type: 'tool_call',
+      id: `${codeCallId}#0`,
+      name: 'fetch_invoice',
+      args: { id: 'INV-1' },
+    });
+    // The model saw the code call's result, never the inner calls.
+    const second = models.executorModel.requests[1];
+    expect(second?.messages.filter((m) => m.role === 'tool')).toHaveLength(1);
+    expect(JSON.stringify(second?.messages)).not.toContain(`${codeCallId}#0`);
+  });
+
+  it("createPlanExecuteAgent({ code }): the executor gets the code tool and the planner's prompt lists it beside `tools`", async () => {
+    const { done, tools, ids, expected } = invoiceTools(5);
+    const models = scriptPlanExecute({
+      plan: { steps: [STEP] },
+      steps: { [STEP]: { toolCalls: [{ name: 'run_code', args: { program: program(ids) } }], text: reportOf } },
+      answer: (results) => results[STEP] ?? 'nothing ran',
+    });
+    const summarize = tool({
+      name: 'summarize',
+      description: 'Summarizes text',
+      parameters: z.object({ text: z.string() }),
+      execute: ({ text }) => text,
+    });
+    const agent = createPlanExecuteAgent({ model: models.model, tools: [summarize], code: { tools, limits: { toolCalls: 20 } } });
+    const result = await new Runner({ agent, appName: 'inv' }).run({ userId: 'u', input: 'Flag the large invoices.' }).result();
+    expect(result.status, result.error?.message).toBe('completed');
+    expect(result.output).toBe(`Flagged ${expected.join(', ')}`);
+    expect(done.flagged).toEqual(expected);
+    const planner = models.plannerModel.requests[0];
+    const prompt = planner?.messages.map((m) => messageText(m)).join('\n') ?? '';
+    expect(prompt).toContain('summarize');
+    expect(prompt).toContain('run_code');
+    expect(prompt).toContain('tools.fetch_invoice');
+    expect(models.executorModel.requests[0]?.tools?.map((t) => t.name)).toEqual(['summarize', 'run_code']);
+  });
+
+  it("a program over the step's limits is an error result the step reads; the run goes on", async () => {
+    const { done, tools, ids } = invoiceTools(5);
+    const models = scriptPlanExecute({
+      plan: { steps: [STEP] },
+      steps: { [STEP]: { toolCalls: [{ name: 'run_code', args: { program: program(ids) } }], text: reportOf } },
+      answer: (results) => results[STEP] ?? 'nothing ran',
+    });
+    const agent = createPlanExecuteAgent({ model: models.model, code: { tools, limits: { toolCalls: 3 } } });
+    const result = await new Runner({ agent, appName: 'inv' }).run({ userId: 'u', input: 'Flag the large invoices.' }).result();
+    expect(result.status, result.error?.message).toBe('completed');
+    expect(result.output).toMatch(/^the program failed: .*limits\.toolCalls = 3/);
+    expect(done.fetched.length).toBeLessThanOrEqual(3);
+  });
+
+  it('a code tool named like one of `tools` is a ConfigurationError naming it', () => {
+    const { tools } = invoiceTools(1);
+    const runCode = tool({ name: 'run_code', description: 'mine', parameters: z.object({}), execute: () => 'x' });
+    const models = scriptPlanExecute({ plan: { steps: [] }, steps: {}, answer: 'x' });
+    expect(() => createExecutor({ model: models.executorModel, tools: [runCode], code: { tools } })).toThrow(ConfigurationError);
+    expect(() => createExecutor({ model: models.executorModel, tools: [runCode], code: { tools } })).toThrow(/run_code/);
+    // With a name of its own it is fine.
+    expect(() => createExecutor({ model: models.executorModel, tools: [runCode], code: { tools, name: 'run_script' } })).not.toThrow();
+  });
+});
