@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { RunObserver } from '@replan/core';
+import { z } from 'zod';
+import { Runner, tool, type RunObserver } from '@replan/core';
+import { createPlanExecuteAgent } from '@replan/planexecute';
+import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { openTelemetry } from '@replan/otel';
 
 /** The lifecycle a runner reports for a code call whose program makes two calls (ids `<codeCallId>#<n>`). */
@@ -58,5 +61,38 @@ describe('openTelemetry(): code steps', () => {
       expect(span.parentSpanContext?.spanId).toBe(root?.spanContext().spanId);
       expect(span.attributes['replan.code_call.index']).toBeUndefined();
     }
+  });
+});
+
+describe('openTelemetry(): a real code step', () => {
+  it("a plan step's program: each inner call's span sits under the run_code span, in call order", async () => {
+    const exporter = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const lookup = tool({
+      name: 'lookup',
+      description: 'looks up',
+      parameters: z.object({ q: z.string() }),
+      execute: ({ q }) => `found ${q}`,
+    });
+    const program = "const out = []; for (const q of ['a', 'b', 'c']) out.push(await tools.lookup({ q })); return out;";
+    const models = scriptPlanExecute({
+      plan: { steps: ['look up a, b and c'] },
+      steps: { 'look up a, b and c': { toolCalls: [{ name: 'run_code', args: { program } }], text: 'found all three' } },
+      answer: 'found all three',
+    });
+    const agent = createPlanExecuteAgent({ model: models.model, code: { tools: [lookup] } });
+    const runner = new Runner({ agent, appName: 'otel-code', observers: [openTelemetry({ tracerProvider })] });
+    const result = await runner.run({ userId: 'u', input: 'look them up' }).result();
+    expect(result.status, result.error?.message).toBe('completed');
+    const spans = exporter.getFinishedSpans();
+    const code = spans.filter((s) => s.name === 'execute_tool run_code');
+    expect(code).toHaveLength(1);
+    const inner = spans
+      .filter((s) => s.name === 'execute_tool lookup')
+      .sort((a, b) => Number(a.attributes['replan.code_call.index']) - Number(b.attributes['replan.code_call.index']));
+    expect(inner.map((s) => s.attributes['replan.code_call.index'])).toEqual([0, 1, 2]);
+    for (const span of inner) expect(span.parentSpanContext?.spanId).toBe(code[0]?.spanContext().spanId);
+    const codeId = code[0]?.attributes['gen_ai.tool.call.id'];
+    expect(inner.map((s) => s.attributes['gen_ai.tool.call.id'])).toEqual([0, 1, 2].map((n) => `${codeId}#${n}`));
   });
 });

@@ -4,7 +4,6 @@ import { Runner, tool } from '@replan/core';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { renderRun } from '@replan/planexecute/terminal';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
-import { standInCode } from './code-step-support.js';
 
 function capture() {
   const parts: string[] = [];
@@ -36,14 +35,7 @@ describe('renderRun shows a code step: the program, and its inner calls nested u
       steps: { 'check the invoices': { toolCalls: [{ name: 'run_code', args: { program: PROGRAM } }], text: 'B is over 500' } },
       answer: 'B is over 500',
     });
-    const code = standInCode(
-      [fetchInvoice],
-      [
-        { name: 'fetch_invoice', args: { id: 'A' } },
-        { name: 'fetch_invoice', args: { id: 'B' } },
-      ],
-    );
-    const agent = createPlanExecuteAgent({ model: models.model, tools: [fetchInvoice], middleware: { executor: [code] } });
+    const agent = createPlanExecuteAgent({ model: models.model, code: { tools: [fetchInvoice] } });
     const { out, lines } = capture();
     const result = await renderRun(new Runner({ agent, appName: 'x' }).run({ userId: 'u', input: 'check' }), { out });
     expect(result.status, result.error?.message).toBe('completed');
@@ -63,7 +55,7 @@ describe('renderRun shows a code step: the program, and its inner calls nested u
       '│  │  ├─ #0 returned {"id":"A","total":100}',
       '│  │  ├─ #1 tool fetch_invoice {"id":"B"}',
       '│  │  ├─ #1 returned {"id":"B","total":900}',
-      '│  ├─ returned {"result":[{"id":"A","total":100},{"id":"B","total":900}],"logs":[]}',
+      '│  ├─ returned {"result":[{"id":"A","total":100},{"id":"B","total":900}],"logs":["\\u001b[2Jdone"]}',
       expect.stringMatching(/^│ {2}└─ done .* B is over 500$/),
       '└─ Answer B is over 500',
       '',

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { Runner, type SessionStore, type ToolResultBlock, tool } from '@replan/core';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
-import { standInCode } from '../../../planexecute/test/code-step-support.js';
 import { HOSTILE } from './scenarios.js';
 
 export const CODE_STEP = 'Check the three invoices and flag the ones over 500';
@@ -21,9 +20,9 @@ export const CODE_PROGRAM = [
 const TOTALS: Record<string, number> = { 'INV-1': 120, 'INV-2': 940, 'INV-3': 75 };
 
 /**
- * A plan–execute run whose one step runs a code call: its program fetches three invoices and
- * flags the one over 500 (four inner calls, under the code call, each a tool-call event and a
- * tool-result event marked `meta.codeCall`). The second invoice's note is hostile HTML. The
+ * A plan–execute run whose one step runs a code call (`code`, `@replan/code`): its program fetches
+ * three invoices and flags the one over 500 (four inner calls under the code call, each a
+ * tool-call event and a tool-result event marked `meta.codeCall`). The second invoice's note is hostile HTML. The
  * step's text is made from what the code call returned.
  */
 export function codeStepScenario(store: SessionStore, appName = 'invoices'): Runner {
@@ -39,15 +38,6 @@ export function codeStepScenario(store: SessionStore, appName = 'invoices'): Run
     parameters: z.object({ id: z.string() }),
     execute: ({ id }) => ({ flagged: id }),
   });
-  const code = standInCode(
-    [fetchInvoice, flagInvoice],
-    [
-      { name: 'fetch_invoice', args: { id: 'INV-1' } },
-      { name: 'fetch_invoice', args: { id: 'INV-2' } },
-      { name: 'flag_invoice', args: { id: 'INV-2' } },
-      { name: 'fetch_invoice', args: { id: 'INV-3' } },
-    ],
-  );
   const flagged = (results: readonly ToolResultBlock[]) => {
     const out = results.find((r) => r.name === 'run_code')?.output as { result?: unknown[] } | undefined;
     const ids = (out?.result ?? []).flatMap((r) =>
@@ -60,6 +50,6 @@ export function codeStepScenario(store: SessionStore, appName = 'invoices'): Run
     steps: { [CODE_STEP]: { toolCalls: [{ name: 'run_code', args: { program: CODE_PROGRAM } }], text: flagged } },
     answer: (results) => results[CODE_STEP] ?? 'nothing ran',
   });
-  const agent = createPlanExecuteAgent({ model: models.model, tools: [fetchInvoice, flagInvoice], middleware: { executor: [code] } });
+  const agent = createPlanExecuteAgent({ model: models.model, code: { tools: [fetchInvoice, flagInvoice] } });
   return new Runner({ agent, appName, sessionStore: store });
 }
