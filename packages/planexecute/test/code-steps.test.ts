@@ -143,3 +143,62 @@ describe('code steps in plan–execute: the executor offers a code tool', () => 
     expect(() => createExecutor({ model: models.executorModel, tools: [runCode], code: { tools, name: 'run_script' } })).not.toThrow();
   });
 });
+
+describe('code steps and the run budget', () => {
+  it('a program is one model turn: 40 invoices fit in maxModelCalls 4, where one call per turn needs 43', async () => {
+    const { done, tools, ids, expected } = invoiceTools(40);
+    const models = scriptPlanExecute({
+      plan: { steps: [STEP] },
+      steps: { [STEP]: { toolCalls: [{ name: 'run_code', args: { program: program(ids) } }], text: reportOf } },
+      answer: (results) => results[STEP] ?? 'nothing ran',
+    });
+    const agent = createPlanExecuteAgent({ model: models.model, code: { tools } });
+    const result = await new Runner({ agent, appName: 'inv' }).run({ userId: 'u', input: 'Flag.', limits: { maxModelCalls: 4 } }).result();
+    expect(result.status, result.error?.message).toBe('completed');
+    expect(result.modelCalls).toBe(4); // planner, the program, the step's text, the answer
+    expect(done.fetched).toHaveLength(40);
+    expect(done.flagged).toEqual(expected);
+  });
+
+  it("the run's timeoutMs stops a program mid-way (budget_exceeded, resumable); the resume never repeats a finished inner call", async () => {
+    const { tools, ids, expected } = invoiceTools(8);
+    const runsOf = new Map<string, number>();
+    const slow = tools.map((t) =>
+      tool({
+        name: t.name,
+        description: t.description,
+        parameters: z.object({ id: z.string() }),
+        execute: async (args: { id: string }, ctx) => {
+          await new Promise((resolve) => setTimeout(resolve, 40));
+          runsOf.set(`${t.name} ${args.id}`, (runsOf.get(`${t.name} ${args.id}`) ?? 0) + 1);
+          return t.execute(args, ctx);
+        },
+      }),
+    );
+    const models = scriptPlanExecute({
+      plan: { steps: [STEP] },
+      steps: { [STEP]: { toolCalls: [{ name: 'run_code', args: { program: program(ids) } }], text: reportOf } },
+      answer: (results) => results[STEP] ?? 'nothing ran',
+    });
+    const store = new InMemorySessionStore();
+    const runner = new Runner({
+      agent: createPlanExecuteAgent({ model: models.model, code: { tools: slow } }),
+      appName: 'inv',
+      sessionStore: store,
+    });
+    const first = await runner.run({ userId: 'u', sessionId: 's', input: 'Flag.', limits: { timeoutMs: 150 } }).result();
+    expect(first.status).toBe('budget_exceeded');
+    const stored =
+      (await store.get({ appName: 'inv', userId: 'u', id: 's' }))?.events.filter((e) => e.meta?.codeCall && e.message?.role === 'tool') ??
+      [];
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.length).toBeLessThan(ids.length);
+    const resumed = await runner.resume({ userId: 'u', sessionId: 's' }).result();
+    expect(resumed.status, resumed.error?.message).toBe('completed');
+    expect(resumed.output).toBe(`Flagged ${expected.join(', ')}`);
+    // Each finished call ran once; only a call cut off mid-way (no stored result) may have run twice.
+    const twice = [...runsOf].filter(([, n]) => n > 1);
+    expect(twice.length).toBeLessThanOrEqual(1);
+    expect(runsOf.size).toBe(ids.length + expected.length);
+  });
+});
