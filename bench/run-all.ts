@@ -10,6 +10,7 @@ import { studioOpen } from './studio-open.js';
 import { dbosWorkers } from './dbos-workers.js';
 import { longStepBench } from './long-step.js';
 import { promptCacheBench } from './prompt-cache.js';
+import { codeStepBench } from './code-step.js';
 
 const benches: [string, () => Promise<string>][] = [
   ['react-overhead', reactOverhead],
@@ -24,6 +25,7 @@ const benches: [string, () => Promise<string>][] = [
   ['dbos-workers', dbosWorkers],
   ['long-step', longStepBench],
   ['prompt-cache', promptCacheBench],
+  ['code-step', codeStepBench],
 ];
 const only = process.argv[2];
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
