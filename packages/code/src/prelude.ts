@@ -15,7 +15,7 @@
  * - The return value is sent as JSON (`undefined` as `null`); a function, symbol, BigInt,
  *   non-finite number or cycle anywhere in it is an error, not silently dropped.
  */
-export const PRELUDE = String.raw`(function (hostCall, hostLog, hostFinish, frozenNow, seed, namesJson) {
+export const PRELUDE = `(function (hostCall, hostLog, hostFinish, frozenNow, seed, namesJson) {
   'use strict';
   const stringify = JSON.stringify;
   const parse = JSON.parse;
