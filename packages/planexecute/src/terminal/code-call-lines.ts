@@ -24,13 +24,21 @@ export function programOf(call: ToolCallBlock): string | undefined {
   return typeof program === 'string' ? program : undefined;
 }
 
-/**
- * A model-written program's line made safe for a terminal: control characters (escape sequences
- * that could rewrite the screen) shown as `?`, tabs as spaces, cut to one short line.
- */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters being replaced
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-const safeLine = (line: string): string => clip(line.replace(/\t/g, '  ').replace(CONTROL, '?'), 100);
+const LINE = 100;
+
+/**
+ * A model-written line made safe for a terminal: control characters (escape sequences that could
+ * rewrite the screen) shown as `?`, tabs as two spaces; its indentation kept, cut at 100 characters.
+ */
+function safeLine(line: string): string {
+  const flat = line.replace(/\t/g, '  ').replace(CONTROL, '?').trimEnd();
+  return flat.length > LINE ? `${flat.slice(0, LINE - 1)}…` : flat;
+}
+
+/** A call's arguments or result on one line, as `clip` makes tool lines, control characters made visible. */
+const safeText = (text: string): string => clip(text.replace(CONTROL, '?'), 110);
 
 /** The lines of a code call: its tool name, then the first lines of its program (dim), then how many were left out. */
 export function codeCallLines(call: ToolCallBlock, program: string, indent: string, s: TerminalStyle): string[] {
@@ -49,7 +57,7 @@ export function codeCallLines(call: ToolCallBlock, program: string, indent: stri
 export function innerCallLine(index: number, block: ToolCallBlock | ToolResultBlock, indent: string, s: TerminalStyle): string {
   const at = `${indent}│  `;
   if (block.type === 'tool_call')
-    return `${at}${s.yellow(`├─ #${index} tool`)} ${block.name} ${s.dim(safeLine(JSON.stringify(block.args) ?? ''))}`;
+    return `${at}${s.yellow(`├─ #${index} tool`)} ${block.name} ${s.dim(safeText(JSON.stringify(block.args) ?? ''))}`;
   const mark = block.isError ? s.red(`├─ #${index} error`) : s.dim(`├─ #${index} returned`);
-  return `${at}${mark} ${safeLine(stringifyToolOutput(block.output))}`;
+  return `${at}${mark} ${safeText(stringifyToolOutput(block.output))}`;
 }
