@@ -15,6 +15,7 @@ import { scriptedBrain } from '../../../examples/demo/scripted-brain.js';
 import { seedDemo } from '../../../examples/demo/seed-demo.js';
 import { serveStudio } from '../src/index.js';
 import { launchChromium } from '../test/support/browser.js';
+import { codeStepScreenshot } from './code-step-screenshot.js';
 import { compactionScreenshot } from './compaction-screenshot.js';
 import { mediaScreenshots } from './media-screenshots.js';
 import { planReviewScreenshots } from './plan-review-screenshots.js';
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
     await page.screenshot({ path: `${out}studio-graph-session.png`, fullPage: true });
     await planReviewScreenshots(browser, out);
     await compactionScreenshot(browser, out);
+    await codeStepScreenshot(browser, out);
     await mediaScreenshots(browser, out);
     console.log(`screenshots written to ${out}`);
   } finally {

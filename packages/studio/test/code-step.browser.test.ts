@@ -42,7 +42,7 @@ describeInBrowser('a code step on the page', (browser) => {
     // The inner calls are listed under the program, not repeated as events of their own.
     expect(await page.locator('.detail .event-body.code-inner').count()).toBe(0);
     // The markup in the program and in a tool's output stayed text.
-    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator('.detail img').count()).toBe(0);
     if (process.env.STUDIO_SCREENSHOTS) await page.screenshot({ path: `${process.env.STUDIO_SCREENSHOTS}/code-step.png`, fullPage: true });
 
