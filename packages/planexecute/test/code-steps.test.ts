@@ -200,5 +200,9 @@ describe('code steps and the run budget', () => {
     const twice = [...runsOf].filter(([, n]) => n > 1);
     expect(twice.length).toBeLessThanOrEqual(1);
     expect(runsOf.size).toBe(ids.length + expected.length);
+    // Tools started, counted per run: the code call twice (it re-runs its program), each inner call as often as it ran.
+    const ran = [...runsOf.values()].reduce((a, b) => a + b, 0);
+    expect(first.toolCalls + resumed.toolCalls).toBe(2 + ran);
+    expect(resumed.breakdown.byLabel['1']?.toolCalls).toBe(resumed.toolCalls);
   });
 });

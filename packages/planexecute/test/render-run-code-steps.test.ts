@@ -60,8 +60,12 @@ describe('renderRun shows a code step: the program, and its inner calls nested u
       '└─ Answer B is over 500',
       '',
       'Per step',
-      expect.stringMatching(/^ {2}Step 1 {2}2 calls/),
+      // The code call and its two inner calls: three tools ran in the step, in two model calls.
+      expect.stringMatching(/^ {2}Step 1 {2}2 calls · .* · 3 tool calls$/),
     ]);
+    expect(result.toolCalls).toBe(3);
+    expect(result.breakdown.byLabel['1']?.toolCalls).toBe(3);
+    expect(text).toContainEqual(expect.stringMatching(/^status completed · 4 model calls · 3 tool calls · /));
     expect(text.join('\n')).not.toContain('\u001b');
   });
 });

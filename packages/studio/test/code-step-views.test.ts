@@ -2,6 +2,7 @@ import { InMemorySessionStore } from '@replan/core';
 import { describe, expect, it } from 'vitest';
 import { INNER_CALLS, PROGRAM_CHARS } from '../src/view/code-call-view.js';
 import { eventRow, eventView } from '../src/view/event-views.js';
+import { storedBreakdown, storedToolCalls } from '../src/view/step-usage.js';
 import { CODE_PROGRAM, codeStepScenario } from './support/code-step-scenario.js';
 
 async function codeStepSession() {
@@ -52,6 +53,15 @@ describe('a code step in the studio views', () => {
     expect(outer.codeCall).toBeUndefined();
     const first = events.findIndex((e) => e.meta?.codeCall);
     expect(eventView(events[first]!, first, events).codeCall).toEqual(events[first]?.meta?.codeCall);
+  });
+
+  it("the stored breakdown counts the inner calls in the code call's step and agent", async () => {
+    const { events, at } = await codeStepSession();
+    const breakdown = storedBreakdown(events);
+    // The code call and its four inner calls.
+    expect(breakdown.byLabel['1']?.toolCalls).toBe(5);
+    expect(breakdown.byAgent[events[at]!.path]?.toolCalls).toBe(5);
+    expect(storedToolCalls(events)).toBe(5);
   });
 
   it('bounds a huge program and a program with thousands of calls', async () => {

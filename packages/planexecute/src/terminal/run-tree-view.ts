@@ -208,7 +208,7 @@ export class RunTreeView {
     }
     const u = result.usage;
     this.line(
-      `${s.bold('status')} ${result.status} · ${result.modelCalls} model calls · tokens ${tokenText(u)}${synthetic}` +
+      `${s.bold('status')} ${result.status} · ${result.modelCalls} model calls${toolCallText(result.toolCalls)} · tokens ${tokenText(u)}${synthetic}` +
         (result.cost ? ` · cost ${this.money(result.cost)}` : ''),
     );
     if (result.status === 'interrupted' && this.waiting.size)
@@ -221,7 +221,7 @@ export class RunTreeView {
   private bucket(b: UsageBucket): string {
     const calls = `${b.modelCalls} call${b.modelCalls === 1 ? '' : 's'}`;
     const cost = b.cost ? ` · ${this.money(b.cost)}` : '';
-    return `${calls} · ${tokenText(b.usage)}${cost} · model time ${duration(b.latencyMs)}`;
+    return `${calls} · ${tokenText(b.usage)}${cost} · model time ${duration(b.latencyMs)}${toolCallText(b.toolCalls)}`;
   }
 
   private money(amount: number): string {
@@ -288,6 +288,9 @@ export class RunTreeView {
     return true;
   }
 }
+
+/** ` · 3 tool calls` (a code step's inner calls included), nothing for none (or a result from before they were counted). */
+const toolCallText = (n: number | undefined): string => (n ? ` · ${n} tool call${n === 1 ? '' : 's'}` : '');
 
 /** `120 in / 30 out`, then the prompt-cache share of the input (`· 80 cached · 20 cache write`), each part only when non-zero. */
 function tokenText(u: Usage): string {
