@@ -69,3 +69,45 @@ describe('renderRun shows a code step: the program, and its inner calls nested u
     expect(text.join('\n')).not.toContain('\u001b');
   });
 });
+
+describe('renderRun: code steps in graph mode', () => {
+  it("two steps' programs run at once: each inner call is drawn under its own step ([a] or [b])", async () => {
+    const lookup = tool({
+      name: 'lookup',
+      description: 'looks up',
+      parameters: z.object({ q: z.string() }),
+      execute: async ({ q }) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return `found ${q}`;
+      },
+    });
+    const programOver = (qs: string[]) =>
+      `const out = []; for (const q of ${JSON.stringify(qs)}) out.push(await tools.lookup({ q })); return out;`;
+    const models = scriptPlanExecute({
+      plan: {
+        steps: [
+          { id: 'a', task: 'look up the a notes', dependsOn: [] },
+          { id: 'b', task: 'look up the b notes', dependsOn: [] },
+        ],
+      },
+      steps: {
+        a: { toolCalls: [{ name: 'run_code', args: { program: programOver(['a1', 'a2', 'a3']) } }], text: 'a done' },
+        b: { toolCalls: [{ name: 'run_code', args: { program: programOver(['b1', 'b2', 'b3']) } }], text: 'b done' },
+      },
+      answer: 'both done',
+    });
+    const agent = createPlanExecuteAgent({ model: models.model, mode: 'graph', code: { tools: [lookup] } });
+    const { out, lines } = capture();
+    const result = await renderRun(new Runner({ agent, appName: 'x' }).run({ userId: 'u', input: 'look up' }), { out });
+    expect(result.status, result.error?.message).toBe('completed');
+    const inner = lines().filter((l) => /├─ #\d (tool|returned)/.test(l));
+    expect(inner).toHaveLength(12);
+    for (const line of inner) {
+      const step = /\[(a|b)\]/.exec(line)?.[1];
+      expect(step, line).toBeDefined();
+      // Each inner call sits under the step whose program made it.
+      expect(line).toContain(`${step}`);
+      expect(line).toMatch(new RegExp(`(lookup \\{"q":"${step}\\d"\\}|found ${step}\\d)$`));
+    }
+  });
+});

@@ -51,6 +51,8 @@ export class RunTreeView {
   private readonly steps = new Map<string, StepProgress>();
   /** Interrupts other than plan reviews shown as waiting, by id, with the indent they were shown at. */
   private readonly waiting = new Map<string, { readonly interrupt: Interrupt; readonly indent: string }>();
+  /** Each code call's indent (its step's), by call id: its inner calls are drawn below it, parallel graph steps included. */
+  private readonly codeCallIndents = new Map<string, string>();
 
   constructor(private readonly options: RunTreeViewOptions) {}
 
@@ -71,7 +73,12 @@ export class RunTreeView {
     const kind = planExecuteEventKind(event);
     if (!kind) {
       // A code step's inner calls outside a plan step (a code tool of the planner, say): nested all the same.
-      if (codeCallOf(event) && !event.partial) this.toolLines(event, this.currentStep === undefined ? '' : '│  ');
+      // Stored by the code tool itself (untagged): drawn under its code call's step, found by the call's id.
+      const inner = codeCallOf(event);
+      if (inner && !event.partial) {
+        const indent = this.codeCallIndents.get(inner.id) ?? (this.currentStep === undefined ? '' : '│  ');
+        this.toolLines(event, indent);
+      }
       return;
     }
     if (event.partial) {
@@ -158,8 +165,10 @@ export class RunTreeView {
     for (const call of toolCallsOf(event.message)) {
       const program = programOf(call);
       if (inner) this.line(innerCallLine(inner.index, call, indent, s));
-      else if (program !== undefined) for (const line of codeCallLines(call, program, indent, s)) this.line(line);
-      else this.line(`${indent}${s.yellow('├─ tool')} ${call.name} ${s.dim(JSON.stringify(call.args))}`);
+      else if (program !== undefined) {
+        this.codeCallIndents.set(call.id, indent);
+        for (const line of codeCallLines(call, program, indent, s)) this.line(line);
+      } else this.line(`${indent}${s.yellow('├─ tool')} ${call.name} ${s.dim(JSON.stringify(call.args))}`);
     }
     for (const result of toolResultsOf(event.message)) {
       if (inner) {
