@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { INNER_CALLS, PROGRAM_CHARS } from '../src/view/code-call-view.js';
 import { eventRow, eventView } from '../src/view/event-views.js';
 import { storedBreakdown, storedToolCalls } from '../src/view/step-usage.js';
+import { renderSession } from '../src/cli/print-session.js';
 import { CODE_PROGRAM, codeStepScenario } from './support/code-step-scenario.js';
 
 async function codeStepSession() {
@@ -62,6 +63,30 @@ describe('a code step in the studio views', () => {
     expect(breakdown.byLabel['1']?.toolCalls).toBe(5);
     expect(breakdown.byAgent[events[at]!.path]?.toolCalls).toBe(5);
     expect(storedToolCalls(events)).toBe(5);
+  });
+
+  it('`replan show` prints the stored code step as the live tree does: program, inner calls nested, tool calls per step', async () => {
+    const store = new InMemorySessionStore();
+    const runner = codeStepScenario(store);
+    await runner.run({ userId: 'ana', sessionId: 'inv', input: 'Flag the large invoices.' }).result();
+    const session = await store.get({ appName: runner.appName, userId: 'ana', id: 'inv' });
+    if (!session) throw new Error('no session');
+    const parts: string[] = [];
+    await renderSession(session, (t) => parts.push(t));
+    const lines = parts.join('').split('\n');
+    const at = lines.indexOf('│  ├─ code run_code (a program of 7 lines)');
+    expect(at, lines.join('\n')).toBeGreaterThan(0);
+    expect(lines.filter((l) => l.startsWith('│  │  ├─ #'))).toEqual([
+      '│  │  ├─ #0 tool fetch_invoice {"id":"INV-1"}',
+      '│  │  ├─ #0 returned {"id":"INV-1","total":120,"note":"ok"}',
+      '│  │  ├─ #1 tool fetch_invoice {"id":"INV-2"}',
+      expect.stringMatching(/^│ {2}│ {2}├─ #1 returned \{"id":"INV-2","total":940,"note":"<img src=x/),
+      '│  │  ├─ #2 tool flag_invoice {"id":"INV-2"}',
+      '│  │  ├─ #2 returned {"flagged":"INV-2"}',
+      '│  │  ├─ #3 tool fetch_invoice {"id":"INV-3"}',
+      '│  │  ├─ #3 returned {"id":"INV-3","total":75,"note":"ok"}',
+    ]);
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}Step 1 {2}2 calls · .* · 5 tool calls$/));
   });
 
   it('bounds a huge program and a program with thousands of calls', async () => {
