@@ -77,8 +77,9 @@ describe('code steps in plan–execute: the executor offers a code tool', () => 
     const events = (await store.get({ appName: 'inv', userId: 'u', id: 's' }))?.events ?? [];
     const inner = events.filter((e) => e.meta?.codeCall);
     expect(inner).toHaveLength(2 * (ids.length + expected.length));
-    const codeCallId = (inner[0]?.meta?.codeCall as { id: string }).id;
-    expect(inner.map((e) => (e.meta?.codeCall as { index: number }).index)).toEqual(
+    const marks = inner.map((e) => e.meta?.codeCall as { id: string; index: number });
+    const codeCallId = marks[0]?.id;
+    expect(marks.map((m) => m.index)).toEqual(
       Array.from({ length: ids.length + expected.length }, (_, n) => [n, n]).flat(),
     );
     expect(inner[0]?.message?.content[0]).toMatchObject({
