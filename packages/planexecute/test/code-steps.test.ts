@@ -79,9 +79,7 @@ describe('code steps in plan–execute: the executor offers a code tool', () => 
     expect(inner).toHaveLength(2 * (ids.length + expected.length));
     const marks = inner.map((e) => e.meta?.codeCall as { id: string; index: number });
     const codeCallId = marks[0]?.id;
-    expect(marks.map((m) => m.index)).toEqual(
-      Array.from({ length: ids.length + expected.length }, (_, n) => [n, n]).flat(),
-    );
+    expect(marks.map((m) => m.index)).toEqual(Array.from({ length: ids.length + expected.length }, (_, n) => [n, n]).flat());
     expect(inner[0]?.message?.content[0]).toMatchObject({
       type: 'tool_call',
       id: `${codeCallId}#0`,
