@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Runner, tool } from '@replan/core';
+import { InMemorySessionStore, Runner, tool } from '@replan/core';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { renderRun } from '@replan/planexecute/terminal';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
@@ -109,5 +109,38 @@ describe('renderRun: code steps in graph mode', () => {
       expect(line).toContain(`${step}`);
       expect(line).toMatch(new RegExp(`(lookup \\{"q":"${step}\\d"\\}|found ${step}\\d)$`));
     }
+  });
+});
+
+describe('renderRun: an approval inside a program', () => {
+  it('names the inner tool and its call number, and how to answer it', async () => {
+    const send = tool({
+      name: 'send_report',
+      description: 'sends the report',
+      parameters: z.object({ to: z.string() }),
+      needsApproval: true,
+      execute: ({ to }) => `sent to ${to}`,
+    });
+    const models = scriptPlanExecute({
+      plan: { steps: ['send it'] },
+      steps: {
+        'send it': { toolCalls: [{ name: 'run_code', args: { program: "return await tools.send_report({ to: 'ops' });" } }], text: 'sent' },
+      },
+      answer: 'sent',
+    });
+    const runner = new Runner({
+      agent: createPlanExecuteAgent({ model: models.model, code: { tools: [send] } }),
+      appName: 'x',
+      sessionStore: new InMemorySessionStore(),
+    });
+    const { out, lines } = capture();
+    const result = await renderRun(runner.run({ userId: 'u', sessionId: 's', input: 'send' }), { out });
+    expect(result.status).toBe('interrupted');
+    const id = result.interrupts[0]?.id ?? '';
+    expect(id).toMatch(/#0:approval$/);
+    expect(lines()).toContain(`│  ├─ Waiting for approval send_report (call #0 of run_code) {"to":"ops"}`);
+    expect(lines()).toContain(`│  │   answer ${id}: runner.resume({ userId, sessionId, approvals: { ${JSON.stringify(id)}: true } })`);
+    const done = await runner.resume({ userId: 'u', sessionId: 's', approvals: { [id]: true } }).result();
+    expect(done.status).toBe('completed');
   });
 });
