@@ -9,7 +9,19 @@
  * Run: pnpm bench code-step (or: pnpm build && npx tsx bench/code-step.ts)
  */
 import { z } from 'zod';
-import { ReActAgent, Runner, type RunObserver, type Tool, tool, type ToolResultBlock } from '@replan/core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  FileSessionStore,
+  ReActAgent,
+  Runner,
+  type RunObserver,
+  type SessionStore,
+  type Tool,
+  tool,
+  type ToolResultBlock,
+} from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
@@ -102,11 +114,11 @@ async function stepRun(asProgram: boolean, latencyMs = 0): Promise<RunFigures> {
 }
 
 /** A ReAct run whose one tool call is `call`, then an answer: the run's wall time measures the call. */
-function oneCallRun(call: { name: string; args: Record<string, unknown> }, tools: readonly Tool[]) {
+function oneCallRun(call: { name: string; args: Record<string, unknown> }, tools: readonly Tool[], sessionStore?: SessionStore) {
   // The model is shared by the runs: it calls the tool unless the request already holds its result.
   const model = new ScriptedModel({ respond: (req) => (req.messages.at(-1)?.role === 'tool' ? 'done' : callTools(call)) });
   const agent = new ReActAgent({ name: 'bench', model, tools });
-  const runner = new Runner({ agent, appName: 'bench-sandbox' });
+  const runner = new Runner({ agent, appName: 'bench-sandbox', ...(sessionStore ? { sessionStore } : {}) });
   return async () => {
     const result = await runner.run({ userId: 'u', input: 'go' }).result();
     if (result.status !== 'completed') throw new Error(`${call.name} ended ${result.status}: ${result.error?.message}`);
@@ -133,6 +145,19 @@ export async function codeStepBench(): Promise<string> {
   const emptyMs = await medianMs(oneCallRun({ name: 'run_code', args: { program: 'return 1;' } }, [runCode]));
   const loop = `let s = 0; for (let i = 0; i < ${INNER}; i++) s += await tools.noop({ i }); return s;`;
   const loopMs = await medianMs(oneCallRun({ name: 'run_code', args: { program: loop } }, [runCode]), 9, 3);
+  // On the file store every event is a durable append: an inner call stores two.
+  const dir = mkdtempSync(join(tmpdir(), 'replan-bench-code-'));
+  let filePlainMs: number;
+  let fileEmptyMs: number;
+  let fileLoopMs: number;
+  try {
+    const files = new FileSessionStore({ dir });
+    filePlainMs = await medianMs(oneCallRun({ name: 'noop', args: { i: 1 } }, [noop], files), 9, 3);
+    fileEmptyMs = await medianMs(oneCallRun({ name: 'run_code', args: { program: 'return 1;' } }, [runCode], files), 9, 3);
+    fileLoopMs = await medianMs(oneCallRun({ name: 'run_code', args: { program: loop } }, [runCode], files), 5, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 
   const steps = table(
     [
@@ -171,11 +196,13 @@ export async function codeStepBench(): Promise<string> {
     ],
   );
   const sandbox = table(
-    ['sandbox (ReAct run, in-memory store, median)', 'wall time', 'per call'],
+    ['sandbox (a ReAct run, median)', 'in-memory store', 'file store'],
     [
-      ['one plain tool call (`noop`)', `${fmt(plainMs, 2)} ms`, ''],
-      ['one code call, `return 1;`', `${fmt(emptyMs, 2)} ms`, `start-up ≈ ${fmt(emptyMs - plainMs, 2)} ms over a plain call`],
-      [`one code call making ${INNER} calls`, `${fmt(loopMs, 2)} ms`, `≈ ${fmt((loopMs - emptyMs) / INNER, 3)} ms per inner call`],
+      ['one plain tool call (`noop`)', `${fmt(plainMs, 2)} ms`, `${fmt(filePlainMs, 2)} ms`],
+      ['one code call, `return 1;`', `${fmt(emptyMs, 2)} ms`, `${fmt(fileEmptyMs, 2)} ms`],
+      ['→ start-up over a plain call', `≈ ${fmt(emptyMs - plainMs, 2)} ms`, `≈ ${fmt(fileEmptyMs - filePlainMs, 2)} ms`],
+      [`one code call making ${INNER} calls`, `${fmt(loopMs, 2)} ms`, `${fmt(fileLoopMs, 2)} ms`],
+      ['→ per inner call', `≈ ${fmt((loopMs - emptyMs) / INNER, 3)} ms`, `≈ ${fmt((fileLoopMs - fileEmptyMs) / INNER, 3)} ms`],
     ],
   );
   return `### Code steps\n\n${steps}\n\n${sandbox}`;
