@@ -46,9 +46,13 @@ describeInBrowser('a code step on the page', (browser) => {
     expect(await page.locator('.detail img').count()).toBe(0);
     if (process.env.STUDIO_SCREENSHOTS) await page.screenshot({ path: `${process.env.STUDIO_SCREENSHOTS}/code-step.png`, fullPage: true });
 
-    // An inner call's own event names the code call it belongs to.
-    await page.locator('.events li.code-inner .event-row').first().click();
+    // Each listed call opens its own event, which names the code call it belongs to.
+    await page.getByRole('button', { name: 'Open call #2, flag_invoice' }).click();
     await page.waitForSelector('.detail .event-body.code-inner');
-    expect(await page.locator('.detail .event-meta').textContent()).toMatch(/call #0 of code call \S+/);
+    expect(await page.locator('.detail .event-meta').textContent()).toMatch(/call #2 of code call \S+/);
+    expect(await page.locator('.detail .block-tool-call .block-head').textContent()).toMatch(/^Tool call · flag_invoice/);
+    // So does an inner row of the timeline.
+    await page.locator('.events li.code-inner .event-row').first().click();
+    await expect.poll(() => page?.locator('.detail .event-meta').textContent()).toMatch(/call #0 of code call \S+/);
   });
 });

@@ -41,8 +41,8 @@ function codeCallElement(block: Extract<BlockView, { type: 'tool_call' }>): HTML
   );
 }
 
-/** The calls a code call's program made, nested under it: `#n name(args) → output`. */
-function innerCallsElement(calls: readonly InnerCallView[], cut: number | undefined): HTMLElement {
+/** The calls a code call's program made, nested under it: `#n name(args) → output`, each opening its own event. */
+function innerCallsElement(calls: readonly InnerCallView[], cut: number | undefined, open?: (index: number) => void): HTMLElement {
   return h(
     'div',
     { class: 'block inner-calls' },
@@ -54,7 +54,17 @@ function innerCallsElement(calls: readonly InnerCallView[], cut: number | undefi
         h(
           'li',
           { class: `inner-call${c.isError ? ' is-error' : ''}`, attrs: { 'data-event-index': String(c.eventIndex) } },
-          h('span', { class: 'inner-call-index' }, `#${c.index}`),
+          open
+            ? h(
+                'button',
+                {
+                  class: 'inner-call-index link',
+                  attrs: { type: 'button', 'aria-label': `Open call #${c.index}, ${c.name}` },
+                  on: { click: () => open(c.eventIndex) },
+                },
+                `#${c.index}`,
+              )
+            : h('span', { class: 'inner-call-index' }, `#${c.index}`),
           ' ',
           h('strong', null, c.name),
           h('code', null, c.args),
@@ -83,8 +93,11 @@ function compactionElement(c: CompactionView): HTMLElement {
   );
 }
 
-/** One event's message (text, reasoning, tool calls and results, images and files), error and tokens; `load` fetches blobs. */
-export function eventBody(view: EventView, load: BlobLoader): HTMLElement {
+/**
+ * One event's message (text, reasoning, tool calls and results, images and files), error and
+ * tokens; `load` fetches blobs; `open` shows another event (a code call's inner calls link to theirs).
+ */
+export function eventBody(view: EventView, load: BlobLoader, open?: (index: number) => void): HTMLElement {
   const inner = view.codeCall;
   return h(
     'article',
@@ -98,7 +111,7 @@ export function eventBody(view: EventView, load: BlobLoader): HTMLElement {
       inner ? ` · call #${inner.index} of code call ${inner.id}` : '',
     ),
     ...view.blocks.map((b) => blockElement(b, load)),
-    view.innerCalls ? innerCallsElement(view.innerCalls, view.innerCallsCut) : null,
+    view.innerCalls ? innerCallsElement(view.innerCalls, view.innerCallsCut, open) : null,
     view.compaction ? compactionElement(view.compaction) : null,
     view.error
       ? h('div', { class: 'block block-error', attrs: { role: 'note' } }, h('strong', null, view.error.name), `: ${view.error.message}`)

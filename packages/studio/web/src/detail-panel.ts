@@ -65,7 +65,9 @@ export class DetailPanel {
         ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Result'), h('pre', null, step.result))
         : null,
       // A code call lists its inner calls under its program: their own events are not repeated.
-      ...step.events.filter((e) => !(e.codeCall && shownCodeCalls.has(e.codeCall.id))).map((e) => eventBody(e, this.loadBlob)),
+      ...step.events
+        .filter((e) => !(e.codeCall && shownCodeCalls.has(e.codeCall.id)))
+        .map((e) => eventBody(e, this.loadBlob, (i) => this.ctx.showEvent(i))),
     );
   }
 
@@ -104,7 +106,7 @@ export class DetailPanel {
         button('State at this event', () => void showState()),
         this.ctx.canAct ? button('Fork from here', () => void fork(), { label: `Fork a new session from event ${index}` }) : null,
       ),
-      eventBody(detail.view, this.loadBlob),
+      eventBody(detail.view, this.loadBlob, (i) => this.ctx.showEvent(i)),
       stateBox,
       h('details', { class: 'raw' }, h('summary', null, 'Stored JSON'), h('pre', null, detail.json)),
     );
