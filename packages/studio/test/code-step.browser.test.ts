@@ -31,6 +31,8 @@ describeInBrowser('a code step on the page', (browser) => {
     await page.locator('.steps li[data-step] .step-button').first().click();
     await page.waitForSelector('.detail .block-code-call');
     expect(await page.locator('.detail .block-code-call pre.program').textContent()).toBe(CODE_PROGRAM);
+    // The code call and the four calls its program made.
+    expect(await page.locator('.detail p.muted').first().textContent()).toMatch(/ · 5 tool calls$/);
     const calls = page.locator('.detail .inner-call-list > li');
     expect(await calls.count()).toBe(4);
     expect(await calls.allTextContents()).toEqual([

@@ -74,3 +74,10 @@ export function storedToolCalls(events: readonly AgentEvent[]): number {
 
 /** The studio's step key (graph id, or `n<number>` for a linear step) of a breakdown's step key. */
 export const studioStepKey = (breakdownKey: string): string => (/^\d+$/.test(breakdownKey) ? `n${breakdownKey}` : breakdownKey);
+
+/** The tools a step ran (`toolCalls` of its breakdown bucket), by the studio's step key. */
+export function stepToolCalls(breakdown: UsageBreakdown, studioKey: string): number {
+  // A graph step's id is its key in both; a linear step is `n<number>` here and `<number>` there.
+  const bucket = breakdown.byLabel[studioKey] ?? breakdown.byLabel[studioKey.replace(/^n(\d+)$/, '$1')];
+  return bucket?.toolCalls ?? 0;
+}

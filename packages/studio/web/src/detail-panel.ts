@@ -60,7 +60,11 @@ export class DetailPanel {
       this.element,
       h('h2', { attrs: { id: 'detail-title' } }, `Step ${step.key}`),
       h('p', { class: 'step-title' }, h('span', { class: `badge status-${step.status}` }, step.status), ' ', step.label),
-      h('p', { class: 'muted' }, `${count(step.events.length, 'event')} · ${tokens(step.tokens)} · ${duration(step.latencyMs)}`),
+      h(
+        'p',
+        { class: 'muted' },
+        `${count(step.events.length, 'event')} · ${tokens(step.tokens)} · ${duration(step.latencyMs)}${step.toolCalls ? ` · ${count(step.toolCalls, 'tool call')}` : ''}`,
+      ),
       step.result !== undefined
         ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Result'), h('pre', null, step.result))
         : null,

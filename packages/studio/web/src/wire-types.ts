@@ -299,6 +299,8 @@ export interface StepDetail {
   readonly tokens: TokenCount;
   /** From the step's first event to its last. */
   readonly latencyMs: number;
+  /** Tools the step ran (stored results), a code step's inner calls included. */
+  readonly toolCalls: number;
   /** The step's result text, when it finished. */
   readonly result?: string;
 }
