@@ -1,6 +1,8 @@
 import { ConfigurationError, LoopAgent, type Agent, type ChatModel, type Guardrails, type Tool, type Middleware } from '@replan/core';
 import type { z } from 'zod';
+import type { CodeToolOptions } from '@replan/code';
 import { createExecutor } from './base/executor.js';
+import { stepTools } from './base/code-step.js';
 import { createPlanner, type StructuredOutput } from './planner.js';
 import { createReplanner } from './replanner.js';
 import type { ContextPolicy } from './base/context-policy.js';
@@ -106,6 +108,11 @@ export interface PlanExecuteAgentOptions<S extends z.ZodType | undefined = undef
   readonly replanner?: Agent;
   /** The executor's tools (listed in the planner's prompt too); for the parts this agent builds. */
   readonly tools?: readonly Tool[];
+  /**
+   * Code steps (docs/code-steps.md): the executor also gets a code tool whose JavaScript programs
+   * call `code.tools` (see `ExecutorOptions.code`); the planner's prompt lists it with `tools`.
+   */
+  readonly code?: CodeToolOptions;
   /** The plan's zod schema (see `createPlanner`); the agent's plan type is inferred from it. */
   readonly planSchema?: S;
   /** Most model calls of one step (the executor's `maxIterations`, default 10). */
@@ -271,6 +278,8 @@ function givenParts(o: PlanExecuteAgentOptions<z.ZodType | undefined>): Record<R
     const list = Array.isArray(o.middleware) ? o.middleware : (o.middleware as RoleMiddlewareMap | undefined)?.[role];
     return list?.length ? { middleware: list } : {};
   };
+  // Built once: the planner lists the step's tools, code tool included, and the executor runs them.
+  const tools = stepTools(o.tools, o.code);
   return {
     planner:
       o.planner ??
@@ -278,14 +287,14 @@ function givenParts(o: PlanExecuteAgentOptions<z.ZodType | undefined>): Record<R
         model: models.planner as ChatModel,
         ...planSchema,
         ...middleware('planner'),
-        ...(o.tools ? { tools: o.tools } : {}),
+        ...(tools ? { tools } : {}),
         ...(o.structuredOutput ? { structuredOutput: o.structuredOutput } : {}),
       }),
     executor:
       o.executor ??
       createExecutor({
         model: models.executor as ChatModel,
-        ...(o.tools ? { tools: o.tools } : {}),
+        ...(tools ? { tools } : {}),
         ...(o.stepMaxIterations !== undefined ? { maxIterations: o.stepMaxIterations } : {}),
         ...contextPolicy,
         ...middleware('executor'),
