@@ -1,6 +1,6 @@
 /**
  * Code steps (`@replan/code`): (1) one plan step that checks 50 records, one tool call per model
- * turn, against the same step as one program (`createPlanExecuteAgent({ code })`): model calls,
+ * turn, against the same step as one program (`codeTool` among the executor's tools): model calls,
  * input tokens and wall time of the run. Scripted models answer at once, so the wall time is the
  * library's and the sandbox's own; input tokens are the runner's estimate from each request's size
  * (about 4 characters a token: `requestSize()` of the model-call-start lifecycle, what budgets use).
@@ -105,7 +105,7 @@ async function stepRun(asProgram: boolean, latencyMs = 0): Promise<RunFigures> {
   const agent = createPlanExecuteAgent({
     model: models.model,
     stepMaxIterations: 60,
-    ...(asProgram ? { code: { tools: [checkRecord] } } : { tools: [checkRecord] }),
+    ...(asProgram ? { tools: [codeTool({ tools: [checkRecord] })] } : { tools: [checkRecord] }),
   });
   const result = await new Runner({ agent, appName: 'bench-code', observers: [sizes] }).run({ userId: 'u', input: STEP }).result();
   if (result.status !== 'completed')
@@ -178,7 +178,7 @@ export async function codeStepBench(): Promise<string> {
         `${fmt(slowPerTurnMs, 0)} ms`,
       ],
       [
-        'one program (`code`)',
+        'one program (`codeTool`)',
         program.modelCalls,
         program.inputTokens.toLocaleString('en'),
         program.largestRequest.toLocaleString('en'),

@@ -1,6 +1,6 @@
 /**
  * The code-step example's world: 12 invoices, the tools a program calls, and a plan–execute agent
- * whose one step checks them all with one program (`code`, `@replan/code`). The scripted models
+ * whose one step checks them all with one program (`codeTool` of `@replan/code`). The scripted models
  * play the model; the step's text and the answer are made from what the tools returned.
  * Shared by `main.ts` and the studio's screenshot of a code step.
  */
@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { Runner, type SessionStore, tool, type ToolResultBlock } from '@replan/core';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
+import { codeTool } from '@replan/code';
 
 export const INVOICES: Readonly<Record<string, { supplier: string; total: number }>> = Object.fromEntries(
   Array.from({ length: 12 }, (_, i) => [`INV-${i + 1}`, { supplier: `Supplier ${(i % 4) + 1}`, total: ((i + 1) * 367) % 1000 }]),
@@ -84,6 +85,6 @@ export function invoiceRunner(store: SessionStore): Runner {
     steps: { [STEP]: { toolCalls: [{ name: 'run_code', args: { program: PROGRAM } }], text: stepText } },
     answer: (results) => results[STEP] ?? 'Nothing was checked.',
   });
-  const agent = createPlanExecuteAgent({ model: models.model, code: { tools: [fetchInvoice, flagInvoice, notifyFinance] } });
+  const agent = createPlanExecuteAgent({ model: models.model, tools: [codeTool({ tools: [fetchInvoice, flagInvoice, notifyFinance] })] });
   return new Runner({ agent, appName: 'invoices', sessionStore: store });
 }

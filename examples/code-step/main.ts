@@ -1,5 +1,5 @@
 /**
- * A code step: one plan step checks 12 invoices with one JavaScript program (`code: { tools }` on
+ * A code step: one plan step checks 12 invoices with one JavaScript program (`codeTool` among the tools of
  * the plan–execute agent, `@replan/code`) instead of one tool call per model turn. The program's
  * last call needs a person's approval: the run stops inside the program, and a new Runner (as
  * another process would) approves it; the program re-runs from the start, every call before the

@@ -5,6 +5,7 @@ import { createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { describe, expect, it } from 'vitest';
 import { defineEvalSet, runEval, sessionToEvalCase } from '@replan/eval';
+import { codeTool } from '@replan/code';
 
 const TOTALS: Record<string, number> = { 'INV-1': 120, 'INV-2': 940, 'INV-3': 75 };
 const PROGRAM = [
@@ -59,7 +60,7 @@ async function recordedCodeStep(): Promise<Session> {
     answer: (results) => results[STEP] ?? 'nothing ran',
   });
   const store = new InMemorySessionStore();
-  const agent = createPlanExecuteAgent({ model: models.model, code: { tools } });
+  const agent = createPlanExecuteAgent({ model: models.model, tools: [codeTool({ tools })] });
   const result = await new Runner({ agent, appName: 'inv', sessionStore: store })
     .run({ userId: 'ana', sessionId: 'prod', input: 'Flag the large invoices.' })
     .result();
@@ -94,7 +95,10 @@ describe('code steps in replay and evals: inner calls are ordinary tool calls', 
     const report = await runEval({
       set: defineEvalSet({ name: 'regressions', cases: [evalCase] }),
       makeRunner: () => {
-        const agent = createPlanExecuteAgent({ model: ReplayModel.fromSession(session), code: { tools: replayTools(session, tools) } });
+        const agent = createPlanExecuteAgent({
+          model: ReplayModel.fromSession(session),
+          tools: [codeTool({ tools: replayTools(session, tools) })],
+        });
         return new Runner({ agent, appName: 'inv' });
       },
     });
@@ -131,7 +135,10 @@ describe('code steps in replay and evals: inner calls are ordinary tool calls', 
       }),
       makeRunner: () =>
         new Runner({
-          agent: createPlanExecuteAgent({ model: ReplayModel.fromSession(session), code: { tools: replayTools(session, tools) } }),
+          agent: createPlanExecuteAgent({
+            model: ReplayModel.fromSession(session),
+            tools: [codeTool({ tools: replayTools(session, tools) })],
+          }),
           appName: 'inv',
         }),
     });

@@ -5,6 +5,7 @@ import { Runner, tool, type RunObserver } from '@replan/core';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { openTelemetry } from '@replan/otel';
+import { codeTool } from '@replan/code';
 
 /** The lifecycle a runner reports for a code call whose program makes two calls (ids `<codeCallId>#<n>`). */
 function traceCodeCall(observer: RunObserver, innerIds: readonly string[]) {
@@ -80,7 +81,7 @@ describe('openTelemetry(): a real code step', () => {
       steps: { 'look up a, b and c': { toolCalls: [{ name: 'run_code', args: { program } }], text: 'found all three' } },
       answer: 'found all three',
     });
-    const agent = createPlanExecuteAgent({ model: models.model, code: { tools: [lookup] } });
+    const agent = createPlanExecuteAgent({ model: models.model, tools: [codeTool({ tools: [lookup] })] });
     const runner = new Runner({ agent, appName: 'otel-code', observers: [openTelemetry({ tracerProvider })] });
     const result = await runner.run({ userId: 'u', input: 'look them up' }).result();
     expect(result.status, result.error?.message).toBe('completed');

@@ -1,8 +1,6 @@
 import { ConfigurationError, LoopAgent, type Agent, type ChatModel, type Guardrails, type Tool, type Middleware } from '@replan/core';
 import type { z } from 'zod';
-import type { CodeToolOptions } from '@replan/code';
 import { createExecutor } from './base/executor.js';
-import { stepTools } from './base/code-step.js';
 import { createPlanner, type StructuredOutput } from './planner.js';
 import { createReplanner } from './replanner.js';
 import type { ContextPolicy } from './base/context-policy.js';
@@ -108,11 +106,6 @@ export interface PlanExecuteAgentOptions<S extends z.ZodType | undefined = undef
   readonly replanner?: Agent;
   /** The executor's tools (listed in the planner's prompt too); for the parts this agent builds. */
   readonly tools?: readonly Tool[];
-  /**
-   * Code steps (docs/code-steps.md): the executor also gets a code tool whose JavaScript programs
-   * call `code.tools` (see `ExecutorOptions.code`); the planner's prompt lists it with `tools`.
-   */
-  readonly code?: CodeToolOptions;
   /** The plan's zod schema (see `createPlanner`); the agent's plan type is inferred from it. */
   readonly planSchema?: S;
   /** Most model calls of one step (the executor's `maxIterations`, default 10). */
@@ -278,8 +271,7 @@ function givenParts(o: PlanExecuteAgentOptions<z.ZodType | undefined>): Record<R
     const list = Array.isArray(o.middleware) ? o.middleware : (o.middleware as RoleMiddlewareMap | undefined)?.[role];
     return list?.length ? { middleware: list } : {};
   };
-  // Built once: the planner lists the step's tools, code tool included, and the executor runs them.
-  const tools = stepTools(o.tools, o.code);
+  const { tools } = o;
   return {
     planner:
       o.planner ??

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ConfigurationError, InMemorySessionStore, messageText, Runner, tool, type ToolResultBlock } from '@replan/core';
 import { createExecutor, createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
+import { codeTool } from '@replan/code';
 
 /** Invoices 1..n; the ones whose total is over 500 are flagged. The tools count what they did. */
 function invoiceTools(n: number) {
@@ -51,8 +52,8 @@ const reportOf = (results: readonly ToolResultBlock[]) => {
   return `Flagged ${(out.output as { result: { flagged: string[] } }).result.flagged.join(', ')}`;
 };
 
-describe('code steps in plan–execute: the executor offers a code tool', () => {
-  it('createExecutor({ code }): a plan step runs one script over 12 invoices; every inner call is stored under the code call', async () => {
+describe('code steps in plan–execute: a code tool among the executor tools', () => {
+  it('createExecutor({ tools: [codeTool(…)] }): a plan step runs one script over 12 invoices; every inner call is stored under the code call', async () => {
     const { done, tools, ids, expected } = invoiceTools(12);
     const models = scriptPlanExecute({
       plan: { steps: [STEP] },
@@ -62,7 +63,7 @@ describe('code steps in plan–execute: the executor offers a code tool', () => 
     const agent = createPlanExecuteAgent({
       plannerModel: models.plannerModel,
       replannerModel: models.replannerModel,
-      executor: createExecutor({ model: models.executorModel, code: { tools } }),
+      executor: createExecutor({ model: models.executorModel, tools: [codeTool({ tools })] }),
     });
     const store = new InMemorySessionStore();
     const runner = new Runner({ agent, appName: 'inv', sessionStore: store });
@@ -92,7 +93,7 @@ describe('code steps in plan–execute: the executor offers a code tool', () => 
     expect(JSON.stringify(second?.messages)).not.toContain(`${codeCallId}#0`);
   });
 
-  it("createPlanExecuteAgent({ code }): the executor gets the code tool and the planner's prompt lists it beside `tools`", async () => {
+  it("createPlanExecuteAgent({ tools: [summarize, codeTool(…)] }): the executor gets the code tool and the planner's prompt lists it", async () => {
     const { done, tools, ids, expected } = invoiceTools(5);
     const models = scriptPlanExecute({
       plan: { steps: [STEP] },
@@ -105,7 +106,7 @@ describe('code steps in plan–execute: the executor offers a code tool', () => 
       parameters: z.object({ text: z.string() }),
       execute: ({ text }) => text,
     });
-    const agent = createPlanExecuteAgent({ model: models.model, tools: [summarize], code: { tools, limits: { toolCalls: 20 } } });
+    const agent = createPlanExecuteAgent({ model: models.model, tools: [summarize, codeTool({ tools, limits: { toolCalls: 20 } })] });
     const result = await new Runner({ agent, appName: 'inv' }).run({ userId: 'u', input: 'Flag the large invoices.' }).result();
     expect(result.status, result.error?.message).toBe('completed');
     expect(result.output).toBe(`Flagged ${expected.join(', ')}`);
@@ -125,7 +126,7 @@ describe('code steps in plan–execute: the executor offers a code tool', () => 
       steps: { [STEP]: { toolCalls: [{ name: 'run_code', args: { program: program(ids) } }], text: reportOf } },
       answer: (results) => results[STEP] ?? 'nothing ran',
     });
-    const agent = createPlanExecuteAgent({ model: models.model, code: { tools, limits: { toolCalls: 3 } } });
+    const agent = createPlanExecuteAgent({ model: models.model, tools: [codeTool({ tools, limits: { toolCalls: 3 } })] });
     const result = await new Runner({ agent, appName: 'inv' }).run({ userId: 'u', input: 'Flag the large invoices.' }).result();
     expect(result.status, result.error?.message).toBe('completed');
     expect(result.output).toMatch(/^the program failed: .*limits\.toolCalls = 3/);
@@ -136,10 +137,10 @@ describe('code steps in plan–execute: the executor offers a code tool', () => 
     const { tools } = invoiceTools(1);
     const runCode = tool({ name: 'run_code', description: 'mine', parameters: z.object({}), execute: () => 'x' });
     const models = scriptPlanExecute({ plan: { steps: [] }, steps: {}, answer: 'x' });
-    expect(() => createExecutor({ model: models.executorModel, tools: [runCode], code: { tools } })).toThrow(ConfigurationError);
-    expect(() => createExecutor({ model: models.executorModel, tools: [runCode], code: { tools } })).toThrow(/run_code/);
+    expect(() => createExecutor({ model: models.executorModel, tools: [runCode, codeTool({ tools })] })).toThrow(ConfigurationError);
+    expect(() => createExecutor({ model: models.executorModel, tools: [runCode, codeTool({ tools })] })).toThrow(/run_code/);
     // With a name of its own it is fine.
-    expect(() => createExecutor({ model: models.executorModel, tools: [runCode], code: { tools, name: 'run_script' } })).not.toThrow();
+    expect(() => createExecutor({ model: models.executorModel, tools: [runCode, codeTool({ tools, name: 'run_script' })] })).not.toThrow();
   });
 });
 
@@ -151,7 +152,7 @@ describe('code steps and the run budget', () => {
       steps: { [STEP]: { toolCalls: [{ name: 'run_code', args: { program: program(ids) } }], text: reportOf } },
       answer: (results) => results[STEP] ?? 'nothing ran',
     });
-    const agent = createPlanExecuteAgent({ model: models.model, code: { tools } });
+    const agent = createPlanExecuteAgent({ model: models.model, tools: [codeTool({ tools })] });
     const result = await new Runner({ agent, appName: 'inv' }).run({ userId: 'u', input: 'Flag.', limits: { maxModelCalls: 4 } }).result();
     expect(result.status, result.error?.message).toBe('completed');
     expect(result.modelCalls).toBe(4); // planner, the program, the step's text, the answer
@@ -181,7 +182,7 @@ describe('code steps and the run budget', () => {
     });
     const store = new InMemorySessionStore();
     const runner = new Runner({
-      agent: createPlanExecuteAgent({ model: models.model, code: { tools: slow } }),
+      agent: createPlanExecuteAgent({ model: models.model, tools: [codeTool({ tools: slow })] }),
       appName: 'inv',
       sessionStore: store,
     });

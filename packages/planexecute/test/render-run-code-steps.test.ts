@@ -4,6 +4,7 @@ import { InMemorySessionStore, Runner, tool } from '@replan/core';
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { renderRun } from '@replan/planexecute/terminal';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
+import { codeTool } from '@replan/code';
 
 function capture() {
   const parts: string[] = [];
@@ -35,7 +36,7 @@ describe('renderRun shows a code step: the program, and its inner calls nested u
       steps: { 'check the invoices': { toolCalls: [{ name: 'run_code', args: { program: PROGRAM } }], text: 'B is over 500' } },
       answer: 'B is over 500',
     });
-    const agent = createPlanExecuteAgent({ model: models.model, code: { tools: [fetchInvoice] } });
+    const agent = createPlanExecuteAgent({ model: models.model, tools: [codeTool({ tools: [fetchInvoice] })] });
     const { out, lines } = capture();
     const result = await renderRun(new Runner({ agent, appName: 'x' }).run({ userId: 'u', input: 'check' }), { out });
     expect(result.status, result.error?.message).toBe('completed');
@@ -96,7 +97,7 @@ describe('renderRun: code steps in graph mode', () => {
       },
       answer: 'both done',
     });
-    const agent = createPlanExecuteAgent({ model: models.model, mode: 'graph', code: { tools: [lookup] } });
+    const agent = createPlanExecuteAgent({ model: models.model, mode: 'graph', tools: [codeTool({ tools: [lookup] })] });
     const { out, lines } = capture();
     const result = await renderRun(new Runner({ agent, appName: 'x' }).run({ userId: 'u', input: 'look up' }), { out });
     expect(result.status, result.error?.message).toBe('completed');
@@ -129,7 +130,7 @@ describe('renderRun: an approval inside a program', () => {
       answer: 'sent',
     });
     const runner = new Runner({
-      agent: createPlanExecuteAgent({ model: models.model, code: { tools: [send] } }),
+      agent: createPlanExecuteAgent({ model: models.model, tools: [codeTool({ tools: [send] })] }),
       appName: 'x',
       sessionStore: new InMemorySessionStore(),
     });

@@ -1,5 +1,4 @@
 import type { ChatModel, Message, Middleware, ModelSettings, SchemaInput, Tool } from '@replan/core';
-import type { CodeToolOptions } from '@replan/code';
 import type { ContextPolicy } from './context-policy.js';
 import type { GraphStepInput } from '../graph/graph-prompts.js';
 import type { ExecutorInput } from './session-keys.js';
@@ -8,14 +7,6 @@ import type { ExecutorInput } from './session-keys.js';
 export interface ExecutorOptions {
   readonly model: ChatModel;
   readonly tools?: readonly Tool[];
-  /**
-   * Code steps (docs/code-steps.md): the step also gets a code tool (`codeTool` of `@replan/code`,
-   * named `run_code` unless `code.name` says otherwise) whose JavaScript programs call
-   * `code.tools` — e.g. "for each of the 50 invoices, fetch, check, flag" as one tool call instead
-   * of 50 model turns. Each call a program makes is stored as a tool call of its own, so a resumed
-   * step never repeats a finished one. `code.tools` may include tools of `tools` or not.
-   */
-  readonly code?: CodeToolOptions;
   /** Replaces the system text of `ExecutorPrompt`. */
   readonly instruction?: string;
   /** Replaces the whole default input (system message included), built from the step's context. */

@@ -11,7 +11,6 @@ import { readExecutionState, SessionKeys, type ExecutedStep, type ExecutorInput,
 import type { ExecutorOptions } from './executor-options.js';
 import type { PartBinding } from './part-scope.js';
 import { isReserveStop, mustAnswer } from '../budget/budget-answer.js';
-import { stepTools } from './code-step.js';
 
 /**
  * The executor: a `ReActAgent` that runs the first step of `Plan`, its input built from
@@ -112,11 +111,10 @@ export function stepReActAgent(
   name: string,
   inputMessages: (ctx: InvocationContext) => readonly Message[] | Promise<readonly Message[]>,
 ): ReActAgent {
-  const tools = stepTools(options.tools, options.code);
   return new ReActAgent({
     name,
     model: options.model,
-    ...(tools ? { tools } : {}),
+    ...(options.tools ? { tools: options.tools } : {}),
     ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
     ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
     ...(options.toolConcurrency !== undefined ? { toolConcurrency: options.toolConcurrency } : {}),

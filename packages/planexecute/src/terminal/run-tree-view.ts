@@ -188,7 +188,8 @@ export class RunTreeView {
         this.line(innerCallLine(inner.index, result, indent, s));
         continue;
       }
-      if (typeof grantedBy === 'string') this.line(`${indent}${s.green('├─ granted')} ${result.name} ${s.dim(`by plan review ${grantedBy}`)}`);
+      if (typeof grantedBy === 'string')
+        this.line(`${indent}${s.green('├─ granted')} ${result.name} ${s.dim(`by plan review ${grantedBy}`)}`);
       const mark = result.isError ? s.red('├─ error') : s.dim('├─ returned');
       this.line(`${indent}${mark} ${clip(stringifyToolOutput(result.output))}`);
     }

@@ -3,6 +3,7 @@ import { Runner, type SessionStore, type ToolResultBlock, tool } from '@replan/c
 import { createPlanExecuteAgent } from '@replan/planexecute';
 import { scriptPlanExecute } from '@replan/planexecute/testing';
 import { HOSTILE } from './scenarios.js';
+import { codeTool } from '@replan/code';
 
 export const CODE_STEP = 'Check the three invoices and flag the ones over 500';
 
@@ -50,6 +51,6 @@ export function codeStepScenario(store: SessionStore, appName = 'invoices'): Run
     steps: { [CODE_STEP]: { toolCalls: [{ name: 'run_code', args: { program: CODE_PROGRAM } }], text: flagged } },
     answer: (results) => results[CODE_STEP] ?? 'nothing ran',
   });
-  const agent = createPlanExecuteAgent({ model: models.model, code: { tools: [fetchInvoice, flagInvoice] } });
+  const agent = createPlanExecuteAgent({ model: models.model, tools: [codeTool({ tools: [fetchInvoice, flagInvoice] })] });
   return new Runner({ agent, appName, sessionStore: store });
 }
