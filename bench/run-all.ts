@@ -13,6 +13,7 @@ import { promptCacheBench } from './prompt-cache.js';
 import { budgetAnswer } from './budget-answer.js';
 import { planReuseBench } from './plan-reuse.js';
 import { memorySearch } from './memory-search.js';
+import { codeStepBench } from './code-step.js';
 
 const benches: [string, () => Promise<string>][] = [
   ['react-overhead', reactOverhead],
@@ -30,6 +31,7 @@ const benches: [string, () => Promise<string>][] = [
   ['budget-answer', budgetAnswer],
   ['plan-reuse', planReuseBench],
   ['memory-search', memorySearch],
+  ['code-step', codeStepBench],
 ];
 const only = process.argv[2];
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);

@@ -128,6 +128,7 @@ describe('public surface of @replan/core', () => {
       'runAgent',
       'splitPlanReActTags',
       'streamModelCall',
+      'toolCallRun',
       'toolInterruptId',
       'toolParametersSchema',
       'toolResultContent',

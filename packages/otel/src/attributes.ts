@@ -45,6 +45,8 @@ export const Attr = {
   compactionInputTokens: 'replan.compaction.summarizer.input_tokens',
   compactionOutputTokens: 'replan.compaction.summarizer.output_tokens',
   compactionSummary: 'replan.compaction.summary',
+  /** On an inner call of a code step (`@replan/code`): the call's number in its program (its span's parent is the code call's). */
+  codeCallIndex: 'replan.code_call.index',
 } as const;
 
 /** The value of `gen_ai.provider.name` when the model does not name its provider. */

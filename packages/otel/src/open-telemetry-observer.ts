@@ -226,10 +226,13 @@ class OpenTelemetryObserver implements RunObserver {
     if (!run) return;
     // As for model calls: sampling attributes at the start, the rest when the span ends.
     const attributes: Attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': info.toolName };
+    // A code call's inner calls (`@replan/code`, ids `<codeCallId>#<n>`) hang under the code call's span.
+    const outer = innerCallParent(info.toolCallId, run.tools);
+    if (outer) attributes[Attr.codeCallIndex] = outer.index;
     const span = this.tracer.startSpan(
       `execute_tool ${info.toolName}`,
       { kind: SpanKind.INTERNAL, startTime: info.time, attributes },
-      run.agents.get(info.agentRunId)?.context ?? run.rootContext,
+      outer ? trace.setSpan(ROOT_CONTEXT, outer.span) : (run.agents.get(info.agentRunId)?.context ?? run.rootContext),
     );
     run.tools.set(info.toolCallId, span);
   }
@@ -297,6 +300,18 @@ class OpenTelemetryObserver implements RunObserver {
   }
 }
 
+/**
+ * The open span of the code call an inner call belongs to: inner calls of a code step have ids
+ * `<codeCallId>#<n>` (n the call's number) and run while their code call's span is open.
+ */
+function innerCallParent(toolCallId: string, open: ReadonlyMap<string, Span>): { span: Span; index: number } | undefined {
+  const at = toolCallId.lastIndexOf('#');
+  if (at <= 0) return undefined;
+  const index = Number(toolCallId.slice(at + 1));
+  const span = open.get(toolCallId.slice(0, at));
+  return span && /^\d{1,9}$/.test(toolCallId.slice(at + 1)) ? { span, index } : undefined;
+}
+
 /** Marks a span failed: status ERROR with the message, and `error.type`. */
 function fail(span: Span, error: Error | undefined, fallbackType = '_OTHER', message?: string): void {
   const text = message ?? error?.message;
@@ -308,7 +323,8 @@ function fail(span: Span, error: Error | undefined, fallbackType = '_OTHER', mes
  * A run observer that records every run as OpenTelemetry spans following the GenAI semantic
  * conventions: `invoke_agent {agent}` per agent run (nested as agents nest; graph steps are
  * overlapping siblings with `replan.step.id`), `plan {agent}` for planner and replanner turns,
- * `chat {model}` per model call (the only spans with gen_ai token usage), `execute_tool {tool}`, and
+ * `chat {model}` per model call (the only spans with gen_ai token usage), `execute_tool {tool}` (a
+ * code step's inner calls nested under its code call's, with `replan.code_call.index`), and
  * `compact {agent}` per compaction of an agent's context (its summarizer's `chat` span inside; the
  * tokens before and after and the summarizer's usage as `replan.compaction.*`; the summary only
  * with content capture).

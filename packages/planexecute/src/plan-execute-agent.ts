@@ -271,6 +271,7 @@ function givenParts(o: PlanExecuteAgentOptions<z.ZodType | undefined>): Record<R
     const list = Array.isArray(o.middleware) ? o.middleware : (o.middleware as RoleMiddlewareMap | undefined)?.[role];
     return list?.length ? { middleware: list } : {};
   };
+  const { tools } = o;
   return {
     planner:
       o.planner ??
@@ -278,14 +279,14 @@ function givenParts(o: PlanExecuteAgentOptions<z.ZodType | undefined>): Record<R
         model: models.planner as ChatModel,
         ...planSchema,
         ...middleware('planner'),
-        ...(o.tools ? { tools: o.tools } : {}),
+        ...(tools ? { tools } : {}),
         ...(o.structuredOutput ? { structuredOutput: o.structuredOutput } : {}),
       }),
     executor:
       o.executor ??
       createExecutor({
         model: models.executor as ChatModel,
-        ...(o.tools ? { tools: o.tools } : {}),
+        ...(tools ? { tools } : {}),
         ...(o.stepMaxIterations !== undefined ? { maxIterations: o.stepMaxIterations } : {}),
         ...contextPolicy,
         ...middleware('executor'),

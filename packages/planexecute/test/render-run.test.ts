@@ -69,10 +69,10 @@ describe('renderRun (plain lines when not a TTY)', () => {
       '└─ Answer 3',
       '',
       'Per step (synthetic: scripted model)',
-      '  Step 1  2 calls · 20 in / 10 out · $20.0000 · model time T',
+      '  Step 1  2 calls · 20 in / 10 out · $20.0000 · model time T · 1 tool call',
       '  Step 2  1 call · 10 in / 5 out · $10.0000 · model time T',
       '  Step 3  1 call · 10 in / 5 out · $10.0000 · model time T',
-      'status completed · 8 model calls · tokens 80 in / 40 out (synthetic: scripted model) · cost $40.0000',
+      'status completed · 8 model calls · 1 tool call · tokens 80 in / 40 out (synthetic: scripted model) · cost $40.0000',
       '',
     ]);
   });

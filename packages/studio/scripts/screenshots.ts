@@ -16,6 +16,7 @@ import { seedDemo } from '../../../examples/demo/seed-demo.js';
 import { serveStudio } from '../src/index.js';
 import { launchChromium } from '../test/support/browser.js';
 import { budgetScreenshots } from './budget-screenshots.js';
+import { codeStepScreenshot } from './code-step-screenshot.js';
 import { compactionScreenshot } from './compaction-screenshot.js';
 import { mediaScreenshots } from './media-screenshots.js';
 import { memoryScreenshot } from './memory-screenshot.js';
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
     await planReviewScreenshots(browser, out);
     await compactionScreenshot(browser, out);
     await memoryScreenshot(browser, out);
+    await codeStepScreenshot(browser, out);
     await mediaScreenshots(browser, out);
     await budgetScreenshots(browser, out);
     console.log(`screenshots written to ${out}`);

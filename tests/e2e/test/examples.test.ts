@@ -33,6 +33,11 @@ const TRUTHS: Record<string, readonly string[]> = {
     'undone  book_hotel Hotel Sintra: cancelled R2',
     'still booked: flight TP1350, hotel Hotel Baixa',
   ],
+  'code-step': [
+    'resumed with approval: completed — Flagged 5 of 12 invoices for review: INV-2, INV-5, INV-7, INV-8, INV-10; finance was told.',
+    'side effects: 12 invoice(s) fetched, each once',
+    'finance told: 1 time(s), about INV-2, INV-5, INV-7, INV-8, INV-10',
+  ],
 };
 
 describe('examples run offline', () => {

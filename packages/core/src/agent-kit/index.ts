@@ -11,6 +11,9 @@
  *   abort); `callModel` builds on it and turns deltas into partial events when the caller streams.
  * - Tool calls: `executeToolCalls` runs a model's tool calls concurrently, stores each result as it
  *   finishes, and handles approvals and interrupts (`approvalInterruptId`, `toolInterruptId`).
+ *   `toolCallRun(toolCtx)` gives a tool its run: the invocation (to run tools of its own with
+ *   `executeToolCalls`) and `record(draft)`, which stores an event of its own and resolves once
+ *   it is durable (`meta.codeCall` marks inner calls, which no model sees).
  * - Context: `buildContextMessages` turns the session's events into the messages a model sees;
  *   `quoteValue`, `quotedBlock` and `quotePreamble` fence data (tool output, other agents' words)
  *   in a prompt so it cannot pose as the prompt's own text (`QUOTE_BEGIN`, `QUOTE_END`, …);
@@ -46,6 +49,8 @@ export { streamModelCall, callModel } from '../invocation/model-call.js';
 export { executeToolCalls, approvalInterruptId, toolInterruptId } from '../agents/tool-execution.js';
 export { toolSpecOf, toolParametersSchema } from '../tools/tool.js';
 export { InterruptSignal } from '../tools/interrupt-signal.js';
+export { toolCallRun } from '../invocation/tool-call-run.js';
+export type { ToolCallRun } from '../invocation/tool-call-run.js';
 export { agentToolParameters } from '../composition/agent-tool.js';
 export { AGENT_TOOL_INPUT_KIND } from '../sessions/child-session-link.js';
 

@@ -225,6 +225,7 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
       const output = await raceAbort(
         Promise.resolve().then(() => {
           throwIfStopped(services.signal, services.checkLease);
+          services.budget.recordToolCall({ path: ctx.path, label: ctx.label?.id });
           return tool.execute(toolArgs, toolCtx);
         }),
         services.signal,

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { Message } from '../messages/message.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
+import { isInnerCallEvent } from '../events/inner-call.js';
 import { blockedAnswerNotes } from './blocked-answers.js';
 import type { ContextOptions } from './context-options.js';
 
@@ -28,9 +29,12 @@ export class EventView {
     this.blocked = blockedAnswerNotes(ctx.events);
   }
 
-  /** The event's message when the agent may see it at all. */
+  /**
+   * The event's message when the agent may see it at all. A tool's inner calls (`meta.codeCall`)
+   * never reach a model: it sees the outer call and its result only.
+   */
   messageOf(event: AgentEvent): Message | undefined {
-    if (event.partial || !event.message || !this.ctx.isVisible(event)) return undefined;
+    if (event.partial || !event.message || !this.ctx.isVisible(event) || isInnerCallEvent(event)) return undefined;
     return this.blocked?.get(event.id) ?? event.message;
   }
 

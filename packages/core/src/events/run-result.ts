@@ -46,9 +46,14 @@ export interface RunResult {
   /** Tokens used by the model calls of this run (not of earlier runs of the session). */
   readonly usage: Usage;
   readonly modelCalls: number;
+  /**
+   * Tools this run started: the calls of its agents' models and the inner calls of code steps
+   * (`@replan/code`); calls a resume answered from the log are not run again and not counted.
+   */
+  readonly toolCalls: number;
   /** What this run's model calls cost, priced by the runner's `prices` (and `limits.prices`); 0 when unpriced. */
   readonly cost: number;
-  /** This run's model calls by agent path and by plan step (tokens, calls, cost, latency). */
+  /** This run's model calls by agent path and by plan step (tokens, calls, cost, latency, tool calls). */
   readonly breakdown: UsageBreakdown;
   /**
    * Usage stored in the whole session: earlier runs and other processes included, and the child

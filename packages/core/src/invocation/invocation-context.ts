@@ -10,6 +10,7 @@ import { type ModelCallMemo, stampModelResponse } from './response-record.js';
 import { newRequestChain } from '../models/request-fingerprint.js';
 import type { CompensationReport } from '../errors/compensation-error.js';
 import { ConfigurationError } from '../errors/replan-error.js';
+import { isInnerCallEvent } from '../events/inner-call.js';
 
 /**
  * The part of the `Agent` contract a context needs: who runs (stamped on events, told to observers)
@@ -68,6 +69,12 @@ export interface InvocationServices {
     ctx: InvocationContext,
     inScope: (event: AgentEvent) => boolean,
   ) => AsyncGenerator<AgentEvent, CompensationReport, undefined>;
+  /**
+   * Stores an event at once, beside the agent's yielded ones (in order with them), and resolves
+   * once it is durable: how a running tool records events of its own (`toolCallRun`). Set by the
+   * runner; absent in contexts built by hand.
+   */
+  readonly appendNow?: (event: AgentEvent) => Promise<void>;
 }
 
 /** What an agent asks with `ctx.interrupt`. */
@@ -224,13 +231,16 @@ export class InvocationContext {
     return this.branch.startsWith(`${b}.`);
   }
 
-  /** This agent's own stored events since its run began (resume reads them to pick up). */
+  /**
+   * This agent's own stored events since its run began (resume reads them to pick up). The inner
+   * calls a tool made (`meta.codeCall`, `@replan/code`) are the tool's, not the agent's turns: left out.
+   */
   ownEvents(): AgentEvent[] {
     const out: AgentEvent[] = [];
     const events = this.services.session.events;
     for (let i = this.scopeStart; i < events.length; i++) {
       const e = events[i] as AgentEvent;
-      if (e.path === this.path && e.branch === this.branch) out.push(e);
+      if (e.path === this.path && e.branch === this.branch && !isInnerCallEvent(e)) out.push(e);
     }
     return out;
   }

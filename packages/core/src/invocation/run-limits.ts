@@ -81,6 +81,8 @@ export interface CallSite {
 /** Counts a run's model calls, tokens and cost against its limits. */
 export class RunBudget {
   modelCalls = 0;
+  /** Tools this run started (a code step's inner calls included), as `RunResult.toolCalls`. */
+  toolCalls = 0;
   usage: Usage = emptyUsage();
   cost = 0;
   readonly prices: PriceTable | undefined;
@@ -269,6 +271,13 @@ export class RunBudget {
     if (!site) return;
     this.byAgent.add(site.path, usage, cost, site.latencyMs);
     if (site.label !== undefined) this.byLabel.add(site.label, usage, cost, site.latencyMs);
+  }
+
+  /** A tool starts (no limit counts them: the breakdown does, by agent path and plan step). */
+  recordToolCall(site: Omit<CallSite, 'latencyMs'>): void {
+    this.toolCalls++;
+    this.byAgent.addToolCall(site.path);
+    if (site.label !== undefined) this.byLabel.addToolCall(site.label);
   }
 
   breakdown(): UsageBreakdown {

@@ -123,6 +123,8 @@ export class InvocationDrive {
         forward: emit,
         ...(fence ? { fence } : {}),
         compensate: compensateScope(agent),
+        // A tool's own events (toolCallRun) go through the same ordered, fenced writer as the agent's.
+        appendNow: async (event) => this.store(event),
       },
       agent,
       agent.name,

@@ -51,6 +51,7 @@ export async function buildRunResult(source: RunResultSource, end: RunEnd): Prom
     interrupts: status === 'interrupted' ? (log?.openInterrupts ?? []) : [],
     usage: budget ? budget.usage : emptyUsage(),
     modelCalls: budget ? budget.modelCalls : 0,
+    toolCalls: budget ? budget.toolCalls : 0,
     cost: budget ? budget.cost : 0,
     breakdown: budget ? budget.breakdown() : { byAgent: {}, byLabel: {} },
     session: await sessionTotalsWithChildren(source.store, source.session, source.prices),

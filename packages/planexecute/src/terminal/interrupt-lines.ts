@@ -8,6 +8,18 @@ const argsOf = (payload: unknown) => {
 };
 
 /**
+ * What waits: the tool's name; for a call a code step's program made (id `<codeCallId>#<n>:approval`,
+ * `@replan/code`), the inner tool's name and its place in the program.
+ */
+function waitingTool(interrupt: Interrupt): string {
+  const inner = /#(\d+):approval$/.exec(interrupt.id);
+  const tool = (interrupt.payload as { tool?: unknown } | null)?.tool;
+  if (inner && typeof tool === 'string' && tool !== interrupt.toolName)
+    return `${tool} (call #${inner[1]} of ${interrupt.toolName ?? 'a program'})`;
+  return interrupt.toolName ?? 'a tool';
+}
+
+/**
  * The lines of a pending interrupt other than a plan review — a tool waiting for approval, or a
  * question a tool asked — with its id and how to answer it, as a pending plan review shows.
  */
@@ -15,7 +27,7 @@ export function pendingInterruptLines(interrupt: Interrupt, indent: string, s: T
   const id = JSON.stringify(interrupt.id);
   if (interrupt.reason === 'approval')
     return [
-      `${indent}${s.yellow('├─ Waiting for approval')} ${interrupt.toolName ?? 'a tool'} ${s.dim(clip(argsOf(interrupt.payload), 120))}`.trimEnd(),
+      `${indent}${s.yellow('├─ Waiting for approval')} ${waitingTool(interrupt)} ${s.dim(clip(argsOf(interrupt.payload), 120))}`.trimEnd(),
       `${indent}│   answer ${s.bold(interrupt.id)}: runner.resume({ userId, sessionId, approvals: { ${id}: true } })`,
       `${indent}│   ${s.dim(`or false, or { approved: false, message: "why" }; a new message needs runner.run({ …, abandon: true })`)}`,
     ];

@@ -14,6 +14,7 @@ import { stepsOf, stepText } from '../base/plan-schema.js';
 import { grantNote, pendingReviewLines, stepLabel } from './plan-review-lines.js';
 import { answeredInterruptLine, pendingInterruptLines } from './interrupt-lines.js';
 import { clip, duration, type TerminalStyle } from './terminal-style.js';
+import { codeCallLines, codeCallOf, innerCallLine, programOf } from './code-call-lines.js';
 
 export interface RunTreeViewOptions {
   /** Where lines go. */
@@ -50,6 +51,8 @@ export class RunTreeView {
   private readonly steps = new Map<string, StepProgress>();
   /** Interrupts other than plan reviews shown as waiting, by id, with the indent they were shown at. */
   private readonly waiting = new Map<string, { readonly interrupt: Interrupt; readonly indent: string }>();
+  /** Each code call's indent (its step's), by call id: its inner calls are drawn below it, parallel graph steps included. */
+  private readonly codeCallIndents = new Map<string, string>();
 
   constructor(private readonly options: RunTreeViewOptions) {}
 
@@ -68,7 +71,16 @@ export class RunTreeView {
     }
     this.interrupts(event);
     const kind = planExecuteEventKind(event);
-    if (!kind) return;
+    if (!kind) {
+      // A code step's inner calls outside a plan step (a code tool of the planner, say): nested all the same.
+      // Stored by the code tool itself (untagged): drawn under its code call's step, found by the call's id.
+      const inner = codeCallOf(event);
+      if (inner && !event.partial) {
+        const indent = this.codeCallIndents.get(inner.id) ?? (this.currentStep === undefined ? '' : '│  ');
+        this.toolLines(event, indent);
+      }
+      return;
+    }
     if (event.partial) {
       if (kind.kind === 'step-progress' && this.options.live) {
         this.stepHeader(kind.stepId ?? String(kind.stepNumber), kind.step, event.timestamp);
@@ -100,17 +112,7 @@ export class RunTreeView {
         const key = kind.stepId ?? String(kind.stepNumber);
         this.stepHeader(key, kind.step, event.timestamp);
         this.count(key, event.usage);
-        const indent = this.indent(kind.stepId);
-        for (const call of toolCallsOf(event.message))
-          this.line(`${indent}${s.yellow('├─ tool')} ${call.name} ${s.dim(JSON.stringify(call.args))}`);
-        // A call a plan approval covered (`review.grants`) ran unasked: say which review granted it.
-        const grantedBy = event.meta?.grantedBy;
-        for (const result of toolResultsOf(event.message)) {
-          if (typeof grantedBy === 'string')
-            this.line(`${indent}${s.green('├─ granted')} ${result.name} ${s.dim(`by plan review ${grantedBy}`)}`);
-          const mark = result.isError ? s.red('├─ error') : s.dim('├─ returned');
-          this.line(`${indent}${mark} ${clip(stringifyToolOutput(result.output))}`);
-        }
+        this.toolLines(event, this.indent(kind.stepId));
         break;
       }
       case 'compensation':
@@ -167,6 +169,32 @@ export class RunTreeView {
     }
   }
 
+  /** A step's tool calls and results; a code call with its program, and its inner calls one level below it. */
+  private toolLines(event: AgentEvent, indent: string): void {
+    const s = this.options.style;
+    const inner = codeCallOf(event);
+    for (const call of toolCallsOf(event.message)) {
+      const program = programOf(call);
+      if (inner) this.line(innerCallLine(inner.index, call, indent, s));
+      else if (program !== undefined) {
+        this.codeCallIndents.set(call.id, indent);
+        for (const line of codeCallLines(call, program, indent, s)) this.line(line);
+      } else this.line(`${indent}${s.yellow('├─ tool')} ${call.name} ${s.dim(JSON.stringify(call.args))}`);
+    }
+    // A call a plan approval covered (`review.grants`) ran unasked: say which review granted it.
+    const grantedBy = event.meta?.grantedBy;
+    for (const result of toolResultsOf(event.message)) {
+      if (inner) {
+        this.line(innerCallLine(inner.index, result, indent, s));
+        continue;
+      }
+      if (typeof grantedBy === 'string')
+        this.line(`${indent}${s.green('├─ granted')} ${result.name} ${s.dim(`by plan review ${grantedBy}`)}`);
+      const mark = result.isError ? s.red('├─ error') : s.dim('├─ returned');
+      this.line(`${indent}${mark} ${clip(stringifyToolOutput(result.output))}`);
+    }
+  }
+
   /** A tool's approval request or question: what waits and how to answer; later, how it was answered. */
   private interrupts(event: AgentEvent): void {
     const s = this.options.style;
@@ -204,7 +232,7 @@ export class RunTreeView {
     }
     const u = result.usage;
     this.line(
-      `${s.bold('status')} ${result.status} · ${result.modelCalls} model calls · tokens ${tokenText(u)}${synthetic}` +
+      `${s.bold('status')} ${result.status} · ${result.modelCalls} model calls${toolCallText(result.toolCalls)} · tokens ${tokenText(u)}${synthetic}` +
         (result.cost ? ` · cost ${this.money(result.cost)}` : ''),
     );
     if (result.status === 'interrupted' && this.waiting.size)
@@ -217,7 +245,7 @@ export class RunTreeView {
   private bucket(b: UsageBucket): string {
     const calls = `${b.modelCalls} call${b.modelCalls === 1 ? '' : 's'}`;
     const cost = b.cost ? ` · ${this.money(b.cost)}` : '';
-    return `${calls} · ${tokenText(b.usage)}${cost} · model time ${duration(b.latencyMs)}`;
+    return `${calls} · ${tokenText(b.usage)}${cost} · model time ${duration(b.latencyMs)}${toolCallText(b.toolCalls)}`;
   }
 
   private money(amount: number): string {
@@ -284,6 +312,9 @@ export class RunTreeView {
     return true;
   }
 }
+
+/** ` · 3 tool calls` (a code step's inner calls included), nothing for none (or a result from before they were counted). */
+const toolCallText = (n: number | undefined): string => (n ? ` · ${n} tool call${n === 1 ? '' : 's'}` : '');
 
 /** `120 in / 30 out`, then the prompt-cache share of the input (`· 80 cached · 20 cache write`), each part only when non-zero. */
 function tokenText(u: Usage): string {

@@ -1,7 +1,7 @@
 import { type AgentEvent, type Run, type RunResult, type RunStatus, type Session, sessionTotals } from '@replan/core';
 import { guardrailBlockText, addUsage, emptyUsage } from '@replan/core/agent-kit';
 import { renderRun } from '@replan/planexecute/terminal';
-import { storedBreakdown } from '../view/step-usage.js';
+import { storedBreakdown, storedToolCalls } from '../view/step-usage.js';
 import type { SessionRow, StepStatus } from '../../web/src/wire-types.js';
 import { eventRow } from '../view/event-views.js';
 import { planRevisions } from '../view/plan-revisions.js';
@@ -31,6 +31,7 @@ export async function renderSession(session: Session, write: (text: string) => v
     interrupts: [],
     usage,
     modelCalls,
+    toolCalls: storedToolCalls(events),
     cost: 0,
     breakdown: storedBreakdown(events),
     session: sessionTotals(events), // the CLI has no prices: cost 0, every call unpriced

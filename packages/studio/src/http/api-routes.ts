@@ -11,6 +11,7 @@ import { listOpenInterrupts } from '../open-interrupts.js';
 import { discoverOwners, type OwnerHints } from '../owners.js';
 import type { SessionReader } from '../session-reader.js';
 import { byAgent, eventRow, eventView, asText } from '../view/event-views.js';
+import { stepToolCalls, storedBreakdown } from '../view/step-usage.js';
 import { shownEvent } from '../view/withheld-view.js';
 import { planRevisions, stepEvents } from '../view/plan-revisions.js';
 import { childSessionDigest } from '../view/child-session-view.js';
@@ -123,6 +124,7 @@ export async function handleRead(
         events: events.map((e) => eventView(e.event, e.index, session.events)),
         tokens: sumTokens(events.map((e) => e.event)),
         latencyMs: lastEvent ? lastEvent.timestamp - first : 0,
+        toolCalls: stepToolCalls(storedBreakdown(session.events), key),
         ...(result !== undefined ? { result: asText(result) } : {}),
       };
       return sendJson(response, 200, detail);

@@ -2,6 +2,7 @@ import { eventKind, stringifyToolOutput, type AgentEvent, type ContentBlock } fr
 import { guardrailBlockOf, guardrailBlockText, isMediaBlock, mediaPlaceholder, toolResultContent } from '@replan/core/agent-kit';
 import { planExecuteEventKind } from '@replan/planexecute';
 import type { BlockView, EventRow, EventView } from '../../web/src/wire-types.js';
+import { codeCallOf, innerCallsOf, programView } from './code-call-view.js';
 import { compactionLine, compactionView } from './compaction-view.js';
 import { mediaView } from './media-views.js';
 import { memoryLine, memoryView } from './memory-view.js';
@@ -33,7 +34,7 @@ function blockView(block: ContentBlock): BlockView {
     case 'reasoning':
       return { type: 'reasoning', text: block.redacted ? '(redacted reasoning)' : block.reasoning };
     case 'tool_call':
-      return { type: 'tool_call', id: block.id, name: block.name, args: block.rawArgs ?? asText(block.args) };
+      return { type: 'tool_call', id: block.id, name: block.name, args: block.rawArgs ?? asText(block.args), ...programView(block) };
     case 'tool_result': {
       const content = toolResultContent(block.output);
       const media = content?.filter(isMediaBlock).map(mediaView);
@@ -114,16 +115,20 @@ function summaryOf(event: AgentEvent, events?: readonly AgentEvent[], index = -1
 /** A timeline row; `events` (the session's, `event` at `index`) lets a compaction say how many turns it summarised. */
 export function eventRow(stored: AgentEvent, index: number, events?: readonly AgentEvent[]): EventRow {
   const event = shownEvent(stored, events);
+  const codeCall = codeCallOf(event);
+  const depth = event.path.split('/').length - 1;
   return {
     index,
     id: event.id,
     author: event.author,
     path: event.path,
-    depth: event.path.split('/').length - 1,
+    // A code call's inner calls are drawn one level below it.
+    depth: codeCall ? depth + 1 : depth,
     timestamp: event.timestamp,
     kind: kindLabel(event),
-    summary: shorten(summaryOf(event, events, index)),
+    summary: shorten(`${codeCall ? `#${codeCall.index} ` : ''}${summaryOf(event, events, index)}`),
     hasError: event.error !== undefined,
+    ...(codeCall ? { codeCall } : {}),
   };
 }
 
@@ -132,6 +137,7 @@ export function eventView(stored: AgentEvent, index: number, events?: readonly A
   const event = shownEvent(stored, events);
   const compaction = compactionView(events, index);
   const memory = memoryView(event);
+  const codeCall = codeCallOf(event);
   return {
     index,
     author: event.author,
@@ -144,6 +150,8 @@ export function eventView(stored: AgentEvent, index: number, events?: readonly A
     ...(compaction ? { compaction } : {}),
     ...(grantOf(event) !== undefined ? { grantedBy: grantOf(event) as string } : {}),
     ...(memory ? { memory } : {}),
+    ...(codeCall ? { codeCall } : {}),
+    ...innerCallsOf(event, events),
   };
 }
 

@@ -1,7 +1,7 @@
 import { h } from './dom.js';
 import { clock, tokens } from './format.js';
 import { type BlobLoader, mediaElement } from './media-view.js';
-import type { BlockView, CompactionView, EventView, MemoryView } from './wire-types.js';
+import type { BlockView, CompactionView, EventView, InnerCallView, MemoryView } from './wire-types.js';
 
 function blockElement(block: BlockView, load: BlobLoader): HTMLElement {
   switch (block.type) {
@@ -10,6 +10,7 @@ function blockElement(block: BlockView, load: BlobLoader): HTMLElement {
     case 'reasoning':
       return h('details', { class: 'block block-reasoning' }, h('summary', null, 'Reasoning'), h('pre', null, block.text));
     case 'tool_call':
+      if (block.program !== undefined) return codeCallElement(block);
       return h(
         'div',
         { class: 'block block-tool-call' },
@@ -27,6 +28,54 @@ function blockElement(block: BlockView, load: BlobLoader): HTMLElement {
     case 'media':
       return mediaElement(block.media, load);
   }
+}
+
+/** A code call: its program as text (model-written: never markup), and how much of it was cut off. */
+function codeCallElement(block: Extract<BlockView, { type: 'tool_call' }>): HTMLElement {
+  const cut = block.programCut ? ` · ${block.programCut.toLocaleString()} more characters not shown` : '';
+  return h(
+    'div',
+    { class: 'block block-tool-call block-code-call' },
+    h('div', { class: 'block-head' }, `Code · ${block.name}`, h('span', { class: 'muted' }, ` ${block.id}${cut}`)),
+    h('pre', { class: 'program', attrs: { 'aria-label': 'Program' } }, block.program ?? ''),
+  );
+}
+
+/** The calls a code call's program made, nested under it: `#n name(args) → output`, each opening its own event. */
+function innerCallsElement(calls: readonly InnerCallView[], cut: number | undefined, open?: (index: number) => void): HTMLElement {
+  return h(
+    'div',
+    { class: 'block inner-calls' },
+    h('div', { class: 'block-head' }, `Calls the program made (${calls.length + (cut ?? 0)})`),
+    h(
+      'ol',
+      { class: 'inner-call-list', attrs: { 'aria-label': 'Calls the program made' } },
+      ...calls.map((c) =>
+        h(
+          'li',
+          { class: `inner-call${c.isError ? ' is-error' : ''}`, attrs: { 'data-event-index': String(c.eventIndex) } },
+          open
+            ? h(
+                'button',
+                {
+                  class: 'inner-call-index link',
+                  attrs: { type: 'button', 'aria-label': `Open call #${c.index}, ${c.name}` },
+                  on: { click: () => open(c.eventIndex) },
+                },
+                `#${c.index}`,
+              )
+            : h('span', { class: 'inner-call-index' }, `#${c.index}`),
+          ' ',
+          h('strong', null, c.name),
+          h('code', null, c.args),
+          c.output !== undefined
+            ? h('span', { class: 'inner-call-output' }, ` → ${c.isError ? 'error: ' : ''}${c.output}`)
+            : h('span', { class: 'muted' }, ' (no result yet)'),
+        ),
+      ),
+      cut ? h('li', { class: 'muted' }, `… ${cut.toLocaleString()} more`) : null,
+    ),
+  );
 }
 
 /** A compaction: what it summarised, and the summary the model is shown from then on (quoted as data). */
@@ -70,23 +119,29 @@ function memoryElement(m: MemoryView): HTMLElement {
   );
 }
 
-/** One event's message (text, reasoning, tool calls and results, images and files), error and tokens; `load` fetches blobs. */
-export function eventBody(view: EventView, load: BlobLoader): HTMLElement {
+/**
+ * One event's message (text, reasoning, tool calls and results, images and files), error and
+ * tokens; `load` fetches blobs; `open` shows another event (a code call's inner calls link to theirs).
+ */
+export function eventBody(view: EventView, load: BlobLoader, open?: (index: number) => void): HTMLElement {
+  const inner = view.codeCall;
   return h(
     'article',
-    { class: 'event-body' },
+    { class: inner ? 'event-body code-inner' : 'event-body' },
     h(
       'div',
       { class: 'event-meta' },
       h('span', { class: 'path' }, view.path),
       ` #${view.index} · ${clock(view.timestamp)}${view.role ? ` · ${view.role}` : ''}`,
       view.tokens ? ` · ${view.compaction ? 'summarizer ' : ''}${tokens(view.tokens)}` : '',
+      inner ? ` · call #${inner.index} of code call ${inner.id}` : '',
     ),
     ...view.blocks.map((b) => blockElement(b, load)),
     // A call the approved plan covered ran without asking: name the review that approved it.
     view.grantedBy
       ? h('div', { class: 'block block-grant', attrs: { role: 'note' } }, `Approved with the plan · review ${view.grantedBy}`)
       : null,
+    view.innerCalls ? innerCallsElement(view.innerCalls, view.innerCallsCut, open) : null,
     view.compaction ? compactionElement(view.compaction) : null,
     view.memory ? memoryElement(view.memory) : null,
     view.error

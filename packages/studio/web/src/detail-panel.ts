@@ -50,16 +50,28 @@ export class DetailPanel {
     this.current = { kind: 'step', key };
     const step = await this.ctx.api.get<StepDetail>('step', { ...this.ctx.params, key });
     if (this.current?.kind !== 'step' || this.current.key !== key) return;
+    const shownCodeCalls = new Set(
+      step.events.flatMap((e) =>
+        e.innerCalls ? e.blocks.flatMap((b) => (b.type === 'tool_call' && b.program !== undefined ? [b.id] : [])) : [],
+      ),
+    );
     clear(this.element);
     append(
       this.element,
       h('h2', { attrs: { id: 'detail-title' } }, `Step ${step.key}`),
       h('p', { class: 'step-title' }, h('span', { class: `badge status-${step.status}` }, step.status), ' ', step.label),
-      h('p', { class: 'muted' }, `${count(step.events.length, 'event')} · ${tokens(step.tokens)} · ${duration(step.latencyMs)}`),
+      h(
+        'p',
+        { class: 'muted' },
+        `${count(step.events.length, 'event')} · ${tokens(step.tokens)} · ${duration(step.latencyMs)}${step.toolCalls ? ` · ${count(step.toolCalls, 'tool call')}` : ''}`,
+      ),
       step.result !== undefined
         ? h('div', { class: 'block block-result' }, h('div', { class: 'block-head' }, 'Result'), h('pre', null, step.result))
         : null,
-      ...step.events.map((e) => eventBody(e, this.loadBlob)),
+      // A code call lists its inner calls under its program: their own events are not repeated.
+      ...step.events
+        .filter((e) => !(e.codeCall && shownCodeCalls.has(e.codeCall.id)))
+        .map((e) => eventBody(e, this.loadBlob, (i) => this.ctx.showEvent(i))),
     );
   }
 
@@ -98,7 +110,7 @@ export class DetailPanel {
         button('State at this event', () => void showState()),
         this.ctx.canAct ? button('Fork from here', () => void fork(), { label: `Fork a new session from event ${index}` }) : null,
       ),
-      eventBody(detail.view, this.loadBlob),
+      eventBody(detail.view, this.loadBlob, (i) => this.ctx.showEvent(i)),
       stateBox,
       h('details', { class: 'raw' }, h('summary', null, 'Stored JSON'), h('pre', null, detail.json)),
     );

@@ -97,7 +97,7 @@ export class TimelinePanel {
       this.list.appendChild(
         h(
           'li',
-          { class: `event depth-${Math.min(row.depth, 6)}${row.hasError ? ' has-error' : ''}` },
+          { class: `event depth-${Math.min(row.depth, 6)}${row.hasError ? ' has-error' : ''}${row.codeCall ? ' code-inner' : ''}` },
           h(
             'button',
             {

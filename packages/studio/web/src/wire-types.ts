@@ -221,6 +221,8 @@ export interface EventRow {
   /** One line of text (model or tool text, shortened). */
   readonly summary: string;
   readonly hasError: boolean;
+  /** Set on an inner call of a code call: drawn one level below the code call. */
+  readonly codeCall?: CodeCallMark;
 }
 
 export interface EventPage {
@@ -253,7 +255,16 @@ export type BlockView =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'media'; readonly media: MediaView }
   | { readonly type: 'reasoning'; readonly text: string }
-  | { readonly type: 'tool_call'; readonly id: string; readonly name: string; readonly args: string }
+  | {
+      readonly type: 'tool_call';
+      readonly id: string;
+      readonly name: string;
+      readonly args: string;
+      /** A code call's program (its args are `{ program }`, `@replan/code`), cut at 20,000 characters. */
+      readonly program?: string;
+      /** How many characters of the program were cut off. */
+      readonly programCut?: number;
+    }
   | {
       readonly type: 'tool_result';
       readonly toolCallId: string;
@@ -310,6 +321,32 @@ export interface EventView {
   readonly grantedBy?: string;
   /** Set on an event of long-term memory (recall, reuse, consolidation, a kept plan). */
   readonly memory?: MemoryView;
+  /** Set on an inner call of a code call (`meta.codeCall`): the code call's id and the call's number. */
+  readonly codeCall?: CodeCallMark;
+  /** Set on a code call's event: the calls its program made, in order (at most 500). */
+  readonly innerCalls?: readonly InnerCallView[];
+  /** How many inner calls were left out of `innerCalls`. */
+  readonly innerCallsCut?: number;
+}
+
+/** Where an inner call of a code call belongs. */
+export interface CodeCallMark {
+  readonly id: string;
+  readonly index: number;
+}
+
+/** One call a code call's program made, as the page nests it under the program. */
+export interface InnerCallView {
+  readonly index: number;
+  readonly id: string;
+  readonly name: string;
+  /** Shortened. */
+  readonly args: string;
+  /** Shortened; absent while the call has no result (it runs, or waits for an approval). */
+  readonly output?: string;
+  readonly isError: boolean;
+  /** The event of the call, for a link to its detail. */
+  readonly eventIndex: number;
 }
 
 export interface StepDetail {
@@ -320,6 +357,8 @@ export interface StepDetail {
   readonly tokens: TokenCount;
   /** From the step's first event to its last. */
   readonly latencyMs: number;
+  /** Tools the step ran (stored results), a code step's inner calls included. */
+  readonly toolCalls: number;
   /** The step's result text, when it finished. */
   readonly result?: string;
 }

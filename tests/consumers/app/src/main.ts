@@ -2,7 +2,7 @@
 // scripted models (no network), plus the other packages' entry points so their types and runtime
 // dependencies (openai, pg, @opentelemetry/api, ai) are checked too; every package is imported. Prints the run's result as one JSON line.
 import { z } from 'zod';
-import { ConfigurationError, Runner, tool, type ChatModel, type RunResult, type SessionStore } from '@replan/core';
+import { ConfigurationError, ReActAgent, Runner, tool, type ChatModel, type RunResult, type SessionStore } from '@replan/core';
 import { aiSdkModel } from '@replan/ai-sdk';
 import { McpError, mcpTools } from '@replan/mcp';
 import { dbosRuns } from '@replan/dbos';
@@ -16,6 +16,7 @@ import { renderRun } from '@replan/planexecute/terminal';
 import { defineEvalSet, renderJUnit, runEval } from '@replan/eval';
 import { serveStudio } from '@replan/studio';
 import { InMemoryMemoryStore } from '@replan/memory';
+import { codeTool } from '@replan/code';
 
 const add = tool({
   name: 'add',
@@ -102,6 +103,24 @@ const run = new Runner({ agent: makeAgent(), appName: 'consumer', observers }).r
 let rendered = '';
 const result: RunResult = await renderRun(run, { out: { write: (text: string) => (rendered += text) } });
 if (!rendered.includes('The sum is 5.') || typeof result.cost !== 'number') throw new Error(`renderRun printed:\n${rendered}`);
+// A code step: one program calls `add` twice in the QuickJS sandbox (its WASM loaded from the installed package).
+const coder = new Runner({
+  appName: 'consumer-code',
+  agent: new ReActAgent({
+    name: 'coder',
+    model: new ScriptedModel({
+      responses: [
+        callTools({ name: 'run_code', args: { program: 'return await tools.add({ a: await tools.add({ a: 1, b: 2 }), b: 3 });' } }),
+        'six',
+      ],
+    }),
+    tools: [codeTool({ tools: [add] })],
+  }),
+});
+const coded = await coder.run({ userId: 'u1', input: 'Add 1, 2 and 3.' }).result();
+const codeEvents = (await coder.sessionStore.get({ appName: 'consumer-code', userId: 'u1', id: coded.sessionId }))?.events ?? [];
+if (coded.status !== 'completed' || codeEvents.filter((e) => e.meta?.codeCall).length !== 4)
+  throw new Error('the code step did not run its two calls');
 // The same agent as an eval case (its scripted models are used up: a fresh agent per run).
 const evalReport = await runEval({
   set: defineEvalSet({
