@@ -119,7 +119,8 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
   // A call taken up after its run stopped (its append was in flight, or it waited for a slot) does nothing at all.
   throwIfStopped(services.signal, services.checkLease);
   const state = new DeltaState(services.session.state);
-  const runtime: ToolRuntime = { invocation: ctx };
+  const wrap = options.wrap;
+  const runtime: ToolRuntime = { invocation: ctx, ...(wrap?.grant ? { grants: { grant: wrap.grant, run: wrap.run } } : {}) };
   const withMeta = (event: AgentEvent): AgentEvent =>
     runtime.resultMeta ? { ...event, meta: { ...event.meta, ...runtime.resultMeta } } : event;
   const result = (returned: unknown, isError = false): AgentEvent => {
@@ -246,7 +247,6 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
   };
   let outcome: ToolOutcome;
   try {
-    const wrap = options.wrap;
     outcome = wrap?.chain ? await wrap.chain(execute, call, wrap.run, args, state) : await execute(call);
   } catch (error) {
     if (error instanceof InterruptSignal) {

@@ -1,6 +1,6 @@
 import type { AgentEvent, EventDraft } from '../events/agent-event.js';
 import type { InvocationContext } from './invocation-context.js';
-import { toolRuntimeOf } from './tool-runtime.js';
+import { type ToolCallGrants, toolRuntimeOf } from './tool-runtime.js';
 import type { ToolContext } from '../tools/tool-context.js';
 
 /**
@@ -16,6 +16,12 @@ export interface ToolCallRun {
    * Label it in `meta` (e.g. `meta.codeCall` for inner calls, which no model sees).
    */
   record(draft: EventDraft): Promise<AgentEvent>;
+  /**
+   * The calling agent's approval grants (`Middleware.grantApproval`, e.g. a plan–execute step's
+   * plan grants), when any middleware grants: pass them as `executeToolCalls(…, { wrap: grants })`
+   * so a call the tool makes itself is granted as the agent's own call would be (and asks when not).
+   */
+  readonly grants?: ToolCallGrants;
 }
 
 /**
@@ -26,8 +32,10 @@ export function toolCallRun(ctx: ToolContext): ToolCallRun | undefined {
   const invocation = toolRuntimeOf(ctx)?.invocation;
   const append = invocation?.services.appendNow;
   if (!invocation || !append) return undefined;
+  const grants = toolRuntimeOf(ctx)?.grants;
   return {
     invocation,
+    ...(grants ? { grants } : {}),
     async record(draft) {
       const event = invocation.event(draft);
       await append(event);

@@ -1,5 +1,13 @@
 import type { InvocationContext } from './invocation-context.js';
 import type { ToolContext } from '../tools/tool-context.js';
+import type { ApprovalGrantChain } from '../middleware/compose.js';
+import type { MiddlewareRun } from '../middleware/middleware-run.js';
+
+/** An agent's approval grants and the run they are asked in (the shape of `executeToolCalls`' `wrap`, without a call chain). */
+export interface ToolCallGrants {
+  readonly grant: ApprovalGrantChain;
+  readonly run: MiddlewareRun;
+}
 
 /**
  * What the runtime knows about a tool call beyond the public `ToolContext`: the calling agent's
@@ -8,6 +16,11 @@ import type { ToolContext } from '../tools/tool-context.js';
  */
 export interface ToolRuntime {
   readonly invocation: InvocationContext;
+  /**
+   * The calling agent's approval grants (`Middleware.grantApproval`), when any middleware grants:
+   * a tool that makes calls of its own (`codeTool`) offers them the same grants.
+   */
+  readonly grants?: ToolCallGrants;
   /** Merged into the `meta` of the event that stores this call's result or interrupts. */
   resultMeta?: Record<string, unknown>;
   /** Set by a replayed tool (`replayTools`) returning a recorded error result: the output is stored with `isError: true`. */
