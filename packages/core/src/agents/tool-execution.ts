@@ -8,7 +8,7 @@ import type { Tool } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import { toolOutputJson } from '../tools/tool-output-json.js';
 import { mediaContentProblem, withBase64Media } from '../messages/media-check.js';
-import { TOOL_RUNTIME, type ToolRuntime } from '../invocation/tool-runtime.js';
+import { TOOL_RUNTIME, type ToolCallGrants, type ToolRuntime } from '../invocation/tool-runtime.js';
 import { BudgetExceededError } from '../errors/run-errors.js';
 import { ConcurrentUpdateError } from '../errors/session-errors.js';
 import { abortErrorOf, raceAbort, stoppedError, throwIfStopped } from '../errors/abort.js';
@@ -28,6 +28,11 @@ export interface ToolExecutionOptions {
     readonly grant?: ApprovalGrantChain | undefined;
     readonly run: MiddlewareRun;
   };
+  /**
+   * Without `wrap`: the calling agent's grants (`ToolCallRun.grants`) for the calls a tool makes
+   * itself (`codeTool`'s inner calls), so they are granted as the agent's own calls would be.
+   */
+  readonly grants?: ToolCallGrants | undefined;
 }
 
 /** The answer a human gave to a `needsApproval` interrupt (the runner checked it is an `ApprovalAnswer`). */
@@ -120,7 +125,9 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
   throwIfStopped(services.signal, services.checkLease);
   const state = new DeltaState(services.session.state);
   const wrap = options.wrap;
-  const runtime: ToolRuntime = { invocation: ctx, ...(wrap?.grant ? { grants: { grant: wrap.grant, run: wrap.run } } : {}) };
+  const chain = wrap?.grant;
+  const grants: ToolCallGrants | undefined = chain && wrap ? (c, a, s) => chain(c, wrap.run, a, s) : options.grants;
+  const runtime: ToolRuntime = { invocation: ctx, ...(grants ? { grants } : {}) };
   const withMeta = (event: AgentEvent): AgentEvent =>
     runtime.resultMeta ? { ...event, meta: { ...event.meta, ...runtime.resultMeta } } : event;
   const result = (returned: unknown, isError = false): AgentEvent => {
@@ -195,8 +202,7 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
     if (needs) {
       const id = approvalInterruptId(call.id);
       // A middleware may grant it (a plan approved with this call in it): it runs unasked, the grant on its result.
-      const grant =
-        services.resumeValues.has(id) || !options.wrap?.grant ? undefined : await options.wrap.grant(call, options.wrap.run, args, state);
+      const grant = services.resumeValues.has(id) || !grants ? undefined : await grants(call, args, state);
       if (grant) runtime.resultMeta = { ...runtime.resultMeta, ...grant.meta };
       else if (!services.resumeValues.has(id))
         return interruptEvent({ id, reason: 'approval', payload: { tool: tool.name, args }, toolCallId: call.id, toolName: tool.name });

@@ -18,8 +18,8 @@ export interface ToolCallRun {
   record(draft: EventDraft): Promise<AgentEvent>;
   /**
    * The calling agent's approval grants (`Middleware.grantApproval`, e.g. a plan–execute step's
-   * plan grants), when any middleware grants: pass them as `executeToolCalls(…, { wrap: grants })`
-   * so a call the tool makes itself is granted as the agent's own call would be (and asks when not).
+   * plan grants), when any middleware grants: pass them as `executeToolCalls(…, { grants })` so a
+   * call the tool makes itself is granted as the agent's own call would be (and asks when not).
    */
   readonly grants?: ToolCallGrants;
 }

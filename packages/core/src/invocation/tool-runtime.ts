@@ -1,13 +1,17 @@
 import type { InvocationContext } from './invocation-context.js';
-import type { ToolContext } from '../tools/tool-context.js';
-import type { ApprovalGrantChain } from '../middleware/compose.js';
-import type { MiddlewareRun } from '../middleware/middleware-run.js';
+import type { ToolCallBlock } from '../messages/content-block.js';
+import type { StateAccess, ToolContext } from '../tools/tool-context.js';
 
-/** An agent's approval grants and the run they are asked in (the shape of `executeToolCalls`' `wrap`, without a call chain). */
-export interface ToolCallGrants {
-  readonly grant: ApprovalGrantChain;
-  readonly run: MiddlewareRun;
-}
+/**
+ * Asks the calling agent's middleware (`Middleware.grantApproval`) for a grant of one call that
+ * needs approval, given its parsed arguments and the call's state: the grant's `meta` goes on the
+ * call's result, or `undefined` (the call asks).
+ */
+export type ToolCallGrants = (
+  call: ToolCallBlock,
+  args: unknown,
+  state: StateAccess,
+) => Promise<{ readonly meta: Readonly<Record<string, unknown>> } | undefined>;
 
 /**
  * What the runtime knows about a tool call beyond the public `ToolContext`: the calling agent's
