@@ -26,7 +26,7 @@ export async function* streamModelCall(
   signal: AbortSignal = ctx.signal,
 ): AsyncGenerator<ModelStreamPart, ModelResponse, undefined> {
   const call = beginModelCall(ctx, model, request, signal);
-  const sent = await blobBytes(ctx, request, call);
+  const sent = await blobBytes(ctx, call.request, call);
   let response: ModelResponse | undefined;
   let failure: Error | undefined;
   let ended = false;
@@ -122,7 +122,7 @@ function partialEventOf(ctx: InvocationContext, part: ModelStreamPart): AgentEve
 /** One `generate` call with `streamModelCall`'s rules (budget, usage, observers, error mapping, abort). */
 export async function generateModelCall(ctx: InvocationContext, model: ChatModel, request: ModelRequest): Promise<ModelResponse> {
   const call = beginModelCall(ctx, model, request, ctx.signal);
-  const sent = await blobBytes(ctx, request, call);
+  const sent = await blobBytes(ctx, call.request, call);
   let response: ModelResponse;
   try {
     response = await raceAbort(
@@ -156,15 +156,20 @@ function callingAgent(ctx: InvocationContext): ModelCallAgent {
   return { name: ctx.agent.name, path: ctx.path, label: ctx.label, run };
 }
 
-/** One model call's bookkeeping: budget first, then exactly one ending reported (success, failure or stop). */
-function beginModelCall(ctx: InvocationContext, model: ChatModel, request: ModelRequest, signal: AbortSignal) {
+/**
+ * One model call's bookkeeping: budget first, then exactly one ending reported (success, failure or
+ * stop). `request` is what is sent: the budget may cap its output; observers and the stored record
+ * see it as sent (a replay under the same limits sends the same).
+ */
+function beginModelCall(ctx: InvocationContext, model: ChatModel, asked: ModelRequest, signal: AbortSignal) {
   if (signal.aborted) throw abortErrorOf(signal);
   const { budget, observation } = ctx.services;
-  budget.beforeModelCall(model.id, request);
+  const request = budget.beforeModelCall(model.id, asked) ?? asked;
   const call = budget.modelCalls; // this call's number in the run: a replay answers parallel agents in this order
   const started = Date.now();
   const observed = observation?.modelCall(ctx, model, request);
   return {
+    request,
     failed(error: unknown): Error {
       // A replay that no longer matches its recording is reported as itself, not as a model failure.
       const failure = signal.aborted

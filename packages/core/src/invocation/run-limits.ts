@@ -3,6 +3,7 @@ import { checkRunLimits, LIMIT_OF } from './run-limits-check.js';
 import type { ModelRequest } from '../models/chat-model.js';
 import { addUsage, emptyUsage, type Usage } from '../models/usage.js';
 import { estimateTokens, requestChars } from '../observe/request-size.js';
+import { outputCap, outputRoom, withOutputCap, type OutputRoom } from './output-room.js';
 import { checkPriceTable, costOf, type PriceTable } from '../models/model-prices.js';
 import { UsageTally, type UsageBreakdown } from '../models/usage-breakdown.js';
 
@@ -10,13 +11,21 @@ import { UsageTally, type UsageBreakdown } from '../models/usage-breakdown.js';
 export interface RunLimits {
   /** Most model calls this run may make. */
   readonly maxModelCalls?: number;
-  /** Most input + output tokens this run may use; checked before each model call. */
+  /**
+   * Most input + output tokens this run may use. Before each model call the request's input is
+   * estimated (about 4 characters a token): the call is made only when that input fits in what is
+   * left, and its output is capped to the rest (`settings.maxTokens`; sent when below the request's
+   * own, or at most 4,096 tokens for a request without one, as servers refuse a cap above what the
+   * model can write). The cap is exact; the input is an estimate, so a provider whose tokenizer
+   * counts more than the estimate can pass the limit by that difference.
+   */
   readonly maxTokens?: number;
   /** Wall-clock limit for the run; in-flight model and tool calls are aborted. */
   readonly timeoutMs?: number;
   /**
-   * Most money this run may spend, priced by `prices`. Checked before each call with the request's
-   * estimated input size (about 4 characters a token): a call that would pass the budget is not made.
+   * Most money this run may spend, priced by `prices`. As for `maxTokens`: a call is made only when
+   * its estimated input, priced, fits in what is left, and its output is capped to the tokens the
+   * rest buys at the model's output price (for a priced model).
    */
   readonly maxCost?: number;
   /** Prices per model id for this run, over the runner's `prices` (model by model). */
@@ -105,22 +114,23 @@ export class RunBudget {
   }
 
   /**
-   * Throws `BudgetExceededError` when another model call would break a limit. With `maxCost`, the
-   * request's estimated input (and `settings.maxTokens` of output, when set) is priced first.
+   * Before a model call: throws `BudgetExceededError` when it would break a limit, else returns the
+   * request to send — `request` itself, or with its output capped (`settings.maxTokens`, see
+   * `capOutput`) so the call ends within `maxTokens` and `maxCost`.
    */
-  beforeModelCall(modelId?: string, request?: ModelRequest): void {
+  beforeModelCall(modelId?: string, request?: ModelRequest): ModelRequest | undefined {
     const { maxModelCalls, maxTokens, maxCost } = this.limits;
     if (maxModelCalls !== undefined && this.modelCalls >= maxModelCalls)
       throw new BudgetExceededError('maxModelCalls', maxModelCalls, this.modelCalls);
     const tokens = this.usage.inputTokens + this.usage.outputTokens;
     if (maxTokens !== undefined && tokens >= maxTokens) throw new BudgetExceededError('maxTokens', maxTokens, tokens);
-    if (maxCost !== undefined) {
-      const next = this.cost + this.estimate(modelId, request);
-      if (this.cost >= maxCost || next > maxCost) throw new BudgetExceededError('maxCost', maxCost, next);
-    }
+    if (maxCost !== undefined && this.cost >= maxCost) throw new BudgetExceededError('maxCost', maxCost, this.cost);
+    // The reserve is checked on the request as the agent wrote it (its own output limit forecast), then capped.
     if (this.answering) this.checkAnswerFits(request);
     else if (this.answers) this.checkReserve(modelId, request);
+    const sent = request && this.capOutput(modelId, request);
     this.modelCalls++;
+    return sent;
   }
 
   /** True with `onExhausted: 'answer'`. */
@@ -197,16 +207,29 @@ export class RunBudget {
    * undefined when neither limit is set.
    */
   answerOutputCap(request: ModelRequest, modelId?: string): number | undefined {
-    const { maxTokens, maxCost } = this.limits;
-    const input = estimateTokens(requestChars(request));
-    const caps: number[] = [];
-    if (maxTokens !== undefined) caps.push(maxTokens - this.used().tokens - input);
+    const cap = outputCap(this.roomFor(request, modelId));
+    return cap === undefined ? undefined : Math.max(1, cap);
+  }
+
+  private roomFor(request: ModelRequest, modelId: string | undefined): OutputRoom {
     const price = modelId === undefined ? undefined : this.prices?.[modelId];
-    if (maxCost !== undefined && price && price.outputPerMillion > 0) {
-      const left = maxCost - this.cost - costOf(price, { inputTokens: input, outputTokens: 0 });
-      caps.push(Math.floor((left * 1e6) / price.outputPerMillion));
-    }
-    return caps.length ? Math.max(1, Math.min(...caps)) : undefined;
+    return outputRoom(this.limits, { tokens: this.used().tokens, cost: this.cost }, price, request);
+  }
+
+  /**
+   * Hard limits in every mode: the call is made only when its estimated input fits in what is left
+   * of `maxTokens` and `maxCost` (else `BudgetExceededError` with `forecast`), and its output is
+   * capped to the rest (`withOutputCap`).
+   */
+  private capOutput(modelId: string | undefined, request: ModelRequest): ModelRequest {
+    const { maxTokens, maxCost } = this.limits;
+    if (maxTokens === undefined && maxCost === undefined) return request;
+    const room = this.roomFor(request, modelId);
+    if (maxTokens !== undefined && (room.tokens as number) < 1)
+      throw new BudgetExceededError('maxTokens', maxTokens, this.used().tokens, undefined, room.input);
+    if (maxCost !== undefined && ((room.moneyLeft as number) < 0 || (room.costTokens ?? 1) < 1))
+      throw new BudgetExceededError('maxCost', maxCost, this.cost, undefined, room.inputCost);
+    return withOutputCap(request, outputCap(room));
   }
 
   /**

@@ -157,8 +157,9 @@ function nestedBudget(budget: RunBudget, prefix: string, label: string | undefin
   view.beginAnswer = () => budget.beginAnswer();
   view.answerOutputCap = (request, modelId) => budget.answerOutputCap(request, modelId);
   view.beforeModelCall = (modelId, request) => {
-    budget.beforeModelCall(modelId, request);
+    const sent = budget.beforeModelCall(modelId, request);
     own.modelCalls++;
+    return sent;
   };
   view.recordUsage = (modelId, usage, site) => {
     budget.recordUsage(modelId, usage, site && { ...site, path: `${prefix}/${site.path}`, label: site.label ?? label });
