@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { BudgetExceededError, ReActAgent, Runner, tool, userMessage, type ModelRequest } from '@replan/core';
+import { RunBudget } from '@replan/core/agent-kit';
+import { ScriptedModel, callTools } from '@replan/core/testing';
+import { z } from 'zod';
+
+const request = (chars: number, maxTokens?: number): ModelRequest => ({
+  messages: [userMessage('x'.repeat(chars))],
+  ...(maxTokens !== undefined ? { settings: { maxTokens } } : {}),
+});
+const refusal = (f: () => unknown): unknown => {
+  try {
+    f();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+};
+
+describe("hard limits with onExhausted: 'stop' (the default)", () => {
+  it('caps the output at what is left after the estimated input; refuses a call whose input alone does not fit', () => {
+    const b = new RunBudget({ maxTokens: 1000 });
+    b.recordUsage('m', { inputTokens: 700, outputTokens: 100 });
+    const asked = request(400); // 100 tokens of input: 100 left for the output
+    expect(b.beforeModelCall('m', asked)).toEqual({ ...asked, settings: { maxTokens: 100 } });
+    expect(asked.settings).toBeUndefined(); // the agent's request is not changed
+    expect(b.beforeModelCall('m', request(400, 60))?.settings?.maxTokens).toBe(60); // its own, smaller limit stays
+    expect(b.beforeModelCall('m', request(400, 5000))?.settings?.maxTokens).toBe(100);
+    expect(b.modelCalls).toBe(3);
+    const refused = refusal(() => b.beforeModelCall('m', request(800))); // 200 of input > 200 left − 0 for output
+    expect(refused).toBeInstanceOf(BudgetExceededError);
+    expect(refused).toMatchObject({ budget: 'maxTokens', limit: 1000, used: 800, forecast: 200 });
+    expect((refused as Error).message).toMatch(/resume it with a higher limit/);
+    expect(b.modelCalls).toBe(3); // not counted: not made
+  });
+
+  it('sends no cap above 4,096 tokens on a request without its own (servers refuse a cap over the model’s output limit)', () => {
+    const b = new RunBudget({ maxTokens: 100_000 });
+    const asked = request(400);
+    expect(b.beforeModelCall('m', asked)).toBe(asked);
+    expect(b.beforeModelCall('m', request(400, 200_000))?.settings?.maxTokens).toBe(99_900);
+    const near = new RunBudget({ maxTokens: 4196 });
+    expect(near.beforeModelCall('m', asked)?.settings?.maxTokens).toBe(4096);
+  });
+
+  it('maxCost: the output is capped at the tokens the money left buys; an input that costs more than is left is refused', () => {
+    const prices = { m: { inputPerMillion: 1, outputPerMillion: 10 } };
+    const b = new RunBudget({ maxCost: 0.01, prices });
+    b.recordUsage('m', { inputTokens: 4000, outputTokens: 0 }); // $0.004
+    // $0.006 left, the input (1000 tokens) costs $0.001: $0.005 of output at $10 per million = 500 tokens
+    expect(b.beforeModelCall('m', request(4000))?.settings?.maxTokens).toBe(500);
+    expect(b.beforeModelCall('other', request(4000))?.settings).toBeUndefined(); // an unpriced model costs nothing
+    const refused = refusal(() => b.beforeModelCall('m', request(28_000))); // 7000 tokens: $0.007 > $0.006
+    expect(refused).toMatchObject({ budget: 'maxCost', limit: 0.01, forecast: 0.007 });
+  });
+
+  it('a ReAct run never passes maxTokens when the model counts as the budget estimates', async () => {
+    // Each answer is a tool call with ~500 tokens of arguments: a call that crossed the limit used to complete.
+    const note = tool({ name: 'note', description: 'n', parameters: z.object({ text: z.string() }), execute: () => 'ok' });
+    const model = new ScriptedModel({ respond: () => callTools({ name: 'note', args: { text: 'y'.repeat(2000) } }), usage: 'measured' });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [note], maxIterations: 50 }), appName: 'x' });
+    for (const maxTokens of [1500, 4000, 9000]) {
+      const r = await runner.run({ userId: 'u', input: 'go', limits: { maxTokens } }).result();
+      expect(r.status).toBe('budget_exceeded');
+      const spent = r.usage.inputTokens + r.usage.outputTokens;
+      expect(spent).toBeLessThanOrEqual(maxTokens); // overshoot 0
+      expect(spent).toBeGreaterThan(maxTokens * 0.7); // and the budget was used, not stopped early
+      expect(r.error).toMatchObject({ budget: 'maxTokens', limit: maxTokens });
+    }
+    // Some calls were made with less room than the ~500 tokens the model writes: their output was capped.
+    const binding = model.requests.filter((r) => (r.settings?.maxTokens ?? Number.POSITIVE_INFINITY) < 500);
+    expect(binding.length).toBeGreaterThan(0);
+    for (const r of binding) expect(r.settings?.maxTokens).toBeGreaterThan(0);
+  });
+});
