@@ -38,7 +38,8 @@ export function outputRoom(
     inputCost,
     moneyLeft,
     tokens: maxTokens === undefined ? undefined : maxTokens - used.tokens - input,
-    costTokens: moneyLeft !== undefined && price && price.outputPerMillion > 0 ? Math.floor((moneyLeft * 1e6) / price.outputPerMillion) : undefined,
+    costTokens:
+      moneyLeft !== undefined && price && price.outputPerMillion > 0 ? Math.floor((moneyLeft * 1e6) / price.outputPerMillion) : undefined,
   };
 }
 
