@@ -8,6 +8,12 @@ const request = (chars: number, maxTokens?: number): ModelRequest => ({
   messages: [userMessage('x'.repeat(chars))],
   ...(maxTokens !== undefined ? { settings: { maxTokens } } : {}),
 });
+/** One call that ends at once: what was sent. */
+const call = (b: RunBudget, r: ModelRequest, modelId = 'm'): ModelRequest | undefined => {
+  const sent = b.beforeModelCall(modelId, r);
+  b.afterModelCall(sent);
+  return sent;
+};
 const refusal = (f: () => unknown): unknown => {
   try {
     f();
@@ -22,12 +28,12 @@ describe("hard limits with onExhausted: 'stop' (the default)", () => {
     const b = new RunBudget({ maxTokens: 1000 });
     b.recordUsage('m', { inputTokens: 700, outputTokens: 100 });
     const asked = request(400); // 100 tokens of input: 100 left for the output
-    expect(b.beforeModelCall('m', asked)).toEqual({ ...asked, settings: { maxTokens: 100 } });
+    expect(call(b, asked)).toEqual({ ...asked, settings: { maxTokens: 100 } });
     expect(asked.settings).toBeUndefined(); // the agent's request is not changed
-    expect(b.beforeModelCall('m', request(400, 60))?.settings?.maxTokens).toBe(60); // its own, smaller limit stays
-    expect(b.beforeModelCall('m', request(400, 5000))?.settings?.maxTokens).toBe(100);
+    expect(call(b, request(400, 60))?.settings?.maxTokens).toBe(60); // its own, smaller limit stays
+    expect(call(b, request(400, 5000))?.settings?.maxTokens).toBe(100);
     expect(b.modelCalls).toBe(3);
-    const refused = refusal(() => b.beforeModelCall('m', request(800))); // 200 of input > 200 left − 0 for output
+    const refused = refusal(() => call(b, request(800))); // 200 of input > 200 left − 0 for output
     expect(refused).toBeInstanceOf(BudgetExceededError);
     expect(refused).toMatchObject({ budget: 'maxTokens', limit: 1000, used: 800, forecast: 200 });
     expect((refused as Error).message).toMatch(/resume it with a higher limit/);
@@ -37,10 +43,10 @@ describe("hard limits with onExhausted: 'stop' (the default)", () => {
   it('sends no cap above 4,096 tokens on a request without its own (servers refuse a cap over the model’s output limit)', () => {
     const b = new RunBudget({ maxTokens: 100_000 });
     const asked = request(400);
-    expect(b.beforeModelCall('m', asked)).toBe(asked);
-    expect(b.beforeModelCall('m', request(400, 200_000))?.settings?.maxTokens).toBe(99_900);
+    expect(call(b, asked)).toEqual(asked); // no cap: a copy, as sent
+    expect(call(b, request(400, 200_000))?.settings?.maxTokens).toBe(99_900);
     const near = new RunBudget({ maxTokens: 4196 });
-    expect(near.beforeModelCall('m', asked)?.settings?.maxTokens).toBe(4096);
+    expect(call(near, asked)?.settings?.maxTokens).toBe(4096);
   });
 
   it('maxCost: the output is capped at the tokens the money left buys; an input that costs more than is left is refused', () => {
@@ -48,10 +54,27 @@ describe("hard limits with onExhausted: 'stop' (the default)", () => {
     const b = new RunBudget({ maxCost: 0.01, prices });
     b.recordUsage('m', { inputTokens: 4000, outputTokens: 0 }); // $0.004
     // $0.006 left, the input (1000 tokens) costs $0.001: $0.005 of output at $10 per million = 500 tokens
-    expect(b.beforeModelCall('m', request(4000))?.settings?.maxTokens).toBe(500);
-    expect(b.beforeModelCall('other', request(4000))?.settings).toBeUndefined(); // an unpriced model costs nothing
-    const refused = refusal(() => b.beforeModelCall('m', request(28_000))); // 7000 tokens: $0.007 > $0.006
+    expect(call(b, request(4000))?.settings?.maxTokens).toBe(500);
+    expect(call(b, request(4000), 'other')?.settings).toBeUndefined(); // an unpriced model costs nothing
+    const refused = refusal(() => call(b, request(28_000))); // 7000 tokens: $0.007 > $0.006
     expect(refused).toMatchObject({ budget: 'maxCost', limit: 0.01, forecast: 0.007 });
+  });
+
+  it('calls in flight (parallel steps) hold their input and output cap until they end', () => {
+    const b = new RunBudget({ maxTokens: 1000 });
+    const first = b.beforeModelCall('m', request(400)); // 100 of input, 900 for its output
+    expect(first?.settings?.maxTokens).toBe(900);
+    // A second call while the first runs: nothing is left that the first may not spend.
+    expect(refusal(() => b.beforeModelCall('m', request(400)))).toMatchObject({ budget: 'maxTokens', used: 0, forecast: 100 });
+    b.afterModelCall(first);
+    b.recordUsage('m', { inputTokens: 100, outputTokens: 200 });
+    const second = b.beforeModelCall('m', request(400, 150)); // its own limit: it holds 100 + 150
+    expect(second?.settings?.maxTokens).toBe(150);
+    const third = b.beforeModelCall('m', request(400)); // 1000 − 300 used − 250 held − 100 of input
+    expect(third?.settings?.maxTokens).toBe(350);
+    b.afterModelCall(second);
+    b.afterModelCall(third);
+    expect(call(b, request(400))?.settings?.maxTokens).toBe(600); // both released, nothing recorded
   });
 
   it('a ReAct run never passes maxTokens when the model counts as the budget estimates', async () => {

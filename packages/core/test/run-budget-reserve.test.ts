@@ -34,7 +34,7 @@ describe("RunBudget with onExhausted: 'answer'", () => {
 
   it('refuses a work call whose forecast eats into the reserve; then only the answer may spend it, within the limit', () => {
     const b = new RunBudget({ maxTokens: 1000, onExhausted: 'answer', reserve: { tokens: 300 } });
-    b.beforeModelCall('m', request(2000)); // 500 tokens of input forecast, fits in 700
+    b.afterModelCall(b.beforeModelCall('m', request(2000))); // 500 tokens of input forecast, fits in 700
     b.recordUsage('m', { inputTokens: 500, outputTokens: 100 });
     expect(b.underReserve()).toBe(false);
     // 600 used + 50 input + 100 (the largest output so far) > 700: refused, nothing counted

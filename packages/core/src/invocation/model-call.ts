@@ -172,6 +172,7 @@ function beginModelCall(ctx: InvocationContext, model: ChatModel, asked: ModelRe
     request,
     failed(error: unknown): Error {
       // A replay that no longer matches its recording is reported as itself, not as a model failure.
+      budget.afterModelCall(request);
       const failure = signal.aborted
         ? abortErrorOf(signal)
         : error instanceof ReplayError
@@ -181,9 +182,11 @@ function beginModelCall(ctx: InvocationContext, model: ChatModel, asked: ModelRe
       return failure;
     },
     stopped(): void {
+      budget.afterModelCall(request);
       observed?.(undefined, new Error(`the caller stopped reading model "${model.id}"'s stream`));
     },
     succeeded(response: ModelResponse): ModelResponse {
+      budget.afterModelCall(request);
       // A model that handed the request on (a fallback) names the model that answered: its usage is that model's.
       budget.recordUsage(response.model?.id ?? model.id, response.usage, {
         path: ctx.path,

@@ -58,3 +58,29 @@ export function withOutputCap(request: ModelRequest, cap: number | undefined): M
   if (cap === undefined || (own === undefined ? cap > SAFE_OUTPUT_CAP : cap >= own)) return request;
   return { ...request, settings: { ...request.settings, maxTokens: cap } };
 }
+
+/**
+ * Model calls made and not yet ended (parallel steps), each with what it may still spend: its
+ * estimated input and its output cap. Keyed by the request object sent (one per call).
+ */
+export class CallsInFlight {
+  private readonly held = new Map<ModelRequest, { readonly tokens: number; readonly cost: number }>();
+
+  hold(sent: ModelRequest, tokens: number, cost: number): void {
+    this.held.set(sent, { tokens, cost });
+  }
+
+  release(sent: ModelRequest): void {
+    this.held.delete(sent);
+  }
+
+  /** `used` plus what the calls in flight may spend. */
+  over(used: { readonly tokens: number; readonly cost: number }): { tokens: number; cost: number } {
+    let { tokens, cost } = used;
+    for (const h of this.held.values()) {
+      tokens += h.tokens;
+      cost += h.cost;
+    }
+    return { tokens, cost };
+  }
+}

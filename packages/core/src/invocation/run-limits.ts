@@ -3,73 +3,11 @@ import { checkRunLimits, LIMIT_OF } from './run-limits-check.js';
 import type { ModelRequest } from '../models/chat-model.js';
 import { addUsage, emptyUsage, type Usage } from '../models/usage.js';
 import { estimateTokens, requestChars } from '../observe/request-size.js';
-import { outputCap, outputRoom, withOutputCap, type OutputRoom } from './output-room.js';
+import type { BudgetAmounts, BudgetView, RunLimits } from './budget-types.js';
+export type { BudgetAmounts, BudgetView, RunLimits } from './budget-types.js';
+import { CallsInFlight, outputCap, outputRoom, withOutputCap, type OutputRoom } from './output-room.js';
 import { checkPriceTable, costOf, type PriceTable } from '../models/model-prices.js';
 import { UsageTally, type UsageBreakdown } from '../models/usage-breakdown.js';
-
-/** Budgets for one run (or resume). Exceeding one ends the run `budget_exceeded`, resumable. */
-export interface RunLimits {
-  /** Most model calls this run may make. */
-  readonly maxModelCalls?: number;
-  /**
-   * Most input + output tokens this run may use. Before each model call the request's input is
-   * estimated (about 4 characters a token): the call is made only when that input fits in what is
-   * left, and its output is capped to the rest (`settings.maxTokens`; sent when below the request's
-   * own, or at most 4,096 tokens for a request without one, as servers refuse a cap above what the
-   * model can write). The cap is exact; the input is an estimate, so a provider whose tokenizer
-   * counts more than the estimate can pass the limit by that difference.
-   */
-  readonly maxTokens?: number;
-  /** Wall-clock limit for the run; in-flight model and tool calls are aborted. */
-  readonly timeoutMs?: number;
-  /**
-   * Most money this run may spend, priced by `prices`. As for `maxTokens`: a call is made only when
-   * its estimated input, priced, fits in what is left, and its output is capped to the tokens the
-   * rest buys at the model's output price (for a priced model).
-   */
-  readonly maxCost?: number;
-  /** Prices per model id for this run, over the runner's `prices` (model by model). */
-  readonly prices?: PriceTable;
-  /**
-   * What happens when the budget runs low. `'stop'` (default): the run ends `budget_exceeded` at a
-   * limit, resumable. `'answer'`: once what is left of a limit falls to its `reserve`, no new step
-   * starts (running steps stop at their next model call) and the plan–execute replanner answers from
-   * the steps done, within the reserve: the run completes with `RunResult.partial: true` and
-   * `notRun`. The reserve comes out of the limits, never on top of them. Needs a root agent that can
-   * answer from partial work (a plan–execute agent with its own replanner); any other is refused
-   * with a `ConfigurationError` at run start.
-   */
-  readonly onExhausted?: 'stop' | 'answer';
-  /**
-   * With `onExhausted: 'answer'`: what to keep for the answer, per limit that is set (a reserve for
-   * a limit that is not set, or one at or above its limit, is a `ConfigurationError`). Default, for
-   * each limit set: one model call; 1.5× the tokens, cost and time of the largest planner or
-   * replanner call of the run so far (the answer's prompt is the replanner's, grown by the newest
-   * results); 0 before the first of them.
-   */
-  readonly reserve?: BudgetAmounts;
-}
-
-/** Amounts of what a run's budget counts: tokens (input + output), cost, model calls, wall time. */
-export interface BudgetAmounts {
-  readonly tokens?: number;
-  readonly cost?: number;
-  readonly modelCalls?: number;
-  readonly timeMs?: number;
-}
-
-/**
- * A run's budget as the planner and replanner see it (`budget` in their inputs): the limits that
- * are set, what the run used of them and what is left, and with `onExhausted: 'answer'` the
- * reserve kept for the answer. Only the limits that are set appear.
- */
-export interface BudgetView {
-  readonly limits: BudgetAmounts;
-  readonly used: BudgetAmounts;
-  readonly left: BudgetAmounts;
-  readonly reserve?: BudgetAmounts;
-  readonly onExhausted: 'stop' | 'answer';
-}
 
 type Amount = keyof BudgetAmounts;
 const AMOUNTS = Object.keys(LIMIT_OF) as Amount[];
@@ -103,6 +41,7 @@ export class RunBudget {
   /** The first refusal for the reserve: every work call after it is refused too (see `checkReserve`). */
   private reserveReached: { readonly kind: BudgetKind; readonly limit: number; readonly keep: number } | undefined;
   private answering = false;
+  private readonly inFlight = new CallsInFlight();
 
   constructor(
     readonly limits: RunLimits = {},
@@ -131,6 +70,14 @@ export class RunBudget {
     const sent = request && this.capOutput(modelId, request);
     this.modelCalls++;
     return sent;
+  }
+
+  /**
+   * After the call of `sent` (as `beforeModelCall` returned it) ended, in any way: what it held of
+   * the limits is released (its usage, if any, is recorded by `recordUsage`).
+   */
+  afterModelCall(sent: ModelRequest | undefined): void {
+    if (sent) this.inFlight.release(sent);
   }
 
   /** True with `onExhausted: 'answer'`. */
@@ -211,25 +158,49 @@ export class RunBudget {
     return cap === undefined ? undefined : Math.max(1, cap);
   }
 
-  private roomFor(request: ModelRequest, modelId: string | undefined): OutputRoom {
+  /**
+   * The room for `request`'s output under the limits less `keep`, the calls in flight (parallel
+   * steps) counted as spending what they may.
+   */
+  private roomFor(request: ModelRequest, modelId: string | undefined, keep: BudgetAmounts = {}): OutputRoom {
+    const { maxTokens, maxCost } = this.limits;
+    const limits = {
+      maxTokens: maxTokens === undefined ? undefined : maxTokens - (keep.tokens ?? 0),
+      maxCost: maxCost === undefined ? undefined : maxCost - (keep.cost ?? 0),
+    };
     const price = modelId === undefined ? undefined : this.prices?.[modelId];
-    return outputRoom(this.limits, { tokens: this.used().tokens, cost: this.cost }, price, request);
+    return outputRoom(limits, this.inFlight.over({ tokens: this.used().tokens, cost: this.cost }), price, request);
   }
 
   /**
    * Hard limits in every mode: the call is made only when its estimated input fits in what is left
    * of `maxTokens` and `maxCost` (else `BudgetExceededError` with `forecast`), and its output is
-   * capped to the rest (`withOutputCap`).
+   * capped to the rest (`withOutputCap`). A work call in `'answer'` mode gets what is left above the
+   * reserve (refused as eating into it, so the run answers).
    */
   private capOutput(modelId: string | undefined, request: ModelRequest): ModelRequest {
     const { maxTokens, maxCost } = this.limits;
     if (maxTokens === undefined && maxCost === undefined) return request;
-    const room = this.roomFor(request, modelId);
+    const keep = this.answers && !this.answering ? this.reserve() : {};
+    const room = this.roomFor(request, modelId, keep);
     if (maxTokens !== undefined && (room.tokens as number) < 1)
-      throw new BudgetExceededError('maxTokens', maxTokens, this.used().tokens, undefined, room.input);
+      this.refuse('maxTokens', maxTokens, this.used().tokens, keep.tokens, room.input);
     if (maxCost !== undefined && ((room.moneyLeft as number) < 0 || (room.costTokens ?? 1) < 1))
-      throw new BudgetExceededError('maxCost', maxCost, this.cost, undefined, room.inputCost);
-    return withOutputCap(request, outputCap(room));
+      this.refuse('maxCost', maxCost, this.cost, keep.cost, room.inputCost);
+    // A new object per call: it is this call's key in `inFlight` until `afterModelCall`.
+    const sent = { ...withOutputCap(request, outputCap(room)) };
+    // Held until the call ends: its input and its output cap (uncapped: the largest output so far).
+    const output = sent.settings?.maxTokens ?? this.largestOutput;
+    const price = modelId === undefined ? undefined : this.prices?.[modelId];
+    this.inFlight.hold(sent, room.input + output, room.inputCost + costOf(price, { inputTokens: 0, outputTokens: output }));
+    return sent;
+  }
+
+  /** Refuses a call whose input does not fit; with a reserve, as eating into it (sticky, see `checkReserve`). */
+  private refuse(kind: BudgetKind, limit: number, used: number, keep: number | undefined, forecast: number): never {
+    if (keep === undefined) throw new BudgetExceededError(kind, limit, used, undefined, forecast);
+    this.reserveReached = { kind, limit, keep };
+    throw new BudgetExceededError(kind, limit, used, keep);
   }
 
   /**

@@ -161,6 +161,7 @@ function nestedBudget(budget: RunBudget, prefix: string, label: string | undefin
     own.modelCalls++;
     return sent;
   };
+  view.afterModelCall = (sent) => budget.afterModelCall(sent);
   view.recordUsage = (modelId, usage, site) => {
     budget.recordUsage(modelId, usage, site && { ...site, path: `${prefix}/${site.path}`, label: site.label ?? label });
     own.recordUsage(modelId, usage, site);
