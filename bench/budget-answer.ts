@@ -49,6 +49,9 @@ const lookup = tool({
   execute: ({ part }) => `source text of part ${part}: ${'data '.repeat(40)}`,
 });
 
+/** Linear plan, graph chain, or graph of independent steps run in parallel. */
+type Shape = 'linear' | 'graph' | 'graph, parallel';
+
 /**
  * `model` reporting `factor` times the input tokens it measured: a provider whose tokenizer counts
  * more than the budget's estimate (about 4 characters a token). The output stays as capped.
@@ -67,8 +70,10 @@ function miscounting(model: ScriptedModel, factor: number): ChatModel {
 }
 
 /** One run of the task: each step calls `lookup`, then reports; the replanner keeps the plan, then answers. */
-async function runTask(task: Task, mode: PlanModeOption, limits?: RunLimits, factor = 1): Promise<RunResult> {
-  const graph = task.steps.map((s, i) => ({ id: `s${i + 1}`, task: s, dependsOn: i ? [`s${i}`] : [] }));
+async function runTask(task: Task, shape: Shape, limits?: RunLimits, factor = 1): Promise<RunResult> {
+  const mode: PlanModeOption = shape === 'linear' ? 'linear' : 'graph';
+  // A chain, or every step independent (run three at a time, so their calls are in flight together).
+  const graph = task.steps.map((s, i) => ({ id: `s${i + 1}`, task: s, dependsOn: i && shape === 'graph' ? [`s${i}`] : [] }));
   const planner = new ScriptedModel({
     responses: [callTools({ name: 'plan', args: { steps: mode === 'graph' ? graph : task.steps } })],
     usage: 'measured',
@@ -76,6 +81,7 @@ async function runTask(task: Task, mode: PlanModeOption, limits?: RunLimits, fac
   const calls = new Map<string, number>();
   const executor = new ScriptedModel({
     usage: 'measured',
+    latencyMs: 2, // so the parallel steps' calls overlap
     respond: (request) => {
       const last = request.messages.findLast((m) => m.role === 'user');
       const text = last?.content.map((b) => (b.type === 'text' ? b.text : '')).join('') ?? '';
@@ -102,6 +108,7 @@ async function runTask(task: Task, mode: PlanModeOption, limits?: RunLimits, fac
     executor: createExecutor({ model: miscounting(executor, factor), tools: [lookup] }),
     replanner: createReplanner({ model: miscounting(replanner, factor) }),
     maxIterations: task.steps.length + 2,
+    ...(mode === 'graph' ? { stepConcurrency: 3 } : {}),
   });
   return new Runner({ agent, appName: 'bench' }).run({ userId: 'u', input: 'Write the report.', ...(limits ? { limits } : {}) }).result();
 }
@@ -122,7 +129,7 @@ function endings(ends: readonly ReturnType<typeof endOf>[]): string {
   if (count('answer')) parts.push(`${count('answer')} completed`);
   const stopped = count('refused') + count('limit');
   if (stopped)
-    parts.push(`${stopped} budget_exceeded (${count('refused')} before a call that did not fit, ${count('limit')} at the limit)`);
+    parts.push(`${stopped} budget_exceeded (${count('refused')} before a call that did not fit, ${count('limit')} with the limit used up)`);
   if (count('other')) parts.push(`${count('other')} other`);
   return parts.join(', ');
 }
@@ -131,7 +138,7 @@ function endings(ends: readonly ReturnType<typeof endOf>[]): string {
 export async function budgetAnswer(): Promise<string> {
   const rows: (string | number)[][] = [];
   for (const factor of [1, 1.25]) {
-    for (const mode of ['linear', 'graph'] as const) {
+    for (const mode of ['linear', 'graph', 'graph, parallel'] as const) {
       const tasks = Array.from({ length: RUNS }, (_, i) => taskOf(1000 + i));
       const needs = await Promise.all(tasks.map(async (t) => tokensOf(await runTask(t, mode, undefined, factor))));
       for (const onExhausted of ['stop', 'answer'] as const) {
