@@ -60,13 +60,26 @@ describe("hard limits with onExhausted: 'stop' (the default)", () => {
     expect(refused).toMatchObject({ budget: 'maxCost', limit: 0.01, forecast: 0.007 });
   });
 
-  it('calls in flight (parallel steps) hold their input and output cap until they end', () => {
+  it('calls in flight (parallel steps) hold their input and output cap until they end', async () => {
     const b = new RunBudget({ maxTokens: 1000 });
     const first = b.beforeModelCall('m', request(400)); // 100 of input, 900 for its output
     expect(first?.settings?.maxTokens).toBe(900);
     // A second call while the first runs: nothing is left that the first may not spend.
     expect(refusal(() => b.beforeModelCall('m', request(400)))).toMatchObject({ budget: 'maxTokens', used: 0, forecast: 100 });
+    // That refusal was only for what the first holds: whenRoom says to wait for it; a refusal that stands says nothing.
+    const held = refusal(() => b.beforeModelCall('m', request(400)));
+    const room = b.whenRoom(held);
+    expect(room).toBeInstanceOf(Promise);
+    expect(b.whenRoom(new BudgetExceededError('maxTokens', 1000, 1000))).toBeUndefined();
+    let freed = false;
+    void room?.then(() => {
+      freed = true;
+    });
+    await Promise.resolve();
+    expect(freed).toBe(false);
     b.afterModelCall(first);
+    await room;
+    expect(freed).toBe(true);
     b.recordUsage('m', { inputTokens: 100, outputTokens: 200 });
     const second = b.beforeModelCall('m', request(400, 150)); // its own limit: it holds 100 + 150
     expect(second?.settings?.maxTokens).toBe(150);

@@ -4,6 +4,7 @@ import { ReplayError } from '../errors/replay-errors.js';
 import type { ChatModel, ModelCallAgent, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
 import { abortErrorOf, raceAbort } from '../errors/abort.js';
 import type { InvocationContext } from './invocation-context.js';
+import type { RunBudget } from './run-limits.js';
 import { describeRequest } from '../models/request-fingerprint.js';
 import { noteModelResponse } from './response-record.js';
 import { requestWithBlobBytes } from './request-blobs.js';
@@ -25,7 +26,7 @@ export async function* streamModelCall(
   request: ModelRequest,
   signal: AbortSignal = ctx.signal,
 ): AsyncGenerator<ModelStreamPart, ModelResponse, undefined> {
-  const call = beginModelCall(ctx, model, request, signal);
+  const call = await beginModelCall(ctx, model, request, signal);
   const sent = await blobBytes(ctx, call.request, call);
   let response: ModelResponse | undefined;
   let failure: Error | undefined;
@@ -121,7 +122,7 @@ function partialEventOf(ctx: InvocationContext, part: ModelStreamPart): AgentEve
 
 /** One `generate` call with `streamModelCall`'s rules (budget, usage, observers, error mapping, abort). */
 export async function generateModelCall(ctx: InvocationContext, model: ChatModel, request: ModelRequest): Promise<ModelResponse> {
-  const call = beginModelCall(ctx, model, request, ctx.signal);
+  const call = await beginModelCall(ctx, model, request, ctx.signal);
   const sent = await blobBytes(ctx, call.request, call);
   let response: ModelResponse;
   try {
@@ -149,6 +150,22 @@ async function blobBytes(ctx: InvocationContext, request: ModelRequest, call: { 
   }
 }
 
+/**
+ * The request the budget lets through (`beforeModelCall`). A call refused only for what parallel
+ * calls in flight may still spend waits for one of them to end, then asks again.
+ */
+async function admitted(budget: RunBudget, modelId: string, asked: ModelRequest, signal: AbortSignal): Promise<ModelRequest> {
+  for (;;) {
+    try {
+      return budget.beforeModelCall(modelId, asked) ?? asked;
+    } catch (error) {
+      const room = budget.whenRoom(error);
+      if (!room) throw error;
+      await raceAbort(room, signal);
+    }
+  }
+}
+
 /** The calling agent's identity, as `ModelCallOptions.agent` carries it to the model. */
 function callingAgent(ctx: InvocationContext): ModelCallAgent {
   const run = { sessionId: ctx.session.id, invocationId: ctx.invocationId };
@@ -161,13 +178,19 @@ function callingAgent(ctx: InvocationContext): ModelCallAgent {
  * stop). `request` is what is sent: the budget may cap its output; observers and the stored record
  * see it as sent (a replay under the same limits sends the same).
  */
-function beginModelCall(ctx: InvocationContext, model: ChatModel, asked: ModelRequest, signal: AbortSignal) {
+async function beginModelCall(ctx: InvocationContext, model: ChatModel, asked: ModelRequest, signal: AbortSignal) {
   if (signal.aborted) throw abortErrorOf(signal);
   const { budget, observation } = ctx.services;
-  const request = budget.beforeModelCall(model.id, asked) ?? asked;
+  const request = await admitted(budget, model.id, asked, signal);
   const call = budget.modelCalls; // this call's number in the run: a replay answers parallel agents in this order
   const started = Date.now();
-  const observed = observation?.modelCall(ctx, model, request);
+  let observed: ReturnType<NonNullable<typeof observation>['modelCall']> | undefined;
+  try {
+    observed = observation?.modelCall(ctx, model, request);
+  } catch (error) {
+    budget.afterModelCall(request); // not made: what it held is free
+    throw error;
+  }
   return {
     request,
     failed(error: unknown): Error {

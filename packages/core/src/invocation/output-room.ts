@@ -65,13 +65,26 @@ export function withOutputCap(request: ModelRequest, cap: number | undefined): M
  */
 export class CallsInFlight {
   private readonly held = new Map<ModelRequest, { readonly tokens: number; readonly cost: number }>();
+  private waiting: (() => void)[] = [];
+
+  get size(): number {
+    return this.held.size;
+  }
 
   hold(sent: ModelRequest, tokens: number, cost: number): void {
     this.held.set(sent, { tokens, cost });
   }
 
   release(sent: ModelRequest): void {
-    this.held.delete(sent);
+    if (!this.held.delete(sent)) return;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const wake of waiting) wake();
+  }
+
+  /** Resolves when a call in flight ends (what it held is released). */
+  released(): Promise<void> {
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   /** `used` plus what the calls in flight may spend. */

@@ -42,6 +42,8 @@ export class RunBudget {
   private reserveReached: { readonly kind: BudgetKind; readonly limit: number; readonly keep: number } | undefined;
   private answering = false;
   private readonly inFlight = new CallsInFlight();
+  /** Refusals only for what calls in flight hold (see `whenRoom`). */
+  private readonly heldBack = new WeakSet<Error>();
 
   constructor(
     readonly limits: RunLimits = {},
@@ -78,6 +80,15 @@ export class RunBudget {
    */
   afterModelCall(sent: ModelRequest | undefined): void {
     if (sent) this.inFlight.release(sent);
+  }
+
+  /**
+   * For an error `beforeModelCall` threw: when the call was refused only for what calls in flight
+   * (parallel steps) may still spend, a promise that resolves when one of them ends — then ask
+   * again; else undefined (a refusal that stands).
+   */
+  whenRoom(error: unknown): Promise<void> | undefined {
+    return error instanceof Error && this.heldBack.has(error) ? this.inFlight.released() : undefined;
   }
 
   /** True with `onExhausted: 'answer'`. */
@@ -162,14 +173,15 @@ export class RunBudget {
    * The room for `request`'s output under the limits less `keep`, the calls in flight (parallel
    * steps) counted as spending what they may.
    */
-  private roomFor(request: ModelRequest, modelId: string | undefined, keep: BudgetAmounts = {}): OutputRoom {
+  private roomFor(request: ModelRequest, modelId: string | undefined, keep: BudgetAmounts = {}, inFlight = true): OutputRoom {
     const { maxTokens, maxCost } = this.limits;
     const limits = {
       maxTokens: maxTokens === undefined ? undefined : maxTokens - (keep.tokens ?? 0),
       maxCost: maxCost === undefined ? undefined : maxCost - (keep.cost ?? 0),
     };
     const price = modelId === undefined ? undefined : this.prices?.[modelId];
-    return outputRoom(limits, this.inFlight.over({ tokens: this.used().tokens, cost: this.cost }), price, request);
+    const used = { tokens: this.used().tokens, cost: this.cost };
+    return outputRoom(limits, inFlight ? this.inFlight.over(used) : used, price, request);
   }
 
   /**
@@ -183,6 +195,17 @@ export class RunBudget {
     if (maxTokens === undefined && maxCost === undefined) return request;
     const keep = this.answers && !this.answering ? this.reserve() : {};
     const room = this.roomFor(request, modelId, keep);
+    const fits = (r: OutputRoom) =>
+      (r.tokens === undefined || r.tokens >= 1) && (r.moneyLeft === undefined || (r.moneyLeft >= 0 && (r.costTokens ?? 1) >= 1));
+    // It would fit but for what calls in flight may still spend: `whenRoom` tells the caller to wait for them.
+    if (!fits(room) && this.inFlight.size && fits(this.roomFor(request, modelId, keep, false))) {
+      const tokens = room.tokens !== undefined && room.tokens < 1;
+      const error = tokens
+        ? new BudgetExceededError('maxTokens', maxTokens as number, this.used().tokens, undefined, room.input)
+        : new BudgetExceededError('maxCost', maxCost as number, this.cost, undefined, room.inputCost);
+      this.heldBack.add(error);
+      throw error;
+    }
     if (maxTokens !== undefined && (room.tokens as number) < 1)
       this.refuse('maxTokens', maxTokens, this.used().tokens, keep.tokens, room.input);
     if (maxCost !== undefined && ((room.moneyLeft as number) < 0 || (room.costTokens ?? 1) < 1))

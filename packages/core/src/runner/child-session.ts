@@ -162,6 +162,7 @@ function nestedBudget(budget: RunBudget, prefix: string, label: string | undefin
     return sent;
   };
   view.afterModelCall = (sent) => budget.afterModelCall(sent);
+  view.whenRoom = (error) => budget.whenRoom(error);
   view.recordUsage = (modelId, usage, site) => {
     budget.recordUsage(modelId, usage, site && { ...site, path: `${prefix}/${site.path}`, label: site.label ?? label });
     own.recordUsage(modelId, usage, site);
