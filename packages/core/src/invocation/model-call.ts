@@ -26,7 +26,8 @@ export async function* streamModelCall(
   request: ModelRequest,
   signal: AbortSignal = ctx.signal,
 ): AsyncGenerator<ModelStreamPart, ModelResponse, undefined> {
-  const call = await beginModelCall(ctx, model, request, signal);
+  const begun = beginModelCall(ctx, model, request, signal);
+  const call = begun instanceof Promise ? await begun : begun; // no extra turn unless it waited: parallel calls keep their order
   const sent = await blobBytes(ctx, call.request, call);
   let response: ModelResponse | undefined;
   let failure: Error | undefined;
@@ -122,7 +123,8 @@ function partialEventOf(ctx: InvocationContext, part: ModelStreamPart): AgentEve
 
 /** One `generate` call with `streamModelCall`'s rules (budget, usage, observers, error mapping, abort). */
 export async function generateModelCall(ctx: InvocationContext, model: ChatModel, request: ModelRequest): Promise<ModelResponse> {
-  const call = await beginModelCall(ctx, model, request, ctx.signal);
+  const begun = beginModelCall(ctx, model, request, ctx.signal);
+  const call = begun instanceof Promise ? await begun : begun;
   const sent = await blobBytes(ctx, call.request, call);
   let response: ModelResponse;
   try {
@@ -154,15 +156,13 @@ async function blobBytes(ctx: InvocationContext, request: ModelRequest, call: { 
  * The request the budget lets through (`beforeModelCall`). A call refused only for what parallel
  * calls in flight may still spend waits for one of them to end, then asks again.
  */
-async function admitted(budget: RunBudget, modelId: string, asked: ModelRequest, signal: AbortSignal): Promise<ModelRequest> {
-  for (;;) {
-    try {
-      return budget.beforeModelCall(modelId, asked) ?? asked;
-    } catch (error) {
-      const room = budget.whenRoom(error);
-      if (!room) throw error;
-      await raceAbort(room, signal);
-    }
+function admitted(budget: RunBudget, modelId: string, asked: ModelRequest, signal: AbortSignal): ModelRequest | Promise<ModelRequest> {
+  try {
+    return budget.beforeModelCall(modelId, asked) ?? asked;
+  } catch (error) {
+    const room = budget.whenRoom(error);
+    if (!room) throw error;
+    return raceAbort(room, signal).then(() => admitted(budget, modelId, asked, signal));
   }
 }
 
@@ -178,10 +178,24 @@ function callingAgent(ctx: InvocationContext): ModelCallAgent {
  * stop). `request` is what is sent: the budget may cap its output; observers and the stored record
  * see it as sent (a replay under the same limits sends the same).
  */
-async function beginModelCall(ctx: InvocationContext, model: ChatModel, asked: ModelRequest, signal: AbortSignal) {
+function beginModelCall(
+  ctx: InvocationContext,
+  model: ChatModel,
+  asked: ModelRequest,
+  signal: AbortSignal,
+): ModelCall | Promise<ModelCall> {
   if (signal.aborted) throw abortErrorOf(signal);
+  const request = admitted(ctx.services.budget, model.id, asked, signal);
+  return request instanceof Promise
+    ? request.then((r) => startModelCall(ctx, model, r, signal))
+    : startModelCall(ctx, model, request, signal);
+}
+
+type ModelCall = ReturnType<typeof startModelCall>;
+
+/** The call's bookkeeping once the budget let `request` through. */
+function startModelCall(ctx: InvocationContext, model: ChatModel, request: ModelRequest, signal: AbortSignal) {
   const { budget, observation } = ctx.services;
-  const request = await admitted(budget, model.id, asked, signal);
   const call = budget.modelCalls; // this call's number in the run: a replay answers parallel agents in this order
   const started = Date.now();
   let observed: ReturnType<NonNullable<typeof observation>['modelCall']> | undefined;
