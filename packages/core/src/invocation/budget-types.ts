@@ -9,8 +9,9 @@ export interface RunLimits {
    * estimated (about 4 characters a token): the call is made only when that input fits in what is
    * left, and its output is capped to the rest (`settings.maxTokens`; sent when below the request's
    * own, or at most 4,096 tokens for a request without one, as servers refuse a cap above what the
-   * model can write). The cap is exact; the input is an estimate, so a provider whose tokenizer
-   * counts more than the estimate can pass the limit by that difference.
+   * model can write). Calls in flight at once (parallel steps) hold their input and cap until they
+   * end; a call that fits only once they end waits. The cap is exact; the input is an estimate, so a
+   * provider whose tokenizer counts more than the estimate can pass the limit by that difference.
    */
   readonly maxTokens?: number;
   /** Wall-clock limit for the run; in-flight model and tool calls are aborted. */
