@@ -90,6 +90,32 @@ describe("hard limits with onExhausted: 'stop' (the default)", () => {
     expect(call(b, request(400))?.settings?.maxTokens).toBe(600); // both released, nothing recorded
   });
 
+  it("'answer': a work call's output is capped above the reserve; the answer may spend the reserve", () => {
+    const b = new RunBudget({ maxTokens: 1000, onExhausted: 'answer', reserve: { tokens: 300 } });
+    expect(call(b, request(400))?.settings?.maxTokens).toBe(600); // 1000 − 300 kept − 100 of input
+    b.recordUsage('m', { inputTokens: 100, outputTokens: 500 });
+    b.beginAnswer();
+    expect(call(b, request(400))?.settings?.maxTokens).toBe(300); // 1000 − 600 used − 100 of input
+  });
+
+  it('a ReAct run never passes maxCost when the model counts as the budget estimates', async () => {
+    const note = tool({ name: 'note', description: 'n', parameters: z.object({ text: z.string() }), execute: () => 'ok' });
+    const model = new ScriptedModel({
+      id: 'm1',
+      respond: () => callTools({ name: 'note', args: { text: 'y'.repeat(2000) } }),
+      usage: 'measured',
+    });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'a', model, tools: [note], maxIterations: 50 }), appName: 'x' });
+    const prices = { m1: { inputPerMillion: 1, outputPerMillion: 20 } }; // output dear: an uncapped answer crossed by its output
+    for (const maxCost of [0.02, 0.05]) {
+      const r = await runner.run({ userId: 'u', input: 'go', limits: { maxCost, prices } }).result();
+      expect(r.status).toBe('budget_exceeded');
+      expect(r.cost).toBeLessThanOrEqual(maxCost + 1e-12);
+      expect(r.cost).toBeGreaterThan(maxCost * 0.7);
+      expect(r.error).toMatchObject({ budget: 'maxCost', limit: maxCost });
+    }
+  });
+
   it('a ReAct run never passes maxTokens when the model counts as the budget estimates', async () => {
     // Each answer is a tool call with ~500 tokens of arguments: a call that crossed the limit used to complete.
     const note = tool({ name: 'note', description: 'n', parameters: z.object({ text: z.string() }), execute: () => 'ok' });
