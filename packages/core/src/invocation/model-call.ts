@@ -208,8 +208,8 @@ function startModelCall(ctx: InvocationContext, model: ChatModel, request: Model
   return {
     request,
     failed(error: unknown): Error {
-      // A replay that no longer matches its recording is reported as itself, not as a model failure.
       budget.afterModelCall(request);
+      // A replay that no longer matches its recording is reported as itself, not as a model failure.
       const failure = signal.aborted
         ? abortErrorOf(signal)
         : error instanceof ReplayError
