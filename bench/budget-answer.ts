@@ -4,10 +4,12 @@
  * result sizes (seeded). The models report usage measured from what they are sent and write
  * (`ScriptedModel({ usage: 'measured' })`: about 4 characters a token, the output capped at
  * `settings.maxTokens` as a provider caps it), so the budget sees what a real provider would bill.
- * Counts the runs that end with an answer, the tokens spent, and the overshoot past `maxTokens`.
+ * Counts the runs that end with an answer, how the others end, the tokens spent, and the overshoot
+ * past `maxTokens`; then again with models that count 25 % more input tokens than the budget's
+ * estimate (a provider's tokenizer that differs from it), to measure what that error carries.
  * Run: pnpm bench budget-answer
  */
-import { Runner, tool, type RunOptions, type RunResult } from '@replan/core';
+import { BudgetExceededError, Runner, tool, type ChatModel, type ModelResponse, type RunOptions, type RunResult } from '@replan/core';
 import { callTools, ScriptedModel } from '@replan/core/testing';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner, type PlanModeOption } from '@replan/planexecute';
 import { z } from 'zod';
@@ -47,9 +49,31 @@ const lookup = tool({
   execute: ({ part }) => `source text of part ${part}: ${'data '.repeat(40)}`,
 });
 
+/** Linear plan, graph chain, or graph of independent steps run in parallel. */
+type Shape = 'linear' | 'graph' | 'graph, parallel';
+
+/**
+ * `model` reporting `factor` times the input tokens it measured: a provider whose tokenizer counts
+ * more than the budget's estimate (about 4 characters a token). The output stays as capped.
+ */
+function miscounting(model: ScriptedModel, factor: number): ChatModel {
+  if (factor === 1) return model;
+  const scaled = (r: ModelResponse): ModelResponse =>
+    r.usage ? { ...r, usage: { ...r.usage, inputTokens: Math.ceil(r.usage.inputTokens * factor) } } : r;
+  return {
+    id: model.id,
+    generate: async (request, options) => scaled(await model.generate(request, options)),
+    async *stream(request, options) {
+      yield { type: 'finish', response: scaled(await model.generate(request, options)) };
+    },
+  };
+}
+
 /** One run of the task: each step calls `lookup`, then reports; the replanner keeps the plan, then answers. */
-async function runTask(task: Task, mode: PlanModeOption, limits?: RunLimits): Promise<RunResult> {
-  const graph = task.steps.map((s, i) => ({ id: `s${i + 1}`, task: s, dependsOn: i ? [`s${i}`] : [] }));
+async function runTask(task: Task, shape: Shape, limits?: RunLimits, factor = 1): Promise<RunResult> {
+  const mode: PlanModeOption = shape === 'linear' ? 'linear' : 'graph';
+  // A chain, or every step independent (run three at a time, so their calls are in flight together).
+  const graph = task.steps.map((s, i) => ({ id: `s${i + 1}`, task: s, dependsOn: i && shape === 'graph' ? [`s${i}`] : [] }));
   const planner = new ScriptedModel({
     responses: [callTools({ name: 'plan', args: { steps: mode === 'graph' ? graph : task.steps } })],
     usage: 'measured',
@@ -57,6 +81,7 @@ async function runTask(task: Task, mode: PlanModeOption, limits?: RunLimits): Pr
   const calls = new Map<string, number>();
   const executor = new ScriptedModel({
     usage: 'measured',
+    latencyMs: 2, // so the parallel steps' calls overlap
     respond: (request) => {
       const last = request.messages.findLast((m) => m.role === 'user');
       const text = last?.content.map((b) => (b.type === 'text' ? b.text : '')).join('') ?? '';
@@ -79,54 +104,78 @@ async function runTask(task: Task, mode: PlanModeOption, limits?: RunLimits): Pr
   });
   const agent = createPlanExecuteAgent({
     mode,
-    planner: createPlanner({ model: planner }),
-    executor: createExecutor({ model: executor, tools: [lookup] }),
-    replanner: createReplanner({ model: replanner }),
+    planner: createPlanner({ model: miscounting(planner, factor) }),
+    executor: createExecutor({ model: miscounting(executor, factor), tools: [lookup] }),
+    replanner: createReplanner({ model: miscounting(replanner, factor) }),
     maxIterations: task.steps.length + 2,
+    ...(mode === 'graph' ? { stepConcurrency: 3 } : {}),
   });
   return new Runner({ agent, appName: 'bench' }).run({ userId: 'u', input: 'Write the report.', ...(limits ? { limits } : {}) }).result();
 }
 
 const tokensOf = (r: RunResult) => r.usage.inputTokens + r.usage.outputTokens;
 
-/** Markdown: per mode and `onExhausted`, runs with an answer, tokens spent, overshoot past the limit. */
+/** How a run ended: with an answer, or `budget_exceeded` before a call whose input did not fit, or at a limit. */
+function endOf(r: RunResult): 'answer' | 'refused' | 'limit' | 'other' {
+  if (r.status === 'completed' && r.output !== undefined) return 'answer';
+  if (r.status !== 'budget_exceeded') return 'other';
+  return r.error instanceof BudgetExceededError && r.error.forecast !== undefined ? 'refused' : 'limit';
+}
+
+/** The runs' endings, e.g. "20 budget_exceeded (14 before a call that did not fit, 6 at the limit)". */
+function endings(ends: readonly ReturnType<typeof endOf>[]): string {
+  const count = (e: string) => ends.filter((x) => x === e).length;
+  const parts: string[] = [];
+  if (count('answer')) parts.push(`${count('answer')} completed`);
+  const stopped = count('refused') + count('limit');
+  if (stopped)
+    parts.push(`${stopped} budget_exceeded (${count('refused')} before a call that did not fit, ${count('limit')} with the limit used up)`);
+  if (count('other')) parts.push(`${count('other')} other`);
+  return parts.join(', ');
+}
+
+/** Markdown: per tokenizer, mode and `onExhausted`, how runs end, tokens spent, overshoot past the limit. */
 export async function budgetAnswer(): Promise<string> {
   const rows: (string | number)[][] = [];
-  for (const mode of ['linear', 'graph'] as const) {
-    const tasks = Array.from({ length: RUNS }, (_, i) => taskOf(1000 + i));
-    const needs = await Promise.all(tasks.map(async (t) => tokensOf(await runTask(t, mode))));
-    for (const onExhausted of ['stop', 'answer'] as const) {
-      let answered = 0;
-      let partial = 0;
-      let spent = 0;
-      let overshoot = 0;
-      let overRuns = 0;
-      for (const [i, task] of tasks.entries()) {
-        const limit = Math.floor((needs[i] as number) / 2);
-        const r = await runTask(task, mode, { maxTokens: limit, onExhausted });
-        if (r.status === 'completed' && r.output !== undefined) answered++;
-        if (r.partial) partial++;
-        spent += tokensOf(r) / limit;
-        const over = Math.max(0, tokensOf(r) - limit);
-        if (over > 0) overRuns++;
-        overshoot = Math.max(overshoot, over);
+  for (const factor of [1, 1.25]) {
+    for (const mode of ['linear', 'graph', 'graph, parallel'] as const) {
+      const tasks = Array.from({ length: RUNS }, (_, i) => taskOf(1000 + i));
+      const needs = await Promise.all(tasks.map(async (t) => tokensOf(await runTask(t, mode, undefined, factor))));
+      for (const onExhausted of ['stop', 'answer'] as const) {
+        let partial = 0;
+        let spent = 0;
+        let overshoot = 0;
+        let overRuns = 0;
+        const ends: ReturnType<typeof endOf>[] = [];
+        for (const [i, task] of tasks.entries()) {
+          const limit = Math.floor((needs[i] as number) / 2);
+          const r = await runTask(task, mode, { maxTokens: limit, onExhausted }, factor);
+          ends.push(endOf(r));
+          if (r.partial) partial++;
+          spent += tokensOf(r) / limit;
+          const over = Math.max(0, tokensOf(r) - limit);
+          if (over > 0) overRuns++;
+          overshoot = Math.max(overshoot, over);
+        }
+        rows.push([
+          factor === 1 ? 'as estimated' : `+${fmt((factor - 1) * 100, 0)} %`,
+          mode,
+          `'${onExhausted}'`,
+          endings(ends),
+          partial,
+          `${fmt((100 * spent) / RUNS, 0)} %`,
+          `${overRuns} / ${RUNS}`,
+          overshoot,
+        ]);
       }
-      rows.push([
-        mode,
-        `'${onExhausted}'`,
-        `${answered} / ${RUNS}`,
-        partial,
-        `${fmt((100 * spent) / RUNS, 0)} %`,
-        `${overRuns} / ${RUNS}`,
-        overshoot,
-      ]);
     }
   }
   return table(
     [
+      'input tokens counted',
       'mode',
       'onExhausted',
-      'runs with an answer',
+      'how the runs end',
       'partial answers',
       'tokens spent (mean, % of the limit)',
       'runs past the limit',

@@ -78,14 +78,19 @@ describe('compaction in the ReAct loop', () => {
     expect(result.cost).toBeCloseTo((actorTokens + summarizerTokens * 1000) / 1e6, 6);
     expect(result.breakdown.byAgent.researcher?.modelCalls).toBe(step.actor.calls + step.summarizer.calls);
 
-    // A token budget the acting model alone stays under, but not with the summaries: the run stops.
+    // A token budget that ends halfway through the last summary's tokens: the summaries count, and
+    // the run stops before that summary (its estimated input does not fit in what is left), not after.
+    const used = events.filter((e) => e.usage);
+    const last = used.findLastIndex((e) => e.actions?.compaction);
+    const before = used.slice(0, last).reduce((sum, e) => sum + tokens(e.usage), 0);
+    const limit = before + Math.floor(tokens(used[last]?.usage) / 2);
     const tight = longStep(30);
-    const limit = actorTokens + Math.floor(summarizerTokens / 2);
     const { result: stopped, events: spent } = await collect(priced(tight, { maxTokens: limit }));
     expect(stopped.status).toBe('budget_exceeded');
-    // What the acting model used before the stop is under the limit: the summaries passed it.
+    expect(stopped.error).toMatchObject({ budget: 'maxTokens', limit, used: before });
     expect(spent.filter((e) => !e.actions?.compaction).reduce((sum, e) => sum + tokens(e.usage), 0)).toBeLessThan(limit);
-    expect(stopped.usage.inputTokens + stopped.usage.outputTokens).toBeGreaterThan(limit);
+    expect(stopped.usage.inputTokens + stopped.usage.outputTokens).toBe(before); // never past the limit
+    expect(tight.summarizer.calls).toBe(step.summarizer.calls - 1);
   });
 
   it('without compaction the same step outgrows the window (the test would catch a no-op)', async () => {

@@ -34,7 +34,7 @@ describe("RunBudget with onExhausted: 'answer'", () => {
 
   it('refuses a work call whose forecast eats into the reserve; then only the answer may spend it, within the limit', () => {
     const b = new RunBudget({ maxTokens: 1000, onExhausted: 'answer', reserve: { tokens: 300 } });
-    b.beforeModelCall('m', request(2000)); // 500 tokens of input forecast, fits in 700
+    b.afterModelCall(b.beforeModelCall('m', request(2000))); // 500 tokens of input forecast, fits in 700
     b.recordUsage('m', { inputTokens: 500, outputTokens: 100 });
     expect(b.underReserve()).toBe(false);
     // 600 used + 50 input + 100 (the largest output so far) > 700: refused, nothing counted
@@ -57,11 +57,13 @@ describe("RunBudget with onExhausted: 'answer'", () => {
     expect(() => b.beforeModelCall('m', request(2000, 1))).toThrow(BudgetExceededError); // cannot fit at all
   });
 
-  it("'stop' keeps its old checks: no forecast, no reserve", () => {
+  it("'stop' has no reserve: a call is refused only when its input does not fit the limit itself", () => {
     const b = new RunBudget({ maxTokens: 1000 });
     b.recordUsage('m', { inputTokens: 900, outputTokens: 0 });
-    expect(() => b.beforeModelCall('m', request(4000))).not.toThrow(); // 900 < 1000: the call is made
+    // 900 + 90 of input < 1000: made ('answer' with a reserve would refuse it), its output capped at the 10 left
+    expect(b.beforeModelCall('m', request(360))?.settings?.maxTokens).toBe(10);
     expect(b.underReserve()).toBe(false);
+    expect(() => b.beforeModelCall('m', request(4000))).toThrow(/estimated input \(1000\) does not fit/);
   });
 
   it('model calls and time: a work call starts only below limit − reserve', () => {

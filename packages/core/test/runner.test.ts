@@ -119,7 +119,9 @@ describe('Runner', () => {
     expect(model.calls).toBe(3);
   });
 
-  it('ends budget_exceeded on maxTokens', async () => {
+  it('ends budget_exceeded on maxTokens; a model that counts more input than the estimate can cross by that much', async () => {
+    // The model reports 60 input tokens for requests the budget estimates at a few: the second call
+    // is made (its estimated input fits in the 40 left) with its output capped at what that leaves.
     const model = new ScriptedModel({
       respond: () => callTools({ name: 'echo', args: { v: 'x' } }),
       usage: { inputTokens: 60, outputTokens: 0 },
@@ -129,6 +131,11 @@ describe('Runner', () => {
     expect(r.status).toBe('budget_exceeded');
     expect(r.usage.inputTokens).toBe(120);
     expect(model.calls).toBe(2);
+    expect(model.requests[0]?.settings?.maxTokens).toBeGreaterThan(50); // 100 − the first request's estimated input
+    expect(model.requests[0]?.settings?.maxTokens).toBeLessThan(100);
+    const second = model.requests[1]?.settings?.maxTokens ?? 0;
+    expect(second).toBeGreaterThan(0);
+    expect(second).toBeLessThan(40);
   });
 
   it('ends budget_exceeded when timeoutMs passes during a model call', async () => {
@@ -153,6 +160,9 @@ describe('Runner', () => {
       .result();
     expect(r.status).toBe('budget_exceeded');
     expect(model.calls).toBe(3);
+    // Each call's estimated input (a few tokens) fits in what is left; the model counts 1M (the estimate's error).
+    expect(r.error).toMatchObject({ budget: 'maxCost', limit: 2.5, used: 3 });
+    expect(r.cost).toBe(3);
   });
 
   it('lets exactly one of two concurrent resumes from two processes proceed; the other gets ConcurrentUpdateError', async () => {

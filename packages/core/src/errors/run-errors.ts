@@ -30,7 +30,9 @@ export type BudgetKind = 'maxModelCalls' | 'maxTokens' | 'timeoutMs' | 'maxCost'
  * A run limit was reached. The session is left resumable (with a new budget). With
  * `limits.onExhausted: 'answer'`, `reserve` is set when the call was refused for eating into the
  * reserve kept for the answer (the limit itself still had room): the plan–execute agent then stops
- * starting work and answers.
+ * starting work and answers. `forecast` is set when the limit still had room but the next model
+ * call's estimated input (in tokens for `maxTokens`, in money for `maxCost`) did not fit in it: the
+ * call was not made.
  */
 export class BudgetExceededError extends ReplanError {
   constructor(
@@ -38,13 +40,17 @@ export class BudgetExceededError extends ReplanError {
     readonly limit: number,
     readonly used: number,
     readonly reserve?: number,
+    readonly forecast?: number,
   ) {
     super(
-      reserve === undefined
-        ? `Run budget "${budget}" exceeded (limit ${limit}, used ${used}). ` +
+      reserve !== undefined
+        ? `Run budget "${budget}": used ${used} of ${limit}, and the rest down to the reserve of ${reserve} is kept for the answer (limits.onExhausted: 'answer'). ` +
+            'Raise the limit or lower limits.reserve for more work before the answer.'
+        : forecast !== undefined
+          ? `Run budget "${budget}": used ${used} of ${limit}, and the next model call's estimated input (${forecast}) does not fit in what is left, so it was not made. ` +
             'The session is stored; resume it with a higher limit to continue.'
-        : `Run budget "${budget}": used ${used} of ${limit}, and the rest down to the reserve of ${reserve} is kept for the answer (limits.onExhausted: 'answer'). ` +
-            'Raise the limit or lower limits.reserve for more work before the answer.',
+          : `Run budget "${budget}" exceeded (limit ${limit}, used ${used}). ` +
+            'The session is stored; resume it with a higher limit to continue.',
     );
   }
 }

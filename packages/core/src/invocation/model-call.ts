@@ -4,6 +4,7 @@ import { ReplayError } from '../errors/replay-errors.js';
 import type { ChatModel, ModelCallAgent, ModelRequest, ModelResponse, ModelStreamPart } from '../models/chat-model.js';
 import { abortErrorOf, raceAbort } from '../errors/abort.js';
 import type { InvocationContext } from './invocation-context.js';
+import type { RunBudget } from './run-limits.js';
 import { describeRequest } from '../models/request-fingerprint.js';
 import { noteModelResponse } from './response-record.js';
 import { requestWithBlobBytes } from './request-blobs.js';
@@ -25,8 +26,9 @@ export async function* streamModelCall(
   request: ModelRequest,
   signal: AbortSignal = ctx.signal,
 ): AsyncGenerator<ModelStreamPart, ModelResponse, undefined> {
-  const call = beginModelCall(ctx, model, request, signal);
-  const sent = await blobBytes(ctx, request, call);
+  const begun = beginModelCall(ctx, model, request, signal);
+  const call = begun instanceof Promise ? await begun : begun; // no extra turn unless it waited: parallel calls keep their order
+  const sent = await blobBytes(ctx, call.request, call);
   let response: ModelResponse | undefined;
   let failure: Error | undefined;
   let ended = false;
@@ -121,8 +123,9 @@ function partialEventOf(ctx: InvocationContext, part: ModelStreamPart): AgentEve
 
 /** One `generate` call with `streamModelCall`'s rules (budget, usage, observers, error mapping, abort). */
 export async function generateModelCall(ctx: InvocationContext, model: ChatModel, request: ModelRequest): Promise<ModelResponse> {
-  const call = beginModelCall(ctx, model, request, ctx.signal);
-  const sent = await blobBytes(ctx, request, call);
+  const begun = beginModelCall(ctx, model, request, ctx.signal);
+  const call = begun instanceof Promise ? await begun : begun;
+  const sent = await blobBytes(ctx, call.request, call);
   let response: ModelResponse;
   try {
     response = await raceAbort(
@@ -149,6 +152,20 @@ async function blobBytes(ctx: InvocationContext, request: ModelRequest, call: { 
   }
 }
 
+/**
+ * The request the budget lets through (`beforeModelCall`). A call refused only for what parallel
+ * calls in flight may still spend waits for one of them to end, then asks again.
+ */
+function admitted(budget: RunBudget, modelId: string, asked: ModelRequest, signal: AbortSignal): ModelRequest | Promise<ModelRequest> {
+  try {
+    return budget.beforeModelCall(modelId, asked) ?? asked;
+  } catch (error) {
+    const room = budget.whenRoom(error);
+    if (!room) throw error;
+    return raceAbort(room, signal).then(() => admitted(budget, modelId, asked, signal));
+  }
+}
+
 /** The calling agent's identity, as `ModelCallOptions.agent` carries it to the model. */
 function callingAgent(ctx: InvocationContext): ModelCallAgent {
   const run = { sessionId: ctx.session.id, invocationId: ctx.invocationId };
@@ -156,16 +173,42 @@ function callingAgent(ctx: InvocationContext): ModelCallAgent {
   return { name: ctx.agent.name, path: ctx.path, label: ctx.label, run };
 }
 
-/** One model call's bookkeeping: budget first, then exactly one ending reported (success, failure or stop). */
-function beginModelCall(ctx: InvocationContext, model: ChatModel, request: ModelRequest, signal: AbortSignal) {
+/**
+ * One model call's bookkeeping: budget first, then exactly one ending reported (success, failure or
+ * stop). `request` is what is sent: the budget may cap its output; observers and the stored record
+ * see it as sent (a replay under the same limits sends the same).
+ */
+function beginModelCall(
+  ctx: InvocationContext,
+  model: ChatModel,
+  asked: ModelRequest,
+  signal: AbortSignal,
+): ModelCall | Promise<ModelCall> {
   if (signal.aborted) throw abortErrorOf(signal);
+  const request = admitted(ctx.services.budget, model.id, asked, signal);
+  return request instanceof Promise
+    ? request.then((r) => startModelCall(ctx, model, r, signal))
+    : startModelCall(ctx, model, request, signal);
+}
+
+type ModelCall = ReturnType<typeof startModelCall>;
+
+/** The call's bookkeeping once the budget let `request` through. */
+function startModelCall(ctx: InvocationContext, model: ChatModel, request: ModelRequest, signal: AbortSignal) {
   const { budget, observation } = ctx.services;
-  budget.beforeModelCall(model.id, request);
   const call = budget.modelCalls; // this call's number in the run: a replay answers parallel agents in this order
   const started = Date.now();
-  const observed = observation?.modelCall(ctx, model, request);
+  let observed: ReturnType<NonNullable<typeof observation>['modelCall']> | undefined;
+  try {
+    observed = observation?.modelCall(ctx, model, request);
+  } catch (error) {
+    budget.afterModelCall(request); // not made: what it held is free
+    throw error;
+  }
   return {
+    request,
     failed(error: unknown): Error {
+      budget.afterModelCall(request);
       // A replay that no longer matches its recording is reported as itself, not as a model failure.
       const failure = signal.aborted
         ? abortErrorOf(signal)
@@ -176,9 +219,11 @@ function beginModelCall(ctx: InvocationContext, model: ChatModel, request: Model
       return failure;
     },
     stopped(): void {
+      budget.afterModelCall(request);
       observed?.(undefined, new Error(`the caller stopped reading model "${model.id}"'s stream`));
     },
     succeeded(response: ModelResponse): ModelResponse {
+      budget.afterModelCall(request);
       // A model that handed the request on (a fallback) names the model that answered: its usage is that model's.
       budget.recordUsage(response.model?.id ?? model.id, response.usage, {
         path: ctx.path,

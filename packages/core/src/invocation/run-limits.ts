@@ -3,64 +3,11 @@ import { checkRunLimits, LIMIT_OF } from './run-limits-check.js';
 import type { ModelRequest } from '../models/chat-model.js';
 import { addUsage, emptyUsage, type Usage } from '../models/usage.js';
 import { estimateTokens, requestChars } from '../observe/request-size.js';
+import type { BudgetAmounts, BudgetView, RunLimits } from './budget-types.js';
+export type { BudgetAmounts, BudgetView, RunLimits } from './budget-types.js';
+import { CallsInFlight, outputCap, outputRoom, withOutputCap, type OutputRoom } from './output-room.js';
 import { checkPriceTable, costOf, type PriceTable } from '../models/model-prices.js';
 import { UsageTally, type UsageBreakdown } from '../models/usage-breakdown.js';
-
-/** Budgets for one run (or resume). Exceeding one ends the run `budget_exceeded`, resumable. */
-export interface RunLimits {
-  /** Most model calls this run may make. */
-  readonly maxModelCalls?: number;
-  /** Most input + output tokens this run may use; checked before each model call. */
-  readonly maxTokens?: number;
-  /** Wall-clock limit for the run; in-flight model and tool calls are aborted. */
-  readonly timeoutMs?: number;
-  /**
-   * Most money this run may spend, priced by `prices`. Checked before each call with the request's
-   * estimated input size (about 4 characters a token): a call that would pass the budget is not made.
-   */
-  readonly maxCost?: number;
-  /** Prices per model id for this run, over the runner's `prices` (model by model). */
-  readonly prices?: PriceTable;
-  /**
-   * What happens when the budget runs low. `'stop'` (default): the run ends `budget_exceeded` at a
-   * limit, resumable. `'answer'`: once what is left of a limit falls to its `reserve`, no new step
-   * starts (running steps stop at their next model call) and the plan–execute replanner answers from
-   * the steps done, within the reserve: the run completes with `RunResult.partial: true` and
-   * `notRun`. The reserve comes out of the limits, never on top of them. Needs a root agent that can
-   * answer from partial work (a plan–execute agent with its own replanner); any other is refused
-   * with a `ConfigurationError` at run start.
-   */
-  readonly onExhausted?: 'stop' | 'answer';
-  /**
-   * With `onExhausted: 'answer'`: what to keep for the answer, per limit that is set (a reserve for
-   * a limit that is not set, or one at or above its limit, is a `ConfigurationError`). Default, for
-   * each limit set: one model call; 1.5× the tokens, cost and time of the largest planner or
-   * replanner call of the run so far (the answer's prompt is the replanner's, grown by the newest
-   * results); 0 before the first of them.
-   */
-  readonly reserve?: BudgetAmounts;
-}
-
-/** Amounts of what a run's budget counts: tokens (input + output), cost, model calls, wall time. */
-export interface BudgetAmounts {
-  readonly tokens?: number;
-  readonly cost?: number;
-  readonly modelCalls?: number;
-  readonly timeMs?: number;
-}
-
-/**
- * A run's budget as the planner and replanner see it (`budget` in their inputs): the limits that
- * are set, what the run used of them and what is left, and with `onExhausted: 'answer'` the
- * reserve kept for the answer. Only the limits that are set appear.
- */
-export interface BudgetView {
-  readonly limits: BudgetAmounts;
-  readonly used: BudgetAmounts;
-  readonly left: BudgetAmounts;
-  readonly reserve?: BudgetAmounts;
-  readonly onExhausted: 'stop' | 'answer';
-}
 
 type Amount = keyof BudgetAmounts;
 const AMOUNTS = Object.keys(LIMIT_OF) as Amount[];
@@ -96,6 +43,9 @@ export class RunBudget {
   /** The first refusal for the reserve: every work call after it is refused too (see `checkReserve`). */
   private reserveReached: { readonly kind: BudgetKind; readonly limit: number; readonly keep: number } | undefined;
   private answering = false;
+  private readonly inFlight = new CallsInFlight();
+  /** Refusals only for what calls in flight hold (see `whenRoom`). */
+  private readonly heldBack = new WeakSet<Error>();
 
   constructor(
     readonly limits: RunLimits = {},
@@ -107,22 +57,40 @@ export class RunBudget {
   }
 
   /**
-   * Throws `BudgetExceededError` when another model call would break a limit. With `maxCost`, the
-   * request's estimated input (and `settings.maxTokens` of output, when set) is priced first.
+   * Before a model call: throws `BudgetExceededError` when it would break a limit, else returns the
+   * request to send — `request` itself, or with its output capped (`settings.maxTokens`, see
+   * `capOutput`) so the call ends within `maxTokens` and `maxCost`.
    */
-  beforeModelCall(modelId?: string, request?: ModelRequest): void {
+  beforeModelCall(modelId?: string, request?: ModelRequest): ModelRequest | undefined {
     const { maxModelCalls, maxTokens, maxCost } = this.limits;
     if (maxModelCalls !== undefined && this.modelCalls >= maxModelCalls)
       throw new BudgetExceededError('maxModelCalls', maxModelCalls, this.modelCalls);
     const tokens = this.usage.inputTokens + this.usage.outputTokens;
     if (maxTokens !== undefined && tokens >= maxTokens) throw new BudgetExceededError('maxTokens', maxTokens, tokens);
-    if (maxCost !== undefined) {
-      const next = this.cost + this.estimate(modelId, request);
-      if (this.cost >= maxCost || next > maxCost) throw new BudgetExceededError('maxCost', maxCost, next);
-    }
+    if (maxCost !== undefined && this.cost >= maxCost) throw new BudgetExceededError('maxCost', maxCost, this.cost);
+    // The reserve is checked on the request as the agent wrote it (its own output limit forecast), then capped.
     if (this.answering) this.checkAnswerFits(request);
     else if (this.answers) this.checkReserve(modelId, request);
+    const sent = request && this.capOutput(modelId, request);
     this.modelCalls++;
+    return sent;
+  }
+
+  /**
+   * After the call of `sent` (as `beforeModelCall` returned it) ended, in any way: what it held of
+   * the limits is released (its usage, if any, is recorded by `recordUsage`).
+   */
+  afterModelCall(sent: ModelRequest | undefined): void {
+    if (sent) this.inFlight.release(sent);
+  }
+
+  /**
+   * For an error `beforeModelCall` threw: when the call was refused only for what calls in flight
+   * (parallel steps) may still spend, a promise that resolves when one of them ends — then ask
+   * again; else undefined (a refusal that stands).
+   */
+  whenRoom(error: unknown): Promise<void> | undefined {
+    return error instanceof Error && this.heldBack.has(error) ? this.inFlight.released() : undefined;
   }
 
   /** True with `onExhausted: 'answer'`. */
@@ -199,16 +167,65 @@ export class RunBudget {
    * undefined when neither limit is set.
    */
   answerOutputCap(request: ModelRequest, modelId?: string): number | undefined {
+    const cap = outputCap(this.roomFor(request, modelId));
+    return cap === undefined ? undefined : Math.max(1, cap);
+  }
+
+  /**
+   * The room for `request`'s output under the limits less `keep`, the calls in flight (parallel
+   * steps) counted as spending what they may.
+   */
+  private roomFor(request: ModelRequest, modelId: string | undefined, keep: BudgetAmounts = {}, inFlight = true): OutputRoom {
     const { maxTokens, maxCost } = this.limits;
-    const input = estimateTokens(requestChars(request));
-    const caps: number[] = [];
-    if (maxTokens !== undefined) caps.push(maxTokens - this.used().tokens - input);
+    const limits = {
+      maxTokens: maxTokens === undefined ? undefined : maxTokens - (keep.tokens ?? 0),
+      maxCost: maxCost === undefined ? undefined : maxCost - (keep.cost ?? 0),
+    };
     const price = modelId === undefined ? undefined : this.prices?.[modelId];
-    if (maxCost !== undefined && price && price.outputPerMillion > 0) {
-      const left = maxCost - this.cost - costOf(price, { inputTokens: input, outputTokens: 0 });
-      caps.push(Math.floor((left * 1e6) / price.outputPerMillion));
+    const used = { tokens: this.used().tokens, cost: this.cost };
+    return outputRoom(limits, inFlight ? this.inFlight.over(used) : used, price, request);
+  }
+
+  /**
+   * Hard limits in every mode: the call is made only when its estimated input fits in what is left
+   * of `maxTokens` and `maxCost` (else `BudgetExceededError` with `forecast`), and its output is
+   * capped to the rest (`withOutputCap`). A work call in `'answer'` mode gets what is left above the
+   * reserve (refused as eating into it, so the run answers).
+   */
+  private capOutput(modelId: string | undefined, request: ModelRequest): ModelRequest {
+    const { maxTokens, maxCost } = this.limits;
+    if (maxTokens === undefined && maxCost === undefined) return request;
+    const keep = this.answers && !this.answering ? this.reserve() : {};
+    const room = this.roomFor(request, modelId, keep);
+    const fits = (r: OutputRoom) =>
+      (r.tokens === undefined || r.tokens >= 1) && (r.moneyLeft === undefined || (r.moneyLeft >= 0 && (r.costTokens ?? 1) >= 1));
+    // It would fit but for what calls in flight may still spend: `whenRoom` tells the caller to wait for them.
+    if (!fits(room) && this.inFlight.size && fits(this.roomFor(request, modelId, keep, false))) {
+      const tokens = room.tokens !== undefined && room.tokens < 1;
+      const error = tokens
+        ? new BudgetExceededError('maxTokens', maxTokens as number, this.used().tokens, undefined, room.input)
+        : new BudgetExceededError('maxCost', maxCost as number, this.cost, undefined, room.inputCost);
+      this.heldBack.add(error);
+      throw error;
     }
-    return caps.length ? Math.max(1, Math.min(...caps)) : undefined;
+    if (maxTokens !== undefined && (room.tokens as number) < 1)
+      this.refuse('maxTokens', maxTokens, this.used().tokens, keep.tokens, room.input);
+    if (maxCost !== undefined && ((room.moneyLeft as number) < 0 || (room.costTokens ?? 1) < 1))
+      this.refuse('maxCost', maxCost, this.cost, keep.cost, room.inputCost);
+    // A new object per call: it is this call's key in `inFlight` until `afterModelCall`.
+    const sent = { ...withOutputCap(request, outputCap(room)) };
+    // Held until the call ends: its input and its output cap (uncapped: the largest output so far).
+    const output = sent.settings?.maxTokens ?? this.largestOutput;
+    const price = modelId === undefined ? undefined : this.prices?.[modelId];
+    this.inFlight.hold(sent, room.input + output, room.inputCost + costOf(price, { inputTokens: 0, outputTokens: output }));
+    return sent;
+  }
+
+  /** Refuses a call whose input does not fit; with a reserve, as eating into it (sticky, see `checkReserve`). */
+  private refuse(kind: BudgetKind, limit: number, used: number, keep: number | undefined, forecast: number): never {
+    if (keep === undefined) throw new BudgetExceededError(kind, limit, used, undefined, forecast);
+    this.reserveReached = { kind, limit, keep };
+    throw new BudgetExceededError(kind, limit, used, keep);
   }
 
   /**

@@ -157,9 +157,12 @@ function nestedBudget(budget: RunBudget, prefix: string, label: string | undefin
   view.beginAnswer = () => budget.beginAnswer();
   view.answerOutputCap = (request, modelId) => budget.answerOutputCap(request, modelId);
   view.beforeModelCall = (modelId, request) => {
-    budget.beforeModelCall(modelId, request);
+    const sent = budget.beforeModelCall(modelId, request);
     own.modelCalls++;
+    return sent;
   };
+  view.afterModelCall = (sent) => budget.afterModelCall(sent);
+  view.whenRoom = (error) => budget.whenRoom(error);
   view.recordUsage = (modelId, usage, site) => {
     budget.recordUsage(modelId, usage, site && { ...site, path: `${prefix}/${site.path}`, label: site.label ?? label });
     own.recordUsage(modelId, usage, site);

@@ -18,6 +18,9 @@ export function serverTokens(request: ModelRequest): number {
   return Math.ceil(chars / 4) + 4 * request.messages.length;
 }
 
+/** The output tokens a server reports: what the model wrote, capped at the request's `settings.maxTokens`. */
+const outputOf = (request: ModelRequest, written: number): number => Math.min(written, request.settings?.maxTokens ?? written);
+
 export const requestText = (request: ModelRequest) =>
   request.messages
     .map((m: Message) => messageText(m) + m.content.map((b) => (b.type === 'tool_result' ? stringifyToolOutput(b.output) : '')).join('\n'))
@@ -59,7 +62,7 @@ export function longStep(
       for (const [, n] of requestText(request).matchAll(/FACT-(\d+): /g)) fetched = Math.max(fetched, Number(n));
       const tokens = serverTokens(request);
       seen.push(tokens);
-      const usage = { inputTokens: tokens, outputTokens: 10 };
+      const usage = { inputTokens: tokens, outputTokens: outputOf(request, 10) };
       if (fetched < count)
         return { message: callTools({ name: 'fetch_source', args: { n: fetched + 1 } }), finishReason: 'tool_calls', usage };
       const text = requestText(request);
@@ -79,7 +82,7 @@ export function longStep(
       return {
         message: { role: 'assistant', content: [{ type: 'text', text: [...new Set(facts)].join('\n') }] },
         finishReason: 'stop',
-        usage: { inputTokens: serverTokens(request), outputTokens: 50 },
+        usage: { inputTokens: serverTokens(request), outputTokens: outputOf(request, 50) },
       };
     },
   });
