@@ -1,4 +1,6 @@
-import { InMemorySessionStore } from '@replan/core';
+import { InMemorySessionStore, ReActAgent, Runner, tool } from '@replan/core';
+import { callTools, ScriptedModel } from '@replan/core/testing';
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { formatSession, renderSession } from '../src/cli/print-session.js';
 import { eventRow } from '../src/view/event-views.js';
@@ -66,6 +68,22 @@ describe('budgets in the studio views', () => {
     const digest = sessionDigest((await store.get({ appName: BUDGET_APP, userId: 'ana', id: 'review' }))!);
     expect(digest.partial).toBeUndefined();
     expect(digest.budget).toBeUndefined(); // interrupted: the run has not ended, so no end event carries it
+  });
+
+  it('a run stopped by its budget shows it; once resumed, not until the resume ends', async () => {
+    const store = new InMemorySessionStore();
+    const echo = tool({ name: 'echo', description: '', parameters: z.object({}), execute: () => 'again' });
+    const model = new ScriptedModel({ respond: () => callTools({ name: 'echo', args: {} }) });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'loop', model, tools: [echo] }), appName: BUDGET_APP, sessionStore: store });
+    const limits = { maxModelCalls: 1 };
+    const stopped = await runner.run({ userId: 'ana', sessionId: 'stop', input: 'go', limits }).result();
+    expect(stopped.status).toBe('budget_exceeded');
+    const key = { appName: BUDGET_APP, userId: 'ana', id: 'stop' };
+    const before = (await store.get(key))!;
+    expect(sessionDigest(before).budget).toMatchObject({ limits: { modelCalls: 1 }, used: { modelCalls: 1 }, onExhausted: 'stop' });
+    const marker = { id: 'r', invocationId: before.events.at(-1)!.invocationId, author: 'user', path: 'user', timestamp: 2 };
+    const resumed = { ...before, events: [...before.events, { ...marker, actions: { resumeValues: {} } }] };
+    expect(sessionDigest(resumed).budget).toBeUndefined();
   });
 
   it('a stored budget that is not numbers is dropped, not shown', () => {

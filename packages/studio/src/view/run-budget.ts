@@ -22,11 +22,14 @@ function lastInvocation(events: readonly AgentEvent[]): readonly AgentEvent[] {
 
 /**
  * The last run's budget as it ended: the `meta.budget` the runner stores on a run's end event
- * (completed, blocked, or the error that ended it) when the run had limits.
+ * (completed, blocked, or the error that ended it) when the run had limits; none while a resume
+ * of it has not ended.
  */
 export function runBudgetOf(events: readonly AgentEvent[]): RunBudgetView | undefined {
   const run = lastInvocation(events);
   for (let i = run.length - 1; i >= 0; i--) {
+    // A resume (each writes its marker) runs on a budget of its own: what ended before it is not this run's.
+    if (run[i]?.actions?.resumeValues) return undefined;
     const stored = run[i]?.meta?.budget;
     if (!isObject(stored)) continue;
     const [limits, used, left] = [amountsOf(stored.limits), amountsOf(stored.used), amountsOf(stored.left)];
