@@ -226,6 +226,7 @@ class OpenTelemetryObserver implements RunObserver {
     if (!run) return;
     // As for model calls: sampling attributes at the start, the rest when the span ends.
     const attributes: Attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': info.toolName };
+    if (info.compensates !== undefined) attributes[Attr.compensates] = info.compensates;
     const span = this.tracer.startSpan(
       `execute_tool ${info.toolName}`,
       { kind: SpanKind.INTERNAL, startTime: info.time, attributes },
@@ -253,6 +254,11 @@ class OpenTelemetryObserver implements RunObserver {
     if (info.error) fail(span, info.error);
     else if (info.isError) fail(span, undefined, 'tool_error', typeof info.output === 'string' ? info.output : undefined);
     span.end(info.time);
+  }
+
+  /** A stopped run `runner.cancel` closes: its root span says so (a live run cancelled has ended already). */
+  onCancel(info: LifecycleInfo<'cancel'>): void {
+    this.runs.get(info.invocationId)?.root.setAttribute(Attr.cancelCompensate, info.compensate);
   }
 
   onCompactionStart(info: LifecycleInfo<'compaction-start'>): void {

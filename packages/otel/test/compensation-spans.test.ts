@@ -1,0 +1,53 @@
+import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { InMemorySessionStore, ReActAgent, Runner, tool } from '@replan/core';
+import { ScriptedModel, callTools } from '@replan/core/testing';
+import { openTelemetry } from '@replan/otel';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const book = tool({
+  name: 'book_flight',
+  description: 'Books a flight.',
+  parameters: z.object({ what: z.string() }),
+  execute: ({ what }) => ({ ref: `flight-${what}` }),
+  compensate: (_args, result) => ({ cancelled: (result as { ref: string }).ref }),
+});
+const pay = tool({ name: 'pay', description: 'Pays.', parameters: z.object({}), needsApproval: true, execute: () => 'paid' });
+
+describe('compensation spans', () => {
+  it('runner.cancel with compensate: the closing run span says so, each compensation is an execute_tool span naming the call it undoes', async () => {
+    const store = new InMemorySessionStore();
+    const model = new ScriptedModel({
+      responses: [callTools({ name: 'book_flight', id: 'f1', args: { what: 'LHR' } }, { name: 'pay', id: 'p1', args: {} })],
+    });
+    const agent = new ReActAgent({ name: 'travel', model, tools: [book, pay] });
+    const first = await new Runner({ agent, appName: 'otel-test', sessionStore: store })
+      .run({ userId: 'u', sessionId: 's', input: 'go' })
+      .result();
+    expect(first.status).toBe('interrupted');
+
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const runner = new Runner({
+      agent,
+      appName: 'otel-test',
+      sessionStore: store,
+      observers: [openTelemetry({ tracerProvider: provider })],
+    });
+    const cancelled = await runner.cancel({ userId: 'u', sessionId: 's', compensate: true }).result();
+    expect(cancelled.status).toBe('aborted');
+
+    const spans = exporter.getFinishedSpans();
+    const root = spans.find((s) => s.name === 'invoke_agent travel');
+    expect(root?.attributes).toMatchObject({ 'replan.resumed': true, 'replan.cancel.compensate': true, 'replan.run.status': 'aborted' });
+    const tools = spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'execute_tool');
+    expect(tools).toHaveLength(1);
+    expect(tools[0]?.name).toBe('execute_tool book_flight');
+    expect(tools[0]?.attributes).toMatchObject({
+      'gen_ai.tool.name': 'book_flight',
+      'gen_ai.tool.call.id': 'f1:compensate',
+      'replan.compensates.tool_call.id': 'f1',
+    });
+    expect(tools[0]?.parentSpanContext?.spanId).toBe(root?.spanContext().spanId);
+  });
+});
