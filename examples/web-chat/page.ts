@@ -166,6 +166,16 @@ function renderAssistant(message: UIMessage, finished: boolean): HTMLElement {
         line.append(' ', approve, ' ', deny);
       }
       box.append(line);
+    } else if (part.type === 'data-compensation') {
+      // An undone call (the run was cancelled, or a replan dropped its step): shown as what it is, not as another call.
+      const undo = part.data as { callId: string; tool: string; status: string; error?: string };
+      box.append(
+        el(
+          'div',
+          { class: 'tool', 'data-testid': 'compensation', 'data-tool': undo.tool, 'data-state': undo.status },
+          `undo ${undo.tool} (call ${undo.callId}) — ${undo.status === 'failed' ? `failed: ${undo.error ?? 'error'}` : undo.status === 'done' ? 'undone' : 'undoing…'}`,
+        ),
+      );
     }
   }
   // The answer is the message's last text part once the run answered (steps' texts are on their lines).
