@@ -2,6 +2,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider } from '
 import { InMemorySessionStore, ReActAgent, Runner, tool } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { openTelemetry } from '@replan/otel';
+import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -49,5 +50,29 @@ describe('compensation spans', () => {
       'replan.compensates.tool_call.id': 'f1',
     });
     expect(tools[0]?.parentSpanContext?.spanId).toBe(root?.spanContext().spanId);
+  });
+
+  it('a replan that drops a failed step: the compensation is an execute_tool span under the replanner’s plan span', async () => {
+    const steps = new ScriptedModel({
+      respond: (_request, call) => (call === 0 ? callTools({ name: 'book_flight', id: 'f1', args: { what: 'LHR' } }) : 'never'),
+    });
+    const agent = createPlanExecuteAgent({
+      planner: createPlanner({ model: new ScriptedModel({ responses: [callTools({ name: 'plan', args: { steps: ['fly'] } })] }) }),
+      executor: createExecutor({ model: steps, tools: [book], maxIterations: 1 }),
+      replanner: createReplanner({
+        model: new ScriptedModel({ responses: [callTools({ name: 'respond', args: { response: 'no trip' } })] }),
+      }),
+      compensateDropped: true,
+    });
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const runner = new Runner({ agent, appName: 'otel-test', observers: [openTelemetry({ tracerProvider: provider })] });
+    expect((await runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result()).output).toBe('no trip');
+    const spans = exporter.getFinishedSpans();
+    const undo = spans.find((s) => s.attributes['replan.compensates.tool_call.id'] === 'f1');
+    expect(undo?.name).toBe('execute_tool book_flight');
+    expect(undo?.attributes['gen_ai.tool.call.id']).toBe('f1:compensate');
+    const parent = spans.find((s) => s.spanContext().spanId === undo?.parentSpanContext?.spanId);
+    expect(parent?.name).toBe('plan replanner');
   });
 });
