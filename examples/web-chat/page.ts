@@ -102,6 +102,13 @@ function toolState(part: { state: string; output?: unknown; errorText?: string }
   }
 }
 
+/** A `data-compensation` part's state in words; `skipped`: its result was never stored, so it is not undone. */
+function undoState(undo: { status: string; error?: string }): string {
+  if (undo.status === 'failed') return `failed: ${undo.error ?? 'error'}`;
+  if (undo.status === 'skipped') return 'not undone (it may not have run): check it by hand';
+  return undo.status === 'done' ? 'undone' : 'undoing…';
+}
+
 interface StepData {
   readonly number: number;
   readonly step: unknown;
@@ -173,7 +180,7 @@ function renderAssistant(message: UIMessage, finished: boolean): HTMLElement {
         el(
           'div',
           { class: 'tool', 'data-testid': 'compensation', 'data-tool': undo.tool, 'data-state': undo.status },
-          `undo ${undo.tool} (call ${undo.callId}) — ${undo.status === 'failed' ? `failed: ${undo.error ?? 'error'}` : undo.status === 'done' ? 'undone' : 'undoing…'}`,
+          `undo ${undo.tool} (call ${undo.callId}) — ${undoState(undo)}`,
         ),
       );
     }

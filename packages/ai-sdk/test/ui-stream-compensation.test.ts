@@ -62,4 +62,38 @@ describe('UI message stream of a run whose calls are undone', () => {
     const replay = await readMessage((await collect(resumeUIMessageStream({ runner, ...user }))).map((c) => c.chunk));
     expect(replay.parts).toEqual(message.parts);
   });
+
+  it('a stopped session cancelled with compensate: the undone call done, the call that waited for approval skipped', async () => {
+    const book = tool({
+      name: 'book_flight',
+      description: 'Books a flight.',
+      parameters: z.object({ what: z.string() }),
+      execute: ({ what }) => ({ ref: `flight-${what}` }),
+      compensate: (_args, result) => ({ cancelled: (result as { ref: string }).ref }),
+    });
+    const pay = tool({
+      name: 'pay',
+      description: 'Pays.',
+      parameters: z.object({}),
+      needsApproval: true,
+      execute: () => 'paid',
+      compensate: () => 'refunded',
+    });
+    const model = new ScriptedModel({
+      responses: [callTools({ name: 'book_flight', id: 'f1', args: { what: 'LHR' } }, { name: 'pay', id: 'p1', args: {} })],
+    });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'travel', model, tools: [book, pay] }), appName: 'trips' });
+    expect((await runner.run({ ...user, input: 'Book and pay' }).result()).status).toBe('interrupted');
+    expect((await runner.cancel({ ...user, compensate: true }).result()).compensation?.skipped).toEqual([{ callId: 'p1', tool: 'pay' }]);
+    const message = await readMessage((await collect(resumeUIMessageStream({ runner, ...user }))).map((c) => c.chunk));
+    expect(message.parts.filter((p) => p.type === 'data-compensation').map((p) => (p as { data: unknown }).data)).toEqual([
+      { callId: 'f1', tool: 'book_flight', status: 'done', output: { cancelled: 'flight-LHR' } },
+      { callId: 'p1', tool: 'pay', status: 'skipped' },
+    ]);
+    // Two tool parts, one per call the model made: no compensation among them.
+    expect(message.parts.filter((p) => p.type === 'dynamic-tool').map((p) => (p as { toolCallId: string }).toolCallId)).toEqual([
+      'f1',
+      'p1',
+    ]);
+  });
 });

@@ -88,6 +88,7 @@ export class EventChunkEncoder {
       if (event.message) out.push(...this.messageChunks(event.message, event.path));
       else if (actions?.final) out.push(...this.textChunks(actions.final.text, event.path));
     }
+    out.push(...skippedChunks(event));
     if (kind?.kind === 'step-result') out.push(this.stepFinished(event, kind.executedStep, kind.stepNumber, kind.stepId));
     if (actions?.interrupt) out.push(this.interruptChunk(actions.interrupt));
     const blocked = guardrailBlockOf(event);
@@ -273,6 +274,33 @@ function compensationChunks(message: Message, compensates: unknown): ReplanUIChu
     out.push({ type: 'data-compensation', id: `compensation-${callId}`, data });
   }
   return out;
+}
+
+/**
+ * The calls a compensation left alone because their result was never stored, each as a `skipped`
+ * `data-compensation` part: from a replan's `compensation-skipped` event, or the report on the event
+ * that closed a cancelled run (`meta.compensation`).
+ */
+function skippedChunks(event: AgentEvent): ReplanUIChunk[] {
+  const meta = event.meta;
+  const listed =
+    meta?.kind === 'compensation-skipped'
+      ? meta.skipped
+      : event.actions?.invocationEnd
+        ? (meta?.compensation as { skipped?: unknown } | undefined)?.skipped
+        : undefined;
+  if (!Array.isArray(listed)) return [];
+  return listed.flatMap((c: { callId?: unknown; tool?: unknown }) =>
+    typeof c?.callId === 'string' && typeof c.tool === 'string'
+      ? [
+          {
+            type: 'data-compensation' as const,
+            id: `compensation-${c.callId}`,
+            data: { callId: c.callId, tool: c.tool, status: 'skipped' as const },
+          },
+        ]
+      : [],
+  );
 }
 
 const outputText = (output: unknown): string => (typeof output === 'string' ? output : (JSON.stringify(output) ?? String(output)));

@@ -46,8 +46,8 @@ export type GuardrailData = GuardrailTrip;
 
 /**
  * `data-compensation`: the undoing of a finished tool call (`tool({ compensate })`, after
- * `run.abort({ compensate })`, `runner.cancel` or a replan that drops steps). One part per undone
- * call (id `compensation-<callId>`), `running` then `done` or `failed` in place. It is no tool
+ * `run.abort({ compensate })`, `runner.cancel` or a replan that drops steps). One part per call to
+ * undo (id `compensation-<callId>`): `running` then `done` or `failed` in place, or `skipped`. It is no tool
  * part: the call it undoes keeps its own, and a UI shows the two together by `callId`.
  */
 export interface CompensationData {
@@ -55,7 +55,8 @@ export interface CompensationData {
   readonly callId: string;
   /** The tool whose `compensate` runs. */
   readonly tool: string;
-  readonly status: 'running' | 'done' | 'failed';
+  /** `skipped`: not undone, its result was never stored (it may or may not have run): for a person to check. */
+  readonly status: 'running' | 'done' | 'failed' | 'skipped';
   /** What the compensation returned (`done`). */
   readonly output?: unknown;
   /** Why it failed (`failed`): the run then ends with a `CompensationError`. */
