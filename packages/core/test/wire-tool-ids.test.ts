@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { InMemorySessionStore, ReActAgent, Runner, type Session, tool } from '@replan/core';
+import { ReplayModel, ScriptedModel, callTools, replayTools } from '@replan/core/testing';
 import { withWireSafeToolIds, wireToolId } from '../src/invocation/wire-tool-ids.js';
 import { assistantMessage, toolMessage, userMessage, type Message } from '../src/messages/message.js';
 import type { ModelRequest } from '../src/models/chat-model.js';
@@ -31,5 +34,30 @@ describe('wire-safe tool-call ids', () => {
     const [ab, dot, kept] = [ids[0], ids[2], ids[4]];
     expect(kept).toBe(taken);
     expect(new Set([ab, dot, kept]).size).toBe(3);
+  });
+});
+
+describe('a session with an unsafe tool-call id, replayed', () => {
+  it('is sent mapped, and replays strictly (fingerprints leave tool-call ids out: the mapping never makes a mismatch)', async () => {
+    const lookup = tool({ name: 'lookup', description: 'Looks up.', parameters: z.object({}), execute: () => 'found' });
+    const store = new InMemorySessionStore();
+    // Some servers hand out ids like `call:1`: the next request sends it mapped.
+    const recording = new ScriptedModel({ responses: [callTools({ name: 'lookup', id: 'call:1' }), 'done'] });
+    const runner = new Runner({
+      agent: new ReActAgent({ name: 'a', model: recording, tools: [lookup] }),
+      appName: 'app',
+      sessionStore: store,
+    });
+    expect((await runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result()).status).toBe('completed');
+    expect(idsOf(recording.requests[1] as ModelRequest)[0]).toMatch(/^call_1_[0-9a-f]{12}$/);
+    const session = (await store.get({ appName: 'app', userId: 'u', id: 's' })) as Session;
+    const replayed = await new Runner({
+      agent: new ReActAgent({ name: 'a', model: ReplayModel.fromSession(session), tools: replayTools(session, [lookup]) }),
+      appName: 'app',
+    })
+      .run({ userId: 'u', input: 'go' })
+      .result();
+    expect(replayed.error?.message).toBeUndefined();
+    expect(replayed.output).toBe('done');
   });
 });
