@@ -31,6 +31,12 @@ export function wireToolId(id: string, salt = 0): string {
   return `${readable}_${hash}`;
 }
 
+/**
+ * Messages known to name only safe ids. Messages are not changed once built and a run resends its
+ * history on every call: each is checked once, not once per call.
+ */
+const safeMessages = new WeakSet<Message>();
+
 const unsafeIdOf = (block: ContentBlock): string | undefined => {
   if (block.type === 'tool_call') return WIRE_SAFE.test(block.id) ? undefined : block.id;
   if (block.type === 'tool_result') return WIRE_SAFE.test(block.toolCallId) ? undefined : block.toolCallId;
@@ -41,15 +47,21 @@ const unsafeIdOf = (block: ContentBlock): string | undefined => {
  * The request as a model is sent it: every tool-call id not wire-safe replaced, in calls and
  * results alike, by `wireToolId` (safe ids, the models' own, go as they are). The log keeps the
  * stored ids; only the wire changes, and nothing maps back: a model never answers with an old
- * call's id. Returns `request` itself when every id is safe (the usual case, allocation-free).
+ * call's id. Returns `request` itself when every id is safe (the usual case: no copy).
  */
 export function withWireSafeToolIds(request: ModelRequest): ModelRequest {
   const unsafe = new Set<string>();
-  for (const message of request.messages)
+  for (const message of request.messages) {
+    if (safeMessages.has(message)) continue;
+    let safe = true;
     for (const block of message.content) {
       const id = unsafeIdOf(block);
-      if (id !== undefined) unsafe.add(id);
+      if (id === undefined) continue;
+      unsafe.add(id);
+      safe = false;
     }
+    if (safe) safeMessages.add(message);
+  }
   if (!unsafe.size) return request;
   // Ids already on the wire: a mapped id never takes one of them (nor another mapped id's).
   const taken = new Set<string>();
