@@ -95,4 +95,22 @@ describe('compensation and runner.cancel, as observers see them', () => {
     ]);
     expect(rec.seen.at(-1)?.invocationId).toBe((await run.result()).invocationId);
   });
+
+  it('a run going on in this process cancelled without compensate: its run-end, then the close, reported once', async () => {
+    const { agent, waiting } = agentThat('waits');
+    const rec = recorder();
+    const runner = new Runner({ agent, appName: 'trips', observers: [rec.observer] });
+    void runner.run({ userId: 'u', sessionId: 's', input: 'go' });
+    await waiting;
+    await runner.cancel({ userId: 'u', sessionId: 's' }).result();
+    expect(rec.lines()).toEqual([
+      'run-start resumed=false',
+      'tool-call-start f1',
+      'tool-call-end f1',
+      'run-end aborted',
+      'run-start resumed=true',
+      'cancel compensate=false running=false',
+      'run-end aborted',
+    ]);
+  });
 });

@@ -180,15 +180,16 @@ export interface InterruptInfo extends RunScope {
 }
 
 /**
- * `runner.cancel` acted on the invocation. A run of it going on in this process was aborted: this
- * comes after that run's compensations and `run-end`. A stopped invocation is closed now: this
- * comes after a `run-start` with `resumed: true`, before its compensations (with `compensate`) and `run-end`.
+ * `runner.cancel` acted on the invocation. A run of it going on in this process was aborted with
+ * `compensate`: this comes after that run's compensations and `run-end`. A stopped invocation is
+ * closed now (also one just aborted without `compensate`): this comes after a `run-start` with
+ * `resumed: true`, before its compensations (with `compensate`) and `run-end`.
  */
 export interface CancelInfo extends RunScope {
   readonly kind: 'cancel';
   /** Asked to undo the finished calls (`runner.cancel({ compensate: true })`). */
   readonly compensate: boolean;
-  /** True when a run going on in this process was aborted; false when a stopped invocation is closed. */
+  /** True when a run going on in this process was aborted (and undone); false when a stopped invocation is closed. */
   readonly running: boolean;
 }
 

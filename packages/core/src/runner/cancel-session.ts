@@ -51,10 +51,13 @@ export async function startCancel(host: CancelHost, key: SessionKey, compensate:
   if (active) {
     active.control.abort({ compensate });
     const ended = await active.result;
-    // The live run reported its own compensations and end; the cancel follows, naming the invocation it ended.
-    hub?.notify({ kind: 'cancel', ...labels(key, ended.invocationId), compensate, running: true });
-    // An abort without compensation leaves the session resumable: cancel closes it below, once the run let go of it.
-    if (compensate || ended.status !== 'aborted') return ended;
+    // An abort without compensation leaves the session resumable: cancel closes it below (reported
+    // there), once the run let go of it. Else the live run reported its own compensations and end;
+    // the cancel follows, naming the invocation it ended.
+    if (compensate || ended.status !== 'aborted') {
+      hub?.notify({ kind: 'cancel', ...labels(key, ended.invocationId), compensate, running: true });
+      return ended;
+    }
     await active.released;
   }
   const release = claimSession(host.store, key);
