@@ -1,9 +1,9 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { aiSdkModel } from '@replan/ai-sdk';
-import { ReActAgent, Runner, tool } from '@replan/core';
+import { ReActAgent, Runner } from '@replan/core';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { type Received, type Reply, useFakeServer } from '../../providers/test/support/fake-server.js';
+import { flightBooking, payTool } from '../../core/test/support/bookings.js';
 
 // A local server that speaks Anthropic's Messages API and, like Anthropic, refuses a tool id outside ^[a-zA-Z0-9_-]+$.
 const server = useFakeServer();
@@ -44,15 +44,6 @@ const strict =
     return reply;
   };
 
-const book = tool({
-  name: 'book_flight',
-  description: 'Books a flight.',
-  parameters: z.object({ what: z.string() }),
-  execute: ({ what }) => ({ ref: `flight-${what}` }),
-  compensate: (_args, result) => ({ cancelled: (result as { ref: string }).ref }),
-});
-const pay = tool({ name: 'pay', description: 'Pays.', parameters: z.object({}), needsApproval: true, execute: () => 'paid' });
-
 describe('aiSdkModel (Anthropic) and a session with a compensation', () => {
   it('the next request is accepted: the compensation <id>:compensate goes with a safe id, the same in its tool_use and tool_result', async () => {
     server.reply(
@@ -68,7 +59,7 @@ describe('aiSdkModel (Anthropic) and a session with a compensation', () => {
       strict({ json: message([{ type: 'text', text: 'Your trip was cancelled.' }], 'end_turn') }),
     );
     const model = aiSdkModel(createAnthropic({ baseURL: server.baseURL, apiKey: 'test-key' })('claude-sonnet-4-5'), { maxRetries: 0 });
-    const runner = new Runner({ agent: new ReActAgent({ name: 'travel', model, tools: [book, pay] }), appName: 'trips' });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'travel', model, tools: [flightBooking, payTool] }), appName: 'trips' });
     const key = { userId: 'u', sessionId: 's' };
     expect((await runner.run({ ...key, input: 'book a trip' }).result()).status).toBe('interrupted');
     expect((await runner.cancel({ ...key, compensate: true }).result()).compensation?.undone).toEqual([

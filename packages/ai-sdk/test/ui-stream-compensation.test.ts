@@ -1,9 +1,9 @@
-import { InMemorySessionStore, ReActAgent, Runner, tool } from '@replan/core';
+import { InMemorySessionStore, ReActAgent, Runner } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { resumeUIMessageStream, toUIMessageStream } from '../src/index.js';
 import { collect, readMessage } from './support/trip-run.js';
+import { flightBooking, payTool } from '../../core/test/support/bookings.js';
 
 const user = { userId: 'ana', sessionId: 'trip-1' };
 
@@ -13,13 +13,6 @@ function bookingRunner() {
   const waiting = new Promise<void>((resolve) => {
     reached = resolve;
   });
-  const book = tool({
-    name: 'book_flight',
-    description: 'Books a flight.',
-    parameters: z.object({ what: z.string() }),
-    execute: ({ what }) => ({ ref: `flight-${what}` }),
-    compensate: (_args, result) => ({ cancelled: (result as { ref: string }).ref }),
-  });
   const model = new ScriptedModel({
     respond: async (_request, call) => {
       if (call === 0) return callTools({ name: 'book_flight', id: 'f1', args: { what: 'LHR' } });
@@ -27,7 +20,7 @@ function bookingRunner() {
       return await new Promise<never>(() => undefined);
     },
   });
-  const agent = new ReActAgent({ name: 'travel', model, tools: [book] });
+  const agent = new ReActAgent({ name: 'travel', model, tools: [flightBooking] });
   return { runner: new Runner({ agent, appName: 'trips', sessionStore: new InMemorySessionStore() }), waiting };
 }
 
@@ -64,25 +57,10 @@ describe('UI message stream of a run whose calls are undone', () => {
   });
 
   it('a stopped session cancelled with compensate: the undone call done, the call that waited for approval skipped', async () => {
-    const book = tool({
-      name: 'book_flight',
-      description: 'Books a flight.',
-      parameters: z.object({ what: z.string() }),
-      execute: ({ what }) => ({ ref: `flight-${what}` }),
-      compensate: (_args, result) => ({ cancelled: (result as { ref: string }).ref }),
-    });
-    const pay = tool({
-      name: 'pay',
-      description: 'Pays.',
-      parameters: z.object({}),
-      needsApproval: true,
-      execute: () => 'paid',
-      compensate: () => 'refunded',
-    });
     const model = new ScriptedModel({
       responses: [callTools({ name: 'book_flight', id: 'f1', args: { what: 'LHR' } }, { name: 'pay', id: 'p1', args: {} })],
     });
-    const runner = new Runner({ agent: new ReActAgent({ name: 'travel', model, tools: [book, pay] }), appName: 'trips' });
+    const runner = new Runner({ agent: new ReActAgent({ name: 'travel', model, tools: [flightBooking, payTool] }), appName: 'trips' });
     expect((await runner.run({ ...user, input: 'Book and pay' }).result()).status).toBe('interrupted');
     expect((await runner.cancel({ ...user, compensate: true }).result()).compensation?.skipped).toEqual([{ callId: 'p1', tool: 'pay' }]);
     const message = await readMessage((await collect(resumeUIMessageStream({ runner, ...user }))).map((c) => c.chunk));

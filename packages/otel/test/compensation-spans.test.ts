@@ -1,19 +1,10 @@
 import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import { InMemorySessionStore, ReActAgent, Runner, tool } from '@replan/core';
+import { InMemorySessionStore, ReActAgent, Runner } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { openTelemetry } from '@replan/otel';
 import { createExecutor, createPlanExecuteAgent, createPlanner, createReplanner } from '@replan/planexecute';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-
-const book = tool({
-  name: 'book_flight',
-  description: 'Books a flight.',
-  parameters: z.object({ what: z.string() }),
-  execute: ({ what }) => ({ ref: `flight-${what}` }),
-  compensate: (_args, result) => ({ cancelled: (result as { ref: string }).ref }),
-});
-const pay = tool({ name: 'pay', description: 'Pays.', parameters: z.object({}), needsApproval: true, execute: () => 'paid' });
+import { flightBooking, payTool } from '../../core/test/support/bookings.js';
 
 describe('compensation spans', () => {
   it('runner.cancel with compensate: the closing run span says so, each compensation is an execute_tool span naming the call it undoes', async () => {
@@ -21,7 +12,7 @@ describe('compensation spans', () => {
     const model = new ScriptedModel({
       responses: [callTools({ name: 'book_flight', id: 'f1', args: { what: 'LHR' } }, { name: 'pay', id: 'p1', args: {} })],
     });
-    const agent = new ReActAgent({ name: 'travel', model, tools: [book, pay] });
+    const agent = new ReActAgent({ name: 'travel', model, tools: [flightBooking, payTool] });
     const first = await new Runner({ agent, appName: 'otel-test', sessionStore: store })
       .run({ userId: 'u', sessionId: 's', input: 'go' })
       .result();
@@ -58,7 +49,7 @@ describe('compensation spans', () => {
     });
     const agent = createPlanExecuteAgent({
       planner: createPlanner({ model: new ScriptedModel({ responses: [callTools({ name: 'plan', args: { steps: ['fly'] } })] }) }),
-      executor: createExecutor({ model: steps, tools: [book], maxIterations: 1 }),
+      executor: createExecutor({ model: steps, tools: [flightBooking], maxIterations: 1 }),
       replanner: createReplanner({
         model: new ScriptedModel({ responses: [callTools({ name: 'respond', args: { response: 'no trip' } })] }),
       }),

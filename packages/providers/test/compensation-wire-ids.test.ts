@@ -1,29 +1,14 @@
-import { InMemorySessionStore, ReActAgent, Runner, tool } from '@replan/core';
+import { InMemorySessionStore, ReActAgent, Runner } from '@replan/core';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { OpenAIChatModel } from '../src/index.js';
 import { useFakeServer } from './support/fake-server.js';
 import { completion } from './support/payloads.js';
+import { flightBooking, payTool } from '../../core/test/support/bookings.js';
 
 const server = useFakeServer();
 
 /** What Anthropic (and LiteLLM in front of it) accepts as a tool-call id. */
 const SAFE = /^[a-zA-Z0-9_-]+$/;
-
-const book = tool({
-  name: 'book_flight',
-  description: 'Books a flight.',
-  parameters: z.object({ what: z.string() }),
-  execute: ({ what }) => ({ ref: `flight-${what}` }),
-  compensate: (_args, result) => ({ cancelled: (result as { ref: string }).ref }),
-});
-const pay = tool({
-  name: 'pay',
-  description: 'Pays.',
-  parameters: z.object({}),
-  needsApproval: true,
-  execute: () => 'paid',
-});
 
 type WireMessage = { role: string; tool_calls?: { id: string }[]; tool_call_id?: string };
 
@@ -45,7 +30,7 @@ describe('a session with a compensation, sent to a strict provider', () => {
       { json: completion({ content: 'Your trip was cancelled.' }) },
     );
     const model = new OpenAIChatModel({ model: 'claude-sonnet-4-5', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 });
-    const agent = new ReActAgent({ name: 'travel', model, tools: [book, pay] });
+    const agent = new ReActAgent({ name: 'travel', model, tools: [flightBooking, payTool] });
     const store = new InMemorySessionStore();
     const runner = new Runner({ agent, appName: 'trips', sessionStore: store });
     const key = { userId: 'u', sessionId: 's' };
@@ -60,7 +45,7 @@ describe('a session with a compensation, sent to a strict provider', () => {
     const messages: WireMessage[] = server.received.at(-1)?.body.messages;
     const callIds = messages.flatMap((m) => m.tool_calls?.map((c) => c.id) ?? []);
     const resultIds = messages.flatMap((m) => (m.tool_call_id === undefined ? [] : [m.tool_call_id]));
-    expect(callIds).toHaveLength(3); // book, pay, the compensation
+    expect(callIds).toHaveLength(3); // flightBooking, pay, the compensation
     for (const id of [...callIds, ...resultIds]) expect(id).toMatch(SAFE);
     expect(new Set(callIds).size).toBe(3);
     expect([...resultIds].sort()).toEqual([...callIds].sort()); // every call answered, under the id it was sent with
