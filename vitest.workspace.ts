@@ -66,7 +66,7 @@ const inProcess = (name: string, root: string, test: TestOptions = {}) => projec
 export const fastProjects = [
   inProcess('core', './packages/core', { exclude: processTests }),
   inProcess('providers', './packages/providers'),
-  inProcess('planexecute', './packages/planexecute'),
+  inProcess('planexecute', './packages/planexecute', { exclude: ['test/**/*-processes.test.ts'] }),
   inProcess('otel', './packages/otel'),
   inProcess('mcp', './packages/mcp', { exclude: ['test/**/*-processes.test.ts'] }),
   inProcess('ai-sdk', './packages/ai-sdk', { exclude: ['test/**/*.browser.test.ts', 'test/**/*.postgres.test.ts'] }),
@@ -85,6 +85,8 @@ export const fastProjects = [
 /** Child processes, PostgreSQL, installs from outside the repo: only `pnpm test` runs these. */
 export const slowProjects = [
   project('core-processes', './packages/core', { include: processTests }),
+  // Plan–execute runs killed while a replan undoes dropped steps, resumed in a new process.
+  project('planexecute-processes', './packages/planexecute', { include: ['test/**/*-processes.test.ts'], testTimeout: 60_000 }),
   // MCP servers and clients as child processes (stdio), with no orphans left behind.
   project('mcp-processes', './packages/mcp', { include: ['test/**/*-processes.test.ts'] }),
   // `replan eval` spawned as a user runs it (the built packages: `pnpm test` builds first), on files and a throwaway PostgreSQL.

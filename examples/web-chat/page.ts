@@ -102,6 +102,13 @@ function toolState(part: { state: string; output?: unknown; errorText?: string }
   }
 }
 
+/** A `data-compensation` part's state in words; `skipped`: its result was never stored, so it is not undone. */
+function undoState(undo: { status: string; error?: string }): string {
+  if (undo.status === 'failed') return `failed: ${undo.error ?? 'error'}`;
+  if (undo.status === 'skipped') return 'not undone (it may not have run): check it by hand';
+  return undo.status === 'done' ? 'undone' : 'undoing…';
+}
+
 interface StepData {
   readonly number: number;
   readonly step: unknown;
@@ -166,6 +173,16 @@ function renderAssistant(message: UIMessage, finished: boolean): HTMLElement {
         line.append(' ', approve, ' ', deny);
       }
       box.append(line);
+    } else if (part.type === 'data-compensation') {
+      // An undone call (the run was cancelled, or a replan dropped its step): shown as what it is, not as another call.
+      const undo = part.data as { callId: string; tool: string; status: string; error?: string };
+      box.append(
+        el(
+          'div',
+          { class: 'tool', 'data-testid': 'compensation', 'data-tool': undo.tool, 'data-state': undo.status },
+          `undo ${undo.tool} (call ${undo.callId}) — ${undoState(undo)}`,
+        ),
+      );
     }
   }
   // The answer is the message's last text part once the run answered (steps' texts are on their lines).

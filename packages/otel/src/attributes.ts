@@ -39,6 +39,10 @@ export const Attr = {
   resumed: 'replan.resumed',
   interrupted: 'replan.interrupted',
   parentToolCallId: 'replan.parent.tool_call.id',
+  /** On an `execute_tool` span of a compensation: the id of the tool call it undoes. */
+  compensates: 'replan.compensates.tool_call.id',
+  /** On a run closed by `runner.cancel`: whether its finished calls were to be undone. */
+  cancelCompensate: 'replan.cancel.compensate',
   cost: 'replan.cost',
   compactionTokensBefore: 'replan.compaction.tokens_before',
   compactionTokensAfter: 'replan.compaction.tokens_after',

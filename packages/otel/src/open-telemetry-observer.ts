@@ -229,6 +229,7 @@ class OpenTelemetryObserver implements RunObserver {
     // A code call's inner calls (`@replan/code`, ids `<codeCallId>#<n>`) hang under the code call's span.
     const outer = innerCallParent(info.toolCallId, run.tools);
     if (outer) attributes[Attr.codeCallIndex] = outer.index;
+    if (info.compensates !== undefined) attributes[Attr.compensates] = info.compensates;
     const span = this.tracer.startSpan(
       `execute_tool ${info.toolName}`,
       { kind: SpanKind.INTERNAL, startTime: info.time, attributes },
@@ -256,6 +257,11 @@ class OpenTelemetryObserver implements RunObserver {
     if (info.error) fail(span, info.error);
     else if (info.isError) fail(span, undefined, 'tool_error', typeof info.output === 'string' ? info.output : undefined);
     span.end(info.time);
+  }
+
+  /** A stopped run `runner.cancel` closes: its root span says so (a live run cancelled has ended already). */
+  onCancel(info: LifecycleInfo<'cancel'>): void {
+    this.runs.get(info.invocationId)?.root.setAttribute(Attr.cancelCompensate, info.compensate);
   }
 
   onCompactionStart(info: LifecycleInfo<'compaction-start'>): void {

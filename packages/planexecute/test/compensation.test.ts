@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AgentEvent, CompensationError, tool } from '@replan/core';
+import { type AgentEvent, CompensationError, MaxIterationsError, type Middleware, tool } from '@replan/core';
 import { ScriptedModel, type ScriptedReply, callTools } from '@replan/core/testing';
 import {
   createExecutor,
@@ -56,6 +56,7 @@ function agentFor(
     stepMaxIterations?: number;
     hold?: (task: string, call: number) => Promise<void> | undefined;
     strictPlan?: boolean;
+    middleware?: Middleware[];
   } = {},
 ) {
   const replanner = new ScriptedModel({ responses: script.replanner });
@@ -65,7 +66,12 @@ function agentFor(
   const agent = createPlanExecuteAgent({
     mode,
     planner: createPlanner({ model: new ScriptedModel({ responses: script.planner }), ...strict }),
-    executor: createExecutor({ model: steps, tools: d.tools, maxIterations: extra.stepMaxIterations ?? 10 }),
+    executor: createExecutor({
+      model: steps,
+      tools: d.tools,
+      maxIterations: extra.stepMaxIterations ?? 10,
+      ...(extra.middleware ? { middleware: extra.middleware } : {}),
+    }),
     replanner: createReplanner({ model: replanner, ...strict }),
     ...(extra.compensateDropped ? { compensateDropped: true } : {}),
   });
@@ -136,6 +142,36 @@ describe('plan–execute: a replan that drops steps undoes them', () => {
     );
     expect((await h.runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result()).status).toBe('completed');
     expect(d.log).toEqual(['book flight FCO', 'book hotel Rome']);
+  });
+
+  it('a dropped step’s call whose result was never stored is not undone: skipped, said once in a compensation-skipped event', async () => {
+    const d = desk();
+    // The step fails (out of iterations: a failure the loop replans on) while the hotel is being
+    // booked: that call is stored, its result never is.
+    const dropped: Middleware = {
+      name: 'step-dies-mid-call',
+      wrapToolCall: (next, call) => (call.name === 'book_hotel' ? Promise.reject(new MaxIterationsError('executor', 2)) : next(call)),
+    };
+    const h = agentFor(
+      'linear',
+      d,
+      {
+        planner: [planCall(['fly and stay'])],
+        steps: { 'fly and stay': [booking('flight', 'FCO', 'c1'), booking('hotel', 'Rome', 'c2'), 'x'] },
+        replanner: [respondCall('nothing booked')],
+      },
+      { compensateDropped: true, middleware: [dropped] },
+    );
+    const result = await h.runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result();
+    expect(result.status).toBe('completed');
+    expect(d.log).toEqual(['book flight FCO', 'cancel flight FCO (flight:FCO)']);
+    const events = await h.events('s');
+    const skipped = events.filter((e) => e.meta?.kind === 'compensation-skipped');
+    expect(skipped.map((e) => e.meta?.skipped)).toEqual([[{ callId: 'c2', tool: 'book_hotel' }]]);
+    // Said after the compensations it goes with, before the run's end.
+    const at = events.indexOf(skipped[0] as AgentEvent);
+    expect(events.findIndex((e) => e.meta?.kind === 'compensation')).toBeLessThan(at);
+    expect(events.findIndex((e) => e.actions?.invocationEnd)).toBeGreaterThan(at);
   });
 
   it('graph: compensateDropped undoes the failed step, the replanner’s mark a finished one, in reverse order of completion', async () => {

@@ -4,7 +4,7 @@ import { isApprovalAnswer } from '@replan/core';
 import { guardrailBlockOf, guardrailBlockText } from '@replan/core/agent-kit';
 import { planExecuteEventKind, stepsOf, type ExecutedGraphStep, type ExecutedStep } from '@replan/planexecute';
 import { assistantMessageId } from './message-id.js';
-import type { ReplanUIChunk, StepData } from './ui-data-parts.js';
+import type { CompensationData, ReplanUIChunk, StepData } from './ui-data-parts.js';
 
 /** Planner and replanner events: their `plan`/`respond` calls become `data-plan` and the answer, never tool parts. */
 const PLANNING_TAGS = new Set(['planning', 'repair', 'plan', 'revised-plan', 'plan-step', 'plan-review', 'plan-reviewed', 'plan-rejected']);
@@ -83,10 +83,12 @@ export class EventChunkEncoder {
         break;
     }
     if (withheld) pre.push(...this.closeLive(event.path));
+    else if (event.meta?.kind === COMPENSATION && event.message) out.push(...compensationChunks(event.message, event.meta.compensates));
     else if (!tag || !PLANNING_TAGS.has(tag)) {
       if (event.message) out.push(...this.messageChunks(event.message, event.path));
       else if (actions?.final) out.push(...this.textChunks(actions.final.text, event.path));
     }
+    out.push(...skippedChunks(event));
     if (kind?.kind === 'step-result') out.push(this.stepFinished(event, kind.executedStep, kind.stepNumber, kind.stepId));
     if (actions?.interrupt) out.push(this.interruptChunk(actions.interrupt));
     const blocked = guardrailBlockOf(event);
@@ -250,6 +252,55 @@ export class EventChunkEncoder {
       if (call !== undefined && approvalOf(value) === false) this.deniedCalls.add(call);
     }
   }
+}
+
+/** `meta.kind` of a compensation's call and result events (core's `compensation-ids`). */
+const COMPENSATION = 'compensation';
+
+/** A compensation's call (`running`) or result (`done`/`failed`) as its `data-compensation` part, never a tool part. */
+function compensationChunks(message: Message, compensates: unknown): ReplanUIChunk[] {
+  const out: ReplanUIChunk[] = [];
+  for (const block of message.content) {
+    if (block.type !== 'tool_call' && block.type !== 'tool_result') continue;
+    const stored = block.type === 'tool_call' ? block.id : block.toolCallId;
+    const callId = typeof compensates === 'string' ? compensates : stored.replace(/:compensate$/, '');
+    const tool = block.name;
+    const data: CompensationData =
+      block.type === 'tool_call'
+        ? { callId, tool, status: 'running' }
+        : block.isError
+          ? { callId, tool, status: 'failed', error: outputText(block.output) }
+          : { callId, tool, status: 'done', output: block.output };
+    out.push({ type: 'data-compensation', id: `compensation-${callId}`, data });
+  }
+  return out;
+}
+
+/**
+ * The calls a compensation left alone because their result was never stored, each as a `skipped`
+ * `data-compensation` part: from a replan's `compensation-skipped` event, or the report on the event
+ * that closed a cancelled run (`meta.compensation`).
+ */
+function skippedChunks(event: AgentEvent): ReplanUIChunk[] {
+  const meta = event.meta;
+  const listed =
+    meta?.kind === 'compensation-skipped'
+      ? meta.skipped
+      : event.actions?.invocationEnd
+        ? (meta?.compensation as { skipped?: unknown } | undefined)?.skipped
+        : undefined;
+  if (!Array.isArray(listed)) return [];
+  return listed.flatMap((c: { callId?: unknown; tool?: unknown }) =>
+    typeof c?.callId === 'string' && typeof c.tool === 'string'
+      ? [
+          {
+            type: 'data-compensation' as const,
+            id: `compensation-${c.callId}`,
+            data: { callId: c.callId, tool: c.tool, status: 'skipped' as const },
+          },
+        ]
+      : [],
+  );
 }
 
 const outputText = (output: unknown): string => (typeof output === 'string' ? output : (JSON.stringify(output) ?? String(output)));

@@ -44,12 +44,32 @@ export interface InterruptData {
  */
 export type GuardrailData = GuardrailTrip;
 
+/**
+ * `data-compensation`: the undoing of a finished tool call (`tool({ compensate })`, after
+ * `run.abort({ compensate })`, `runner.cancel` or a replan that drops steps). One part per call to
+ * undo (id `compensation-<callId>`): `running` then `done` or `failed` in place, or `skipped`. It is no tool
+ * part: the call it undoes keeps its own, and a UI shows the two together by `callId`.
+ */
+export interface CompensationData {
+  /** The id of the tool call undone (the tool part it belongs with). */
+  readonly callId: string;
+  /** The tool whose `compensate` runs. */
+  readonly tool: string;
+  /** `skipped`: not undone, its result was never stored (it may or may not have run): for a person to check. */
+  readonly status: 'running' | 'done' | 'failed' | 'skipped';
+  /** What the compensation returned (`done`). */
+  readonly output?: unknown;
+  /** Why it failed (`failed`): the run then ends with a `CompensationError`. */
+  readonly error?: string;
+}
+
 /** The data parts a replan stream sends. */
 export type ReplanDataParts = {
   plan: PlanData;
   step: StepData;
   interrupt: InterruptData;
   guardrail: GuardrailData;
+  compensation: CompensationData;
 };
 
 /** The UI message a replan stream builds: type `useChat`/`Chat` with it to get typed data parts. */

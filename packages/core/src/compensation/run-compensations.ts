@@ -89,6 +89,12 @@ export async function* runCompensations(
         : { type: 'tool_result', toolCallId: id, name: target.tool.name, output };
       return ctx.event({ message: toolMessage([block]), ...(stateDelta ? { actions: { stateDelta } } : {}), meta });
     };
+    // Observers see it as the tool call it is, saying which call it undoes.
+    const observed = services.observation?.toolCall(
+      ctx,
+      { type: 'tool_call', id, name: target.tool.name, args: target.call.args },
+      target.call.id,
+    );
     let output: unknown;
     try {
       const compensate = target.tool.compensate as NonNullable<typeof target.tool.compensate>;
@@ -98,13 +104,19 @@ export async function* runCompensations(
         signal,
       );
     } catch (error) {
-      if (signal.aborted) throw abortErrorOf(signal); // stopped, not failed: nothing stored, a resume runs it again
+      if (signal.aborted) {
+        observed?.(undefined, true, abortErrorOf(signal));
+        throw abortErrorOf(signal); // stopped, not failed: nothing stored, a resume runs it again
+      }
       const text = `Error: compensation of "${target.tool.name}" failed: ${errorText(error)}`;
+      observed?.(text, true, error);
       yield result(text, true);
       throw fail(errorText(error), error);
     }
     const json = toolOutputJson(output);
-    yield result(json.ok ? json.value : `(compensation output is not JSON: ${json.problem})`, false, state.take());
+    const stored = json.ok ? json.value : `(compensation output is not JSON: ${json.problem})`;
+    observed?.(stored, false);
+    yield result(stored, false, state.take());
     undone.push(named(target));
   }
   return { undone, skipped: plan.skipped, notUndone: [] };

@@ -8,6 +8,7 @@ import type { RunBudget } from './run-limits.js';
 import { describeRequest } from '../models/request-fingerprint.js';
 import { noteModelResponse } from './response-record.js';
 import { requestWithBlobBytes } from './request-blobs.js';
+import { withWireSafeToolIds } from './wire-tool-ids.js';
 
 /**
  * The one streaming model call every agent builds on. It keeps the rules of a model call in one
@@ -139,13 +140,15 @@ export async function generateModelCall(ctx: InvocationContext, model: ChatModel
 }
 
 /**
- * The request with its blobs' bytes (see `requestWithBlobBytes`). A blob that cannot be read ends
+ * The request as it is sent: with its blobs' bytes (see `requestWithBlobBytes`) and wire-safe
+ * tool-call ids (see `withWireSafeToolIds`; budgets, observers and the replay fingerprint see the
+ * stored ids). A blob that cannot be read ends
  * the call (observers hear it failed) with the store's own error — a missing one is a
  * `SessionCorruptError` naming it — not a `ModelCallError`: no model was asked.
  */
 async function blobBytes(ctx: InvocationContext, request: ModelRequest, call: { failed(error: unknown): Error }): Promise<ModelRequest> {
   try {
-    return await requestWithBlobBytes(ctx.services, request);
+    return withWireSafeToolIds(await requestWithBlobBytes(ctx.services, request));
   } catch (error) {
     call.failed(error);
     throw error;

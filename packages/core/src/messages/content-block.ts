@@ -37,7 +37,10 @@ export interface ReasoningBlock {
 /** A request from the model to run a tool. */
 export interface ToolCallBlock {
   readonly type: 'tool_call';
-  /** The provider's id, kept byte for byte. */
+  /**
+   * The provider's id, kept byte for byte in the log. A request sends an id outside
+   * `[a-zA-Z0-9_-]` (e.g. a compensation's `<callId>:compensate`) as a wire-safe id derived from it.
+   */
   readonly id: string;
   readonly name: string;
   /** Parsed JSON arguments. */

@@ -19,6 +19,7 @@ const METHOD: { readonly [K in RunLifecycleEvent['kind']]: keyof RunObserver } =
   'compaction-end': 'onCompactionEnd',
   interrupt: 'onInterrupt',
   resume: 'onResume',
+  cancel: 'onCancel',
 };
 
 const defaultHandler: ObserverErrorHandler = (error, observer) =>

@@ -175,8 +175,13 @@ export class RunObservation {
   /**
    * Reports a tool call starting; call the returned function with how it ended: its output and
    * whether that is an error result, else the error it threw, or `interrupted` when it asked a question.
+   * `compensates`: the id of the call a compensation undoes.
    */
-  toolCall(ctx: ObservedAgent, call: ToolCallBlock): (output: unknown, isError: boolean, error?: unknown, interrupted?: boolean) => void {
+  toolCall(
+    ctx: ObservedAgent,
+    call: ToolCallBlock,
+    compensates?: string,
+  ): (output: unknown, isError: boolean, error?: unknown, interrupted?: boolean) => void {
     const s = this.scopeOf(ctx);
     const started = Date.now();
     this.hub.notify<ToolCallStartInfo>({
@@ -194,6 +199,7 @@ export class RunObservation {
       toolName: call.name,
       toolCallId: call.id,
       args: call.args,
+      compensates,
     });
     return (output, isError, error, interrupted) => {
       const time = Date.now();
@@ -212,6 +218,7 @@ export class RunObservation {
         toolName: call.name,
         toolCallId: call.id,
         args: call.args,
+        compensates,
         latencyMs: time - started,
         isError,
         output,

@@ -124,6 +124,12 @@ export interface ToolCallStartInfo extends AgentScope {
   readonly toolName: string;
   readonly toolCallId: string;
   readonly args: unknown;
+  /**
+   * Set when this call is a compensation (`tool({ compensate })`, run by `run.abort({ compensate })`,
+   * `runner.cancel` or a replan that drops steps): the id of the call it undoes. Its own
+   * `toolCallId` is the stored `<callId>:compensate`.
+   */
+  readonly compensates?: string | undefined;
 }
 
 export interface ToolCallEndInfo extends Omit<ToolCallStartInfo, 'kind'> {
@@ -173,6 +179,20 @@ export interface InterruptInfo extends RunScope {
   readonly interrupts: readonly Interrupt[];
 }
 
+/**
+ * `runner.cancel` acted on the invocation. A run of it going on in this process was aborted with
+ * `compensate`: this comes after that run's compensations and `run-end`. A stopped invocation is
+ * closed now (also one just aborted without `compensate`): this comes after a `run-start` with
+ * `resumed: true`, before its compensations (with `compensate`) and `run-end`.
+ */
+export interface CancelInfo extends RunScope {
+  readonly kind: 'cancel';
+  /** Asked to undo the finished calls (`runner.cancel({ compensate: true })`). */
+  readonly compensate: boolean;
+  /** True when a run going on in this process was aborted (and undone); false when a stopped invocation is closed. */
+  readonly running: boolean;
+}
+
 /** A resume continues the invocation (after `run-start` with `resumed: true`). */
 export interface ResumeInfo extends RunScope {
   readonly kind: 'resume';
@@ -191,7 +211,8 @@ export type RunLifecycleEvent =
   | CompactionStartInfo
   | CompactionEndInfo
   | InterruptInfo
-  | ResumeInfo;
+  | ResumeInfo
+  | CancelInfo;
 
 /**
  * One member of `RunLifecycleEvent` by its `kind`: `LifecycleInfo<'model-call-end'>` is what
@@ -218,6 +239,7 @@ export interface RunObserver {
   onCompactionEnd?(info: CompactionEndInfo): void;
   onInterrupt?(info: InterruptInfo): void;
   onResume?(info: ResumeInfo): void;
+  onCancel?(info: CancelInfo): void;
   /**
    * Called once when a new invocation starts (after `onRunStart`): string pairs to keep with it
    * (stored in the input event's `meta.observe`), handed back as `RunStartInfo.carried` when the

@@ -4,6 +4,9 @@ import type { RunResult } from '../events/run-result.js';
 import { ResumeError } from '../errors/resume-error.js';
 import type { PriceTable } from '../models/model-prices.js';
 import type { SessionKey } from '../sessions/session.js';
+import type { ObserverHub } from '../observe/observer-hub.js';
+import { carriedOf, reportedRun } from '../observe/report-run.js';
+import type { RunStartInfo } from '../observe/run-observer.js';
 import { assertSessionKey } from '../sessions/session-key-rules.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { RunLease } from '../sessions/run-lease.js';
@@ -16,6 +19,14 @@ import { liveRun } from './live-runs.js';
 import { buildRunResult } from './run-result-builder.js';
 import { sessionToResume } from './session-to-resume.js';
 
+const labels = (key: SessionKey, invocationId: string) => ({
+  appName: key.appName,
+  userId: key.userId,
+  sessionId: key.id,
+  invocationId,
+  time: Date.now(),
+});
+
 /** What `runner.cancel` needs from its runner. */
 export interface CancelHost {
   readonly agent: Agent;
@@ -24,6 +35,8 @@ export interface CancelHost {
   readonly lease: (key: SessionKey) => RunLease | undefined;
   readonly drive: (lease: RunLease | undefined) => Omit<DriveOptions, 'session' | 'invocationId' | 'start'>;
   readonly emit: (event: AgentEvent) => void;
+  /** The runner's observers (absent when none is registered): they hear the cancel, and a close's run. */
+  readonly hub?: ObserverHub | undefined;
 }
 
 /**
@@ -34,11 +47,17 @@ export interface CancelHost {
 export async function startCancel(host: CancelHost, key: SessionKey, compensate: boolean): Promise<RunResult> {
   assertSessionKey(key);
   const active = liveRun(host.store, key);
+  const hub = host.hub;
   if (active) {
     active.control.abort({ compensate });
     const ended = await active.result;
-    // An abort without compensation leaves the session resumable: cancel closes it below, once the run let go of it.
-    if (compensate || ended.status !== 'aborted') return ended;
+    // An abort without compensation leaves the session resumable: cancel closes it below (reported
+    // there), once the run let go of it. Else the live run reported its own compensations and end;
+    // the cancel follows, naming the invocation it ended.
+    if (compensate || ended.status !== 'aborted') {
+      hub?.notify({ kind: 'cancel', ...labels(key, ended.invocationId), compensate, running: true });
+      return ended;
+    }
     await active.released;
   }
   const release = claimSession(host.store, key);
@@ -58,7 +77,20 @@ export async function startCancel(host: CancelHost, key: SessionKey, compensate:
         { status: log.end.status as RunStatus },
       );
     const close = compensate || compensationOpened(session.events, log.start) ? 'compensate' : 'cancel';
-    return await driveInvocation({ ...host.drive(lease), session, invocationId: log.invocationId, start: log.start, close });
+    const closing = () => driveInvocation({ ...host.drive(lease), session, invocationId: log.invocationId, start: log.start, close });
+    if (!hub) return await closing();
+    // Closing a stopped invocation is a run of it like a resume: observers see it start, cancel, compensate and end.
+    const carried = carriedOf(session.events[log.start]);
+    const start: RunStartInfo = {
+      kind: 'run-start',
+      ...labels(key, log.invocationId),
+      agent: host.agent.name,
+      resumed: true,
+      ...(carried ? { carried } : {}),
+    };
+    hub.notify(start);
+    hub.notify({ kind: 'cancel', ...labels(key, log.invocationId), compensate: close === 'compensate', running: false });
+    return await reportedRun(hub, start, closing());
   } finally {
     await lease?.end();
     release();

@@ -339,6 +339,7 @@ export class Runner {
             lease: (key) => this.leaseFor(key),
             drive: (lease) => this.driveBase(options, emit, signal, lease),
             emit,
+            hub: this.hub,
           },
           { appName: this.appName, userId: options.userId, id: options.sessionId },
           options.compensate === true,

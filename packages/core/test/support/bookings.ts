@@ -47,3 +47,25 @@ export const lookupTool = tool({
   parameters: z.object({ q: z.string() }),
   execute: ({ q }) => `found ${q}`,
 });
+
+/**
+ * `book_flight({ what })` returning `{ ref: 'flight-<what>' }`, its compensation `{ cancelled: ref }`:
+ * the compensable tool of the tests that look at how a compensation is sent, reported or shown.
+ */
+export const flightBooking = tool({
+  name: 'book_flight',
+  description: 'Books a flight.',
+  parameters: z.object({ what: z.string() }),
+  execute: ({ what }) => ({ ref: `flight-${what}` }),
+  compensate: (_args, result) => ({ cancelled: (result as { ref: string }).ref }),
+});
+
+/** `pay({})`, which needs approval (a run that calls it stops): its call waits with no result. */
+export const payTool = tool({
+  name: 'pay',
+  description: 'Pays.',
+  parameters: z.object({}),
+  needsApproval: true,
+  execute: () => 'paid',
+  compensate: () => 'refunded',
+});

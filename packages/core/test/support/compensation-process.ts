@@ -5,42 +5,15 @@
 // that took effect is appended to the notes file. Run with TSX_TSCONFIG_PATH=tsconfig.tests.json:
 //   node --import tsx compensation-process.ts file <dir> - <notes> run|resume <sessionId>
 //   node --import tsx compensation-process.ts pg <connectionString> <schema> <notes> run|resume <sessionId>
-import { appendFileSync, writeSync } from 'node:fs';
-import { z } from 'zod';
-import { FileSessionStore, ReActAgent, Runner, tool, type Run, type SessionStore } from '@replan/core';
+import { writeSync } from 'node:fs';
+import { ReActAgent, Runner, type Run } from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
+import { noteTo, openProcessStore, processBooking } from './process-bookings.js';
 
 const [kind, location, schema, notes, mode, sessionId] = process.argv.slice(2) as [string, string, string, string, string, string];
-const note = (line: string) => appendFileSync(notes, `${line}\n`);
+const booking = (what: string) => processBooking(what, mode, noteTo(notes));
 
-async function openStore(): Promise<SessionStore> {
-  if (kind === 'file') return new FileSessionStore({ dir: location });
-  const { PostgresSessionStore } = await import('@replan/postgres');
-  return new PostgresSessionStore({ connectionString: location, schema });
-}
-
-const booking = (what: string) =>
-  tool({
-    name: `book_${what}`,
-    description: `Books a ${what}.`,
-    parameters: z.object({}),
-    execute: (_args, ctx) => {
-      note(`book ${what}`);
-      return { ref: `${what}-${ctx.toolCallId}` };
-    },
-    compensate: (_args, result, ctx) => {
-      if (mode === 'run' && what === 'flight') {
-        writeSync(1, 'stopped\n');
-        // Blocks without spinning until the test kills the process; gone after 60 s regardless.
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
-        process.exit(3);
-      }
-      note(`cancel ${what} ${(result as { ref: string }).ref} ${ctx.idempotencyKey}`);
-      return { cancelled: (result as { ref: string }).ref };
-    },
-  });
-
-const store = await openStore();
+const store = await openProcessStore(kind, location, schema);
 let run: Run | undefined;
 const model = new ScriptedModel({
   responses: [
