@@ -47,14 +47,26 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * step (`mayCreate`) creates the session, and marks that it did (`created`) before the run stores
  * its input: a later step, or a replay of the first one (a takeover after a worker died in it),
  * that finds the session gone ends the run as `deleted` rather than starting it over from its input.
+ * A lost lease is waited out and resumed from the log while this execution still drives the workflow
+ * (`owns`: the lease went to a superseded execution, which stops at its next look); else it is thrown.
  */
 export async function advanceRun(
   runner: Runner,
   run: RunInput,
   values: Record<string, unknown> | undefined,
-  options: { readonly mayCreate: boolean; readonly created: SessionCreatedMark; readonly signal?: AbortSignal },
+  options: {
+    readonly mayCreate: boolean;
+    readonly created: SessionCreatedMark;
+    readonly signal?: AbortSignal;
+    /**
+     * Whether this execution still drives the run's workflow (DBOS handed it to no other execution).
+     * Asked before the lease is taken again: a superseded execution must not take it from the owner.
+     */
+    readonly owns?: () => Promise<boolean>;
+  },
 ): Promise<RunStand> {
   const { signal } = options;
+  const owns = options.owns ?? (async () => true);
   const key = { appName: run.appName, userId: run.userId, id: run.sessionId };
   for (let attempt = 1; ; attempt++) {
     try {
@@ -69,8 +81,15 @@ export async function advanceRun(
       const result = existing?.events.length
         ? await resume(runner, run, values, signal)
         : await runner.run({ userId: run.userId, sessionId: run.sessionId, input: run.input, ...(signal ? { signal } : {}) }).result();
-      // A lost lease: another worker drives the session now. Thrown, so this (zombie) execution records nothing.
-      if (result.error instanceof LeaseLostError) throw result.error;
+      if (result.error instanceof LeaseLostError) {
+        // Another execution took the session. One DBOS handed the workflow to drives it now: this
+        // (superseded) one throws, and DBOS records nothing of it. Taken by a superseded one (a
+        // starved worker that woke, still waiting for the lease): the owner waits it out and
+        // resumes from the log rather than failing the run.
+        if (!(await owns())) throw result.error;
+        await sleep(Math.max(10, runner.leaseMs / 3));
+        continue;
+      }
       if (result.status === 'failed' && result.error instanceof SessionStoreError && result.error.kind === 'connection' && attempt < 30) {
         await sleep(1_000);
         continue;
@@ -86,6 +105,8 @@ export async function advanceRun(
     } catch (error) {
       if (error instanceof SessionBusyError) {
         await sleep(busyDelay(error, runner.leaseMs));
+        // Superseded while it waited: it must not take the lease from the execution that drives the run now.
+        if (!(await owns())) throw error;
         continue;
       }
       if (error instanceof SessionStoreError && error.kind === 'connection' && attempt < 30) {

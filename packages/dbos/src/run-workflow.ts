@@ -32,28 +32,53 @@ export interface RunWorkflowContext {
  */
 export function registerRunWorkflow(ctx: RunWorkflowContext): (run: RunInput) => Promise<RunStand> {
   const { dbos } = ctx;
+  const latest = new Map<string, number>();
+  let executions = 0;
   const workflow = async (run: RunInput): Promise<RunStand> => {
     const runner = ctx.runners.get(run.appName);
     // Only queues of apps with a runner are listened to, so a run gets here only where its runner is.
     if (!runner) throw new Error(`No runner for app "${run.appName}" in this worker.`);
+    const id = workflowIdOf(run);
+    // A starved worker's run can be handed back to its queue and dequeued by this same process while
+    // the old execution still runs: only the latest one here may still drive it.
+    const execution = ++executions;
+    latest.set(id, execution);
+    const owns = async () => latest.get(id) === execution && (await retried(() => drivenHere(ctx, id)));
     let values: Record<string, unknown> | undefined;
-    const created = dbosCreatedMark(dbos, workflowIdOf(run), ctx.isStreamTimeout);
-    // Only the first step creates the session: one found gone later was deleted, and is not recreated.
-    for (let step = 0; ; step++) {
-      const mayCreate = step === 0;
-      const stand = await dbos.runStep(
-        () => withCancel(ctx, run, (signal) => advanceRun(runner, run, values, { mayCreate, created, signal })),
-        { name: 'replan.advance' },
-      );
-      await dbos.setEvent(STAND_EVENT, stand);
-      if (stand.status !== 'interrupted') return stand;
-      values = undefined;
-      while (!values) values = (await dbos.recv<Record<string, unknown>>(ANSWER_TOPIC, ANSWER_WAIT_S)) ?? undefined;
-      // Received: no process's `result` reports the answered interrupts as open any more.
-      await dbos.setEvent(STAND_EVENT, { ...stand, status: 'running', interrupts: [] });
+    const created = dbosCreatedMark(dbos, id, ctx.isStreamTimeout);
+    try {
+      // Only the first step creates the session: one found gone later was deleted, and is not recreated.
+      for (let step = 0; ; step++) {
+        const mayCreate = step === 0;
+        const stand = await dbos.runStep(
+          () => withCancel(ctx, run, (signal) => advanceRun(runner, run, values, { mayCreate, created, signal, owns })),
+          { name: 'replan.advance' },
+        );
+        await dbos.setEvent(STAND_EVENT, stand);
+        if (stand.status !== 'interrupted') return stand;
+        values = undefined;
+        while (!values) values = (await dbos.recv<Record<string, unknown>>(ANSWER_TOPIC, ANSWER_WAIT_S)) ?? undefined;
+        // Received: no process's `result` reports the answered interrupts as open any more.
+        await dbos.setEvent(STAND_EVENT, { ...stand, status: 'running', interrupts: [] });
+      }
+    } finally {
+      if (latest.get(id) === execution) latest.delete(id);
     }
   };
   return dbos.registerWorkflow(workflow, { name: RUN_WORKFLOW });
+}
+
+/**
+ * Whether this process drives the workflow: DBOS has it running (PENDING) under this executor. A
+ * takeover hands it back to its queue (ENQUEUED) and the worker that dequeues it writes its own id.
+ */
+async function drivenHere(ctx: RunWorkflowContext, id: string): Promise<boolean> {
+  const table = schemaTable(ctx.schema, 'workflow_status');
+  const { rows } = await ctx.pool.query<{ status: string; executor_id: string | null }>(
+    `SELECT status, executor_id FROM ${table} WHERE workflow_uuid = $1`,
+    [id],
+  );
+  return rows[0]?.status === 'PENDING' && rows[0].executor_id === ctx.executorId;
 }
 
 /**
