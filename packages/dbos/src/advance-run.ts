@@ -69,6 +69,9 @@ export async function advanceRun(
   const owns = options.owns ?? (async () => true);
   const key = { appName: run.appName, userId: run.userId, id: run.sessionId };
   for (let attempt = 1; ; attempt++) {
+    // Also before the first: a worker starved between dequeuing the run and taking its lease may have
+    // been superseded. Thrown: DBOS records no outcome of an execution it handed the run away from.
+    if (!(await owns())) throw new Error(`The run of session "${run.sessionId}" was handed to another execution; this one stops.`);
     try {
       const existing = await runner.sessionStore.get(key);
       if (!existing) {

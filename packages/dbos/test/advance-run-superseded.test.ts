@@ -37,6 +37,9 @@ function scriptedRunner(outcomes: Outcome[]) {
   return { runner, calls };
 }
 
+/** Owns the run until its first call to the session: superseded while that call ran. */
+const ownedUntilFirstCall = (calls: readonly Outcome[]) => async () => calls.length === 0;
+
 const run = { appName: 'e2e', userId: 'u1', sessionId: 's1', input: 'go' };
 const created = { mark: async () => undefined, seen: async () => true };
 
@@ -50,18 +53,24 @@ describe('advanceRun when another execution took the session lease', () => {
 
   it('a superseded execution that lost its lease throws it (DBOS records nothing of it) and does not resume', async () => {
     const { runner, calls } = scriptedRunner(['lease_lost', 'completed']);
-    await expect(advanceRun(runner, run, undefined, { mayCreate: false, created, owns: async () => false })).rejects.toBeInstanceOf(
-      LeaseLostError,
-    );
+    const owns = ownedUntilFirstCall(calls);
+    await expect(advanceRun(runner, run, undefined, { mayCreate: false, created, owns })).rejects.toBeInstanceOf(LeaseLostError);
     expect(calls).toEqual(['lease_lost']);
   });
 
   it('an execution superseded while it waited for a busy session stops instead of taking the lease from the new owner', async () => {
     const { runner, calls } = scriptedRunner(['busy', 'completed']);
-    await expect(advanceRun(runner, run, undefined, { mayCreate: false, created, owns: async () => false })).rejects.toBeInstanceOf(
-      SessionBusyError,
-    );
+    const owns = ownedUntilFirstCall(calls);
+    await expect(advanceRun(runner, run, undefined, { mayCreate: false, created, owns })).rejects.toBeInstanceOf(SessionBusyError);
     expect(calls).toEqual(['busy']);
+  });
+
+  it('an execution superseded before it took the lease (starved after its dequeue) never runs', async () => {
+    const { runner, calls } = scriptedRunner(['completed']);
+    await expect(advanceRun(runner, run, undefined, { mayCreate: false, created, owns: async () => false })).rejects.toThrow(
+      /handed to another execution/,
+    );
+    expect(calls).toEqual([]);
   });
 
   it('an owner waits for a busy session and then runs', async () => {
