@@ -2,7 +2,6 @@ import {
   context,
   ROOT_CONTEXT,
   SpanKind,
-  SpanStatusCode,
   trace,
   type Attributes,
   type Context,
@@ -12,8 +11,10 @@ import {
 } from '@opentelemetry/api';
 import type { LifecycleInfo, RunObserver } from '@replan/core';
 import { Attr, UNKNOWN_PROVIDER } from './attributes.js';
-import { contentValue, inputMessages, outputMessages } from './content.js';
+import { inputMessages, outputMessages } from './content.js';
 import { formatTraceParent, parseTraceParent } from './trace-parent.js';
+import { fail } from './span-failure.js';
+import { endToolSpan, startToolSpan } from './tool-spans.js';
 
 export interface OpenTelemetryOptions {
   /** Where spans go (default: the global provider the app registered with its SDK). */
@@ -224,18 +225,8 @@ class OpenTelemetryObserver implements RunObserver {
   onToolCallStart(info: LifecycleInfo<'tool-call-start'>): void {
     const run = this.runs.get(info.invocationId);
     if (!run) return;
-    // As for model calls: sampling attributes at the start, the rest when the span ends.
-    const attributes: Attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': info.toolName };
-    // A code call's inner calls (`@replan/code`, ids `<codeCallId>#<n>`) hang under the code call's span.
-    const outer = innerCallParent(info.toolCallId, run.tools);
-    if (outer) attributes[Attr.codeCallIndex] = outer.index;
-    if (info.compensates !== undefined) attributes[Attr.compensates] = info.compensates;
-    const span = this.tracer.startSpan(
-      `execute_tool ${info.toolName}`,
-      { kind: SpanKind.INTERNAL, startTime: info.time, attributes },
-      outer ? trace.setSpan(ROOT_CONTEXT, outer.span) : (run.agents.get(info.agentRunId)?.context ?? run.rootContext),
-    );
-    run.tools.set(info.toolCallId, span);
+    const parent = run.agents.get(info.agentRunId)?.context ?? run.rootContext;
+    run.tools.set(info.toolCallId, startToolSpan(this.tracer, info, run.tools, parent));
   }
 
   onToolCallEnd(info: LifecycleInfo<'tool-call-end'>): void {
@@ -243,20 +234,7 @@ class OpenTelemetryObserver implements RunObserver {
     const span = run?.tools.get(info.toolCallId);
     if (!run || !span) return;
     run.tools.delete(info.toolCallId);
-    const attributes: Attributes = {
-      'gen_ai.tool.call.id': info.toolCallId,
-      'gen_ai.tool.type': 'function',
-      'gen_ai.conversation.id': info.sessionId,
-    };
-    if (this.captureContent) {
-      attributes[Attr.toolArguments] = contentValue(info.args);
-      if (info.output !== undefined) attributes[Attr.toolResult] = contentValue(info.output);
-    }
-    if (info.interrupted) attributes[Attr.interrupted] = true;
-    span.setAttributes(attributes);
-    if (info.error) fail(span, info.error);
-    else if (info.isError) fail(span, undefined, 'tool_error', typeof info.output === 'string' ? info.output : undefined);
-    span.end(info.time);
+    endToolSpan(span, info, this.captureContent);
   }
 
   /** A stopped run `runner.cancel` closes: its root span says so (a live run cancelled has ended already). */
@@ -304,25 +282,6 @@ class OpenTelemetryObserver implements RunObserver {
     if (info.error) fail(span, info.error);
     span.end(info.time);
   }
-}
-
-/**
- * The open span of the code call an inner call belongs to: inner calls of a code step have ids
- * `<codeCallId>#<n>` (n the call's number) and run while their code call's span is open.
- */
-function innerCallParent(toolCallId: string, open: ReadonlyMap<string, Span>): { span: Span; index: number } | undefined {
-  const at = toolCallId.lastIndexOf('#');
-  if (at <= 0) return undefined;
-  const index = Number(toolCallId.slice(at + 1));
-  const span = open.get(toolCallId.slice(0, at));
-  return span && /^\d{1,9}$/.test(toolCallId.slice(at + 1)) ? { span, index } : undefined;
-}
-
-/** Marks a span failed: status ERROR with the message, and `error.type`. */
-function fail(span: Span, error: Error | undefined, fallbackType = '_OTHER', message?: string): void {
-  const text = message ?? error?.message;
-  span.setStatus(text ? { code: SpanStatusCode.ERROR, message: text } : { code: SpanStatusCode.ERROR });
-  span.setAttribute(Attr.errorType, error?.name ?? fallbackType);
 }
 
 /**
