@@ -10,7 +10,7 @@ import {
 } from '@replan/core';
 import { totalTokens, type UsageBucket } from '@replan/core/agent-kit';
 import { planExecuteEventKind } from '../event-kind.js';
-import { stepsOf, stepText } from '../base/plan-schema.js';
+import { stepsOf } from '../base/plan-schema.js';
 import { grantNote, pendingReviewLines, stepLabel } from './plan-review-lines.js';
 import { answeredInterruptLine, pendingInterruptLines } from './interrupt-lines.js';
 import { clip, duration, type TerminalStyle } from './terminal-style.js';
