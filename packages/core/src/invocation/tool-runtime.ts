@@ -1,6 +1,15 @@
 import type { InvocationContext } from './invocation-context.js';
 import type { ToolCallBlock } from '../messages/content-block.js';
 import type { StateAccess, ToolContext } from '../tools/tool-context.js';
+import type { ApprovalGrantChain, ToolCallChain } from '../middleware/compose.js';
+import type { MiddlewareRun } from '../middleware/middleware-run.js';
+
+/** The calling agent's tool middleware with the run they belong to (`ReActAgent` builds it when any middleware wraps tool calls or grants). */
+export interface ToolCallWrap {
+  readonly chain?: ToolCallChain | undefined;
+  readonly grant?: ApprovalGrantChain | undefined;
+  readonly run: MiddlewareRun;
+}
 
 /**
  * Asks the calling agent's middleware (`Middleware.grantApproval`) for a grant of one call that
@@ -25,6 +34,11 @@ export interface ToolRuntime {
    * a tool that makes calls of its own (`codeTool`) offers them the same grants.
    */
   readonly grants?: ToolCallGrants;
+  /**
+   * The calling agent's tool middleware (`wrapToolCall`, `grantApproval`): a tool that makes calls
+   * of its own (`codeTool`) runs them through the same chain, so audit, hooks and grants see them.
+   */
+  readonly wrap?: ToolCallWrap;
   /** Merged into the `meta` of the event that stores this call's result or interrupts. */
   resultMeta?: Record<string, unknown>;
   /** Set by a replayed tool (`replayTools`) returning a recorded error result: the output is stored with `isError: true`. */
