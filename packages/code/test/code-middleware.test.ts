@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { hooks, InMemorySessionStore, type Middleware, ReActAgent, Runner, type SessionStore, type Tool, toolResultsOf } from '@replan/core';
+import {
+  hooks,
+  InMemorySessionStore,
+  type Middleware,
+  ReActAgent,
+  Runner,
+  type SessionStore,
+  type Tool,
+  toolResultsOf,
+} from '@replan/core';
 import { ScriptedModel, callTools } from '@replan/core/testing';
 import { codeTool } from '@replan/code';
 import { countingTools } from './support.js';
@@ -87,7 +96,8 @@ describe("a program's inner calls go through the agent's tool middleware", () =>
       description: 'Asks the user.',
       execute: (_args: unknown, ctx: { interrupt<T>(p: unknown): T }) => ctx.interrupt<number>('how much?'),
     } as Tool;
-    const program = 'const a = await tools.add({ a: 1, b: 2 });\nconst b = await tools.add({ a, b: 4 });\nconst c = await tools.ask({ a: 0, b: 0 });\nreturn a + b + c;';
+    const program =
+      'const a = await tools.add({ a: 1, b: 2 });\nconst b = await tools.add({ a, b: 4 });\nconst c = await tools.ask({ a: 0, b: 0 });\nreturn a + b + c;';
     const first = runnerWith(program, [...countingTools(runs), ask], [audit(seen)], store);
     const stopped = await first.runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result();
     expect(stopped.status).toBe('interrupted');
