@@ -110,4 +110,26 @@ describe("a program's inner calls go through the agent's tool middleware", () =>
     expect(seen).toEqual(['code1#0:add', 'code1#1:add', 'code1#2:ask', 'code1:run_code']);
     expect(toolResultsOf(second.model.requests[0]?.messages.at(-1) as never)[0]?.output).toEqual({ result: 110 });
   });
+
+  it("an event a middleware records around an inner call is stored once, with the agent's events, and read back", async () => {
+    const store = new InMemorySessionStore();
+    const runs: string[] = [];
+    const counts: number[] = [];
+    const recorder: Middleware = {
+      name: 'recorder',
+      async wrapToolCall(next, call, ctx) {
+        const outcome = await next(call);
+        ctx.record({ meta: { audited: call.id } });
+        counts.push(ctx.recorded('recorder').length);
+        return outcome;
+      },
+    };
+    const program = 'await tools.add({ a: 1, b: 1 });\nreturn await tools.add({ a: 2, b: 2 });';
+    const { runner } = runnerWith(program, countingTools(runs), [recorder], store);
+    const result = await runner.run({ userId: 'u', sessionId: 's', input: 'go' }).result();
+    expect(result.status).toBe('completed');
+    expect(counts).toEqual([1, 2, 3]);
+    const log = (await store.get({ appName: 'code', userId: 'u', id: 's' }))?.events ?? [];
+    expect(log.filter((e) => e.meta?.middleware === 'recorder').map((e) => e.meta?.audited)).toEqual(['code1#0', 'code1#1', 'code1']);
+  });
 });
