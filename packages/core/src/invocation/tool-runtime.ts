@@ -1,14 +1,13 @@
 import type { InvocationContext } from './invocation-context.js';
 import type { ToolCallBlock } from '../messages/content-block.js';
 import type { StateAccess, ToolContext } from '../tools/tool-context.js';
-import type { ApprovalGrantChain, ToolCallChain } from '../middleware/compose.js';
-import type { MiddlewareRun } from '../middleware/middleware-run.js';
 
-/** The calling agent's tool middleware with the run they belong to (`ReActAgent` builds it when any middleware wraps tool calls or grants). */
+/**
+ * The calling agent's tool middleware with the run they belong to, opaque at this layer: the
+ * agents layer builds it (`ReActAgent`) and reads it (`executeToolCalls`); a tool only passes it on.
+ */
 export interface ToolCallWrap {
-  readonly chain?: ToolCallChain | undefined;
-  readonly grant?: ApprovalGrantChain | undefined;
-  readonly run: MiddlewareRun;
+  readonly run: object;
 }
 
 /**
