@@ -127,7 +127,14 @@ export class InnerCalls {
     const invocation = this.run.invocation.withSignal(this.signal);
     // The calling agent's grants (a plan step approved with this tool and these arguments) cover
     // the program's call as they would the agent's own: the step was approved to make it.
-    const execution = executeToolCalls(invocation, [call], { tools: this.tools, concurrency: 1, grants: this.run.grants });
+    // The agent's tool middleware wraps it too (audit, hooks, offloading): only here, where the call
+    // really runs — a call answered from the log above runs no middleware again.
+    const execution = executeToolCalls(invocation, [call], {
+      tools: this.tools,
+      concurrency: 1,
+      grants: this.run.grants,
+      wrap: this.run.wrap,
+    });
     let resultEvent: AgentEvent | undefined;
     let step = await execution.next();
     for (; !step.done; step = await execution.next()) if (step.value.message?.role === 'tool') resultEvent = step.value;

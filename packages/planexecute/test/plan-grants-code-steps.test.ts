@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AgentEvent, tool } from '@replan/core';
+import { type AgentEvent, type Middleware, tool } from '@replan/core';
 import { callTools, reply } from '@replan/core/testing';
 import { codeTool } from '@replan/code';
 import { planCall, respondCall } from './support.js';
@@ -88,5 +88,36 @@ describe('plan grants and code steps: a program calling a granted tool', () => {
     expect(asked.status).toBe('interrupted');
     expect(done.status).toBe('completed');
     expect(ran).toEqual(['pay ann 1', 'pay bob 3']);
+  });
+
+  it("the executor's audit middleware sees each granted call of the program run once, and not the call still asking", async () => {
+    const store = await fileStore();
+    const { ran, tools } = payTools();
+    const seen: string[] = [];
+    const audit: Middleware = {
+      name: 'audit',
+      async wrapToolCall(next, call) {
+        const outcome = await next(call);
+        seen.push(`${call.id} ${JSON.stringify(call.args)}`);
+        return outcome;
+      },
+    };
+    const step = { task: 'pay ann', tools: ['pay'], args: { pay: { to: 'ann' } } };
+    const program = "await tools.pay({ to: 'ann', amount: 1 }); await tools.pay({ to: 'bob', amount: 3 });";
+    const p = processOn(
+      store,
+      { planner: [planCall([step])], executor: [runCode(program)] },
+      { review: { plan: true, grants: true }, tools, middleware: { executor: [audit] } },
+    );
+    const stopped = await p.runner.run({ ...user, input: 'pay' }).result();
+    const asked = await p.runner
+      .resume({ ...user, sessionId: stopped.sessionId, values: { [reviewOf(stopped).id]: { approve: true } } })
+      .result();
+    expect(asked.interrupts.map((i) => i.id)).toEqual(['c1#1:approval']);
+    expect(ran).toEqual(['pay ann 1']);
+    // The granted call ran unasked through the executor's middleware; bob's call asks, so nothing ran (or was audited) yet.
+    expect(seen).toEqual(['c1#0 {"to":"ann","amount":1}']);
+    const events = await p.events(stopped.sessionId);
+    expect(resultOf(events, 'c1#0')?.meta?.grantedBy).toBe(reviewOf(stopped).id);
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileSessionStore, type Interrupt, type RunResult, type SessionStore, type Tool } from '@replan/core';
+import { FileSessionStore, type Interrupt, type Middleware, type RunResult, type SessionStore, type Tool } from '@replan/core';
 import { ScriptedModel, type ScriptedReply } from '@replan/core/testing';
 import type { z } from 'zod';
 import { createPlanExecuteAgent, type PlanModeOption, type PlanReviewOptions } from '@replan/planexecute';
@@ -33,6 +33,7 @@ export interface ProcessOptions {
   readonly stepMaxIterations?: number;
   readonly streamingPlan?: boolean;
   readonly planSchema?: z.ZodObject;
+  readonly middleware?: { readonly executor?: readonly Middleware[] };
 }
 
 /**

@@ -8,29 +8,32 @@ import type { Tool } from '../tools/tool.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import { toolOutputJson } from '../tools/tool-output-json.js';
 import { mediaContentProblem, withBase64Media } from '../messages/media-check.js';
-import { TOOL_RUNTIME, type ToolCallGrants, type ToolRuntime } from '../invocation/tool-runtime.js';
+import { TOOL_RUNTIME, type ToolCallGrants, type ToolCallWrap, type ToolRuntime } from '../invocation/tool-runtime.js';
 import { BudgetExceededError } from '../errors/run-errors.js';
 import { ConcurrentUpdateError } from '../errors/session-errors.js';
 import { abortErrorOf, raceAbort, stoppedError, throwIfStopped } from '../errors/abort.js';
 import { AsyncQueue } from '../invocation/async-queue.js';
 import type { InvocationContext } from '../invocation/invocation-context.js';
 import type { RunObservation } from '../observe/run-observation.js';
+import type { ToolOutcome } from '../middleware/middleware.js';
 import type { ApprovalGrantChain, ToolCallChain } from '../middleware/compose.js';
 import type { MiddlewareRun } from '../middleware/middleware-run.js';
-import type { ToolOutcome } from '../middleware/middleware.js';
+
+/** What a `ToolCallWrap` is (opaque below this layer): the agent's tool-call chain, its grants and the run they belong to. */
+interface MiddlewareWrap extends ToolCallWrap {
+  readonly chain?: ToolCallChain | undefined;
+  readonly grant?: ApprovalGrantChain | undefined;
+  readonly run: MiddlewareRun;
+}
 
 export interface ToolExecutionOptions {
   readonly tools: ReadonlyMap<string, Tool>;
   readonly concurrency: number;
   /** The agent's middleware around each call (with the run they belong to), when any wraps tool calls or grants approvals. */
-  readonly wrap?: {
-    readonly chain?: ToolCallChain | undefined;
-    readonly grant?: ApprovalGrantChain | undefined;
-    readonly run: MiddlewareRun;
-  };
+  readonly wrap?: MiddlewareWrap | ToolCallWrap | undefined;
   /**
-   * Without `wrap`: the calling agent's grants (`ToolCallRun.grants`) for the calls a tool makes
-   * itself (`codeTool`'s inner calls), so they are granted as the agent's own calls would be.
+   * Without `wrap`: grants to ask for calls that need approval (a tool's own calls when the
+   * calling agent has only grants), so they are granted as the agent's own calls would be.
    */
   readonly grants?: ToolCallGrants | undefined;
 }
@@ -69,7 +72,10 @@ export async function* executeToolCalls(
   let remaining = calls.length;
   const run = ctx.services.observation ? observedRunOne : runOne;
   // Events middleware record during the calls are stored in order with the results.
-  const middlewareRun = options.wrap?.run;
+  // A tool's own calls run through the same middleware (`codeTool`'s inner calls, while the agent's
+  // call runs): what middleware record then goes where the agent's call sends it, stored by the loop.
+  const wrap = options.wrap as MiddlewareWrap | undefined;
+  const middlewareRun = wrap?.run.sink ? undefined : wrap?.run;
   if (middlewareRun) middlewareRun.sink = (event) => queue.push(event);
   const take = (event: AgentEvent) => {
     const interrupt = event.actions?.interrupt;
@@ -124,10 +130,10 @@ async function runOne(ctx: InvocationContext, call: ToolCallBlock, options: Tool
   // A call taken up after its run stopped (its append was in flight, or it waited for a slot) does nothing at all.
   throwIfStopped(services.signal, services.checkLease);
   const state = new DeltaState(services.session.state);
-  const wrap = options.wrap;
+  const wrap = options.wrap as MiddlewareWrap | undefined; // only ReActAgent builds one
   const chain = wrap?.grant;
   const grants: ToolCallGrants | undefined = chain && wrap ? (c, a, s) => chain(c, wrap.run, a, s) : options.grants;
-  const runtime: ToolRuntime = { invocation: ctx, ...(grants ? { grants } : {}) };
+  const runtime: ToolRuntime = { invocation: ctx, ...(grants ? { grants } : {}), ...(wrap ? { wrap } : {}) };
   const withMeta = (event: AgentEvent): AgentEvent =>
     runtime.resultMeta ? { ...event, meta: { ...event.meta, ...runtime.resultMeta } } : event;
   const result = (returned: unknown, isError = false): AgentEvent => {

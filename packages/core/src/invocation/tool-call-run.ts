@@ -1,6 +1,6 @@
 import type { AgentEvent, EventDraft } from '../events/agent-event.js';
 import type { InvocationContext } from './invocation-context.js';
-import { type ToolCallGrants, toolRuntimeOf } from './tool-runtime.js';
+import { type ToolCallGrants, type ToolCallWrap, toolRuntimeOf } from './tool-runtime.js';
 import type { ToolContext } from '../tools/tool-context.js';
 
 /**
@@ -22,6 +22,13 @@ export interface ToolCallRun {
    * call the tool makes itself is granted as the agent's own call would be (and asks when not).
    */
   readonly grants?: ToolCallGrants;
+  /**
+   * The calling agent's tool middleware (`wrapToolCall` and `grantApproval`), when any: pass it as
+   * `executeToolCalls(…, { wrap })` so each call the tool makes itself goes through the same chain
+   * as the agent's own calls (audit, hooks, offloading, grants see it). Run a call through it only
+   * when the call really runs — one answered from the log must not run middleware again.
+   */
+  readonly wrap?: ToolCallWrap;
 }
 
 /**
@@ -33,9 +40,11 @@ export function toolCallRun(ctx: ToolContext): ToolCallRun | undefined {
   const append = invocation?.services.appendNow;
   if (!invocation || !append) return undefined;
   const grants = toolRuntimeOf(ctx)?.grants;
+  const wrap = toolRuntimeOf(ctx)?.wrap;
   return {
     invocation,
     ...(grants ? { grants } : {}),
+    ...(wrap ? { wrap } : {}),
     async record(draft) {
       const event = invocation.event(draft);
       await append(event);

@@ -3,6 +3,14 @@ import type { ToolCallBlock } from '../messages/content-block.js';
 import type { StateAccess, ToolContext } from '../tools/tool-context.js';
 
 /**
+ * The calling agent's tool middleware with the run they belong to, opaque at this layer: the
+ * agents layer builds it (`ReActAgent`) and reads it (`executeToolCalls`); a tool only passes it on.
+ */
+export interface ToolCallWrap {
+  readonly run: object;
+}
+
+/**
  * Asks the calling agent's middleware (`Middleware.grantApproval`) for a grant of one call that
  * needs approval, given its parsed arguments and the call's state: the grant's `meta` goes on the
  * call's result, or `undefined` (the call asks).
@@ -25,6 +33,11 @@ export interface ToolRuntime {
    * a tool that makes calls of its own (`codeTool`) offers them the same grants.
    */
   readonly grants?: ToolCallGrants;
+  /**
+   * The calling agent's tool middleware (`wrapToolCall`, `grantApproval`): a tool that makes calls
+   * of its own (`codeTool`) runs them through the same chain, so audit, hooks and grants see them.
+   */
+  readonly wrap?: ToolCallWrap;
   /** Merged into the `meta` of the event that stores this call's result or interrupts. */
   resultMeta?: Record<string, unknown>;
   /** Set by a replayed tool (`replayTools`) returning a recorded error result: the output is stored with `isError: true`. */
