@@ -37,6 +37,32 @@ describe('wire-safe tool-call ids', () => {
   });
 });
 
+describe('wire-safe tool-call ids over the calls of one run (memo per invocation)', () => {
+  it('finds an unsafe id added after a checked head, and one in a head that changed (compaction), and checks each message once', () => {
+    const run = {};
+    const first = request('call_1', 'call_2');
+    expect(withWireSafeToolIds(first, run)).toBe(first);
+    const grown: ModelRequest = { messages: [...first.messages, call('f1:compensate'), result('f1:compensate')] };
+    const ids = idsOf(withWireSafeToolIds(grown, run));
+    expect(ids.slice(0, 4)).toEqual(['call_1', 'call_1', 'call_2', 'call_2']);
+    expect(ids[4]).toMatch(/^f1_compensate_[0-9a-f]{12}$/);
+    const rewritten: ModelRequest = { messages: [userMessage('summary'), call('s:1'), result('s:1')] };
+    expect(idsOf(withWireSafeToolIds(rewritten, run))[0]).toMatch(/^s_1_[0-9a-f]{12}$/);
+
+    // A run resends its history: the head already checked is compared by identity, not read again.
+    const history: Message[] = [userMessage('go')];
+    const reads = { count: 0 };
+    const counted = (m: Message): Message =>
+      new Proxy(m, { get: (t, k) => (k === 'content' && reads.count++, Reflect.get(t, k)) }) as Message;
+    const loop = {};
+    for (let i = 0; i < 50; i++) {
+      history.push(counted(call(`call_${i}`)), counted(result(`call_${i}`)));
+      withWireSafeToolIds({ messages: [...history] }, loop);
+    }
+    expect(reads.count).toBe(100); // each of the 100 tool messages once, not 2,550 times
+  });
+});
+
 describe('a session with an unsafe tool-call id, replayed', () => {
   it('is sent mapped, and replays strictly (fingerprints leave tool-call ids out: the mapping never makes a mismatch)', async () => {
     const lookup = tool({ name: 'lookup', description: 'Looks up.', parameters: z.object({}), execute: () => 'found' });

@@ -148,7 +148,7 @@ export async function generateModelCall(ctx: InvocationContext, model: ChatModel
  */
 async function blobBytes(ctx: InvocationContext, request: ModelRequest, call: { failed(error: unknown): Error }): Promise<ModelRequest> {
   try {
-    return withWireSafeToolIds(await requestWithBlobBytes(ctx.services, request));
+    return withWireSafeToolIds(await requestWithBlobBytes(ctx.services, request), ctx.services);
   } catch (error) {
     call.failed(error);
     throw error;

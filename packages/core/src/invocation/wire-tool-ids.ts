@@ -31,37 +31,61 @@ export function wireToolId(id: string, salt = 0): string {
   return `${readable}_${hash}`;
 }
 
-/**
- * Messages known to name only safe ids. Messages are not changed once built and a run resends its
- * history on every call: each is checked once, not once per call.
- */
-const safeMessages = new WeakSet<Message>();
-
 const unsafeIdOf = (block: ContentBlock): string | undefined => {
   if (block.type === 'tool_call') return WIRE_SAFE.test(block.id) ? undefined : block.id;
   if (block.type === 'tool_result') return WIRE_SAFE.test(block.toolCallId) ? undefined : block.toolCallId;
   return undefined;
 };
 
+const namesUnsafeId = (message: Message): boolean => message.content.some((b) => unsafeIdOf(b) !== undefined);
+
+/**
+ * Per invocation (`memoKey`): the last request's messages and how many of them, from the start,
+ * name only safe ids. A run resends its history on every call: a call checks the messages added
+ * since and compares the known head by identity (as the blob check does), so the check costs what
+ * the new messages cost, not what the history does.
+ */
+interface SafeMemo {
+  prev: readonly Message[] | undefined;
+  safe: number;
+}
+const memos = new WeakMap<object, SafeMemo>();
+
+function safePrefix(memo: SafeMemo, messages: readonly Message[]): number {
+  const prev = memo.prev;
+  let i = 0;
+  if (prev) {
+    const known = Math.min(memo.safe, messages.length);
+    if (prev === messages) i = known;
+    else while (i < known && messages[i] === prev[i]) i++;
+  }
+  while (i < messages.length && !namesUnsafeId(messages[i] as Message)) i++;
+  return i;
+}
+
 /**
  * The request as a model is sent it: every tool-call id not wire-safe replaced, in calls and
  * results alike, by `wireToolId` (safe ids, the models' own, go as they are). The log keeps the
  * stored ids; only the wire changes, and nothing maps back: a model never answers with an old
- * call's id. Returns `request` itself when every id is safe (the usual case: no copy).
+ * call's id. Returns `request` itself when every id is safe (the usual case: no copy). `memoKey`
+ * (the invocation's services) lets successive calls of one run skip the history already checked.
  */
-export function withWireSafeToolIds(request: ModelRequest): ModelRequest {
+export function withWireSafeToolIds(request: ModelRequest, memoKey: object = {}): ModelRequest {
+  let memo = memos.get(memoKey);
+  if (!memo) {
+    memo = { prev: undefined, safe: 0 };
+    memos.set(memoKey, memo);
+  }
+  const safe = safePrefix(memo, request.messages);
+  memo.prev = request.messages;
+  memo.safe = safe;
+  if (safe === request.messages.length) return request;
   const unsafe = new Set<string>();
-  for (const message of request.messages) {
-    if (safeMessages.has(message)) continue;
-    let safe = true;
+  for (const message of request.messages.slice(safe))
     for (const block of message.content) {
       const id = unsafeIdOf(block);
-      if (id === undefined) continue;
-      unsafe.add(id);
-      safe = false;
+      if (id !== undefined) unsafe.add(id);
     }
-    if (safe) safeMessages.add(message);
-  }
   if (!unsafe.size) return request;
   // Ids already on the wire: a mapped id never takes one of them (nor another mapped id's).
   const taken = new Set<string>();
