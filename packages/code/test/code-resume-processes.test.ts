@@ -1,12 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore, type SessionStore } from '@replan/core';
 import { PostgresSessionStore } from '@replan/postgres';
 import { useTestPostgres } from '../../postgres/test/support/use-test-postgres.js';
+import { processScratch } from '../../core/test/support/process-scratch.js';
 
 // A 20-call program SIGKILLed in the middle and resumed in a new process, on the file store and
 // on PostgreSQL; then an approval inside the program answered from a third process.
@@ -15,12 +15,7 @@ const tsconfig = fileURLToPath(new URL('../../../tsconfig.tests.json', import.me
 const STOP_AT = 13;
 const pg = useTestPostgres();
 
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const { children, dir: scratchDir } = processScratch();
 
 function start(args: string[]) {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
@@ -47,8 +42,7 @@ function start(args: string[]) {
 }
 
 async function scenario(location: readonly string[], openStore: () => SessionStore) {
-  const dir = await mkdtemp(join(tmpdir(), 'replan-code-procs-'));
-  dirs.push(dir);
+  const dir = await scratchDir('replan-code-procs-');
   const counts = join(dir, 'counts.txt');
   const args = (mode: string, ...more: string[]) => [...location, counts, mode, 'job', ...more];
   const lines = async () => (await readFile(counts, 'utf8')).trim().split('\n');
@@ -93,8 +87,7 @@ async function scenario(location: readonly string[], openStore: () => SessionSto
 
 describe('a 20-call program killed and resumed across processes', () => {
   it('file store: approval answered in another process, SIGKILL mid-call, resume in a third: nothing repeated', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'replan-code-store-'));
-    dirs.push(dir);
+    const dir = await scratchDir('replan-code-store-');
     await scenario(['file', dir, '-'], () => new FileSessionStore({ dir }));
   });
 

@@ -1,22 +1,14 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '@replan/core';
 import { crashDuringCompensation } from './support/compensation-crash.js';
+import { processScratch } from './support/process-scratch.js';
 
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const { children, dir: scratchDir } = processScratch();
 
 describe('compensation across processes (file store)', () => {
   it('a process killed during compensation is resumed in a new one: each compensation runs exactly once, in reverse order', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'replan-compensation-procs-'));
-    dirs.push(dir);
+    const dir = await scratchDir('replan-compensation-procs-');
     const { beforeKill, all, resumed, killed } = await crashDuringCompensation(
       ['file', dir, '-'],
       join(dir, 'notes.txt'),

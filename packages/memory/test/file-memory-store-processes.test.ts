@@ -1,24 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileMemoryStore, type MemoryItem } from '@replan/memory';
+import { processScratch } from '../../core/test/support/process-scratch.js';
 
 const writer = fileURLToPath(new URL('./support/memory-writer.ts', import.meta.url));
 const scope = { appName: 'app', userId: 'shared' };
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-
-afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const { children, dir: scratchDir } = processScratch();
 
 async function freshDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'replan-memory-procs-'));
-  dirs.push(dir);
+  const dir = await scratchDir('replan-memory-procs-');
   return dir;
 }
 

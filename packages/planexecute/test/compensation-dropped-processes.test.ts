@@ -1,26 +1,18 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileSessionStore } from '@replan/core';
 import { crashDuringCompensation } from '../../core/test/support/compensation-crash.js';
+import { processScratch } from '../../core/test/support/process-scratch.js';
 
 /** The plan–execute process (compensateDropped) the crash runs: see its header. */
 const droppedStepProcess = fileURLToPath(new URL('./support/dropped-compensation-process.ts', import.meta.url));
 
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const { children, dir: scratchDir } = processScratch();
 
 describe('a dropped step undone across processes (file store)', () => {
   it('a process killed while the replan undoes a failed step is resumed in a new one: each compensation once, no second replan, the answer after them', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'replan-dropped-procs-'));
-    dirs.push(dir);
+    const dir = await scratchDir('replan-dropped-procs-');
     const { beforeKill, all, resumed, killed } = await crashDuringCompensation(
       ['file', dir, '-'],
       join(dir, 'notes.txt'),

@@ -1,25 +1,17 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { PostgresSessionStore } from '@replan/postgres';
 import { crashDuringCompensation } from '../../core/test/support/compensation-crash.js';
 import { useTestPostgres } from './support/use-test-postgres.js';
+import { processScratch } from '../../core/test/support/process-scratch.js';
 
 const db = useTestPostgres();
 const it = db.it;
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const { children, dir: scratchDir } = processScratch();
 
 describe('compensation across processes (PostgreSQL)', () => {
   it('a process killed during compensation is resumed in a new one: each compensation runs exactly once, in reverse order', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'replan-pg-compensation-'));
-    dirs.push(dir);
+    const dir = await scratchDir('replan-pg-compensation-');
     const schema = db.freshSchema('comp');
     const { beforeKill, all, resumed, killed } = await crashDuringCompensation(
       ['pg', db.connectionString, schema],

@@ -1,27 +1,19 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import { PostgresSessionStore } from '@replan/postgres';
 import { crashDuringCompensation } from '../../core/test/support/compensation-crash.js';
 import { useTestPostgres } from './support/use-test-postgres.js';
+import { processScratch } from '../../core/test/support/process-scratch.js';
 
 const droppedStepProcess = fileURLToPath(new URL('../../planexecute/test/support/dropped-compensation-process.ts', import.meta.url));
 const db = useTestPostgres();
 const it = db.it;
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const { children, dir: scratchDir } = processScratch();
 
 describe('a dropped step undone across processes (PostgreSQL)', () => {
   it('a process killed while the replan undoes a failed step is resumed in a new one: each compensation once, no second replan', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'replan-pg-dropped-'));
-    dirs.push(dir);
+    const dir = await scratchDir('replan-pg-dropped-');
     const schema = db.freshSchema('dropped');
     const { beforeKill, all, resumed, killed } = await crashDuringCompensation(
       ['pg', db.connectionString, schema],
