@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ContentBlock } from '../messages/content-block.js';
 import type { Message } from '../messages/message.js';
 import type { ModelRequest } from '../models/chat-model.js';
+import { checkedPrefix, type PrefixMemo } from './checked-prefix.js';
 
 /**
  * The tool-call ids every provider accepts: Anthropic (and the providers behind LiteLLM that
@@ -37,31 +38,10 @@ const unsafeIdOf = (block: ContentBlock): string | undefined => {
   return undefined;
 };
 
-const namesUnsafeId = (message: Message): boolean => message.content.some((b) => unsafeIdOf(b) !== undefined);
+const namesOnlySafeIds = (message: Message): boolean => message.content.every((b) => unsafeIdOf(b) === undefined);
 
-/**
- * Per invocation (`memoKey`): the last request's messages and how many of them, from the start,
- * name only safe ids. A run resends its history on every call: a call checks the messages added
- * since and compares the known head by identity (as the blob check does), so the check costs what
- * the new messages cost, not what the history does.
- */
-interface SafeMemo {
-  prev: readonly Message[] | undefined;
-  safe: number;
-}
-const memos = new WeakMap<object, SafeMemo>();
-
-function safePrefix(memo: SafeMemo, messages: readonly Message[]): number {
-  const prev = memo.prev;
-  let i = 0;
-  if (prev) {
-    const known = Math.min(memo.safe, messages.length);
-    if (prev === messages) i = known;
-    else while (i < known && messages[i] === prev[i]) i++;
-  }
-  while (i < messages.length && !namesUnsafeId(messages[i] as Message)) i++;
-  return i;
-}
+/** Per invocation (`memoKey`): how much of the last request's head names only safe ids (`checkedPrefix`). */
+const memos = new WeakMap<object, PrefixMemo>();
 
 /**
  * The request as a model is sent it: every tool-call id not wire-safe replaced, in calls and
@@ -73,12 +53,10 @@ function safePrefix(memo: SafeMemo, messages: readonly Message[]): number {
 export function withWireSafeToolIds(request: ModelRequest, memoKey: object = {}): ModelRequest {
   let memo = memos.get(memoKey);
   if (!memo) {
-    memo = { prev: undefined, safe: 0 };
+    memo = { prev: undefined, clean: 0 };
     memos.set(memoKey, memo);
   }
-  const safe = safePrefix(memo, request.messages);
-  memo.prev = request.messages;
-  memo.safe = safe;
+  const safe = checkedPrefix(memo, request.messages, namesOnlySafeIds);
   if (safe === request.messages.length) return request;
   const unsafe = new Set<string>();
   for (const message of request.messages.slice(safe))
